@@ -1,0 +1,409 @@
+package agenttest
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// parser is a JSON reader that builds Values without losing key order or the
+// literal form of numbers, and that reports errors by line and column. It
+// works on a string so that strings without escapes are substrings of the
+// input, not copies: loading a large dataset is mostly allocation-free.
+type parser struct {
+	src string
+	pos int
+}
+
+// maxDepth matches the nesting at which Python's json module gives up with
+// a RecursionError, so that a sample ragas cannot load is an error here too.
+const maxDepth = 990
+
+// maxIntDigits is Python's default limit on int literal length
+// (sys.get_int_max_str_digits); longer literals fail to load in ragas.
+const maxIntDigits = 4300
+
+// SyntaxError is malformed JSON, located by line and column (1-based).
+type SyntaxError struct {
+	Line, Column int
+	Offset       int
+	Msg          string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	return p.errorAt(p.pos, format, args...)
+}
+
+func (p *parser) errorAt(pos int, format string, args ...any) error {
+	line := 1 + strings.Count(p.src[:pos], "\n")
+	col := pos - strings.LastIndexByte(p.src[:pos], '\n')
+	return &SyntaxError{Line: line, Column: col, Offset: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) describe() string {
+	if p.pos >= len(p.src) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRuneInString(p.src[p.pos:])
+	return strconv.QuoteRune(r)
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.src) {
+		switch p.src[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (Value, error) {
+	if p.pos >= len(p.src) {
+		return Value{}, p.errorf("unexpected end of input, want a value")
+	}
+	switch c := p.src[p.pos]; {
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		s, err := p.str()
+		return Value{kind: String, s: s}, err
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case strings.HasPrefix(p.src[p.pos:], "true"):
+		p.pos += 4
+		return BoolOf(true), nil
+	case strings.HasPrefix(p.src[p.pos:], "false"):
+		p.pos += 5
+		return BoolOf(false), nil
+	case strings.HasPrefix(p.src[p.pos:], "null"):
+		p.pos += 4
+		return Value{}, nil
+	case strings.HasPrefix(p.src[p.pos:], "NaN"):
+		p.pos += 3
+		return FloatOf(nan), nil
+	case strings.HasPrefix(p.src[p.pos:], "Infinity"):
+		p.pos += 8
+		return FloatOf(inf), nil
+	}
+	return Value{}, p.errorf("unexpected %s, want a value", p.describe())
+}
+
+func (p *parser) object(depth int) (Value, error) {
+	if depth > maxDepth {
+		return Value{}, p.errorf("nesting deeper than %d levels", maxDepth)
+	}
+	p.pos++ // {
+	var elems []Member
+	p.skipSpace()
+	if p.pos < len(p.src) && p.src[p.pos] == '}' {
+		p.pos++
+		return Value{kind: Object, elems: []Member{}}, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+			return Value{}, p.errorf("unexpected %s, want an object key", p.describe())
+		}
+		key, err := p.str()
+		if err != nil {
+			return Value{}, err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+			return Value{}, p.errorf("unexpected %s after object key, want ':'", p.describe())
+		}
+		p.pos++
+		p.skipSpace()
+		v, err := p.value(depth)
+		if err != nil {
+			return Value{}, err
+		}
+		elems = addMember(elems, key, v)
+		p.skipSpace()
+		if p.pos >= len(p.src) {
+			return Value{}, p.errorf("unexpected end of input in object")
+		}
+		switch p.src[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return Value{kind: Object, elems: elems}, nil
+		default:
+			return Value{}, p.errorf("unexpected %s in object, want ',' or '}'", p.describe())
+		}
+	}
+}
+
+// addMember appends a member, or, for a key already present, replaces its
+// value in place: a Python dict keeps the first position and the last value.
+func addMember(elems []Member, key string, v Value) []Member {
+	for i := range elems {
+		if elems[i].Key == key {
+			elems[i].Value = v
+			return elems
+		}
+	}
+	return append(elems, Member{key, v})
+}
+
+func (p *parser) array(depth int) (Value, error) {
+	if depth > maxDepth {
+		return Value{}, p.errorf("nesting deeper than %d levels", maxDepth)
+	}
+	p.pos++ // [
+	elems := []Member{}
+	p.skipSpace()
+	if p.pos < len(p.src) && p.src[p.pos] == ']' {
+		p.pos++
+		return Value{kind: Array, elems: elems}, nil
+	}
+	for {
+		p.skipSpace()
+		v, err := p.value(depth)
+		if err != nil {
+			return Value{}, err
+		}
+		elems = append(elems, Member{Value: v})
+		p.skipSpace()
+		if p.pos >= len(p.src) {
+			return Value{}, p.errorf("unexpected end of input in array")
+		}
+		switch p.src[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return Value{kind: Array, elems: elems}, nil
+		default:
+			return Value{}, p.errorf("unexpected %s in array, want ',' or ']'", p.describe())
+		}
+	}
+}
+
+func (p *parser) number() (Value, error) {
+	start := p.pos
+	if p.src[p.pos] == '-' {
+		p.pos++
+		if strings.HasPrefix(p.src[p.pos:], "Infinity") {
+			p.pos += 8
+			return FloatOf(-inf), nil
+		}
+	}
+	digits := func() int {
+		n := 0
+		for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
+			p.pos++
+			n++
+		}
+		return n
+	}
+	intStart := p.pos
+	if n := digits(); n == 0 {
+		return Value{}, p.errorf("unexpected %s in number, want a digit", p.describe())
+	} else if n > 1 && p.src[intStart] == '0' {
+		return Value{}, p.errorAt(intStart, "number with a leading zero")
+	}
+	isFloat := false
+	if p.pos < len(p.src) && p.src[p.pos] == '.' {
+		p.pos++
+		isFloat = true
+		if digits() == 0 {
+			return Value{}, p.errorf("unexpected %s after decimal point, want a digit", p.describe())
+		}
+	}
+	if p.pos < len(p.src) && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
+		p.pos++
+		isFloat = true
+		if p.pos < len(p.src) && (p.src[p.pos] == '+' || p.src[p.pos] == '-') {
+			p.pos++
+		}
+		if digits() == 0 {
+			return Value{}, p.errorf("unexpected %s in exponent, want a digit", p.describe())
+		}
+	}
+	lit := p.src[start:p.pos]
+	if isFloat {
+		// Out-of-range literals become ±Inf or 0 as in Python; ignore ErrRange.
+		f, _ := strconv.ParseFloat(lit, 64)
+		return FloatOf(f), nil
+	}
+	if len(lit) > maxIntDigits {
+		return Value{}, p.errorAt(start, "integer literal of %d digits exceeds Python's limit of %d", len(lit), maxIntDigits)
+	}
+	if lit == "-0" {
+		lit = "0"
+	}
+	f, _ := strconv.ParseFloat(lit, 64)
+	return Value{kind: Int, s: lit, f: f}, nil
+}
+
+// str reads a JSON string. Escaped lone surrogates, which Python keeps in its
+// str, are kept as WTF-8 so that repr() and the similarity functions see the
+// same code points Python does.
+func (p *parser) str() (string, error) {
+	start := p.pos
+	p.pos++ // opening quote
+	i := p.pos
+	for i < len(p.src) {
+		c := p.src[i]
+		if c == '"' {
+			s := p.src[p.pos:i]
+			if !utf8.ValidString(s) {
+				return "", p.errorAt(start, "string is not valid UTF-8")
+			}
+			p.pos = i + 1
+			return s, nil
+		}
+		if c == '\\' {
+			return p.strSlow(start)
+		}
+		if c < 0x20 {
+			return "", p.errorAt(i, "invalid control character %q in string", c)
+		}
+		i++
+	}
+	return "", p.errorAt(start, "unterminated string")
+}
+
+func (p *parser) strSlow(start int) (string, error) {
+	var b []byte
+	i := start + 1
+	for i < len(p.src) {
+		c := p.src[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			if !utf8.Valid(b) && !validWTF8(b) {
+				return "", p.errorAt(start, "string is not valid UTF-8")
+			}
+			return string(b), nil
+		case c < 0x20:
+			return "", p.errorAt(i, "invalid control character %q in string", c)
+		case c != '\\':
+			b = append(b, c)
+			i++
+			continue
+		}
+		if i+1 >= len(p.src) {
+			break
+		}
+		esc := p.src[i+1]
+		i += 2
+		switch esc {
+		case '"', '\\', '/':
+			b = append(b, esc)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := hex4(p.src, i)
+			if !ok {
+				return "", p.errorAt(i-2, "invalid \\u escape")
+			}
+			i += 4
+			if r >= 0xD800 && r < 0xDC00 && i+6 <= len(p.src) && p.src[i] == '\\' && p.src[i+1] == 'u' {
+				if lo, ok := hex4(p.src, i+2); ok && lo >= 0xDC00 && lo < 0xE000 {
+					r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+					i += 6
+				}
+			}
+			b = appendWTF8(b, r)
+		default:
+			return "", p.errorAt(i-2, "invalid escape \\%c", esc)
+		}
+	}
+	return "", p.errorAt(start, "unterminated string")
+}
+
+func hex4(s string, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(s[i : i+4]) {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// WTF-8: UTF-8 extended to encode lone surrogates, which Python strings may
+// hold and Go's UTF-8 functions reject.
+
+func appendWTF8(b []byte, r rune) []byte {
+	if r >= 0xD800 && r <= 0xDFFF {
+		return append(b, 0xED, byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
+	}
+	return utf8.AppendRune(b, r)
+}
+
+// decodeWTF8 decodes one code point, including an encoded lone surrogate.
+func decodeWTF8(s string) (rune, int) {
+	if len(s) >= 3 && s[0] == 0xED && s[1] >= 0xA0 && s[1] <= 0xBF && s[2]&0xC0 == 0x80 {
+		return rune(0xD000) | rune(s[1]&0x3F)<<6 | rune(s[2]&0x3F), 3
+	}
+	return utf8.DecodeRuneInString(s)
+}
+
+func validWTF8(b []byte) bool {
+	s := string(b)
+	for i := 0; i < len(s); {
+		r, n := decodeWTF8(s[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// appendCodePoints decodes s into code points as Python indexes a str.
+func appendCodePoints(dst []rune, s string) []rune {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			dst = append(dst, rune(c))
+			i++
+			continue
+		}
+		r, n := decodeWTF8(s[i:])
+		dst = append(dst, r)
+		i += n
+	}
+	return dst
+}
+
+// isPyPrintable is Python's str.isprintable for one code point: everything
+// but the categories Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs (space excepted).
+func isPyPrintable(r rune) bool {
+	if r >= 0xD800 && r <= 0xDFFF {
+		return false
+	}
+	return unicode.IsPrint(r)
+}
