@@ -27,6 +27,12 @@ type Result struct {
 	// Pairs is the alignment of reference and predicted tool calls the score
 	// was computed on, for the tool call metrics.
 	Pairs []CallPair
+	// Verdicts are the judges' verdicts, one per judge model, for the judged
+	// metrics; Usage their tokens in total; Disagreement what a consensus
+	// panel disagreed on, when it did.
+	Verdicts     []Verdict
+	Usage        Usage
+	Disagreement string
 }
 
 // CallPair is a reference call and the predicted call it was compared with.
