@@ -44,8 +44,8 @@ type panel struct {
 }
 
 func (p panel) Ask(ctx context.Context, q Question) (Answer, error) { return p.members[0].Ask(ctx, q) }
-func (p panel) Members() []Judge                                  { return p.members }
-func (p panel) Aggregation() Aggregation                          { return p.agg }
+func (p panel) Members() []Judge                                    { return p.members }
+func (p panel) Aggregation() Aggregation                            { return p.agg }
 
 func TestTopicScoresMatchRagas(t *testing.T) {
 	for _, c := range []struct {
