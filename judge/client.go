@@ -1,0 +1,771 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentcheck/agentcheck/agenttest"
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Defaults, used when neither an option nor the environment says otherwise.
+const (
+	DefaultModel   = "gpt-4o-mini"
+	DefaultBaseURL = "https://api.openai.com/v1"
+	// DefaultSeed is the seed of a question's first attempt; each further
+	// attempt adds one.
+	DefaultSeed = 42
+	// DefaultMaxAnswerAttempts bounds the requests made for one question
+	// when the answers do not fit its schema.
+	DefaultMaxAnswerAttempts = 3
+)
+
+// Environment variables read by New when the matching option is absent.
+const (
+	EnvAPIKey  = "OPENAI_API_KEY"
+	EnvBaseURL = "OPENAI_BASE_URL"
+	EnvModel   = "AGENTCHECK_JUDGE_MODEL"
+)
+
+// live is an answer's Source when no cassette replayed it.
+const live = "live"
+
+// promptVersionPrefix marks the prompt version in the request's "user"
+// field, which every OpenAI-compatible server accepts. Not OpenAI's
+// "metadata": OpenAI refuses metadata unless the completion is also stored
+// ("store": true), which a judge must not ask for.
+const promptVersionPrefix = "agentcheck-prompt:"
+
+// Client is a Judge backed by an OpenAI-compatible chat completions
+// endpoint (OpenAI, OpenRouter, Ollama, vLLM, a judgetest server, or a
+// cassette replaying any of them). It asks with structured outputs, strict
+// schemas, temperature 0 (none for OpenAI's reasoning models, which accept
+// only their default) and a fixed seed; it checks every answer against the
+// question's schema and asks again, differently, when one does not fit. A
+// Client is safe for concurrent use.
+type Client struct {
+	model         string
+	baseURL       string
+	apiKey        string
+	seed          int
+	language      string
+	answerTries   int
+	api           *openai.Client
+	configProblem error
+}
+
+// Option configures a Client.
+type Option func(*options)
+
+type options struct {
+	model, baseURL, apiKey *string
+	seed, answerTries      *int
+	language               string
+	retry                  RetryPolicy
+	httpClient             *http.Client
+	transport              http.RoundTripper
+	recorder               func(http.RoundTripper) http.RoundTripper
+}
+
+// WithModel sets the judge model, overriding AGENTCHECK_JUDGE_MODEL.
+func WithModel(model string) Option { return func(o *options) { o.model = &model } }
+
+// WithBaseURL sets the endpoint, e.g. "https://openrouter.ai/api/v1" or
+// "http://localhost:11434/v1" for Ollama, overriding OPENAI_BASE_URL.
+func WithBaseURL(u string) Option { return func(o *options) { o.baseURL = &u } }
+
+// WithAPIKey sets the key, overriding OPENAI_API_KEY; "" sends none.
+func WithAPIKey(key string) Option { return func(o *options) { o.apiKey = &key } }
+
+// WithSeed sets the seed of each question's first attempt.
+func WithSeed(seed int) Option { return func(o *options) { o.seed = &seed } }
+
+// WithLanguage sets the language of the judge's explanations: "en" (the
+// default, the prompts' own language), "ru", or any language name. For
+// other than English, the client appends to each question's instructions a
+// sentence asking for free text in that language and JSON keys and fixed
+// values as the schema gives them; the question is otherwise sent as is.
+func WithLanguage(lang string) Option { return func(o *options) { o.language = lang } }
+
+// WithMaxAnswerAttempts bounds the requests made for one question when the
+// answers are refused, cut off, empty, not JSON or do not fit the schema
+// (default 3; at least 1). HTTP retries are counted apart, by RetryPolicy.
+func WithMaxAnswerAttempts(n int) Option { return func(o *options) { o.answerTries = &n } }
+
+// WithRetry sets how failed HTTP requests are retried; zero fields keep
+// their defaults.
+func WithRetry(p RetryPolicy) Option { return func(o *options) { o.retry = p } }
+
+// WithHTTPClient makes requests through hc: its Transport (or
+// http.DefaultTransport when nil) carries them to the network, below the
+// client's retries; its Timeout bounds each request of a question, HTTP
+// retries included.
+func WithHTTPClient(hc *http.Client) Option { return func(o *options) { o.httpClient = hc } }
+
+// WithTransport sets the transport that carries requests to the network,
+// below the client's retries. It takes precedence over WithHTTPClient's.
+func WithTransport(rt http.RoundTripper) Option { return func(o *options) { o.transport = rt } }
+
+// WithRecorder puts a recorder, such as a cassette, between the client and
+// its retries: wrap gets the retrying transport and returns the one the
+// client sends through. The recorder thus sees each request once, as sent
+// (temperature 0 included), and the final response, never the retried
+// failures. A response it replays may name its cassette in CassetteHeader,
+// which becomes the answer's Source.
+func WithRecorder(wrap func(next http.RoundTripper) http.RoundTripper) Option {
+	return func(o *options) { o.recorder = wrap }
+}
+
+// WithCassette records to and replays from r, placed as WithRecorder says:
+// judge.New(judge.WithCassette(judge.Cassette(t))).
+func WithCassette(r *Recorder) Option {
+	return WithRecorder(func(next http.RoundTripper) http.RoundTripper {
+		return r.Client(&http.Client{Transport: next}).Transport
+	})
+}
+
+// New makes a client. Each setting comes from its option, else from the
+// environment (OPENAI_API_KEY, OPENAI_BASE_URL, AGENTCHECK_JUDGE_MODEL), else
+// from the defaults. No key is needed for endpoints that want none (Ollama)
+// or for replaying a cassette. A malformed base URL is reported by Ask.
+func New(opts ...Option) *Client {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	c := &Client{
+		model:       setting(o.model, EnvModel, DefaultModel),
+		baseURL:     strings.TrimRight(setting(o.baseURL, EnvBaseURL, DefaultBaseURL), "/"),
+		apiKey:      setting(o.apiKey, EnvAPIKey, ""),
+		seed:        DefaultSeed,
+		language:    o.language,
+		answerTries: DefaultMaxAnswerAttempts,
+	}
+	if o.seed != nil {
+		c.seed = *o.seed
+	}
+	if o.answerTries != nil {
+		c.answerTries = max(1, *o.answerTries)
+	}
+	if u, err := url.Parse(c.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		from := "WithBaseURL"
+		if o.baseURL == nil {
+			from = EnvBaseURL
+		}
+		c.configProblem = fmt.Errorf("judge: base URL %q (from %s) is not an http:// or https:// URL with a host", c.baseURL, from)
+	}
+
+	// The stack, top to bottom: go-openai → zero temperature → [recorder] →
+	// retries → network. See the package documentation for why.
+	network := o.transport
+	if network == nil && o.httpClient != nil {
+		network = o.httpClient.Transport
+	}
+	if network == nil {
+		network = http.DefaultTransport
+	}
+	rt := RetryTransport(network, o.retry)
+	if o.recorder != nil {
+		rt = o.recorder(rt)
+	}
+	if !fixedTemperature(c.model) {
+		rt = zeroTemperature{rt}
+	}
+	hc := &http.Client{Transport: rt}
+	if o.httpClient != nil {
+		own := *o.httpClient
+		own.Transport = rt
+		hc = &own
+	}
+	cfg := openai.DefaultConfig(c.apiKey)
+	cfg.BaseURL = c.baseURL
+	cfg.HTTPClient = hc
+	c.api = openai.NewClientWithConfig(cfg)
+	return c
+}
+
+// fixedTemperature reports OpenAI's reasoning models (the families
+// go-openai validates as such), which refuse any temperature but their
+// default: they get none, and stay as deterministic as they can be.
+func fixedTemperature(model string) bool {
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
+		if strings.HasPrefix(model, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func setting(opt *string, env, def string) string {
+	if opt != nil {
+		return *opt
+	}
+	if v := os.Getenv(env); v != "" {
+		return v
+	}
+	return def
+}
+
+// Model is the model the client asks for.
+func (c *Client) Model() string { return c.model }
+
+// String names the client's model and endpoint (never its key).
+func (c *Client) String() string { return c.model + " at " + redactURL(c.baseURL) }
+
+// Ask poses q and returns an answer that fits q.Schema, or an error that
+// says what came back. It makes up to WithMaxAnswerAttempts requests, each
+// retried over HTTP by the RetryPolicy; a request after a rejected answer
+// has the next seed and a last user message that says what was wrong, so
+// neither a model nor a cassette gives the same rejected answer again.
+func (c *Client) Ask(ctx context.Context, q agenttest.Question) (agenttest.Answer, error) {
+	start := time.Now()
+	ans := agenttest.Answer{Model: c.model, Source: live}
+	fail := func(err error) (agenttest.Answer, error) {
+		ans.Duration = time.Since(start)
+		return ans, c.redact(err)
+	}
+	if c.configProblem != nil {
+		return fail(c.configProblem)
+	}
+	if err := checkQuestion(q); err != nil {
+		return fail(fmt.Errorf("judge: question %q: %w", q.Name, err))
+	}
+	sch, rawSchema, err := compileSchema(q.Schema)
+	if err != nil {
+		return fail(fmt.Errorf("judge: question %q: %w", q.Name, err))
+	}
+
+	var problems []string
+	for attempt := 1; attempt <= c.answerTries; attempt++ {
+		prev := ""
+		if len(problems) > 0 {
+			prev = problems[len(problems)-1]
+		}
+		log := &attemptLog{}
+		resp, err := c.api.CreateChatCompletion(context.WithValue(ctx, attemptLogKey{}, log), c.request(q, rawSchema, attempt, prev))
+		ans.Attempts += max(1, log.count())
+		if err != nil {
+			return fail(c.httpError(q, err, log))
+		}
+		ans.Usage = ans.Usage.Add(agenttest.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
+		if resp.Model != "" {
+			ans.Model = resp.Model
+		}
+		ans.Source = live
+		if src := resp.Header().Get(CassetteHeader); src != "" {
+			ans.Source = src
+		}
+		content, problem := inspect(resp, sch)
+		if problem == "" {
+			ans.JSON = content
+			ans.Duration = time.Since(start)
+			return ans, nil
+		}
+		// Scrubbed here, as the problem is quoted to the server in the next
+		// request, which a cassette stores.
+		problems = append(problems, c.scrub(problem))
+	}
+	return fail(&AnswerError{Question: q.Name, Model: ans.Model, Problems: problems})
+}
+
+// AnswerError is a judge that gave no usable answer: every attempt came back
+// refused, cut off, empty, not JSON or not fitting the schema.
+type AnswerError struct {
+	Question string
+	Model    string
+	// Problems says what was wrong with each attempt's answer, in order,
+	// quoting (the start of) what came back.
+	Problems []string
+}
+
+func (e *AnswerError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "judge: question %q (model %s): no usable answer in %d attempts", e.Question, e.Model, len(e.Problems))
+	for i, p := range e.Problems {
+		fmt.Fprintf(&b, "; attempt %d: %s", i+1, p)
+	}
+	return b.String()
+}
+
+func questionName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func checkQuestion(q agenttest.Question) error {
+	if !questionName(q.Name) {
+		return errors.New("the name must be 1 to 64 letters, digits, '_' or '-' (it names the response schema)")
+	}
+	if q.Instructions == "" && q.Input == "" {
+		return errors.New("no instructions and no input")
+	}
+	return nil
+}
+
+// request builds the attempt-th request for q. Everything in it is a
+// function of the question, the client's settings, the attempt and the
+// previous attempt's problem, so a replay rebuilds it byte for byte.
+func (c *Client) request(q agenttest.Question, schema json.RawMessage, attempt int, prevProblem string) openai.ChatCompletionRequest {
+	system := q.Instructions
+	if note := languageNote(c.language); note != "" {
+		if system != "" {
+			system += "\n\n"
+		}
+		system += note
+	}
+	var msgs []openai.ChatCompletionMessage
+	if system != "" {
+		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: system})
+	}
+	if q.Input != "" {
+		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: q.Input})
+	}
+	if prevProblem != "" {
+		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: fmt.Sprintf(
+			"Your previous answer was rejected: %s. Answer again with only a JSON object that fits the %s schema.", prevProblem, q.Name)})
+	}
+	seed := c.seed + attempt - 1
+	req := openai.ChatCompletionRequest{
+		Model:    c.model,
+		Messages: msgs,
+		// Temperature 0 is omitted by go-openai; zeroTemperature puts it back.
+		Seed: &seed,
+		ResponseFormat: &openai.ChatCompletionResponseFormat{
+			Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
+			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{
+				Name:   q.Name,
+				Schema: schema,
+				Strict: true,
+			},
+		},
+	}
+	if q.PromptVersion != "" {
+		req.User = promptVersionPrefix + q.PromptVersion
+	}
+	return req
+}
+
+func languageNote(lang string) string {
+	name := lang
+	switch strings.ToLower(lang) {
+	case "", "en", "english":
+		return ""
+	case "ru", "russian":
+		name = "Russian"
+	}
+	return fmt.Sprintf("Write every free-text value of your answer (reasons, explanations, goals, states) in %s. "+
+		"Keep the JSON keys, and any value the schema fixes, exactly as the schema gives them.", name)
+}
+
+// inspect takes the answer out of a response, or says what is wrong with it.
+func inspect(resp openai.ChatCompletionResponse, sch *schema) (json.RawMessage, string) {
+	if len(resp.Choices) == 0 {
+		return nil, "the response has no choices"
+	}
+	ch := resp.Choices[0]
+	content := strings.TrimSpace(ch.Message.Content)
+	switch {
+	case ch.Message.Refusal != "":
+		return nil, "the model refused: " + strconv.Quote(clip(ch.Message.Refusal, 200))
+	case ch.FinishReason == openai.FinishReasonLength:
+		return nil, fmt.Sprintf(`the answer was cut off at the token limit (finish_reason "length") after %d bytes: %s`,
+			len(content), strconv.Quote(clip(content, 200)))
+	case ch.FinishReason == openai.FinishReasonContentFilter:
+		return nil, `a content filter withheld the answer (finish_reason "content_filter")`
+	case len(ch.Message.ToolCalls) > 0 || ch.Message.FunctionCall != nil:
+		return nil, "the model called a tool instead of answering"
+	case content == "":
+		return nil, "the answer is empty"
+	}
+	v, err := parseStrictJSON([]byte(content))
+	if err != nil {
+		return nil, fmt.Sprintf("the answer is not JSON (%v): %s", err, strconv.Quote(clip(content, 200)))
+	}
+	if problems := sch.check(v); len(problems) > 0 {
+		return nil, fmt.Sprintf("the answer does not fit the schema (%s): %s", strings.Join(problems, "; "), strconv.Quote(clip(content, 200)))
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, []byte(content)); err != nil {
+		return nil, "the answer is not JSON: " + err.Error()
+	}
+	return buf.Bytes(), ""
+}
+
+// httpError explains a request that failed for good: the endpoint, the
+// status or transport error, and what the retries did.
+func (c *Client) httpError(q agenttest.Question, err error, log *attemptLog) error {
+	var notes []string
+	if n := log.count(); n > 1 {
+		notes = append(notes, fmt.Sprintf("%d HTTP attempts", n))
+	}
+	if why := log.reason(); why != "" {
+		notes = append(notes, why)
+	}
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	status := 0
+	if errors.As(err, &apiErr) {
+		status = apiErr.HTTPStatusCode
+	} else if errors.As(err, &reqErr) {
+		status = reqErr.HTTPStatusCode
+	}
+	if (status == http.StatusUnauthorized || status == http.StatusForbidden) && c.apiKey == "" {
+		notes = append(notes, "no API key was given: set "+EnvAPIKey+" or use judge.WithAPIKey")
+	}
+	note := ""
+	if len(notes) > 0 {
+		note = " (" + strings.Join(notes, "; ") + ")"
+	}
+	return fmt.Errorf("judge: question %q (model %s at %s): %w%s", q.Name, c.model, redactURL(c.baseURL), err, note)
+}
+
+// redact keeps the API key out of an error's text, whatever a server or a
+// transport put in it.
+func (c *Client) redact(err error) error {
+	if err == nil || c.apiKey == "" || !strings.Contains(err.Error(), c.apiKey) {
+		return err
+	}
+	return &redactedError{msg: c.scrub(err.Error()), err: err}
+}
+
+func (c *Client) scrub(s string) string {
+	if c.apiKey == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, c.apiKey, "[redacted]")
+}
+
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return s
+	}
+	return u.Redacted()
+}
+
+// zeroTemperature adds "temperature":0 to a JSON request body that has no
+// temperature. go-openai's Temperature is a float32 with omitempty, so 0, the
+// setting a judge needs, is never sent, and servers default to 1 (OpenAI) or
+// their own value. It sits above the recorder, so cassettes hold and match
+// the body the server saw.
+type zeroTemperature struct{ next http.RoundTripper }
+
+func (t zeroTemperature) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return t.next.RoundTrip(req)
+	}
+	body, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	return t.next.RoundTrip(withBody(req, withZeroTemperature(body)))
+}
+
+func withZeroTemperature(body []byte) []byte {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return body // not a JSON object: not ours to change
+	}
+	if _, ok := top["temperature"]; ok {
+		return body
+	}
+	trimmed := bytes.TrimRight(body, " \t\r\n")
+	end := len(trimmed) - 1 // the closing brace
+	out := make([]byte, 0, len(trimmed)+len(`,"temperature":0}`))
+	out = append(out, trimmed[:end]...)
+	if len(top) > 0 {
+		out = append(out, ',')
+	}
+	return append(out, `"temperature":0}`...)
+}
+
+// withBody is a shallow copy of req with body as its body.
+func withBody(req *http.Request, body []byte) *http.Request {
+	r := req.Clone(req.Context())
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	return r
+}
+
+// RetryPolicy says how RetryTransport retries. The zero value is the
+// default, the Java port's: 2 s, then ×2 per retry up to 30 s, 5 attempts.
+type RetryPolicy struct {
+	// Initial is the wait before the first retry (default 2 s); Multiplier
+	// grows it for each next retry (default 2); Max caps it (default 30 s).
+	// Each wait is jittered down by up to half, and is at least what the
+	// server asked for in Retry-After. A server asking for more than Max
+	// ends the retries.
+	Initial    time.Duration
+	Multiplier float64
+	Max        time.Duration
+	// MaxAttempts counts requests, the first included (default 5; 1 means
+	// no retries).
+	MaxAttempts int
+	// AttemptTimeout bounds each request (default 2 min; negative: none),
+	// so that a hung connection is retried rather than waited on forever.
+	AttemptTimeout time.Duration
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.Initial <= 0 {
+		p.Initial = 2 * time.Second
+	}
+	if p.Multiplier < 1 {
+		p.Multiplier = 2
+	}
+	if p.Max <= 0 {
+		p.Max = 30 * time.Second
+	}
+	if p.MaxAttempts <= 0 {
+		p.MaxAttempts = 5
+	}
+	if p.AttemptTimeout == 0 {
+		p.AttemptTimeout = 2 * time.Minute
+	}
+	return p
+}
+
+// backoff is the jittered wait before retry n (1-based): in [d/2, d] for
+// d = Initial × Multiplier^(n-1), capped at Max.
+func (p RetryPolicy) backoff(n int) time.Duration {
+	d := float64(p.Initial) * math.Pow(p.Multiplier, float64(n-1))
+	d = min(d, float64(p.Max))
+	return time.Duration(d/2 + rand.Float64()*d/2)
+}
+
+// maxResponseBody bounds what the retrying transport reads into memory.
+const maxResponseBody = 64 << 20
+
+// RetryTransport retries requests through base that fail for reasons that
+// pass: 408, 429 and 5xx statuses (but 501), timeouts, dropped connections
+// and other transport errors (but TLS certificate errors). It waits with
+// jittered exponential backoff, at least as long as Retry-After (or
+// retry-after-ms) says, and never past the context's deadline: when the next
+// wait would end after it, it gives up at once with the last response. A
+// cancelled context stops it at once. It reads each response body whole, so
+// a connection dropped mid-body is retried too. The request body is
+// replayed from memory. When it gives up on a failed status, it returns that
+// response for the caller to report.
+func RetryTransport(base http.RoundTripper, p RetryPolicy) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &retryTransport{base: base, p: p.withDefaults()}
+}
+
+type retryTransport struct {
+	base http.RoundTripper
+	p    RetryPolicy
+}
+
+func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil && req.Body != http.NoBody {
+		var err error
+		body, err = io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading the request body: %w", err)
+		}
+	}
+	ctx := req.Context()
+	log, _ := ctx.Value(attemptLogKey{}).(*attemptLog)
+	for n := 1; ; n++ {
+		log.add()
+		resp, err := t.once(req, body)
+		if ctx.Err() != nil {
+			if resp != nil {
+				resp.Body.Close()
+			}
+			return nil, ctx.Err()
+		}
+		why, retry := t.retryable(resp, err)
+		if !retry {
+			return resp, err
+		}
+		wait := t.p.backoff(n)
+		if resp != nil {
+			if after, ok := retryAfter(resp.Header, time.Now()); ok {
+				if after > t.p.Max {
+					log.setReason(fmt.Sprintf("not retried: the server asked to wait %v, more than the retry policy's Max %v", after, t.p.Max))
+					return resp, err
+				}
+				wait = max(wait, after)
+			}
+		}
+		giveUp := ""
+		if n >= t.p.MaxAttempts {
+			giveUp = fmt.Sprintf("gave up after %d attempts: %s", n, why)
+		} else if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
+			giveUp = fmt.Sprintf("gave up after %d attempts: %s, and the context's deadline comes before the next retry in %v", n, why, wait.Round(time.Millisecond))
+		}
+		if giveUp != "" {
+			log.setReason(giveUp)
+			if err != nil {
+				return nil, fmt.Errorf("%w (%s)", err, giveUp)
+			}
+			return resp, nil
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// once sends one attempt, with its own timeout, and reads the whole response.
+func (t *retryTransport) once(req *http.Request, body []byte) (*http.Response, error) {
+	ctx, cancel := req.Context(), context.CancelFunc(func() {})
+	if t.p.AttemptTimeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, t.p.AttemptTimeout)
+	}
+	defer cancel()
+	r := req.Clone(ctx)
+	if body != nil {
+		r = withBody(r, body)
+	}
+	resp, err := t.base.RoundTrip(r)
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && req.Context().Err() == nil {
+			return nil, attemptTimeout{t.p.AttemptTimeout, err}
+		}
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody+1))
+	resp.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("reading the response (%s): %w", resp.Status, err)
+	}
+	if len(data) > maxResponseBody {
+		return nil, fmt.Errorf("the response (%s) is larger than %d MiB", resp.Status, maxResponseBody>>20)
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	resp.ContentLength = int64(len(data))
+	return resp, nil
+}
+
+type attemptTimeout struct {
+	d   time.Duration
+	err error
+}
+
+func (e attemptTimeout) Error() string {
+	return fmt.Sprintf("no response within the attempt timeout %v: %v", e.d, e.err)
+}
+func (e attemptTimeout) Unwrap() error { return e.err }
+
+func (t *retryTransport) retryable(resp *http.Response, err error) (string, bool) {
+	if err != nil {
+		var certErr *tls.CertificateVerificationError
+		if errors.As(err, &certErr) {
+			return "", false
+		}
+		return err.Error(), true
+	}
+	switch c := resp.StatusCode; {
+	case c == http.StatusRequestTimeout, c == http.StatusTooManyRequests, c >= 500 && c != http.StatusNotImplemented:
+		return resp.Status, true
+	}
+	return "", false
+}
+
+// retryAfter reads how long the server asks to wait: OpenAI's
+// retry-after-ms, else Retry-After in seconds or as an HTTP date.
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	if v := h.Get("Retry-After-Ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < 1e12 {
+			return time.Duration(ms * float64(time.Millisecond)), true
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
+		if secs > 1e6 {
+			secs = 1e6 // days: more than any Max, without overflow
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return max(0, at.Sub(now)), true
+	}
+	return 0, false
+}
+
+// attemptLog is how the retrying transport, far below go-openai, tells the
+// client how many requests one call made and why it stopped retrying. It
+// travels in the request's context; a cassette replaying a response never
+// reaches the transport, and the call counts as one attempt.
+type attemptLog struct {
+	mu  sync.Mutex
+	n   int
+	why string
+}
+
+type attemptLogKey struct{}
+
+func (l *attemptLog) add() {
+	if l != nil {
+		l.mu.Lock()
+		l.n++
+		l.mu.Unlock()
+	}
+}
+
+func (l *attemptLog) setReason(why string) {
+	if l != nil {
+		l.mu.Lock()
+		l.why = why
+		l.mu.Unlock()
+	}
+}
+
+func (l *attemptLog) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n
+}
+
+func (l *attemptLog) reason() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.why
+}
