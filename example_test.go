@@ -1,0 +1,85 @@
+package agentcheck_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentcheck/agentcheck/agenttest"
+	. "github.com/agentcheck/agentcheck/matchers"
+	"github.com/onsi/gomega"
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// The agent's transcript, as go-openai messages: what a Go agent built on
+// go-openai already has in hand after a run.
+var transcript = []openai.ChatCompletionMessage{
+	{Role: openai.ChatMessageRoleUser, Content: "Find a Chinese restaurant in Paris and book it for 4 at 8pm"},
+	{Role: openai.ChatMessageRoleAssistant, ToolCalls: []openai.ToolCall{
+		{ID: "c1", Type: "function", Function: openai.FunctionCall{Name: "search_restaurants", Arguments: `{"city":"Paris","cuisine":"Chinese"}`}},
+	}},
+	{Role: openai.ChatMessageRoleTool, ToolCallID: "c1", Content: `[{"id":"r_17","name":"Golden Dragon"}]`},
+	{Role: openai.ChatMessageRoleAssistant, ToolCalls: []openai.ToolCall{
+		{ID: "c2", Type: "function", Function: openai.FunctionCall{Name: "book_table", Arguments: `{"restaurant_id":"r_17","party_size":4,"time":"21:00"}`}},
+	}},
+	{Role: openai.ChatMessageRoleTool, ToolCallID: "c2", Content: `{"confirmation":"GD-88"}`},
+	{Role: openai.ChatMessageRoleAssistant, Content: "Booked Golden Dragon for 4 at 9pm, confirmation GD-88."},
+}
+
+// A failing assertion prints why: the expected calls against the actual
+// ones, and the argument that differs. In a test, use gomega.NewWithT(t).
+func Example_toolCalls() {
+	g := gomega.NewGomega(func(message string, _ ...int) { fmt.Println(message) })
+
+	g.Expect(transcript).To(HaveToolCalls(
+		agenttest.CallTo("search_restaurants").With(agenttest.Args{"city": "Paris", "cuisine": "Chinese"}),
+		agenttest.CallTo("book_table").With(agenttest.Args{
+			"restaurant_id": gomega.HavePrefix("r_"),
+			"party_size":    4,
+			"time":          "20:00",
+		}),
+	))
+	g.Expect(transcript).NotTo(HaveCalledTool("cancel_booking"))
+	// Output:
+	// Expected the 2 tool calls made to be exactly these 2, in this order (1 differs; -want +got):
+	//     want                                                       got
+	//   = [0] search_restaurants(city: "Paris", cuisine: "Chinese")  [0] search_restaurants(city: "Paris", cuisine: "Chinese")
+	//   ~ [1] book_table(party_size: 4, restaurant_id: HavePrefix("r_"), time: "20:00")
+	//                                                                [1] book_table(restaurant_id: "r_17", party_size: 4, time: "21:00")
+	//
+	//   want[1] book_table vs got[1] book_table:
+	//       - time: "20:00"
+	//       + time: "21:00"
+}
+
+// ragas's metrics, to the last bit, on a sample with reference calls.
+func Example_ragasMetrics() {
+	conv, err := agenttest.FromOpenAI(transcript)
+	if err != nil {
+		panic(err)
+	}
+	sample := agenttest.Sample{
+		Conversation: conv,
+		ReferenceToolCalls: []agenttest.ToolCall{
+			agenttest.MustParseToolCall("search_restaurants", `{"city":"Paris","cuisine":"Chinese"}`),
+			agenttest.MustParseToolCall("book_table", `{"restaurant_id":"r_17","party_size":4,"time":"20:00"}`),
+		},
+	}
+	ctx := context.Background()
+	for _, m := range []agenttest.Metric{
+		agenttest.ToolCallAccuracy{},
+		agenttest.ToolCallAccuracy{ArgSimilarity: agenttest.Levenshtein},
+		agenttest.ToolCallF1{},
+		agenttest.ToolCallMatch{Mode: agenttest.FlexibleMatch, ArgumentMatchThreshold: 0.6},
+	} {
+		r, err := m.Evaluate(ctx, sample)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s: %v\n", r.Metric, r.Score)
+	}
+	// Output:
+	// tool_call_accuracy: 0.8333333333333333
+	// tool_call_accuracy: 0.9666666666666666
+	// tool_call_f1: 0.5
+	// tool_call_match: 1
+}
