@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -48,7 +49,12 @@ type Record struct {
 // *LoadError naming the file, line, sample and, inside it, the message and
 // tool call.
 func (r Record) Sample() (Sample, error) {
+	if s, ok := decodeSample(r.Text); ok {
+		return s, nil
+	}
+	// The general path: parse, then convert, with errors that say where.
 	p := parser{src: r.Text}
+	defer p.release()
 	p.skipSpace()
 	v, err := p.value(0)
 	if err == nil {
@@ -139,6 +145,310 @@ func SampleFromValue(v Value) (Sample, error) {
 		}
 	}
 	return s, nil
+}
+
+// decodeSample is the fast path of Record.Sample for a well-formed sample:
+// it reads the ragas fields straight into a Sample, building Values only for
+// the arguments, where the general path builds a Value for the whole sample
+// and converts it. Anything out of the ordinary (malformed JSON, a field of
+// the wrong type, a duplicate field, an invalid conversation) makes it give
+// up, and the general path then finds the same Sample or the error and where
+// it is. So that it can never disagree with the general path, it accepts
+// exactly what SampleFromValue accepts and reads it the same way.
+func decodeSample(src string) (Sample, bool) {
+	d := sampleDecoderPool.Get().(*sampleDecoder)
+	// Only arguments become Values: a tenth of a typical sample's JSON.
+	d.p = parser{src: src, perChunk: min(len(src)/48+8, 1024)}
+	s, ok := d.sample()
+	d.p.release()
+	d.reset()
+	sampleDecoderPool.Put(d)
+	return s, ok
+}
+
+// sampleDecoder is decodeSample's state. Messages and calls are gathered on
+// scratch slices, reused from sample to sample, and copied out once into
+// slices of exactly the right size.
+type sampleDecoder struct {
+	p     parser
+	msgs  []Message
+	calls []ToolCall
+	// spans[i] is the range of msgs[i]'s calls in calls; start -1 for a
+	// message without "tool_calls".
+	spans [][2]int
+}
+
+var sampleDecoderPool = sync.Pool{New: func() any { return new(sampleDecoder) }}
+
+func (d *sampleDecoder) reset() {
+	clear(d.msgs)
+	clear(d.calls)
+	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
+	d.p = parser{}
+}
+
+// The depths of the parts of a sample, counted as the general parser counts
+// them, so that its nesting limit applies to arguments and ignored fields.
+const (
+	depthSample   = 1
+	depthMessages = 2
+	depthMessage  = 3
+	depthCalls    = 4 // a message's tool_calls, and reference_tool_calls is 2
+	depthCall     = 5
+)
+
+func (d *sampleDecoder) sample() (s Sample, ok bool) {
+	p := &d.p
+	p.skipSpace()
+	var seenUI, seenRef, seenRefCalls, seenTopics bool
+	refCalls := -1 // start of the reference calls in d.calls
+	ok = d.object(func(key string) bool {
+		switch key {
+		case "user_input":
+			if seenUI {
+				return false
+			}
+			seenUI = true
+			return d.messages()
+		case "reference":
+			if seenRef {
+				return false
+			}
+			seenRef = true
+			if p.literal("null") {
+				return true
+			}
+			if !p.at('"') {
+				return false
+			}
+			text, err := p.str()
+			s.Reference = text
+			return err == nil
+		case "reference_tool_calls":
+			if seenRefCalls {
+				return false
+			}
+			seenRefCalls = true
+			if p.literal("null") {
+				return true
+			}
+			refCalls = len(d.calls)
+			return d.toolCalls(depthMessages)
+		case "reference_topics":
+			if seenTopics {
+				return false
+			}
+			seenTopics = true
+			if p.literal("null") {
+				return true
+			}
+			return d.array(func() bool {
+				if !p.at('"') {
+					return false
+				}
+				t, err := p.str()
+				s.ReferenceTopics = append(s.ReferenceTopics, t)
+				return err == nil
+			})
+		}
+		_, err := p.value(depthSample)
+		return err == nil
+	})
+	if !ok || !seenUI {
+		return Sample{}, false
+	}
+	p.skipSpace()
+	if p.pos != len(p.src) {
+		return Sample{}, false
+	}
+	// Copy the messages and calls out of the scratch space.
+	calls := make([]ToolCall, len(d.calls))
+	copy(calls, d.calls)
+	s.Conversation = make(Conversation, len(d.msgs))
+	copy(s.Conversation, d.msgs)
+	for i, sp := range d.spans {
+		if sp[0] >= 0 {
+			s.Conversation[i].ToolCalls = calls[sp[0]:sp[1]:sp[1]]
+		}
+	}
+	if refCalls >= 0 {
+		s.ReferenceToolCalls = calls[refCalls:len(calls):len(calls)]
+	}
+	if s.Conversation.Validate() != nil {
+		return Sample{}, false
+	}
+	return s, true
+}
+
+// messages reads the list of messages of "user_input".
+func (d *sampleDecoder) messages() bool {
+	p := &d.p
+	return d.array(func() bool {
+		var m Message
+		var seenType, seenContent, seenCalls bool
+		span := [2]int{-1, -1}
+		ok := d.object(func(key string) bool {
+			switch key {
+			case "type":
+				if seenType || !p.at('"') {
+					return false
+				}
+				seenType = true
+				typ, err := p.str()
+				switch typ {
+				case "human":
+					m.Role = Human
+				case "ai":
+					m.Role = AI
+				case "tool":
+					m.Role = Tool
+				default:
+					return false
+				}
+				return err == nil
+			case "content":
+				if seenContent || !p.at('"') {
+					return false
+				}
+				seenContent = true
+				text, err := p.str()
+				m.Content = text
+				return err == nil
+			case "tool_calls":
+				if seenCalls {
+					return false
+				}
+				seenCalls = true
+				if p.literal("null") {
+					return true
+				}
+				span[0] = len(d.calls)
+				ok := d.toolCalls(depthCalls)
+				span[1] = len(d.calls)
+				return ok
+			}
+			_, err := p.value(depthMessage)
+			return err == nil
+		})
+		// Only ai messages may have tool calls; SampleFromValue says so
+		// after the message's "type" is known, whatever the field order.
+		if !ok || !seenType || !seenContent || (span[0] >= 0 && m.Role != AI) {
+			return false
+		}
+		d.msgs = append(d.msgs, m)
+		d.spans = append(d.spans, span)
+		return true
+	})
+}
+
+// toolCalls reads a list of tool calls onto d.calls. depth is the list's.
+func (d *sampleDecoder) toolCalls(depth int) bool {
+	p := &d.p
+	return d.array(func() bool {
+		var tc ToolCall
+		var seenName, seenArgs bool
+		ok := d.object(func(key string) bool {
+			switch key {
+			case "name":
+				if seenName || !p.at('"') {
+					return false
+				}
+				seenName = true
+				name, err := p.str()
+				tc.Name = name
+				return err == nil
+			case "args":
+				if seenArgs || !p.at('{') {
+					return false
+				}
+				seenArgs = true
+				args, err := p.value(depth + 1)
+				tc.Args = args
+				return err == nil
+			}
+			_, err := p.value(depth + 1)
+			return err == nil
+		})
+		if !ok || !seenName || !seenArgs {
+			return false
+		}
+		d.calls = append(d.calls, tc)
+		return true
+	})
+}
+
+// object reads a JSON object, calling member for each key with the parser
+// at the value, which member must read.
+func (d *sampleDecoder) object(member func(key string) bool) bool {
+	p := &d.p
+	if !p.at('{') {
+		return false
+	}
+	p.pos++
+	p.skipSpace()
+	if p.at('}') {
+		p.pos++
+		return true
+	}
+	for {
+		p.skipSpace()
+		if !p.at('"') {
+			return false
+		}
+		key, err := p.str()
+		if err != nil {
+			return false
+		}
+		p.skipSpace()
+		if !p.at(':') {
+			return false
+		}
+		p.pos++
+		p.skipSpace()
+		if !member(key) {
+			return false
+		}
+		p.skipSpace()
+		switch {
+		case p.at(','):
+			p.pos++
+		case p.at('}'):
+			p.pos++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// array reads a JSON array, calling elem with the parser at each element.
+func (d *sampleDecoder) array(elem func() bool) bool {
+	p := &d.p
+	if !p.at('[') {
+		return false
+	}
+	p.pos++
+	p.skipSpace()
+	if p.at(']') {
+		p.pos++
+		return true
+	}
+	for {
+		p.skipSpace()
+		if !elem() {
+			return false
+		}
+		p.skipSpace()
+		switch {
+		case p.at(','):
+			p.pos++
+		case p.at(']'):
+			p.pos++
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 func ragasMessage(v Value, i int) (Message, error) {
@@ -252,29 +562,47 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 	return 0, errors.New("no JSON in the first 64 KiB")
 }
 
+// readLines yields the non-blank lines. The complete lines of each read
+// are copied into one string and records are substrings of it, so that a
+// record costs no allocation of its own; a record kept after reading keeps
+// its block (64 KiB, or its line if longer) alive.
 func readLines(br *bufio.Reader, file string, yield func(Record, error) bool) {
 	line, index := 0, 0
-	var long []byte
+	buf := make([]byte, 0, 1<<16)
 	for {
-		chunk, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long = append(long, chunk...)
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // a line longer than the buffer
+		}
+		n, err := br.Read(buf[len(buf):cap(buf)])
+		// What was left from the last read has no newline.
+		end := 0
+		if i := bytes.LastIndexByte(buf[len(buf):len(buf)+n], '\n'); i >= 0 {
+			end = len(buf) + i + 1
+		}
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			end = len(buf) // the last line may have no newline
+		}
+		if end == 0 && err == nil {
 			continue
 		}
-		data := chunk
-		if long != nil {
-			data = append(long, chunk...)
-			long = nil
-		}
-		if len(data) > 0 {
+		block := string(buf[:end])
+		for len(block) > 0 {
+			text := block
+			if i := strings.IndexByte(block, '\n'); i >= 0 {
+				text, block = block[:i+1], block[i+1:]
+			} else {
+				block = ""
+			}
 			line++
-			if text := bytes.TrimSpace(data); len(text) > 0 {
-				if !yield(Record{File: file, Line: line, Index: index, Text: string(text)}, nil) {
+			if text = strings.TrimSpace(text); text != "" {
+				if !yield(Record{File: file, Line: line, Index: index, Text: text}, nil) {
 					return
 				}
 				index++
 			}
 		}
+		buf = buf[:copy(buf, buf[end:])]
 		if err != nil {
 			if err != io.EOF {
 				yield(Record{}, fmt.Errorf("%s:%d: %w", file, line+1, err))
@@ -311,7 +639,7 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 		}
 	}
 	if inArray {
-		next() // the '[' that was peeked
+		skip() // the '[' that was peeked, after any space
 	}
 	var buf []byte
 	expectValue := true
@@ -346,29 +674,53 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 			depth = 1
 		}
 		inString := c == '"'
+		escaped := false
+		// Scan what the reader holds in one go, not byte by byte.
 		for depth > 0 || inString {
-			c, ok = next()
-			if !ok {
+			chunk, err := br.Peek(max(br.Buffered(), 1))
+			if err != nil {
 				fail("unexpected end of input inside the sample that starts on line %d", start)
 				return
 			}
-			buf = append(buf, c)
-			switch {
-			case inString:
-				if c == '\\' {
-					if c, ok = next(); ok {
-						buf = append(buf, c)
+			i := 0
+			for i < len(chunk) && (depth > 0 || inString) {
+				// Skip the bytes that change nothing, one lookup each.
+				if !escaped {
+					stops := &framingStops[0]
+					if inString {
+						stops = &framingStops[1]
 					}
-				} else if c == '"' {
-					inString = false
+					for i < len(chunk) && !stops[chunk[i]] {
+						i++
+					}
+					if i == len(chunk) {
+						break
+					}
 				}
-			case c == '"':
-				inString = true
-			case c == '{' || c == '[':
-				depth++
-			case c == '}' || c == ']':
-				depth--
+				c := chunk[i]
+				i++
+				switch {
+				case c == '\n':
+					line++
+					escaped = false
+				case escaped:
+					escaped = false
+				case inString:
+					if c == '\\' {
+						escaped = true
+					} else if c == '"' {
+						inString = false
+					}
+				case c == '"':
+					inString = true
+				case c == '{' || c == '[':
+					depth++
+				case c == '}' || c == ']':
+					depth--
+				}
 			}
+			buf = append(buf, chunk[:i]...)
+			br.Discard(i)
 		}
 		if c := buf[0]; c != '{' && c != '[' && c != '"' {
 			// A bare scalar: read up to the next separator.
@@ -388,6 +740,18 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 		expectValue = false
 	}
 }
+
+// framingStops are the bytes readValues must look at: outside strings
+// ([0]) and inside them ([1]).
+var framingStops = func() (t [2][256]bool) {
+	for _, c := range []byte("\"{}[]\n") {
+		t[0][c] = true
+	}
+	for _, c := range []byte("\"\\\n") {
+		t[1][c] = true
+	}
+	return t
+}()
 
 // ReadSamples reads and parses every sample of a dataset (see ReadRecords).
 // A bad sample yields its *LoadError and reading goes on with the next.

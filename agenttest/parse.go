@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -15,6 +16,65 @@ import (
 type parser struct {
 	src string
 	pos int
+	// stack holds the members of the objects and arrays still being read,
+	// innermost last; a finished container's members are moved from it into
+	// arena, so that each container costs no allocation of its own and a
+	// whole sample a few (see finish).
+	stack  []Member
+	stackp *[]Member // where stack came from, to give it back
+	arena  []Member
+	// perChunk is how many members an arena chunk holds; 0 means an
+	// estimate from the document's length, as for a document of Values only.
+	perChunk int
+}
+
+// stackPool recycles parser stacks between documents.
+var stackPool = sync.Pool{New: func() any { return new([]Member) }}
+
+// release gives the parser's stack back for reuse. A parser that is not
+// released just leaves its stack to the garbage collector.
+func (p *parser) release() {
+	if p.stackp == nil {
+		return
+	}
+	clear(p.stack[:cap(p.stack)]) // drop references into the document
+	*p.stackp = p.stack[:0]
+	stackPool.Put(p.stackp)
+	p.stack, p.stackp = nil, nil
+}
+
+func (p *parser) push(m Member) {
+	if p.stackp == nil {
+		p.stackp = stackPool.Get().(*[]Member)
+		p.stack = *p.stackp
+	}
+	p.stack = append(p.stack, m)
+}
+
+// finish moves the members pushed since mark into the arena and returns
+// them as an exactly sized slice; appending to it cannot write into its
+// neighbours. Arena chunks are sized from the length of the document, so
+// that a typical sample needs one.
+func (p *parser) finish(mark int) []Member {
+	n := len(p.stack) - mark
+	if n == 0 {
+		return []Member{}
+	}
+	if cap(p.arena)-len(p.arena) < n {
+		size := p.perChunk
+		if size == 0 {
+			// A member takes 16 bytes of JSON or more; the cap keeps a
+			// large document from reserving much more than it needs.
+			size = min(len(p.src)/16+8, 1024)
+		}
+		size = max(n, size)
+		p.arena = make([]Member, 0, size)
+	}
+	start := len(p.arena)
+	p.arena = append(p.arena, p.stack[mark:]...)
+	clear(p.stack[mark:])
+	p.stack = p.stack[:mark]
+	return p.arena[start:len(p.arena):len(p.arena)]
 }
 
 // maxDepth matches the nesting at which Python's json module gives up with
@@ -52,6 +112,18 @@ func (p *parser) describe() string {
 	}
 	r, _ := utf8.DecodeRuneInString(p.src[p.pos:])
 	return strconv.QuoteRune(r)
+}
+
+// at reports whether the next byte is c.
+func (p *parser) at(c byte) bool { return p.pos < len(p.src) && p.src[p.pos] == c }
+
+// literal consumes word if it comes next.
+func (p *parser) literal(word string) bool {
+	if strings.HasPrefix(p.src[p.pos:], word) {
+		p.pos += len(word)
+		return true
+	}
+	return false
 }
 
 func (p *parser) skipSpace() {
@@ -103,7 +175,7 @@ func (p *parser) object(depth int) (Value, error) {
 		return Value{}, p.errorf("nesting deeper than %d levels", maxDepth)
 	}
 	p.pos++ // {
-	var elems []Member
+	mark := len(p.stack)
 	p.skipSpace()
 	if p.pos < len(p.src) && p.src[p.pos] == '}' {
 		p.pos++
@@ -128,7 +200,7 @@ func (p *parser) object(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		elems = addMember(elems, key, v)
+		p.addMember(mark, key, v)
 		p.skipSpace()
 		if p.pos >= len(p.src) {
 			return Value{}, p.errorf("unexpected end of input in object")
@@ -138,23 +210,25 @@ func (p *parser) object(depth int) (Value, error) {
 			p.pos++
 		case '}':
 			p.pos++
-			return Value{kind: Object, elems: elems}, nil
+			return Value{kind: Object, elems: p.finish(mark)}, nil
 		default:
 			return Value{}, p.errorf("unexpected %s in object, want ',' or '}'", p.describe())
 		}
 	}
 }
 
-// addMember appends a member, or, for a key already present, replaces its
-// value in place: a Python dict keeps the first position and the last value.
-func addMember(elems []Member, key string, v Value) []Member {
+// addMember appends a member to the object whose members start at mark,
+// or, for a key already present, replaces its value in place: a Python dict
+// keeps the first position and the last value.
+func (p *parser) addMember(mark int, key string, v Value) {
+	elems := p.stack[mark:]
 	for i := range elems {
 		if elems[i].Key == key {
 			elems[i].Value = v
-			return elems
+			return
 		}
 	}
-	return append(elems, Member{key, v})
+	p.push(Member{key, v})
 }
 
 func (p *parser) array(depth int) (Value, error) {
@@ -162,11 +236,11 @@ func (p *parser) array(depth int) (Value, error) {
 		return Value{}, p.errorf("nesting deeper than %d levels", maxDepth)
 	}
 	p.pos++ // [
-	elems := []Member{}
+	mark := len(p.stack)
 	p.skipSpace()
 	if p.pos < len(p.src) && p.src[p.pos] == ']' {
 		p.pos++
-		return Value{kind: Array, elems: elems}, nil
+		return Value{kind: Array, elems: []Member{}}, nil
 	}
 	for {
 		p.skipSpace()
@@ -174,7 +248,7 @@ func (p *parser) array(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		elems = append(elems, Member{Value: v})
+		p.push(Member{Value: v})
 		p.skipSpace()
 		if p.pos >= len(p.src) {
 			return Value{}, p.errorf("unexpected end of input in array")
@@ -184,7 +258,7 @@ func (p *parser) array(depth int) (Value, error) {
 			p.pos++
 		case ']':
 			p.pos++
-			return Value{kind: Array, elems: elems}, nil
+			return Value{kind: Array, elems: p.finish(mark)}, nil
 		default:
 			return Value{}, p.errorf("unexpected %s in array, want ',' or ']'", p.describe())
 		}
@@ -244,6 +318,11 @@ func (p *parser) number() (Value, error) {
 	if lit == "-0" {
 		lit = "0"
 	}
+	if len(lit) <= 15 {
+		// Exact in a float64, so no need for ParseFloat's rounding.
+		n, _ := strconv.ParseInt(lit, 10, 64)
+		return Value{kind: Int, s: lit, f: float64(n)}, nil
+	}
 	f, _ := strconv.ParseFloat(lit, 64)
 	return Value{kind: Int, s: lit, f: f}, nil
 }
@@ -252,6 +331,82 @@ func (p *parser) number() (Value, error) {
 // str, are kept as WTF-8 so that repr() and the similarity functions see the
 // same code points Python does.
 func (p *parser) str() (string, error) {
+	// The common string, without escapes, is a substring of the input. It
+	// is scanned eight bytes at a time while they are printable ASCII, and
+	// byte by byte, with a table, around anything else.
+	start := p.pos
+	src := p.src
+	ascii := true
+	i := start + 1
+	for {
+		for i+8 <= len(src) && plain8(src[i:i+8]) {
+			i += 8
+		}
+		for end := min(i+8, len(src)); i < end; i++ {
+			switch strByte[src[i]] {
+			case strPlain:
+				continue
+			case strNonASCII:
+				ascii = false
+				continue
+			case strQuote:
+				s := src[start+1 : i]
+				if !ascii && !utf8.ValidString(s) {
+					return "", p.errorAt(start, "string is not valid UTF-8")
+				}
+				p.pos = i + 1
+				return s, nil
+			}
+			return p.strScan() // an escape or a control character
+		}
+		if i >= len(src) {
+			return p.strScan() // unterminated
+		}
+	}
+}
+
+// plain8 reports whether the 8 bytes of s are printable ASCII other than
+// '"' and '\\', with the usual bit tricks: (x - 0x01..) &^ x has a byte's
+// high bit set where x has a zero byte (the borrow can only mark a byte
+// after a marked one, which does not matter here), and likewise for bytes
+// below 0x20; x's own high bits are the non-ASCII bytes.
+func plain8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	_ = s[7]
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	q := x ^ (ones * '"')
+	b := x ^ (ones * '\\')
+	m := (q - ones) &^ q
+	m |= (b - ones) &^ b
+	m |= (x - ones*0x20) &^ x
+	return (m|x)&highs == 0
+}
+
+// What a byte is to a JSON string.
+const (
+	strPlain = iota
+	strNonASCII
+	strQuote
+	strOther // a backslash or a control character
+)
+
+var strByte = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c == '"':
+			t[c] = strQuote
+		case c == '\\' || c < 0x20:
+			t[c] = strOther
+		case c >= 0x80:
+			t[c] = strNonASCII
+		}
+	}
+	return t
+}()
+
+// strScan is str byte by byte, for strings with escapes and for errors.
+func (p *parser) strScan() (string, error) {
 	start := p.pos
 	p.pos++ // opening quote
 	i := p.pos

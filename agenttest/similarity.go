@@ -1,6 +1,10 @@
 package agenttest
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"unicode/utf8"
+)
 
 // StringSimilarity is how two argument values, as Python str() texts, are
 // compared: exactly, or by 1 minus a normalized edit distance as ragas's
@@ -40,18 +44,21 @@ func ParseStringSimilarity(name string) (StringSimilarity, error) {
 // Score compares a reference text with a response text, in [0, 1].
 func (s StringSimilarity) Score(reference, response string) float64 {
 	if s == Exact {
-		if reference == response {
-			return 1
-		}
-		return 0
+		return b2f(reference == response)
 	}
 	var ra, rb [64]rune
-	a := appendCodePoints(ra[:0], reference)
-	b := appendCodePoints(rb[:0], response)
+	return s.scoreRunes(appendCodePoints(ra[:0], reference), appendCodePoints(rb[:0], response))
+}
+
+// scoreRunes is Score on texts decoded into code points, as Python indexes
+// a str.
+func (s StringSimilarity) scoreRunes(a, b []rune) float64 {
 	// ragas computes 1 - normalized_distance, and rapidfuzz's normalized
 	// distance of the Jaro family is 1 - similarity: the two subtractions are
 	// kept because they are not always exact in floating point.
 	switch s {
+	case Exact:
+		return b2f(slices.Equal(a, b))
 	case Levenshtein:
 		return 1 - levenshteinNormalized(a, b)
 	case Hamming:
@@ -64,6 +71,27 @@ func (s StringSimilarity) Score(reference, response string) float64 {
 	panic(fmt.Sprintf("agenttest: unknown StringSimilarity %d", int(s)))
 }
 
+// appendCodePointsBytes is appendCodePoints for a text in a byte buffer,
+// lone surrogates (WTF-8) included.
+func appendCodePointsBytes(dst []rune, b []byte) []rune {
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case c < utf8.RuneSelf:
+			dst = append(dst, rune(c))
+			i++
+		case c == 0xED && len(b)-i >= 3 && b[i+1] >= 0xA0 && b[i+1] <= 0xBF && b[i+2]&0xC0 == 0x80:
+			dst = append(dst, 0xD000|rune(b[i+1]&0x3F)<<6|rune(b[i+2]&0x3F))
+			i += 3
+		default:
+			r, n := utf8.DecodeRune(b[i:])
+			dst = append(dst, r)
+			i += n
+		}
+	}
+	return dst
+}
+
 func levenshteinNormalized(a, b []rune) float64 {
 	longest := max(len(a), len(b))
 	if longest == 0 {
@@ -73,8 +101,19 @@ func levenshteinNormalized(a, b []rune) float64 {
 }
 
 func levenshteinDistance(a, b []rune) int {
+	// A common prefix or suffix never changes the distance, and arguments
+	// that differ mostly share both: what is left is often tiny.
+	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		a, b = a[1:], b[1:]
+	}
+	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
 	if len(a) < len(b) {
 		a, b = b, a
+	}
+	if len(b) == 0 {
+		return len(a)
 	}
 	var buf [65]int
 	row := buf[:0]

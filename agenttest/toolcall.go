@@ -1,11 +1,17 @@
 package agenttest
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"hash/maphash"
+	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Metric scores a sample. The deterministic metrics ignore the context; the
@@ -107,27 +113,23 @@ func (m ToolCallAccuracy) Compare(predicted, reference []ToolCall) Result {
 		r.Pairs = unpaired(0, len(predicted))
 		return r
 	}
-	pi, ri := identity(len(predicted)), identity(len(reference))
+	sc := getScratch()
+	defer scratchPool.Put(sc)
+	var pbuf, rbuf [16]int
+	pi, ri := identity(pbuf[:0], len(predicted)), identity(rbuf[:0], len(reference))
 	if m.AnyOrder {
-		sortCalls(predicted, pi)
-		sortCalls(reference, ri)
+		sc.sortCalls(predicted, pi)
+		sc.sortCalls(reference, ri)
 	}
 	n := min(len(predicted), len(reference))
 	if len(predicted) != len(reference) {
 		r.Warnings = []string{fmt.Sprintf("Length mismatch: predicted tool calls (%d) vs reference tool calls (%d). Only the first %d tool calls will be compared.", len(predicted), len(reference), n)}
 	}
+	// Sorting by a key that starts with the name sorts the names, so in any
+	// order too, equal name lists (ragas compares sorted(names)) line up.
 	aligned := len(predicted) == len(reference)
-	if aligned {
-		if m.AnyOrder {
-			aligned = sameNameMultiset(predicted, reference)
-		} else {
-			for i := range predicted {
-				if predicted[i].Name != reference[i].Name {
-					aligned = false
-					break
-				}
-			}
-		}
+	for i := 0; aligned && i < n; i++ {
+		aligned = predicted[pi[i]].Name == reference[ri[i]].Name
 	}
 	r.Pairs = make([]CallPair, 0, max(len(predicted), len(reference)))
 	score := 0.0
@@ -135,7 +137,7 @@ func (m ToolCallAccuracy) Compare(predicted, reference []ToolCall) Result {
 		p, ref := &predicted[pi[i]], &reference[ri[i]]
 		pair := CallPair{Reference: ri[i], Predicted: pi[i]}
 		if p.Name == ref.Name {
-			pair.Score = argScore(p.Args, ref.Args, m.ArgSimilarity)
+			pair.Score = sc.argScore(p.Args, ref.Args, m.ArgSimilarity)
 			pair.Matched = pair.Score == 1
 			score += pair.Score
 		}
@@ -151,29 +153,37 @@ func (m ToolCallAccuracy) Compare(predicted, reference []ToolCall) Result {
 	if n < len(reference) {
 		score *= float64(n) / float64(len(reference))
 	}
+	b := sc.text[:0]
 	if !aligned {
-		r.Reason = misalignedReason(predicted, reference, m.AnyOrder)
+		b = append(b, "the called tools "...)
+		b = appendCallNames(b, predicted)
+		b = append(b, " do not match the reference "...)
+		b = appendCallNames(b, reference)
+		if m.AnyOrder {
+			b = append(b, " in any order, so the score is 0"...)
+		} else {
+			b = append(b, " in order, so the score is 0"...)
+		}
+		r.Reason = string(b)
 		return r
 	}
 	r.Score = score
-	r.Reason = fmt.Sprintf("%d calls aligned by name; mean argument score %s", n, strconv.FormatFloat(score, 'g', 4, 64))
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, " calls aligned by name; mean argument score "...)
+	b = strconv.AppendFloat(b, score, 'g', 4, 64)
+	r.Reason = string(b)
 	return r
 }
 
-func misalignedReason(predicted, reference []ToolCall, anyOrder bool) string {
-	what := "in order"
-	if anyOrder {
-		what = "in any order"
+func appendCallNames(b []byte, calls []ToolCall) []byte {
+	b = append(b, '[')
+	for i := range calls {
+		if i > 0 {
+			b = append(b, ',', ' ')
+		}
+		b = append(b, calls[i].Name...)
 	}
-	return fmt.Sprintf("the called tools %s do not match the reference %s %s, so the score is 0", callNames(predicted), callNames(reference), what)
-}
-
-func callNames(calls []ToolCall) string {
-	names := make([]string, len(calls))
-	for i, c := range calls {
-		names[i] = c.Name
-	}
-	return "[" + strings.Join(names, ", ") + "]"
+	return append(b, ']')
 }
 
 func unpaired(ref, pred int) []CallPair {
@@ -187,36 +197,56 @@ func unpaired(ref, pred int) []CallPair {
 	return pairs
 }
 
-func identity(n int) []int {
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
+// identity appends 0..n-1 to idx.
+func identity(idx []int, n int) []int {
+	for i := 0; i < n; i++ {
+		idx = append(idx, i)
 	}
 	return idx
 }
 
-func sameNameMultiset(a, b []ToolCall) bool {
-	if len(a) != len(b) {
-		return false
+// scratch is working memory for scoring one sample: texts of argument
+// values, their code points, and sort or set keys. Scratches are reused
+// through scratchPool, so that scoring allocates only what the Result keeps.
+type scratch struct {
+	a, b   []byte   // str() of the reference and the predicted value
+	ra, rb []rune   // their code points, for the edit distances
+	keys   []byte   // sort or set keys of calls, one after another
+	spans  [][2]int // where each call's key is in keys
+	hashes []uint64 // the hash of each set key
+	text   []byte   // the Result's Reason, before it becomes a string
+}
+
+// hashSeed seeds the hashes of set keys; the results never depend on it.
+var hashSeed = maphash.MakeSeed()
+
+var scratchPool = sync.Pool{New: func() any {
+	return &scratch{
+		a: make([]byte, 0, 256), b: make([]byte, 0, 256),
+		ra: make([]rune, 0, 128), rb: make([]rune, 0, 128),
+		keys: make([]byte, 0, 1024), spans: make([][2]int, 0, 32), hashes: make([]uint64, 0, 32),
+		text: make([]byte, 0, 256),
 	}
-	// Both lists are sorted by name first, so equal multisets line up.
-	x := make([]string, 0, 2*len(a))
-	for i := range a {
-		x = append(x, a[i].Name)
+}}
+
+// getScratch takes a scratch from the pool, dropping any buffer a huge
+// sample grew, so that the pool does not keep it alive.
+func getScratch() *scratch {
+	sc := scratchPool.Get().(*scratch)
+	const limit = 64 << 10
+	if cap(sc.a) > limit || cap(sc.b) > limit || cap(sc.ra) > limit || cap(sc.rb) > limit ||
+		cap(sc.keys) > limit || cap(sc.spans) > limit || cap(sc.hashes) > limit || cap(sc.text) > limit {
+		sc = scratchPool.New().(*scratch)
 	}
-	for i := range b {
-		x = append(x, b[i].Name)
-	}
-	an, bn := x[:len(a)], x[len(a):]
-	slices.Sort(an)
-	slices.Sort(bn)
-	return slices.Equal(an, bn)
+	sc.a, sc.b, sc.ra, sc.rb = sc.a[:0], sc.b[:0], sc.ra[:0], sc.rb[:0]
+	sc.keys, sc.spans, sc.hashes, sc.text = sc.keys[:0], sc.spans[:0], sc.hashes[:0], sc.text[:0]
+	return sc
 }
 
 // argScore is ragas's _get_arg_score: the mean, over the reference's keys in
 // order, of the similarity of str() of the two values (0 for a key the
 // prediction lacks). Extra predicted keys are ignored.
-func argScore(pred, ref Value, sim StringSimilarity) float64 {
+func (sc *scratch) argScore(pred, ref Value, sim StringSimilarity) float64 {
 	if ref.Len() == 0 {
 		if pred.Len() == 0 {
 			return 1
@@ -224,62 +254,138 @@ func argScore(pred, ref Value, sim StringSimilarity) float64 {
 		return 0
 	}
 	score := 0.0
-	for _, m := range ref.elems {
+	for i := range ref.elems {
+		m := &ref.elems[i]
 		pv, ok := pred.Get(m.Key)
 		if !ok {
 			continue
 		}
-		score += compareStr(m.Value, pv, sim)
+		score += sc.compare(m.Value, pv, sim)
 	}
 	return score / float64(len(ref.elems))
 }
 
-// compareStr compares str(ref) with str(pred) without building the texts
-// when both are scalars whose str() is stored.
-func compareStr(ref, pred Value, sim StringSimilarity) float64 {
-	rs, rok := scalarStr(ref)
-	ps, pok := scalarStr(pred)
-	if !rok {
-		rs = ref.String()
+// compare is sim.Score(str(ref), str(pred)). Every similarity gives
+// exactly 1 for equal texts, and whether the texts are equal is mostly
+// known without writing them out; only unequal texts are written, into the
+// scratch buffers.
+func (sc *scratch) compare(ref, pred Value, sim StringSimilarity) float64 {
+	same, known := sameStr(ref, pred)
+	switch {
+	case known && same:
+		return 1
+	case known && sim == Exact:
+		return 0
 	}
-	if !pok {
-		ps = pred.String()
+	sc.a = appendStr(sc.a[:0], ref)
+	sc.b = appendStr(sc.b[:0], pred)
+	if sim == Exact {
+		return b2f(string(sc.a) == string(sc.b))
 	}
-	return sim.Score(rs, ps)
+	sc.ra = appendCodePointsBytes(sc.ra[:0], sc.a)
+	sc.rb = appendCodePointsBytes(sc.rb[:0], sc.b)
+	return sim.scoreRunes(sc.ra, sc.rb)
 }
 
-func scalarStr(v Value) (string, bool) {
+// sameStr reports whether str(a) == str(b), when it can tell without
+// writing the texts (known). Python's str() is one-to-one within a kind,
+// which makes Equal the answer for two values of the same kind, and texts
+// of different kinds can only meet when one is a string: "1", "True",
+// "None" or "[1, 2]" are the str() of non-strings too.
+func sameStr(a, b Value) (same, known bool) {
+	if a.kind == b.kind {
+		return Equal(a, b), true
+	}
+	if a.kind == String {
+		a, b = b, a
+	}
+	if b.kind != String {
+		return false, true
+	}
+	switch a.kind {
+	case Int, Bool:
+		return a.s == b.s, true
+	case Null:
+		return b.s == "None", true
+	}
+	return false, false
+}
+
+// appendStr appends Python's str() of v.
+func appendStr(b []byte, v Value) []byte {
 	switch v.kind {
 	case String, Int, Bool:
-		return v.s, true
+		return append(b, v.s...)
 	case Null:
-		return "None", true
+		return append(b, "None"...)
+	case Float:
+		return appendPyFloat(b, v.f)
 	}
-	return "", false
+	return v.appendRepr(b)
 }
 
 // sortCalls sorts idx (indexes into calls) stably by ragas's key: the tuple
-// (name, k1, str(v1), k2, str(v2), ...) with keys in code point order.
-func sortCalls(calls []ToolCall, idx []int) {
-	keys := make([][]string, len(calls))
-	for i := range calls {
-		keys[i] = sortKey(calls[i])
+// (name, k1, str(v1), k2, str(v2), ...) with keys in code point order. Names
+// decide most comparisons; the rest of a call's tuple is written out, once,
+// only when its name ties with another's, as bytes whose order is the
+// tuple's order (see appendKeyPart).
+func (sc *scratch) sortCalls(calls []ToolCall, idx []int) {
+	sc.keys, sc.spans = sc.keys[:0], sc.spans[:0]
+	for range calls {
+		sc.spans = append(sc.spans, [2]int{-1, -1})
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
-		return slices.Compare(keys[a], keys[b])
+		if c := strings.Compare(calls[a].Name, calls[b].Name); c != 0 {
+			return c
+		}
+		sc.buildArgsKey(calls, a)
+		sc.buildArgsKey(calls, b)
+		return bytes.Compare(sc.key(a), sc.key(b))
 	})
 }
 
-func sortKey(tc ToolCall) []string {
-	var stack [8]int
-	order := sortedMemberIndex(tc.Args.elems, stack[:0])
-	key := make([]string, 0, 1+2*len(order))
-	key = append(key, tc.Name)
-	for _, i := range order {
-		m := &tc.Args.elems[i]
-		key = append(key, m.Key, m.Value.String())
+// key is the key of call i written by buildArgsKey or Compare.
+func (sc *scratch) key(i int) []byte {
+	return sc.keys[sc.spans[i][0]:sc.spans[i][1]]
+}
+
+func (sc *scratch) buildArgsKey(calls []ToolCall, i int) {
+	if sc.spans[i][0] >= 0 {
+		return
 	}
-	return key
+	start := len(sc.keys)
+	var stack [8]int
+	args := calls[i].Args.elems
+	for _, j := range sortedMemberIndex(args, stack[:0]) {
+		m := &args[j]
+		sc.keys = appendKeyPart(sc.keys, m.Key)
+		if m.Value.kind == String {
+			sc.keys = appendKeyPart(sc.keys, m.Value.s)
+		} else {
+			// Only a str has a 0 byte in its str(): repr() escapes it.
+			sc.keys = append(appendStr(sc.keys, m.Value), 0, 0)
+		}
+	}
+	sc.spans[i] = [2]int{start, len(sc.keys)}
+}
+
+// appendKeyPart appends s as one element of a tuple written so that
+// comparing the bytes compares the tuples as Python does, element by
+// element with a shorter prefix first: a 0 byte inside an element is
+// written 0x00 0xFF and an element ends with 0x00 0x00, which sorts below
+// any content. WTF-8 bytes sort in code point order, as Python compares str.
+func appendKeyPart(b []byte, s string) []byte {
+	for {
+		i := strings.IndexByte(s, 0)
+		if i < 0 {
+			break
+		}
+		b = append(b, s[:i+1]...)
+		b = append(b, 0xFF)
+		s = s[i+1:]
+	}
+	b = append(b, s...)
+	return append(b, 0, 0)
 }
 
 // ToolCallF1 is ragas's ToolCallF1: the F1 of the set of predicted calls
@@ -301,27 +407,67 @@ func (m ToolCallF1) Evaluate(_ context.Context, s Sample) (Result, error) {
 // Compare scores predicted calls against reference calls.
 func (m ToolCallF1) Compare(predicted, reference []ToolCall) Result {
 	r := Result{Metric: m.Name()}
-	nan := 0
-	var buf []byte
-	keys := make([]string, 0, len(predicted)+len(reference))
-	for _, set := range [][]ToolCall{predicted, reference} {
+	sc := getScratch()
+	defer scratchPool.Put(sc)
+	np, nr := len(predicted), len(reference)
+	// Each call's key is equal to another's exactly when ragas's sets hold
+	// them as one element. Sorting each side by key brings equal calls
+	// together, so the sets are counted in one merge walk, in O(n log n).
+	// Keys are ordered by their hash first, which settles most comparisons
+	// without reading the keys.
+	for _, set := range [2][]ToolCall{predicted, reference} {
 		for i := range set {
-			buf = append(buf[:0], set[i].Name...)
-			buf = append(buf, 0)
-			buf = set[i].Args.appendCanonical(buf, &nan)
-			keys = append(keys, string(buf))
+			start := len(sc.keys)
+			sc.keys = appendSetKey(sc.keys, &set[i])
+			sc.spans = append(sc.spans, [2]int{start, len(sc.keys)})
+			sc.hashes = append(sc.hashes, maphash.Bytes(hashSeed, sc.keys[start:]))
 		}
 	}
-	pk, rk := keys[:len(predicted)], keys[len(predicted):]
-	// Distinct keys on each side, and for each pair whether it is a match.
-	actual, expected := distinct(pk), distinct(rk)
-	tp := 0
-	for _, a := range actual {
-		if slices.Contains(expected, a) {
+	var obuf [32]int
+	order := identity(obuf[:0], np+nr)
+	po, ro := order[:np], order[np:]
+	byKey := func(a, b int) int {
+		if c := cmp.Compare(sc.hashes[a], sc.hashes[b]); c != 0 {
+			return c
+		}
+		return bytes.Compare(sc.key(a), sc.key(b))
+	}
+	slices.SortStableFunc(po, byKey)
+	slices.SortStableFunc(ro, byKey)
+	// match[i] is the predicted call paired with reference call i, or -1:
+	// within a group of equal calls, the first reference call takes the
+	// first predicted one and so on, for the explanation.
+	var mbuf [16]int
+	match := slices.Grow(mbuf[:0], nr)[:nr]
+	for i := range match {
+		match[i] = -1
+	}
+	var actual, expected, tp, paired int
+	for i, j := 0, 0; i < np || j < nr; {
+		c := -1
+		if i == np {
+			c = 1
+		} else if j < nr {
+			c = byKey(po[i], ro[j])
+		}
+		gi, gj := i, j
+		if c <= 0 {
+			for actual, i = actual+1, i+1; i < np && byKey(po[i], po[gi]) == 0; i++ {
+			}
+		}
+		if c >= 0 {
+			for expected, j = expected+1, j+1; j < nr && byKey(ro[j], ro[gj]) == 0; j++ {
+			}
+		}
+		if c == 0 {
 			tp++
+			for k := 0; k < min(i-gi, j-gj); k++ {
+				match[ro[gj+k]-np] = po[gi+k]
+				paired++
+			}
 		}
 	}
-	fp, fn := len(actual)-tp, len(expected)-tp
+	fp, fn := actual-tp, expected-tp
 	precision, recall, f1 := 0.0, 0.0, 0.0
 	if tp+fp > 0 {
 		precision = float64(tp) / float64(tp+fp)
@@ -333,47 +479,53 @@ func (m ToolCallF1) Compare(predicted, reference []ToolCall) Result {
 		f1 = 2 * precision * recall / (precision + recall)
 	}
 	r.Score = Round(f1, 4)
-	r.Pairs = setPairs(pk, rk)
-	r.Reason = fmt.Sprintf("%d of %d distinct calls made were expected (precision %s), %d of %d distinct expected calls were made (recall %s)",
-		tp, len(actual), formatRatio(precision), tp, len(expected), formatRatio(recall))
+
+	r.Pairs = make([]CallPair, 0, nr+np-paired)
+	var ubuf [16]bool
+	used := slices.Grow(ubuf[:0], np)[:np]
+	clear(used)
+	for i, p := range match {
+		if p >= 0 {
+			used[p] = true
+		}
+		r.Pairs = append(r.Pairs, CallPair{Reference: i, Predicted: p, Matched: p >= 0, Score: b2f(p >= 0)})
+	}
+	for j := range used {
+		if !used[j] {
+			r.Pairs = append(r.Pairs, CallPair{Reference: -1, Predicted: j})
+		}
+	}
+
+	b := strconv.AppendInt(sc.text[:0], int64(tp), 10)
+	b = append(b, " of "...)
+	b = strconv.AppendInt(b, int64(actual), 10)
+	b = append(b, " distinct calls made were expected (precision "...)
+	b = strconv.AppendFloat(b, precision, 'f', -1, 64)
+	b = append(b, "), "...)
+	b = strconv.AppendInt(b, int64(tp), 10)
+	b = append(b, " of "...)
+	b = strconv.AppendInt(b, int64(expected), 10)
+	b = append(b, " distinct expected calls were made (recall "...)
+	b = strconv.AppendFloat(b, recall, 'f', -1, 64)
+	b = append(b, ')')
+	r.Reason = string(b)
 	return r
 }
 
+// appendSetKey writes the call as ragas puts it in a set: the name, then
+// the arguments made hashable, compared by Python's ==. No arguments at all
+// are the empty dict.
+func appendSetKey(b []byte, tc *ToolCall) []byte {
+	b = strconv.AppendInt(b, int64(len(tc.Name)), 10)
+	b = append(b, ':')
+	b = append(b, tc.Name...)
+	if tc.Args.kind == Null {
+		return append(b, '{', '}')
+	}
+	return tc.Args.appendCanonical(b, nil)
+}
+
 func formatRatio(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-
-func distinct(keys []string) []string {
-	out := make([]string, 0, len(keys))
-	for _, k := range keys {
-		if !slices.Contains(out, k) {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// setPairs pairs each reference call with an equal predicted call, if any,
-// for the result's explanation.
-func setPairs(pk, rk []string) []CallPair {
-	pairs := make([]CallPair, 0, len(pk)+len(rk))
-	used := make([]bool, len(pk))
-	for i, k := range rk {
-		p := -1
-		for j := range pk {
-			if !used[j] && pk[j] == k {
-				p = j
-				used[j] = true
-				break
-			}
-		}
-		pairs = append(pairs, CallPair{Reference: i, Predicted: p, Matched: p >= 0, Score: b2f(p >= 0)})
-	}
-	for j := range pk {
-		if !used[j] {
-			pairs = append(pairs, CallPair{Reference: -1, Predicted: j})
-		}
-	}
-	return pairs
-}
 
 func b2f(b bool) float64 {
 	if b {
@@ -382,10 +534,40 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// Round rounds x to n decimals as Python's round() does: correctly, on the
-// exact binary value, ties to even.
+// Round rounds x to n decimals as Python's round(x, n) does: correctly, on
+// the exact binary value, ties to even; n may be negative (round(15.0, -1)
+// is 20.0). Where Python raises OverflowError, Round gives ±Inf.
 func Round(x float64, n int) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+		return x
+	}
+	if n < 0 {
+		return roundTens(x, -n)
+	}
+	if x == math.Trunc(x) {
+		return x // also spares F1 scores of 0 and 1 the formatting
+	}
 	var buf [32]byte
 	f, _ := strconv.ParseFloat(string(strconv.AppendFloat(buf[:0], x, 'f', n, 64)), 64)
 	return f
+}
+
+// roundTens rounds x to a multiple of 10^k, exactly, ties to even, keeping
+// the sign of x as Python does (round(-4.0, -1) is -0.0).
+func roundTens(x float64, k int) float64 {
+	if k > 400 {
+		return math.Copysign(0, x)
+	}
+	exact := new(big.Rat).SetFloat64(math.Abs(x))
+	unit := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil))
+	q := new(big.Rat).Quo(exact, unit)
+	// q = whole + frac with 0 <= frac < 1; go up past one half, or at one
+	// half to an even whole.
+	whole := new(big.Int).Quo(q.Num(), q.Denom())
+	frac := new(big.Rat).Sub(q, new(big.Rat).SetInt(whole))
+	if c := frac.Cmp(big.NewRat(1, 2)); c > 0 || c == 0 && whole.Bit(0) == 1 {
+		whole.Add(whole, big.NewInt(1))
+	}
+	f, _ := new(big.Float).SetInt(whole.Mul(whole, unit.Num())).Float64()
+	return math.Copysign(f, x)
 }

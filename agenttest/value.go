@@ -1,7 +1,7 @@
 package agenttest
 
 import (
-	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -335,23 +335,46 @@ func appendPyFloat(b []byte, f float64) []byte {
 		return append(b, "-inf"...)
 	}
 	// Go's shortest 'e' formatting is Python's exponent form exactly:
-	// "1e-05", "1.5e-07", "1e+16". Only the fixed branch needs work.
+	// "1e-05", "1.5e-07", "1e+16". The fixed form is laid out from the same
+	// digits, so that the number is converted once.
 	var tmp [32]byte
 	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, 64)
-	ep := len(e) - 1
-	for e[ep] != 'e' {
+	ep := len(e) - 4 // the exponent has a sign and 2 or 3 digits
+	if e[ep] != 'e' {
 		ep--
 	}
-	exp, _ := strconv.Atoi(string(e[ep+1:]))
+	exp := 0
+	for _, c := range e[ep+2:] {
+		exp = exp*10 + int(c-'0')
+	}
+	if e[ep+1] == '-' {
+		exp = -exp
+	}
 	if exp < -4 || exp >= 16 {
 		return append(b, e...)
 	}
-	start := len(b)
-	b = strconv.AppendFloat(b, f, 'f', -1, 64)
-	if bytes.IndexByte(b[start:], '.') < 0 {
-		b = append(b, '.', '0')
+	mant := e[:ep]
+	if mant[0] == '-' {
+		b = append(b, '-')
+		mant = mant[1:]
 	}
-	return b
+	// The significant digits: "d" or "d.ddd" without the point.
+	lead, rest := mant[0], mant[min(2, len(mant)):]
+	if exp < 0 {
+		b = append(b, '0', '.')
+		b = append(b, "0000"[:-exp-1]...)
+		b = append(b, lead)
+		return append(b, rest...)
+	}
+	b = append(b, lead)
+	if len(rest) <= exp {
+		b = append(b, rest...)
+		b = append(b, "000000000000000"[:exp-len(rest)]...)
+		return append(b, '.', '0')
+	}
+	b = append(b, rest[:exp]...)
+	b = append(b, '.')
+	return append(b, rest[exp:]...)
 }
 
 func (v Value) appendRepr(b []byte) []byte {
@@ -536,8 +559,11 @@ func appendJSONString(b []byte, s string) []byte {
 // appendCanonical writes a key that is equal for two values exactly when
 // Python's == (after ragas makes them hashable) says they are: objects
 // regardless of key order, lists in order, and numbers by exact value, so
-// that 1 == 1.0 == True. NaN is never equal to anything, so it gets a key
-// no other value can have (nan is a counter the caller owns).
+// that 1 == 1.0 == True. NaN is never equal to anything, so with a counter
+// (nan, which the caller owns) each NaN gets a key no other value can have.
+// With nan nil, every NaN gets the same key: Python's json module decodes
+// every NaN to one shared float object, and ragas's sets compare by
+// identity before ==, so in ragas a NaN argument equals a NaN argument.
 func (v Value) appendCanonical(b []byte, nan *int) []byte {
 	switch v.kind {
 	case Null:
@@ -554,6 +580,9 @@ func (v Value) appendCanonical(b []byte, nan *int) []byte {
 		b = append(b, 'n')
 		switch {
 		case math.IsNaN(v.f):
+			if nan == nil {
+				return append(b, "nan"...)
+			}
 			*nan++
 			b = append(b, "nan#"...)
 			return strconv.AppendInt(b, int64(*nan), 10)
@@ -567,11 +596,11 @@ func (v Value) appendCanonical(b []byte, nan *int) []byte {
 			n, _ := new(big.Float).SetFloat64(v.f).Int(nil)
 			return n.Append(b, 10)
 		}
-		return appendPyFloat(b, v.f)
+		// A fractional float equals only itself: its bits are its key,
+		// fixed-length, so the key needs no end marker.
+		return binary.BigEndian.AppendUint64(append(b, 'x'), math.Float64bits(v.f))
 	case String:
-		b = append(b, 's')
-		b = strconv.AppendInt(b, int64(len(v.s)), 10)
-		b = append(b, ':')
+		b = binary.AppendUvarint(append(b, 's'), uint64(len(v.s)))
 		return append(b, v.s...)
 	case Array:
 		b = append(b, '[')
@@ -586,8 +615,7 @@ func (v Value) appendCanonical(b []byte, nan *int) []byte {
 		order := sortedMemberIndex(v.elems, stack[:0])
 		for _, i := range order {
 			m := &v.elems[i]
-			b = strconv.AppendInt(b, int64(len(m.Key)), 10)
-			b = append(b, ':')
+			b = binary.AppendUvarint(b, uint64(len(m.Key)))
 			b = append(b, m.Key...)
 			b = m.Value.appendCanonical(b, nan)
 			b = append(b, ',')

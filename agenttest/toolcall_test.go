@@ -1,0 +1,512 @@
+package agenttest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// pyScoreMetrics are the metrics behind the "scores" of a sample line of
+// testdata/pyvectors.jsonl, in the order gen_pyvectors.py's SCORES lists them.
+var pyScoreMetrics = []struct {
+	name string
+	m    interface {
+		Compare(predicted, reference []ToolCall) Result
+	}
+}{
+	{"tool_call_accuracy", ToolCallAccuracy{}},
+	{"tool_call_accuracy_any_order", ToolCallAccuracy{AnyOrder: true}},
+	{"tool_call_f1", ToolCallF1{}},
+	{"tool_call_accuracy_levenshtein", ToolCallAccuracy{ArgSimilarity: Levenshtein}},
+	{"tool_call_accuracy_hamming", ToolCallAccuracy{ArgSimilarity: Hamming}},
+	{"tool_call_accuracy_jaro", ToolCallAccuracy{ArgSimilarity: Jaro}},
+	{"tool_call_accuracy_jaro_winkler", ToolCallAccuracy{ArgSimilarity: JaroWinkler}},
+	{"tool_call_accuracy_any_order_levenshtein", ToolCallAccuracy{AnyOrder: true, ArgSimilarity: Levenshtein}},
+}
+
+// pySimilarities are the "scores" of a sim line, in the order of
+// gen_pyvectors.py's SIMILARITIES.
+var pySimilarities = []StringSimilarity{Exact, Levenshtein, Hamming, Jaro, JaroWinkler}
+
+// TestPythonVectors is the differential test against Python: every str()
+// and every score in testdata/pyvectors.jsonl was computed by real Python
+// (str, ==, sets, sorted, round) on the values json.loads gives, from the
+// metric definitions of the spec; gen_pyvectors.py regenerates the file.
+// Each must come out of the Go code bit for bit.
+func TestPythonVectors(t *testing.T) {
+	f, err := os.Open("testdata/pyvectors.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	failures := 0
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Errorf(format, args...)
+		if failures++; failures >= 30 {
+			t.Fatalf("too many failures")
+		}
+	}
+	var samples, sims, strs, scores int
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		rec, err := ParseValue([]byte(text))
+		if err != nil {
+			t.Fatalf("line %d: %v", line, err)
+		}
+		kind, _ := rec.Get("kind")
+		switch kind.Text() {
+		case "sample":
+			samples++
+			// Parse the sample from its own text, as a dataset file gives it.
+			end := strings.LastIndex(text, `,"kind":"sample"`)
+			s, err := ParseSample([]byte(text[len(`{"sample":`):end]))
+			if err != nil {
+				fail("line %d: %v", line, err)
+				continue
+			}
+			// The loader's fast path must read what the general path reads.
+			sv, _ := rec.Get("sample")
+			general, err := SampleFromValue(sv)
+			if err != nil {
+				fail("line %d: SampleFromValue: %v", line, err)
+			} else if diff := cmp.Diff(general, s, cmp.Comparer(Equal)); diff != "" {
+				fail("line %d: ParseSample and SampleFromValue differ (-general +ParseSample):\n%s", line, diff)
+			}
+			want, _ := rec.Get("strs")
+			pred, ref := s.Conversation.ToolCalls(), s.ReferenceToolCalls
+			for _, side := range []struct {
+				name  string
+				calls []ToolCall
+			}{{"pred", pred}, {"ref", ref}} {
+				idx, _ := rec.Get(side.name)
+				if idx.Len() != len(side.calls) {
+					fail("line %d: %d %s calls, Python has %d", line, len(side.calls), side.name, idx.Len())
+					continue
+				}
+				for i, tc := range side.calls {
+					strs++
+					w := want.Index(int(idx.Index(i).Float())).Text()
+					if got := tc.Args.String(); got != w {
+						fail("line %d: %s call %d: str(args)\n got %q\nwant %q", line, side.name, i, got, w)
+					}
+					// Python's str(v) is repr(v) for all but a str, which is itself.
+					for _, m := range tc.Args.Members() {
+						want := m.Value.Repr()
+						if m.Value.Kind() == String {
+							want = m.Value.Text()
+						}
+						if got := m.Value.String(); got != want {
+							fail("line %d: %s call %d arg %q: str() = %q, want %q", line, side.name, i, m.Key, got, want)
+						}
+					}
+				}
+			}
+			ws, _ := rec.Get("scores")
+			for i, pm := range pyScoreMetrics {
+				scores++
+				want := ws.Index(i).Float()
+				r := pm.m.Compare(pred, ref)
+				if math.Float64bits(r.Score) != math.Float64bits(want) {
+					fail("line %d: %s = %v, Python gives %v\npred %v\nref  %v", line, pm.name, r.Score, want, pred, ref)
+				}
+			}
+			wantWarn, _ := rec.Get("warnings")
+			r := ToolCallAccuracy{}.Compare(pred, ref)
+			if len(r.Warnings) != wantWarn.Len() {
+				fail("line %d: warnings %q, want %v", line, r.Warnings, wantWarn)
+			} else {
+				for i, w := range r.Warnings {
+					if w != wantWarn.Index(i).Text() {
+						fail("line %d: warning %q, want %q", line, w, wantWarn.Index(i).Text())
+					}
+				}
+			}
+		case "sim":
+			sims++
+			a, _ := rec.Get("a")
+			b, _ := rec.Get("b")
+			ws, _ := rec.Get("scores")
+			for i, sim := range pySimilarities {
+				scores++
+				want := ws.Index(i).Float()
+				if got := sim.Score(a.Text(), b.Text()); math.Float64bits(got) != math.Float64bits(want) {
+					fail("line %d: %s(%q, %q) = %v, Python gives %v", line, sim, a.Text(), b.Text(), got, want)
+				}
+			}
+		default:
+			t.Fatalf("line %d: unknown kind %q", line, kind.Text())
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	// The file is the evidence: a truncated one must not pass quietly.
+	if samples < 1500 || sims < 200 {
+		t.Fatalf("only %d samples and %d similarity pairs in pyvectors.jsonl", samples, sims)
+	}
+	t.Logf("%d samples (%d str(args)), %d similarity pairs, %d scores", samples, strs, sims, scores)
+}
+
+// benchCalls is a typical sample's calls: 5 calls of 3 arguments each (a
+// string, an int, and a float or a nested object), the prediction differing
+// from the reference in one argument and in the order of two calls.
+func benchCalls() (pred, ref []ToolCall) {
+	ref = []ToolCall{
+		MustParseToolCall("search_flights", `{"origin": "Berlin", "passengers": 2, "max_price": 450.5}`),
+		MustParseToolCall("search_hotels", `{"city": "Paris", "nights": 3, "filters": {"stars": 4, "area": ["center", "north"]}}`),
+		MustParseToolCall("book_flight", `{"flight_id": "LH1042", "seats": 2, "price": 449.99}`),
+		MustParseToolCall("book_hotel", `{"hotel_id": "H-77", "rooms": 1, "guest": {"name": "Ada", "vip": true}}`),
+		MustParseToolCall("send_email", `{"to": "ada@example.com", "priority": 1, "delay": 0.25}`),
+	}
+	pred = []ToolCall{
+		ref[0],
+		MustParseToolCall("search_hotels", `{"city": "Paris", "nights": 3, "filters": {"stars": 4, "area": ["center", "south"]}}`),
+		ref[3],
+		ref[2],
+		MustParseToolCall("send_email", `{"to": "ada@example.org", "priority": 1, "delay": 0.25}`),
+	}
+	return pred, ref
+}
+
+func benchmarkCompare(b *testing.B, m interface {
+	Compare(predicted, reference []ToolCall) Result
+}) {
+	pred, ref := benchCalls()
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Compare(pred, ref)
+	}
+}
+
+func BenchmarkToolCallAccuracy(b *testing.B) { benchmarkCompare(b, ToolCallAccuracy{}) }
+
+func BenchmarkToolCallAccuracyAnyOrder(b *testing.B) {
+	benchmarkCompare(b, ToolCallAccuracy{AnyOrder: true})
+}
+
+func BenchmarkToolCallAccuracyLevenshtein(b *testing.B) {
+	benchmarkCompare(b, ToolCallAccuracy{ArgSimilarity: Levenshtein})
+}
+
+func BenchmarkToolCallF1(b *testing.B) { benchmarkCompare(b, ToolCallF1{}) }
+
+func call(name, args string) ToolCall { return MustParseToolCall(name, args) }
+
+// TestToolCallAccuracySpec checks the consequences the spec lists, and the
+// edge cases of ragas's definition, with scores worked out by hand from it.
+func TestToolCallAccuracySpec(t *testing.T) {
+	w := func(city string) ToolCall { return call("weather", `{"city": "`+city+`"}`) }
+	tests := []struct {
+		name       string
+		pred, ref  []ToolCall
+		strict     float64
+		anyOrder   float64
+		warnPrefix string
+	}{
+		{"both empty", nil, nil, 1, 1, ""},
+		{"no predictions", nil, []ToolCall{w("Paris")}, 0, 0, "No tool calls found in the user input"},
+		{"empty reference", []ToolCall{w("Paris")}, []ToolCall{}, 0, 0, "Reference tool calls are empty but predictions exist"},
+		{"same", []ToolCall{w("Paris"), w("Rome")}, []ToolCall{w("Paris"), w("Rome")}, 1, 1, ""},
+		{"extra call", []ToolCall{w("Paris"), w("Paris")}, []ToolCall{w("Paris")}, 0, 0, "Length mismatch: predicted tool calls (2) vs reference tool calls (1). Only the first 1 tool calls will be compared."},
+		{"missing call", []ToolCall{w("Paris")}, []ToolCall{w("Paris"), call("book", `{}`)}, 0, 0, "Length mismatch"},
+		{"swapped", []ToolCall{call("book", `{}`), w("Paris")}, []ToolCall{w("Paris"), call("book", `{}`)}, 0, 1, ""},
+		// Paired after sorting, not by best match.
+		{"sorted pairing", []ToolCall{w("Berlin"), w("Paris")}, []ToolCall{w("Paris"), w("London")}, 0, 0.5, ""},
+		{"int vs float", []ToolCall{call("f", `{"n": 1}`)}, []ToolCall{call("f", `{"n": 1.0}`)}, 0, 0, ""},
+		{"bool vs its str", []ToolCall{call("f", `{"b": true}`)}, []ToolCall{call("f", `{"b": "True"}`)}, 1, 1, ""},
+		{"null vs None", []ToolCall{call("f", `{"b": null}`)}, []ToolCall{call("f", `{"b": "None"}`)}, 1, 1, ""},
+		{"list vs its str", []ToolCall{call("f", `{"b": "[1, 'a']"}`)}, []ToolCall{call("f", `{"b": [1, "a"]}`)}, 1, 1, ""},
+		{"float vs its str", []ToolCall{call("f", `{"b": "1e-05"}`)}, []ToolCall{call("f", `{"b": 0.00001}`)}, 1, 1, ""},
+		{"nested key order", []ToolCall{call("f", `{"o": {"a": 1, "b": 2}}`)}, []ToolCall{call("f", `{"o": {"b": 2, "a": 1}}`)}, 0, 0, ""},
+		{"extra args ignored", []ToolCall{call("f", `{"a": 1, "z": 2}`)}, []ToolCall{call("f", `{"a": 1}`)}, 1, 1, ""},
+		{"missing arg", []ToolCall{call("f", `{"a": 1}`)}, []ToolCall{call("f", `{"a": 1, "b": 2, "c": 3}`)}, 1.0 / 3, 1.0 / 3, ""},
+		{"no args both", []ToolCall{call("f", `{}`)}, []ToolCall{{Name: "f"}}, 1, 1, ""},
+		{"reference without args", []ToolCall{call("f", `{"a": 1}`)}, []ToolCall{call("f", `{}`)}, 0, 0, ""},
+		{"renamed", []ToolCall{call("g", `{"a": 1}`)}, []ToolCall{call("f", `{"a": 1}`)}, 0, 0, ""},
+		// Any order sorts by name, then by arguments in key order.
+		{"same name any order", []ToolCall{w("b"), w("a"), call("x", `{}`)}, []ToolCall{call("x", `{}`), w("a"), w("b")}, 0, 1, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, c := range []struct {
+				m    ToolCallAccuracy
+				want float64
+			}{{ToolCallAccuracy{}, tt.strict}, {ToolCallAccuracy{AnyOrder: true}, tt.anyOrder}} {
+				r := c.m.Compare(tt.pred, tt.ref)
+				if r.Score != c.want {
+					t.Errorf("AnyOrder=%v: score %v, want %v (%s)", c.m.AnyOrder, r.Score, c.want, r.Reason)
+				}
+				if tt.warnPrefix == "" && len(r.Warnings) > 0 || tt.warnPrefix != "" && (len(r.Warnings) != 1 || !strings.HasPrefix(r.Warnings[0], tt.warnPrefix)) {
+					t.Errorf("AnyOrder=%v: warnings %q, want one starting %q", c.m.AnyOrder, r.Warnings, tt.warnPrefix)
+				}
+				if r.Metric != "tool_call_accuracy" || r.Reason == "" {
+					t.Errorf("metric %q, reason %q", r.Metric, r.Reason)
+				}
+			}
+		})
+	}
+}
+
+func TestToolCallAccuracyExplains(t *testing.T) {
+	pred := []ToolCall{call("search", `{"q": "go"}`), call("open", `{"url": "x"}`), call("close", `{}`)}
+	ref := []ToolCall{call("open", `{"url": "x"}`), call("search", `{"q": "golang"}`)}
+	r := ToolCallAccuracy{}.Compare(pred, ref)
+	want := []CallPair{
+		{Reference: 0, Predicted: 0},
+		{Reference: 1, Predicted: 1},
+		{Reference: -1, Predicted: 2},
+	}
+	if diff := cmp.Diff(want, r.Pairs); diff != "" {
+		t.Errorf("strict pairs (-want +got):\n%s", diff)
+	}
+	if want := "the called tools [search, open, close] do not match the reference [open, search] in order, so the score is 0"; r.Reason != want {
+		t.Errorf("reason %q, want %q", r.Reason, want)
+	}
+	// Any order: both sides sorted by name; "close" sorts first and pairs
+	// with "open"; the other pairs line up by name.
+	r = ToolCallAccuracy{AnyOrder: true}.Compare(pred, ref)
+	want = []CallPair{
+		{Reference: 0, Predicted: 2},
+		{Reference: 1, Predicted: 1},
+		{Reference: -1, Predicted: 0},
+	}
+	if diff := cmp.Diff(want, r.Pairs); diff != "" {
+		t.Errorf("any-order pairs (-want +got):\n%s", diff)
+	}
+	if !strings.HasSuffix(r.Reason, "in any order, so the score is 0") {
+		t.Errorf("reason %q", r.Reason)
+	}
+	// A matching sample: pairs carry argument scores.
+	pred = []ToolCall{call("search", `{"q": "go", "n": 1}`), call("open", `{"url": "x"}`)}
+	ref = []ToolCall{call("search", `{"q": "go", "n": 2}`), call("open", `{"url": "x"}`)}
+	r = ToolCallAccuracy{}.Compare(pred, ref)
+	want = []CallPair{{0, 0, 0.5, false}, {1, 1, 1, true}}
+	if diff := cmp.Diff(want, r.Pairs); diff != "" || r.Score != 0.75 {
+		t.Errorf("score %v, pairs (-want +got):\n%s", r.Score, diff)
+	}
+	if want := "2 calls aligned by name; mean argument score 0.75"; r.Reason != want {
+		t.Errorf("reason %q, want %q", r.Reason, want)
+	}
+	if got := r.String(); got != "tool_call_accuracy = 0.75: "+r.Reason {
+		t.Errorf("String() = %q", got)
+	}
+	// Unpaired sides when one is empty.
+	r = ToolCallAccuracy{}.Compare(nil, ref)
+	if diff := cmp.Diff([]CallPair{{0, -1, 0, false}, {1, -1, 0, false}}, r.Pairs); diff != "" || r.Reason != "no tool calls made, 2 expected" {
+		t.Errorf("reason %q, pairs (-want +got):\n%s", r.Reason, diff)
+	}
+	r = ToolCallAccuracy{}.Compare(pred, nil)
+	if diff := cmp.Diff([]CallPair{{-1, 0, 0, false}, {-1, 1, 0, false}}, r.Pairs); diff != "" || r.Reason != "no tool calls expected, 2 made" {
+		t.Errorf("reason %q, pairs (-want +got):\n%s", r.Reason, diff)
+	}
+}
+
+func TestToolCallMetricsEvaluate(t *testing.T) {
+	s := Sample{Conversation: Conversation{
+		{Role: Human, Content: "hi"},
+		{Role: AI, ToolCalls: []ToolCall{call("a", `{"x": 1}`)}},
+		{Role: Tool, Content: "ok"},
+		{Role: AI, ToolCalls: []ToolCall{call("b", `{}`)}},
+	}}
+	if _, err := (ToolCallAccuracy{}).Evaluate(context.Background(), s); err == nil || !strings.Contains(err.Error(), "reference_tool_calls") {
+		t.Errorf("accuracy without reference calls: err = %v", err)
+	}
+	r, err := ToolCallF1{}.Evaluate(context.Background(), s)
+	if err != nil || r.Score != 0 || r.Metric != "tool_call_f1" {
+		t.Errorf("F1 without reference calls = %v, %v; want 0 as ragas scores it against nothing", r, err)
+	}
+	s.ReferenceToolCalls = []ToolCall{call("a", `{"x": 1.0}`), call("b", `{}`)}
+	r, err = ToolCallAccuracy{}.Evaluate(context.Background(), s)
+	if err != nil || r.Score != 0.5 {
+		t.Errorf("accuracy = %v, %v; want 0.5 (calls from every ai message, 1 != 1.0)", r, err)
+	}
+	r, err = ToolCallF1{}.Evaluate(context.Background(), s)
+	if err != nil || r.Score != 1 {
+		t.Errorf("F1 = %v, %v; want 1 (1 == 1.0)", r, err)
+	}
+	for _, m := range []Metric{ToolCallAccuracy{}, ToolCallF1{}} {
+		if m.Name() == "" {
+			t.Errorf("%T has no name", m)
+		}
+	}
+}
+
+func TestToolCallF1Spec(t *testing.T) {
+	tests := []struct {
+		name      string
+		pred, ref []ToolCall
+		want      float64
+	}{
+		{"both empty", nil, nil, 0},
+		{"same", []ToolCall{call("a", `{"x": 1}`)}, []ToolCall{call("a", `{"x": 1}`)}, 1},
+		{"python equality", []ToolCall{call("a", `{"x": 1, "y": {"p": [1, 0]}}`)}, []ToolCall{call("a", `{"y": {"p": [true, false]}, "x": 1.0}`)}, 1},
+		{"string is not a number", []ToolCall{call("a", `{"x": "1"}`)}, []ToolCall{call("a", `{"x": 1}`)}, 0},
+		{"list order matters", []ToolCall{call("a", `{"x": [1, 2]}`)}, []ToolCall{call("a", `{"x": [2, 1]}`)}, 0},
+		{"duplicates collapse", []ToolCall{call("a", `{}`), call("a", `{}`), call("a", `{}`)}, []ToolCall{call("a", `{}`)}, 1},
+		{"no args is empty args", []ToolCall{{Name: "a"}}, []ToolCall{call("a", `{}`)}, 1},
+		{"one of two", []ToolCall{call("a", `{}`)}, []ToolCall{call("a", `{}`), call("b", `{}`)}, 0.6667},
+		{"two of three, one extra", []ToolCall{call("a", `{}`), call("b", `{}`), call("c", `{}`)}, []ToolCall{call("a", `{}`), call("b", `{}`), call("d", `{}`)}, 0.6667},
+		{"NaN equals NaN as json decodes it", []ToolCall{call("a", `{"x": NaN}`)}, []ToolCall{call("a", `{"x": NaN}`)}, 1},
+		{"name with separator", []ToolCall{call("a:1", `{}`)}, []ToolCall{call("a", `{"1": null}`)}, 0},
+		{"one in three", []ToolCall{call("a", `{}`)}, []ToolCall{call("a", `{}`), call("b", `{}`), call("c", `{}`), call("d", `{}`), call("e", `{}`), call("f", `{}`)}, 0.2857},
+	}
+	for _, tt := range tests {
+		r := ToolCallF1{}.Compare(tt.pred, tt.ref)
+		if r.Score != tt.want {
+			t.Errorf("%s: F1 = %v, want %v (%s)", tt.name, r.Score, tt.want, r.Reason)
+		}
+	}
+	// Pairs: every reference call with an equal predicted call, first
+	// come first served; then the predicted calls left over.
+	pred := []ToolCall{call("b", `{}`), call("a", `{"x": 1}`), call("a", `{"x": 1.0}`), call("c", `{}`)}
+	ref := []ToolCall{call("a", `{"x": true}`), call("d", `{}`), call("a", `{"x": 1}`), call("b", `{}`)}
+	r := ToolCallF1{}.Compare(pred, ref)
+	want := []CallPair{{0, 1, 1, true}, {1, -1, 0, false}, {2, 2, 1, true}, {3, 0, 1, true}, {-1, 3, 0, false}}
+	if diff := cmp.Diff(want, r.Pairs); diff != "" {
+		t.Errorf("pairs (-want +got):\n%s", diff)
+	}
+	if want := "2 of 3 distinct calls made were expected (precision 0.6666666666666666), 2 of 3 distinct expected calls were made (recall 0.6666666666666666)"; r.Reason != want || r.Score != 0.6667 {
+		t.Errorf("score %v, reason %q, want %q", r.Score, r.Reason, want)
+	}
+}
+
+// TestToolCallMetricsPermutations: F1 is a function of two sets, and
+// any-order accuracy of two sorted lists, so shuffling either side must
+// not change them; checked on every Python vector.
+func TestToolCallMetricsPermutations(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	n := 0
+	forEachPyVector(t, func(line int, s Sample) {
+		pred, ref := s.Conversation.ToolCalls(), s.ReferenceToolCalls
+		f1 := ToolCallF1{}.Compare(pred, ref)
+		acc := ToolCallAccuracy{AnyOrder: true, ArgSimilarity: Levenshtein}.Compare(pred, ref)
+		sp, sr := slices.Clone(pred), slices.Clone(ref)
+		r.Shuffle(len(sp), func(i, j int) { sp[i], sp[j] = sp[j], sp[i] })
+		r.Shuffle(len(sr), func(i, j int) { sr[i], sr[j] = sr[j], sr[i] })
+		if got := (ToolCallF1{}).Compare(sp, sr); got.Score != f1.Score || got.Reason != f1.Reason || len(got.Pairs) != len(f1.Pairs) {
+			t.Errorf("line %d: shuffled F1 %v, was %v", line, got, f1)
+		}
+		if got := (ToolCallAccuracy{AnyOrder: true, ArgSimilarity: Levenshtein}).Compare(sp, sr); math.Float64bits(got.Score) != math.Float64bits(acc.Score) {
+			t.Errorf("line %d: shuffled any-order accuracy %v, was %v", line, got.Score, acc.Score)
+		}
+		n++
+	})
+	if n < 1000 {
+		t.Fatalf("only %d samples", n)
+	}
+}
+
+// forEachPyVector parses the samples of testdata/pyvectors.jsonl.
+func forEachPyVector(t *testing.T, f func(line int, s Sample)) {
+	t.Helper()
+	data, err := os.ReadFile("testdata/pyvectors.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		end := strings.LastIndex(text, `,"kind":"sample"`)
+		if end < 0 {
+			continue
+		}
+		s, err := ParseSample([]byte(text[len(`{"sample":`):end]))
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		f(i+1, s)
+	}
+}
+
+// TestSortKeyOrder: the byte encoding of ragas's sort tuples compares as
+// Python compares the tuples (element by element, shorter prefix first),
+// including elements with 0 bytes and code points past the BMP.
+func TestSortKeyOrder(t *testing.T) {
+	alphabet := []string{"", "\x00", "\x00\x00", "\x01", "a", "a\x00", "ab", "\xff", "é", "😀", "\ud7ff", "\ue000", "\x7f"}
+	r := rand.New(rand.NewPCG(5, 6))
+	tuple := func() []string {
+		n := r.IntN(4)
+		out := make([]string, n)
+		for i := range out {
+			for range r.IntN(3) {
+				out[i] += alphabet[r.IntN(len(alphabet))]
+			}
+		}
+		return out
+	}
+	enc := func(tu []string) []byte {
+		var b []byte
+		for _, s := range tu {
+			b = appendKeyPart(b, s)
+		}
+		return b
+	}
+	for range 20000 {
+		a, b := tuple(), tuple()
+		want := slices.Compare(a, b) // Go compares strings by bytes: UTF-8 code point order
+		if got := bytes.Compare(enc(a), enc(b)); got != want {
+			t.Fatalf("%q vs %q: encoded compare %d, tuples compare %d", a, b, got, want)
+		}
+	}
+}
+
+func TestRound(t *testing.T) {
+	// Computed by python3: round(x, n).
+	tests := []struct {
+		x    float64
+		n    int
+		want float64
+	}{
+		{15.0, -1, 20.0},
+		{25.0, -1, 20.0},
+		{-35.0, -1, -40.0},
+		{1e+300, -300, 1e+300},
+		{5e-324, -1, 0.0},
+		{0.5, 0, 0.0},
+		{1.5, 0, 2.0},
+		{2.5, 0, 2.0},
+		{2.675, 2, 2.67},
+		{-0.4, 0, math.Copysign(0, -1)},
+		{-1e-05, 4, math.Copysign(0, -1)},
+		{0.66666666, 4, 0.6667},
+		{0.12345, 4, 0.1235},
+		{5e-05, 4, 0.0001},
+		{0.00015, 4, 0.0001},
+		{123456.789, -3, 123000.0},
+		{1e+22, -21, 1e+22},
+		{0.1, 400, 0.1},
+		{math.Inf(1), 2, math.Inf(1)},
+		{7.0, 4, 7.0},
+		{1.0000000000000002e+16, -1, 1e+16},
+		{4500000000000000.0, -16, 0.0},
+		{5000000000000000.0, -16, 0.0},
+		{6000000000000000.0, -16, 1e+16},
+		{-4.0, -1, math.Copysign(0, -1)},
+		{0.0, -5, 0.0},
+		{95.0, -1, 100.0},
+		{-5.0, -1, math.Copysign(0, -1)},
+		{1e+308, -308, 1e+308},
+		{3e+307, -308, 0.0},
+	}
+	for _, tt := range tests {
+		if got := Round(tt.x, tt.n); math.Float64bits(got) != math.Float64bits(tt.want) {
+			t.Errorf("Round(%v, %d) = %v, Python gives %v", tt.x, tt.n, got, tt.want)
+		}
+	}
+	if got := Round(math.NaN(), 4); !math.IsNaN(got) {
+		t.Errorf("Round(NaN) = %v", got)
+	}
+	// Where Python overflows, Round gives infinity.
+	if got := Round(1.7976931348623157e308, -308); !math.IsInf(got, 1) {
+		t.Errorf("Round(max, -308) = %v, want +Inf", got)
+	}
+}
