@@ -37,7 +37,9 @@ func (p *parser) release() {
 	if p.stackp == nil {
 		return
 	}
-	clear(p.stack[:cap(p.stack)]) // drop references into the document
+	// Drop references into the document: finish clears what it pops, so
+	// only what an error left on the stack remains.
+	clear(p.stack)
 	*p.stackp = p.stack[:0]
 	stackPool.Put(p.stackp)
 	p.stack, p.stackp = nil, nil
@@ -331,56 +333,30 @@ func (p *parser) number() (Value, error) {
 // str, are kept as WTF-8 so that repr() and the similarity functions see the
 // same code points Python does.
 func (p *parser) str() (string, error) {
-	// The common string, without escapes, is a substring of the input. It
-	// is scanned eight bytes at a time while they are printable ASCII, and
-	// byte by byte, with a table, around anything else.
+	// The common string, without escapes, is a substring of the input,
+	// found with one table lookup per byte. (Eight bytes at a time with bit
+	// tricks measured slower: most strings are a few bytes long.)
 	start := p.pos
 	src := p.src
 	ascii := true
-	i := start + 1
-	for {
-		for i+8 <= len(src) && plain8(src[i:i+8]) {
-			i += 8
-		}
-		for end := min(i+8, len(src)); i < end; i++ {
-			switch strByte[src[i]] {
-			case strPlain:
-				continue
-			case strNonASCII:
-				ascii = false
-				continue
-			case strQuote:
-				s := src[start+1 : i]
-				if !ascii && !utf8.ValidString(s) {
-					return "", p.errorAt(start, "string is not valid UTF-8")
-				}
-				p.pos = i + 1
-				return s, nil
+	for i := start + 1; i < len(src); i++ {
+		switch strByte[src[i]] {
+		case strPlain:
+			continue
+		case strNonASCII:
+			ascii = false
+			continue
+		case strQuote:
+			s := src[start+1 : i]
+			if !ascii && !utf8.ValidString(s) {
+				return "", p.errorAt(start, "string is not valid UTF-8")
 			}
-			return p.strScan() // an escape or a control character
+			p.pos = i + 1
+			return s, nil
 		}
-		if i >= len(src) {
-			return p.strScan() // unterminated
-		}
+		break // an escape or a control character
 	}
-}
-
-// plain8 reports whether the 8 bytes of s are printable ASCII other than
-// '"' and '\\', with the usual bit tricks: (x - 0x01..) &^ x has a byte's
-// high bit set where x has a zero byte (the borrow can only mark a byte
-// after a marked one, which does not matter here), and likewise for bytes
-// below 0x20; x's own high bits are the non-ASCII bytes.
-func plain8(s string) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	_ = s[7]
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	q := x ^ (ones * '"')
-	b := x ^ (ones * '\\')
-	m := (q - ones) &^ q
-	m |= (b - ones) &^ b
-	m |= (x - ones*0x20) &^ x
-	return (m|x)&highs == 0
+	return p.strScan()
 }
 
 // What a byte is to a JSON string.

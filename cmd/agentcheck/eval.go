@@ -1,0 +1,436 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/agentcheck/agentcheck/agenttest"
+)
+
+// demoData is the dataset scored when eval is given no file: a handful of
+// agent runs that show how the metrics treat what agents get wrong.
+//
+//go:embed example/demo.jsonl
+var demoData string
+
+// input is one dataset to read, opened only when its turn comes.
+type input struct {
+	name string
+	open func() (io.ReadCloser, error)
+}
+
+func inputs(files []string, stdin io.Reader) []input {
+	if len(files) == 0 {
+		return []input{{name: "demo.jsonl", open: func() (io.ReadCloser, error) {
+			return io.NopCloser(strings.NewReader(demoData)), nil
+		}}}
+	}
+	ins := make([]input, len(files))
+	for i, f := range files {
+		if f == "-" {
+			ins[i] = input{name: "<stdin>", open: func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }}
+			continue
+		}
+		ins[i] = input{name: f, open: func() (io.ReadCloser, error) { return os.Open(f) }}
+	}
+	return ins
+}
+
+// The pipeline: one goroutine splits the inputs into records and hands
+// them out in batches to workers that parse, score and format them; the
+// caller writes the batches back in input order. Batches are recycled, so
+// memory stays bounded by 2 batches per worker whatever the input's size.
+const batchSize = 256
+
+// item is one sample's record, or an error that stands in its place in the
+// output (a file that does not open, a broken JSON array).
+type item struct {
+	rec agenttest.Record
+	err error
+}
+
+type batch struct {
+	items []item
+	out   []byte // the items' formatted output
+	stats stats
+	done  chan struct{} // a token when out and stats are ready
+}
+
+// stats are counts and score sums, per batch and for the whole run.
+type stats struct {
+	samples, errors int
+	sums            []float64 // per metric, over the samples that scored
+}
+
+func (s *stats) reset(metrics int) {
+	s.samples, s.errors = 0, 0
+	s.sums = append(s.sums[:0], make([]float64, metrics)...)
+}
+
+func (s *stats) add(t *stats) {
+	s.samples += t.samples
+	s.errors += t.errors
+	for i := range t.sums {
+		s.sums[i] += t.sums[i]
+	}
+}
+
+// evaluate scores every sample of the inputs and writes the results to w
+// in cfg.format. Samples that cannot be scored are counted in the returned
+// stats and written as errors in their place; the error returned is about
+// writing the output.
+func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (stats, error) {
+	if len(ins) > 1 {
+		// Several files: the table says which one each row is from.
+		for _, in := range ins {
+			cfg.fileWidth = max(cfg.fileWidth, utf8.RuneCountInString(in.name))
+		}
+	}
+	depth := 2*cfg.workers + 2
+	free := make(chan *batch, depth)
+	for range depth {
+		free <- &batch{items: make([]item, 0, batchSize), done: make(chan struct{}, 1)}
+	}
+	work := make(chan *batch, depth)
+	order := make(chan *batch, depth)
+	var stop atomic.Bool // set when the output fails: reading stops
+	var wg sync.WaitGroup
+	wg.Go(func() { readBatches(ins, free, work, order, &stop) })
+	for range cfg.workers {
+		wg.Go(func() {
+			sc := newScorer(ctx, cfg)
+			for b := range work {
+				sc.score(b)
+				b.done <- struct{}{}
+			}
+		})
+	}
+	defer wg.Wait()
+
+	out := bufio.NewWriterSize(w, 1<<16)
+	var total stats
+	total.reset(len(cfg.metrics))
+	var werr error
+	write := func(p []byte) {
+		if werr == nil {
+			_, werr = out.Write(p)
+			if werr != nil {
+				stop.Store(true)
+			}
+		}
+	}
+	switch cfg.format {
+	case formatJSON:
+		write([]byte("["))
+	case formatTable:
+		write(tableHeader(cfg))
+	}
+	for b := range order {
+		<-b.done
+		p := b.out
+		if cfg.format == formatJSON && total.samples == 0 && len(p) > 0 {
+			p = p[1:] // the first object needs no comma before it
+		}
+		write(p)
+		total.add(&b.stats)
+		free <- b
+	}
+	switch cfg.format {
+	case formatJSON:
+		if total.samples > 0 {
+			write([]byte("\n"))
+		}
+		write([]byte("]\n"))
+	case formatTable:
+		write(tableSummary(cfg, &total))
+	}
+	if werr == nil {
+		werr = out.Flush()
+	}
+	return total, werr
+}
+
+// readBatches splits the inputs into records, batchSize to a batch, and
+// sends each batch both to the workers and, to keep the order, to the
+// writer.
+func readBatches(ins []input, free <-chan *batch, work, order chan<- *batch, stop *atomic.Bool) {
+	defer close(order)
+	defer close(work)
+	b := <-free
+	b.items = b.items[:0]
+	add := func(it item) {
+		b.items = append(b.items, it)
+		if len(b.items) == batchSize {
+			order <- b
+			work <- b
+			b = <-free
+			b.items = b.items[:0]
+		}
+	}
+	for _, in := range ins {
+		if stop.Load() {
+			break
+		}
+		r, err := in.open()
+		if err != nil {
+			add(item{rec: agenttest.Record{File: in.name}, err: err})
+			continue
+		}
+		for rec, err := range agenttest.ReadRecords(r, in.name) {
+			if err != nil {
+				rec.File = in.name
+			}
+			add(item{rec: rec, err: err})
+			if stop.Load() {
+				break
+			}
+		}
+		r.Close()
+	}
+	if len(b.items) > 0 {
+		order <- b
+		work <- b
+	}
+}
+
+// scorer is one worker's state, reused from sample to sample.
+type scorer struct {
+	ctx    context.Context
+	cfg    evalConfig
+	scores []float64
+	keys   [][]byte // the metric names as JSON object keys: "name":
+	// floats caches formatted scores: a dataset's scores are mostly a few
+	// fractions of small numbers, and formatting costs more than a lookup.
+	floats map[float64][]byte
+}
+
+func newScorer(ctx context.Context, cfg evalConfig) *scorer {
+	sc := &scorer{ctx: ctx, cfg: cfg, scores: make([]float64, len(cfg.metrics)), floats: make(map[float64][]byte)}
+	for _, n := range cfg.names {
+		sc.keys = append(sc.keys, append(appendJSONString(nil, n), ':'))
+	}
+	return sc
+}
+
+// maxCachedFloats bounds the cache of formatted scores.
+const maxCachedFloats = 1 << 12
+
+// appendFloat writes a score as Python's repr writes it (1.0,
+// 0.6666666666666666), the way ragas's results print; in JSON, NaN and the
+// infinities as Python's json module writes them.
+func (sc *scorer) appendFloat(b []byte, x float64) []byte {
+	// NaN is no map key, and -0.0 would find 0.0: scores are neither.
+	cacheable := x == x && !math.Signbit(x)
+	if p, ok := sc.floats[x]; ok && cacheable {
+		return append(b, p...)
+	}
+	v := agenttest.FloatOf(x)
+	var p []byte
+	if sc.cfg.format == formatTable {
+		p = []byte(v.String())
+	} else {
+		p, _ = v.MarshalJSON()
+	}
+	if cacheable && len(sc.floats) < maxCachedFloats {
+		sc.floats[x] = p
+	}
+	return append(b, p...)
+}
+
+func (sc *scorer) score(b *batch) {
+	b.out = b.out[:0]
+	b.stats.reset(len(sc.cfg.metrics))
+	for i := range b.items {
+		it := &b.items[i]
+		b.stats.samples++
+		var s agenttest.Sample
+		err := it.err
+		if err == nil {
+			s, err = sc.evaluate(it.rec)
+		}
+		if err != nil {
+			b.stats.errors++
+			b.out = sc.appendError(b.out, it, err)
+			continue
+		}
+		for j, x := range sc.scores {
+			b.stats.sums[j] += x
+		}
+		b.out = sc.appendScores(b.out, it, s)
+	}
+}
+
+// evaluate parses a record and scores it with every metric into sc.scores.
+// Errors name the file, line and sample.
+func (sc *scorer) evaluate(rec agenttest.Record) (s agenttest.Sample, err error) {
+	defer func() {
+		// A metric that panics on one sample must not hide the others.
+		if p := recover(); p != nil {
+			err = &agenttest.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: fmt.Errorf("internal error, please report: %v", p)}
+		}
+	}()
+	s, err = rec.Sample()
+	if err != nil {
+		return s, err
+	}
+	for j, m := range sc.cfg.metrics {
+		r, err := m.Evaluate(sc.ctx, s)
+		if err != nil {
+			return s, &agenttest.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: err}
+		}
+		sc.scores[j] = r.Score
+	}
+	return s, nil
+}
+
+func (sc *scorer) appendScores(b []byte, it *item, s agenttest.Sample) []byte {
+	switch sc.cfg.format {
+	case formatTable:
+		b = appendRowStart(b, sc.cfg.fileWidth, it.rec.File, strconv.Itoa(it.rec.Index), strconv.Itoa(it.rec.Line))
+		for j, x := range sc.scores {
+			start := len(b)
+			b = append(b, "  "...)
+			b = sc.appendFloat(b, x)
+			b = pad(b, start+2+columnWidth(sc.cfg.names[j]))
+		}
+		b = append(b, "  "...)
+		b = appendRequest(b, s.Conversation)
+		return append(b, '\n')
+	case formatJSON:
+		b = append(b, ",\n"...)
+	}
+	b = append(b, '{')
+	for j, x := range sc.scores {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, sc.keys[j]...)
+		b = sc.appendFloat(b, x)
+	}
+	b = append(b, '}')
+	if sc.cfg.format == formatJSONL {
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func (sc *scorer) appendError(b []byte, it *item, err error) []byte {
+	switch sc.cfg.format {
+	case formatTable:
+		if it.err == nil {
+			b = appendRowStart(b, sc.cfg.fileWidth, it.rec.File, strconv.Itoa(it.rec.Index), strconv.Itoa(it.rec.Line))
+		} else {
+			b = appendRowStart(b, sc.cfg.fileWidth, it.rec.File, "-", "-")
+		}
+		b = append(b, "  error: "...)
+		b = append(b, strings.ReplaceAll(err.Error(), "\n", " ")...)
+		return append(b, '\n')
+	case formatJSON:
+		b = append(b, ",\n"...)
+	}
+	b = append(b, `{"error":`...)
+	b = appendJSONString(b, err.Error())
+	b = append(b, '}')
+	if sc.cfg.format == formatJSONL {
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	p, _ := agenttest.StringOf(s).MarshalJSON()
+	return append(b, p...)
+}
+
+// The table: sample index and line, a column per metric, and the start of
+// the conversation's first request so that rows can be told apart.
+
+const (
+	sampleWidth  = 6
+	lineWidth    = 6
+	requestWidth = 60 // runes of the first human message shown
+)
+
+func columnWidth(metric string) int { return max(len(metric), len("0.6666666666666666")) }
+
+func appendCell(b []byte, text string, width int) []byte {
+	start := len(b)
+	b = append(b, "  "...)
+	b = append(b, text...)
+	return pad(b, start+2+width)
+}
+
+// pad appends spaces up to length n.
+func pad(b []byte, n int) []byte {
+	for len(b) < n {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// appendRowStart writes the columns that say where a row's sample is.
+func appendRowStart(b []byte, fileWidth int, file, sample, line string) []byte {
+	if fileWidth > 0 {
+		b = append(b, file...)
+		for n := utf8.RuneCountInString(file); n < fileWidth+2; n++ {
+			b = append(b, ' ')
+		}
+	}
+	b = appendRight(b, sample, sampleWidth)
+	b = append(b, "  "...)
+	return appendRight(b, line, lineWidth)
+}
+
+func appendRight(b []byte, s string, width int) []byte {
+	for n := len(s); n < width; n++ {
+		b = append(b, ' ')
+	}
+	return append(b, s...)
+}
+
+func tableHeader(cfg evalConfig) []byte {
+	b := appendRowStart(nil, cfg.fileWidth, "file", "sample", "line")
+	for _, n := range cfg.names {
+		b = appendCell(b, n, columnWidth(n))
+	}
+	return append(b, "  request\n"...)
+}
+
+func tableSummary(cfg evalConfig, total *stats) []byte {
+	scored := total.samples - total.errors
+	b := appendRowStart(nil, cfg.fileWidth, "", "", "mean")
+	for j, n := range cfg.names {
+		cell := "-"
+		if scored > 0 {
+			cell = strconv.FormatFloat(total.sums[j]/float64(scored), 'f', 4, 64)
+		}
+		b = appendCell(b, cell, columnWidth(n))
+	}
+	return fmt.Appendf(b, "  %d samples, %d scored, %d could not be scored\n", total.samples, scored, total.errors)
+}
+
+// appendRequest writes the first human message on one line, cut short.
+func appendRequest(b []byte, c agenttest.Conversation) []byte {
+	for _, m := range c {
+		if m.Role != agenttest.Human {
+			continue
+		}
+		text := strings.Join(strings.Fields(m.Content), " ")
+		if utf8.RuneCountInString(text) > requestWidth {
+			runes := []rune(text)
+			text = string(runes[:requestWidth-1]) + "…"
+		}
+		return append(b, text...)
+	}
+	return b
+}

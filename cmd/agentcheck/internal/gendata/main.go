@@ -1,0 +1,46 @@
+// Command gendata writes synthetic ragas-format agent samples (see package
+// synth) for measuring agentcheck eval, deterministically for a given -seed:
+//
+//	go run ./cmd/agentcheck/internal/gendata -n 100000 > /tmp/100k.jsonl
+//	go run ./cmd/agentcheck/internal/gendata -n 100000 -array > /tmp/100k.json
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/agentcheck/agentcheck/cmd/agentcheck/internal/synth"
+)
+
+func main() {
+	n := flag.Int("n", 1000, "number of samples")
+	seed := flag.Uint64("seed", 1, "random seed")
+	array := flag.Bool("array", false, "write a JSON array instead of JSON Lines")
+	flag.Parse()
+	w := bufio.NewWriterSize(os.Stdout, 1<<16)
+	g := synth.New(*seed)
+	if *array {
+		w.WriteString("[\n")
+	}
+	var buf []byte
+	for i := 0; i < *n; i++ {
+		buf = g.AppendSample(buf[:0])
+		if *array && i < *n-1 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, '\n')
+		if _, err := w.Write(buf); err != nil {
+			fmt.Fprintln(os.Stderr, "gendata:", err)
+			os.Exit(1)
+		}
+	}
+	if *array {
+		w.WriteString("]\n")
+	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintln(os.Stderr, "gendata:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,484 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/cmd/agentcheck/internal/synth"
+	"github.com/google/go-cmp/cmp"
+)
+
+// agentcheck runs the command in-process.
+func agentcheck(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func writeFile(t *testing.T, name, data string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// synthLines returns n synthetic samples, one per line.
+func synthLines(n int, seed uint64) []string {
+	g := synth.New(seed)
+	lines := make([]string, n)
+	var buf []byte
+	for i := range lines {
+		buf = g.AppendSample(buf[:0])
+		lines[i] = string(buf)
+	}
+	return lines
+}
+
+// parseJSONL reads eval's JSON Lines output: one object per line, scores
+// as numbers and errors as strings.
+func parseJSONL(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var objs []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("output line %d is not a JSON object: %v\n%s", len(objs)+1, err, sc.Text())
+		}
+		objs = append(objs, m)
+	}
+	return objs
+}
+
+// scoresOf scores a sample with the library directly: what eval must print.
+func scoresOf(t *testing.T, text string, metrics ...agenttest.Metric) map[string]any {
+	t.Helper()
+	s, err := agenttest.ParseSample([]byte(text))
+	if err != nil {
+		t.Fatalf("sample %q: %v", text, err)
+	}
+	want := map[string]any{}
+	for _, m := range metrics {
+		r, err := m.Evaluate(context.Background(), s)
+		if err != nil {
+			t.Fatalf("sample %q: %s: %v", text, m.Name(), err)
+		}
+		want[m.Name()] = r.Score
+	}
+	return want
+}
+
+// TestEvalJSONLContract: one line per sample in input order, across more
+// batches than workers; a bad sample gets an error line naming where it is,
+// its neighbours' scores are unchanged, and the exit status is 1.
+func TestEvalJSONLContract(t *testing.T) {
+	lines := synthLines(3000, 7)
+	bad := map[int]string{
+		1200: `{"user_input": [{"type": "human", "content": "hi"}, {"type": "ai", "content": "x", "tool_calls": [{"name": "search"}]}], "reference_tool_calls": []}`,
+		1201: `{"user_input": [{"type": "human", "content": "no reference calls"}]}`,
+		2500: `{"user_input": [{"type": "human", "content": "broken`,
+	}
+	wantErr := map[int]string{
+		1200: `data.jsonl:1201: sample 1200: message 1 (ai), tool call 0 "search": "args" is missing`,
+		1201: `data.jsonl:1202: sample 1201: tool_call_accuracy needs reference_tool_calls`,
+		2500: `data.jsonl:2501: sample 2500: line 1, column 46: unterminated string`,
+	}
+	for i, l := range bad {
+		lines[i] = l
+	}
+	path := writeFile(t, "data.jsonl", strings.Join(lines, "\n")+"\n")
+	for _, workers := range []string{"1", "2", "5"} {
+		t.Run("workers="+workers, func(t *testing.T) {
+			out, stderr, code := agentcheck(t, "", "eval", "--format", "jsonl", "--workers", workers, path)
+			if code != 1 {
+				t.Errorf("exit status %d, want 1", code)
+			}
+			if !strings.Contains(stderr, "3 of 3000 samples could not be scored") {
+				t.Errorf("stderr %q does not count the bad samples", stderr)
+			}
+			objs := parseJSONL(t, out)
+			if len(objs) != len(lines) {
+				t.Fatalf("%d output lines for %d samples", len(objs), len(lines))
+			}
+			for i, got := range objs {
+				if want, ok := wantErr[i]; ok {
+					msg, _ := got["error"].(string)
+					if len(got) != 1 || !strings.HasPrefix(msg, filepath.Dir(path)+"/"+want) {
+						t.Errorf("line %d: %v, want an error starting %q", i+1, got, want)
+					}
+					continue
+				}
+				want := scoresOf(t, lines[i], agenttest.ToolCallAccuracy{}, agenttest.ToolCallF1{})
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("line %d (-library +eval):\n%s", i+1, diff)
+				}
+			}
+		})
+	}
+}
+
+// TestEvalKeyOrder: the keys follow --metrics, and numbers are written as
+// Python writes floats.
+func TestEvalKeyOrder(t *testing.T) {
+	sample := `{"user_input": [{"type": "ai", "content": "", "tool_calls": [{"name": "f", "args": {"a": 1, "b": 2, "c": 3}}, {"name": "g", "args": {}}]}], "reference_tool_calls": [{"name": "f", "args": {"a": 1, "b": 2, "c": 4}}, {"name": "g", "args": {}}]}`
+	for metrics, want := range map[string]string{
+		"tool_call_accuracy,tool_call_f1": `{"tool_call_accuracy":0.8333333333333333,"tool_call_f1":0.5}`,
+		"tool_call_f1,tool_call_accuracy": `{"tool_call_f1":0.5,"tool_call_accuracy":0.8333333333333333}`,
+		" tool_call_f1 ":                  `{"tool_call_f1":0.5}`,
+	} {
+		out, stderr, code := agentcheck(t, sample, "eval", "--format", "jsonl", "--metrics", metrics, "-")
+		if code != 0 || out != want+"\n" {
+			t.Errorf("--metrics %q: exit %d, output %q, want %q (stderr %q)", metrics, code, out, want+"\n", stderr)
+		}
+	}
+}
+
+// TestEvalRagasVectors runs every case of ragas's tests through the command
+// with the flags of each ragas variant and compares bits.
+func TestEvalRagasVectors(t *testing.T) {
+	data, err := os.ReadFile("../../agenttest/testdata/toolcall_vectors.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type vector struct {
+		Case     string
+		Sample   json.RawMessage
+		Expected map[string]float64
+	}
+	var vectors []vector
+	var input strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var v vector
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatal(err)
+		}
+		vectors = append(vectors, v)
+		input.Write(v.Sample)
+		input.WriteByte('\n')
+	}
+	path := writeFile(t, "vectors.jsonl", input.String())
+	variants := map[string][]string{
+		"tool_call_accuracy":              {"--metrics", "tool_call_accuracy"},
+		"tool_call_accuracy_any_order":    {"--metrics", "tool_call_accuracy", "--strict-order=false"},
+		"tool_call_f1":                    {"--metrics", "tool_call_f1"},
+		"tool_call_accuracy_levenshtein":  {"--metrics", "tool_call_accuracy", "--arg-similarity", "levenshtein"},
+		"tool_call_accuracy_hamming":      {"--metrics", "tool_call_accuracy", "--arg-similarity", "hamming"},
+		"tool_call_accuracy_jaro":         {"--metrics", "tool_call_accuracy", "--arg-similarity", "jaro"},
+		"tool_call_accuracy_jaro_winkler": {"--metrics", "tool_call_accuracy", "--arg-similarity", "jaro_winkler"},
+	}
+	checked := 0
+	for variant, flags := range variants {
+		metric := flags[1]
+		args := append(append([]string{"eval", "--format", "jsonl"}, flags...), path)
+		out, stderr, code := agentcheck(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", variant, code, stderr)
+		}
+		// Decode numbers exactly, not through encoding/json's float64
+		// conversion alone: the text must round-trip to the same bits.
+		for i, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			var obj map[string]json.Number
+			if err := json.Unmarshal([]byte(line), &obj); err != nil {
+				t.Fatalf("%s: line %d: %v: %s", variant, i+1, err, line)
+			}
+			want, ok := vectors[i].Expected[variant]
+			if !ok {
+				continue
+			}
+			got, err := obj[metric].Float64()
+			if err != nil {
+				t.Fatalf("%s: %s: %v", variant, vectors[i].Case, err)
+			}
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("%s: %s: %s = %s, ragas gives %v", variant, vectors[i].Case, metric, obj[metric], want)
+			}
+			if !strings.Contains(string(obj[metric]), ".") && !strings.Contains(string(obj[metric]), "e") {
+				t.Errorf("%s: %s: %s is not written as a Python float", variant, vectors[i].Case, obj[metric])
+			}
+			checked++
+		}
+	}
+	if checked < 7*len(vectors)-10 {
+		t.Fatalf("checked only %d scores of %d vectors", checked, len(vectors))
+	}
+}
+
+// demoScores are the bundled dataset's scores, worked out by hand from
+// ragas's definitions.
+var demoScores = []string{
+	`{"tool_call_accuracy":1.0,"tool_call_f1":1.0}`,                // all right
+	`{"tool_call_accuracy":0.5,"tool_call_f1":0.0}`,                // unit argument missing
+	`{"tool_call_accuracy":0.0,"tool_call_f1":1.0}`,                // calls in the wrong order
+	`{"tool_call_accuracy":0.0,"tool_call_f1":1.0}`,                // a retried search
+	`{"tool_call_accuracy":0.6666666666666666,"tool_call_f1":0.0}`, // a typo in one of three arguments
+	`{"tool_call_accuracy":0.6666666666666666,"tool_call_f1":1.0}`, // 100 for 100.0
+	`{"tool_call_accuracy":1.0,"tool_call_f1":0.0}`,                // no calls wanted, none made
+	`{"tool_call_accuracy":0.0,"tool_call_f1":0.8}`,                // a call missing
+}
+
+func TestEvalDemo(t *testing.T) {
+	out, stderr, code := agentcheck(t, "", "eval", "--format", "jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if diff := cmp.Diff(strings.Join(demoScores, "\n")+"\n", out); diff != "" {
+		t.Errorf("demo scores (-want +got):\n%s", diff)
+	}
+
+	// Without flags: the readable table.
+	out, stderr, code = agentcheck(t, "", "eval")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(rows) != 1+len(demoScores)+1 {
+		t.Fatalf("table has %d rows, want a header, %d samples and a summary:\n%s", len(rows), len(demoScores), out)
+	}
+	if f := strings.Fields(rows[0]); !cmp.Equal(f, []string{"sample", "line", "tool_call_accuracy", "tool_call_f1", "request"}) {
+		t.Errorf("header %q", rows[0])
+	}
+	for i, want := range demoScores {
+		var scores map[string]json.Number
+		json.Unmarshal([]byte(want), &scores)
+		f := strings.Fields(rows[1+i])
+		wantFields := []string{fmt.Sprint(i), fmt.Sprint(i + 1), string(scores["tool_call_accuracy"]), string(scores["tool_call_f1"])}
+		if len(f) < 5 || !cmp.Equal(f[:4], wantFields) {
+			t.Errorf("row %d = %q, want it to start with %q and the request", i, rows[1+i], wantFields)
+		}
+	}
+	// Every score column starts where its header does.
+	col := strings.Index(rows[0], "tool_call_f1")
+	for _, r := range rows[1 : len(rows)-1] {
+		if r[col-1] != ' ' || r[col] == ' ' {
+			t.Errorf("row %q is not aligned with the header", r)
+		}
+	}
+	// Means: (1+0.5+0+0+2/3+2/3+1+0)/8 and (1+0+1+1+0+1+0+0.8)/8.
+	if f := strings.Fields(rows[len(rows)-1]); !cmp.Equal(f[:3], []string{"mean", "0.4792", "0.6000"}) || !strings.Contains(rows[len(rows)-1], "8 samples, 8 scored, 0 could not be scored") {
+		t.Errorf("summary %q", rows[len(rows)-1])
+	}
+	if !strings.Contains(out, "Find a Chinese restaurant in Soho") {
+		t.Errorf("table does not show the requests:\n%s", out)
+	}
+
+	// The flags apply to the demo: in any order, the swapped calls score.
+	out, _, _ = agentcheck(t, "", "eval", "--format", "jsonl", "--strict-order=false", "--metrics", "tool_call_accuracy")
+	if got := strings.Split(out, "\n")[2]; got != `{"tool_call_accuracy":1.0}` {
+		t.Errorf("--strict-order=false: wrong-order sample scores %s, want 1.0", got)
+	}
+	// With Levenshtein the typo "exmple" costs 1/15 of the first of three
+	// arguments (summed in the reference's key order, as ragas does);
+	// Python's ((1 - 1/15) + 1 + 1) / 3.
+	out, _, _ = agentcheck(t, "", "eval", "--format", "jsonl", "--arg-similarity", "levenshtein", "--metrics", "tool_call_accuracy")
+	if got, want := strings.Split(out, "\n")[4], `{"tool_call_accuracy":0.9777777777777779}`; got != want {
+		t.Errorf("--arg-similarity levenshtein: typo sample %s, want %s", got, want)
+	}
+}
+
+// TestEvalArrayAndLines: a JSON array file, JSON Lines and standard input
+// give the same results.
+func TestEvalArrayAndLines(t *testing.T) {
+	lines := synthLines(700, 3)
+	jsonl := strings.Join(lines, "\n") + "\n"
+	array := "[\n  " + strings.Join(lines, ",\n  ") + "\n]\n"
+	want, _, code := agentcheck(t, "", "eval", "--format", "jsonl", writeFile(t, "a.jsonl", jsonl))
+	if code != 0 || strings.Count(want, "\n") != len(lines) {
+		t.Fatalf("exit %d, %d lines", code, strings.Count(want, "\n"))
+	}
+	for name, args := range map[string][]string{
+		"array file":  {writeFile(t, "a.json", array)},
+		"array stdin": {"-"},
+	} {
+		got, stderr, code := agentcheck(t, array, append([]string{"eval", "--format", "jsonl"}, args...)...)
+		if code != 0 || got != want {
+			t.Errorf("%s: exit %d, stderr %q, output differs from JSON Lines: %s", name, code, stderr, cmp.Diff(want, got))
+		}
+	}
+	got, _, _ := agentcheck(t, jsonl, "eval", "--format", "jsonl", "-")
+	if got != want {
+		t.Errorf("JSON Lines on stdin differs from the file")
+	}
+}
+
+func TestEvalFormatJSON(t *testing.T) {
+	lines := synthLines(600, 5)
+	lines[300] = `{"user_input": 1}`
+	path := writeFile(t, "d.jsonl", strings.Join(lines, "\n"))
+	jsonl, _, _ := agentcheck(t, "", "eval", "--format", "jsonl", path)
+	out, _, code := agentcheck(t, "", "eval", "--format", "json", path)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 for the bad sample", code)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not a JSON array: %v\n%.300s", err, out)
+	}
+	if diff := cmp.Diff(parseJSONL(t, jsonl), got); diff != "" {
+		t.Errorf("json and jsonl differ (-jsonl +json):\n%s", diff)
+	}
+	if !strings.Contains(got[300]["error"].(string), `sample 300: "user_input" must be a list of messages, got int`) {
+		t.Errorf("error object %v", got[300])
+	}
+
+	for format, want := range map[string]string{"json": "[]\n", "jsonl": ""} {
+		out, _, code := agentcheck(t, "", "eval", "--format", format, "-")
+		if code != 0 || out != want {
+			t.Errorf("--format %s of no samples: exit %d, %q, want %q", format, code, out, want)
+		}
+	}
+}
+
+func TestEvalTableErrors(t *testing.T) {
+	data := `{"user_input": [{"type": "human", "content": "Find flights"}], "reference_tool_calls": []}
+{"user_input": [{"type": "tool", "content": "orphan"}], "reference_tool_calls": []}
+{"user_input": [{"type": "human", "content": "Thanks"}], "reference_tool_calls": []}
+`
+	out, _, code := agentcheck(t, "", "eval", writeFile(t, "t.jsonl", data))
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	rows := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(rows) != 5 {
+		t.Fatalf("want header, 3 rows, summary:\n%s", out)
+	}
+	if !strings.Contains(rows[2], "error: ") || !strings.Contains(rows[2], "t.jsonl:2: sample 1: message 0 (tool): a tool message must follow") {
+		t.Errorf("error row %q", rows[2])
+	}
+	// Means over the two samples that scored: accuracy 1 and 1, F1 0 and 0.
+	if f := strings.Fields(rows[4]); !cmp.Equal(f[:3], []string{"mean", "1.0000", "0.0000"}) || !strings.Contains(rows[4], "3 samples, 2 scored, 1 could not be scored") {
+		t.Errorf("summary %q", rows[4])
+	}
+}
+
+// TestEvalTableFiles: with several files, a column says which one a row
+// is from.
+func TestEvalTableFiles(t *testing.T) {
+	lines := synthLines(2, 4)
+	a := writeFile(t, "a.jsonl", lines[0])
+	b := writeFile(t, "bb.jsonl", lines[1])
+	out, _, code := agentcheck(t, "", "eval", a, b)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	rows := strings.Split(out, "\n")
+	for i, want := range []string{"file ", a + " ", b + " "} {
+		if !strings.HasPrefix(rows[i], want) {
+			t.Errorf("row %d = %q, want it to start with %q", i, rows[i], want)
+		}
+	}
+	col := strings.Index(rows[0], "sample")
+	if rows[1][col-1] != ' ' || strings.Index(rows[1], " 0 ") != strings.Index(rows[2], " 0 ") {
+		t.Errorf("rows not aligned:\n%s", out)
+	}
+}
+
+// TestEvalBrokenInput: a truncated array and a missing file are error lines
+// in the output; what could be read is scored.
+func TestEvalBrokenInput(t *testing.T) {
+	good := synthLines(2, 9)
+	truncated := writeFile(t, "cut.json", "[\n"+good[0]+",\n"+good[1][:100])
+	missing := filepath.Join(t.TempDir(), "missing.jsonl")
+	second := writeFile(t, "second.jsonl", good[1])
+	out, stderr, code := agentcheck(t, "", "eval", "--format", "jsonl", truncated, missing, second)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	objs := parseJSONL(t, out)
+	if len(objs) != 4 {
+		t.Fatalf("want 4 lines (a sample, the framing error, the missing file, a sample):\n%s", out)
+	}
+	want := []map[string]any{scoresOf(t, good[0], agenttest.ToolCallAccuracy{}, agenttest.ToolCallF1{}), nil, nil, scoresOf(t, good[1], agenttest.ToolCallAccuracy{}, agenttest.ToolCallF1{})}
+	for _, i := range []int{0, 3} {
+		if diff := cmp.Diff(want[i], objs[i]); diff != "" {
+			t.Errorf("line %d (-want +got):\n%s", i+1, diff)
+		}
+	}
+	for i, substr := range map[int]string{1: "cut.json:3: sample 1: unexpected end of input inside the sample that starts on line 3", 2: "missing.jsonl: no such file"} {
+		if msg, _ := objs[i]["error"].(string); !strings.Contains(msg, substr) {
+			t.Errorf("line %d: %v, want an error with %q", i+1, objs[i], substr)
+		}
+	}
+	if !strings.Contains(stderr, "2 of 4") {
+		t.Errorf("stderr %q", stderr)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	tests := []struct {
+		args       []string
+		code       int
+		out, error string
+	}{
+		{args: nil, code: 2, error: "agentcheck eval [flags] [FILE...]"},
+		{args: []string{"help"}, code: 0, out: "agentcheck eval [flags] [FILE...]"},
+		{args: []string{"--help"}, code: 0, out: "agentcheck help [eval]"},
+		{args: []string{"help", "eval"}, code: 0, out: "--arg-similarity NAME"},
+		{args: []string{"eval", "-h"}, code: 0, out: "--strict-order BOOL"},
+		{args: []string{"eval", "--help"}, code: 0, out: "--format NAME"},
+		{args: []string{"grade"}, code: 2, error: `unknown command "grade"`},
+		{args: []string{"eval", "--metrics", "tool_call_acuracy"}, code: 2, error: `unknown metric "tool_call_acuracy" (available: tool_call_accuracy, tool_call_f1)`},
+		{args: []string{"eval", "--metrics", "agent_goal_accuracy"}, code: 2, error: "agent_goal_accuracy is not available yet"},
+		{args: []string{"eval", "--metrics", "tool_call_f1,topic_adherence"}, code: 2, error: "topic_adherence is not available yet"},
+		{args: []string{"eval", "--metrics", "tool_call_f1,tool_call_f1"}, code: 2, error: "tool_call_f1 is listed twice"},
+		{args: []string{"eval", "--metrics", ","}, code: 2, error: "--metrics lists no metric"},
+		{args: []string{"eval", "--arg-similarity", "cosine"}, code: 2, error: `unknown string similarity "cosine"`},
+		{args: []string{"eval", "--format", "csv"}, code: 2, error: `unknown format "csv" (want table, jsonl or json)`},
+		{args: []string{"eval", "--strict-order=maybe"}, code: 2, error: "invalid boolean value"},
+		{args: []string{"eval", "--workers", "0"}, code: 2, error: "--workers must be at least 1"},
+		{args: []string{"eval", "--verbose"}, code: 2, error: "flag provided but not defined: -verbose"},
+	}
+	for _, tt := range tests {
+		out, stderr, code := agentcheck(t, "", tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(stderr, tt.error) {
+			t.Errorf("agentcheck %q: exit %d (want %d)\nstdout: %s\nstderr: %s\nwant stdout with %q, stderr with %q", tt.args, code, tt.code, out, stderr, tt.out, tt.error)
+		}
+		if tt.code == 2 && out != "" {
+			t.Errorf("agentcheck %q: a usage error wrote to stdout: %q", tt.args, out)
+		}
+	}
+}
+
+// failingWriter fails after n bytes, as a closed pipe does.
+type failingWriter struct{ n int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		return w.n, errors.New("broken pipe")
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// TestEvalOutputFails: a failing output stops the run with an error, and
+// every goroutine of the pipeline ends.
+func TestEvalOutputFails(t *testing.T) {
+	before := runtime.NumGoroutine()
+	input := strings.Join(synthLines(5000, 11), "\n")
+	var stderr bytes.Buffer
+	code := run([]string{"eval", "--format", "jsonl", "--workers", "3", "-"}, strings.NewReader(input), &failingWriter{n: 100000}, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "broken pipe") {
+		t.Errorf("exit %d, stderr %q; want 1 and the write error", code, stderr.String())
+	}
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines before, %d after", before, runtime.NumGoroutine())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
