@@ -1,0 +1,270 @@
+package judge_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/judge"
+	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+var verdictQuestion = agenttest.Question{
+	Name:          "agent_goal_compare",
+	PromptVersion: "goal/v1",
+	Instructions:  "You compare a desired outcome with an end state.",
+	Input:         "Desired: a refund of order 1042. End state: order 1042 refunded.",
+	Schema: map[string]any{
+		"type":                 "object",
+		"additionalProperties": false,
+		"required":             []string{"reason", "achieved"},
+		"properties": map[string]any{
+			"reason":   map[string]any{"type": "string"},
+			"achieved": map[string]any{"type": "boolean"},
+		},
+	},
+}
+
+const verdictAnswer = `{"reason":"order 1042 was refunded","achieved":true}`
+
+// phase stands in for t during one phase of a test, so that a recording and
+// its replay both open the cassette named after t: its cleanups, which save
+// the cassette, run at end instead of at the end of the test.
+type phase struct {
+	testing.TB
+	cleanups []func()
+}
+
+func (p *phase) Cleanup(f func()) { p.cleanups = append(p.cleanups, f) }
+
+func (p *phase) end() {
+	for i := len(p.cleanups) - 1; i >= 0; i-- {
+		p.cleanups[i]()
+	}
+	p.cleanups = nil
+}
+
+// fatalOf runs f with a stand-in for t whose Fatal records the message and
+// stops f's goroutine, as testing does; it returns the message, "" if f did
+// not call Fatal.
+func fatalOf(t *testing.T, f func(testing.TB)) string {
+	ft := &fatalTB{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f(ft)
+	}()
+	<-done
+	return ft.msg
+}
+
+type fatalTB struct {
+	testing.TB
+	msg string
+}
+
+func (f *fatalTB) Fatal(args ...any) { f.msg = fmt.Sprint(args...); runtime.Goexit() }
+func (f *fatalTB) Fatalf(format string, args ...any) {
+	f.msg = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+func (f *fatalTB) Cleanup(func()) {}
+
+// clearJudgeEnv keeps the developer's environment out of a test.
+func clearJudgeEnv(t *testing.T) {
+	for _, k := range []string{judge.EnvAPIKey, judge.EnvBaseURL, judge.EnvModel, judge.RecordEnv, "CI"} {
+		t.Setenv(k, "")
+	}
+}
+
+func TestForTestRecordsThenReplaysWithoutKeyOrNetwork(t *testing.T) {
+	judgetest.CheckGoroutines(t)
+	clearJudgeEnv(t)
+	t.Chdir(t.TempDir())
+	const secret = "sk-fortest-secret-123"
+	s := judgetest.NewServer(judgetest.Always(judgetest.Content(verdictAnswer)))
+	defer s.Close()
+	ctx := context.Background()
+
+	rec := &phase{TB: t}
+	recorded, err := judge.ForTest(rec, judge.CassetteOptions(judge.WithRecordMode(judge.RecordAll)),
+		judge.WithBaseURL(s.URL), judge.WithAPIKey(secret)).Ask(ctx, verdictQuestion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.end()
+	s.Close()
+
+	path := filepath.Join("testdata", "cassettes", t.Name()+".yaml")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the recording run left no cassette where ForTest says: %v", err)
+	}
+	if strings.Contains(string(raw), secret) {
+		t.Errorf("the cassette holds the API key:\n%s", raw)
+	}
+	if recorded.Source != path {
+		t.Errorf("recorded answer's Source = %q, want the cassette %q", recorded.Source, path)
+	}
+
+	// No option, no key, no server, and the default endpoint: the replay
+	// must come from the file alone.
+	play := &phase{TB: t}
+	replayed, err := judge.ForTest(play).Ask(ctx, verdictQuestion)
+	play.end()
+	if err != nil {
+		t.Fatalf("zero-config replay: %v", err)
+	}
+	if diff := cmp.Diff(recorded, replayed, cmpopts.IgnoreFields(agenttest.Answer{}, "Duration")); diff != "" {
+		t.Errorf("replay differs from the recording (-recorded +replayed):\n%s", diff)
+	}
+	if string(replayed.JSON) != verdictAnswer {
+		t.Errorf("replayed %s, want %s", replayed.JSON, verdictAnswer)
+	}
+	if got := s.Count(); got != 1 {
+		t.Errorf("the server saw %d requests, want the 1 recorded", got)
+	}
+}
+
+func TestForTestNamesTheCassetteAfterTheSubtest(t *testing.T) {
+	dir := t.TempDir()
+	s := judgetest.Start(t, judgetest.Always(judgetest.Content(verdictAnswer)))
+	t.Run("refund of order #1042", func(t *testing.T) {
+		j := judge.ForTest(t,
+			judge.CassetteOptions(judge.WithCassetteDir(dir)),
+			judge.CassetteOptions(judge.WithRecordMode(judge.RecordMissing), fortestEnv()), // they add up
+			judge.WithBaseURL(s.URL))
+		if _, err := j.Ask(context.Background(), verdictQuestion); err != nil {
+			t.Fatal(err)
+		}
+	})
+	want := filepath.Join(dir, "TestForTestNamesTheCassetteAfterTheSubtest", "refund_of_order__1042.yaml")
+	if _, err := os.Stat(want); err != nil {
+		t.Errorf("no cassette at %s: %v", want, err)
+	}
+}
+
+func TestForTestRefusesToRecordOnCI(t *testing.T) {
+	clearJudgeEnv(t)
+	dir := t.TempDir()
+	t.Setenv("CI", "true")
+	t.Setenv(judge.RecordEnv, "missing")
+	msg := fatalOf(t, func(tb testing.TB) { judge.ForTest(tb, judge.CassetteOptions(judge.WithCassetteDir(dir))) })
+	for _, want := range []string{"AGENTCHECK_RECORD=missing", "refused because CI=true", "unset AGENTCHECK_RECORD", filepath.Join(dir, t.Name()+".yaml")} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("ForTest with CI=true and AGENTCHECK_RECORD=missing: fatal message lacks %q: %q", want, msg)
+		}
+	}
+
+	// The same refusal when the mode is set in code.
+	msg = fatalOf(t, func(tb testing.TB) {
+		judge.ForTest(tb, judge.CassetteOptions(judge.WithCassetteDir(dir), judge.WithRecordMode(judge.RecordAll)))
+	})
+	if !strings.Contains(msg, "AGENTCHECK_RECORD=all") || !strings.Contains(msg, "refused because CI=true") {
+		t.Errorf("ForTest with CI=true and RecordAll in code: fatal message %q", msg)
+	}
+
+	// Replaying on CI is what CI is for.
+	t.Setenv(judge.RecordEnv, "")
+	if msg := fatalOf(t, func(tb testing.TB) { judge.ForTest(tb, judge.CassetteOptions(judge.WithCassetteDir(dir))) }); msg != "" {
+		t.Errorf("replay on CI failed: %s", msg)
+	}
+}
+
+func TestForTestReplayMissSaysHowToRecord(t *testing.T) {
+	dir := t.TempDir()
+	j := judge.ForTest(t, judge.CassetteOptions(judge.WithCassetteDir(dir), fortestEnv()))
+	_, err := j.Ask(context.Background(), verdictQuestion)
+	if err == nil {
+		t.Fatal("an empty cassette replayed an answer")
+	}
+	for _, want := range []string{
+		"replay miss", "the cassette file does not exist yet",
+		filepath.Join(dir, t.Name()+".yaml"),
+		"AGENTCHECK_RECORD=missing go test ./judge -run '^TestForTestReplayMissSaysHowToRecord$'",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("miss error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+func TestForTestKeepsTheCallersRecorder(t *testing.T) {
+	clearJudgeEnv(t)
+	t.Chdir(t.TempDir())
+	dir := t.TempDir()
+	s := judgetest.Start(t, judgetest.Always(judgetest.Content(verdictAnswer)))
+	own := judge.Cassette(t, judge.WithCassetteDir(dir), judge.WithRecordMode(judge.RecordMissing), fortestEnv())
+	// CassetteOptions before WithCassette: the later option wins, as options do.
+	j := judge.ForTest(t, judge.CassetteOptions(judge.WithRecordMode(judge.RecordAll)), judge.WithCassette(own), judge.WithBaseURL(s.URL))
+	if _, err := j.Ask(context.Background(), verdictQuestion); err != nil {
+		t.Fatal(err)
+	}
+	if err := own.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(own.Path()); err != nil {
+		t.Errorf("the caller's cassette was not written: %v", err)
+	}
+	if _, err := os.Stat("testdata"); err == nil {
+		t.Errorf("ForTest opened a cassette of its own besides the caller's")
+	}
+}
+
+func TestCassetteOptionsMeanNothingToNew(t *testing.T) {
+	s := judgetest.Start(t, judgetest.Always(judgetest.Content(verdictAnswer)))
+	j := judge.New(judge.CassetteOptions(judge.WithCassetteDir(t.TempDir())), judge.WithBaseURL(s.URL))
+	_, err := j.Ask(context.Background(), verdictQuestion)
+	if err == nil || !strings.Contains(err.Error(), "judge.CassetteOptions only configures the cassette of judge.ForTest") {
+		t.Errorf("err = %v, want one saying CassetteOptions is for ForTest", err)
+	}
+	if n := s.Count(); n != 0 {
+		t.Errorf("%d requests reached the server", n)
+	}
+}
+
+// fortestEnv is an empty environment for the cassette: no recording, no CI.
+func fortestEnv() judge.CassetteOption {
+	return judge.WithCassetteEnv(func(string) string { return "" })
+}
+
+// A panel's judges in one test share the test's cassette. Two recorders of
+// one file would each save it, and on a re-recording (RecordAll) with a
+// server that answers alike, the last to save would drop the other's
+// interactions as stale ones it replaces.
+func TestForTestJudgesOfOneTestShareTheCassette(t *testing.T) {
+	judgetest.CheckGoroutines(t)
+	dir := t.TempDir()
+	run := func(mode judge.RecordMode) (sources []string, errs []error) {
+		s := judgetest.NewServer(judgetest.Always(judgetest.Content(verdictAnswer)))
+		defer s.Close()
+		p := &phase{TB: t}
+		defer p.end()
+		for _, model := range []string{"judge-a", "judge-b"} {
+			j := judge.ForTest(p, judge.CassetteOptions(judge.WithCassetteDir(dir), judge.WithRecordMode(mode), fortestEnv()),
+				judge.WithBaseURL(s.URL), judge.WithModel(model))
+			a, err := j.Ask(context.Background(), verdictQuestion)
+			sources, errs = append(sources, a.Source), append(errs, err)
+		}
+		return sources, errs
+	}
+	run(judge.RecordAll)
+	run(judge.RecordAll) // a fresh server: the same answers, byte for byte
+	sources, errs := run(judge.RecordNone)
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("judge %d does not replay after re-recording: %v", i, err)
+		}
+	}
+	want := filepath.Join(dir, t.Name()+".yaml")
+	if sources[0] != want || sources[1] != want {
+		t.Errorf("sources %q, want both %q", sources, want)
+	}
+}
