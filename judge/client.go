@@ -492,21 +492,69 @@ func (t zeroTemperature) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func withZeroTemperature(body []byte) []byte {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(body, &top) != nil {
+	keys, ok := topLevelKeys(body)
+	if !ok {
 		return body // not a JSON object: not ours to change
 	}
-	if _, ok := top["temperature"]; ok {
+	if _, has := keys["temperature"]; has {
 		return body
 	}
 	trimmed := bytes.TrimRight(body, " \t\r\n")
 	end := len(trimmed) - 1 // the closing brace
 	out := make([]byte, 0, len(trimmed)+len(`,"temperature":0}`))
 	out = append(out, trimmed[:end]...)
-	if len(top) > 0 {
+	if len(keys) > 0 {
 		out = append(out, ',')
 	}
 	return append(out, `"temperature":0}`...)
+}
+
+// topLevelKeys lists the keys of a JSON object without decoding its values:
+// a full decode of every request body cost more than the rest of a replayed
+// judgment. Keys are compared as written (go-openai writes no escapes in
+// its field names). ok is false when body is not an object; go-openai
+// marshalled it, so it is well-formed.
+func topLevelKeys(body []byte) (keys map[string]struct{}, ok bool) {
+	b := bytes.TrimSpace(body)
+	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
+		return nil, false
+	}
+	keys = map[string]struct{}{}
+	depth, inString, escaped, expectKey := 0, false, false, false
+	keyStart := -1
+	for i, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if keyStart >= 0 {
+					keys[string(b[keyStart:i])] = struct{}{}
+					keyStart = -1
+				}
+			}
+		case c == '"':
+			inString = true
+			if depth == 1 && expectKey {
+				keyStart = i + 1
+				expectKey = false
+			}
+		case c == '{' || c == '[':
+			depth++
+			if depth == 1 {
+				expectKey = true
+			}
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth == 1:
+			expectKey = true
+		}
+	}
+	return keys, true
 }
 
 // withBody is a shallow copy of req with body as its body.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -44,19 +45,36 @@ func compileSchema(m map[string]any) (*schema, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("the schema does not marshal as JSON: %w", err)
 	}
+	// A metric asks the same few questions over and over: compile each
+	// distinct schema once. The cache is bounded by the distinct schemas a
+	// program asks with, a handful per metric.
+	if c, ok := compiledSchemas.Load(string(raw)); ok {
+		return c.(*schema), raw, nil
+	}
+	s, err := compileRaw(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	compiledSchemas.Store(string(raw), s)
+	return s, raw, nil
+}
+
+var compiledSchemas sync.Map // string(raw schema) -> *schema; a compiled schema is immutable
+
+func compileRaw(raw []byte) (*schema, error) {
 	v, err := parseStrictJSON(raw)
 	if err != nil {
-		return nil, nil, fmt.Errorf("the schema does not marshal as JSON: %w", err)
+		return nil, fmt.Errorf("the schema does not marshal as JSON: %w", err)
 	}
 	root, _ := v.(map[string]any)
 	s, err := compile(root, "$", 0)
 	if err != nil {
-		return nil, nil, fmt.Errorf("the schema is not strict: %w", err)
+		return nil, fmt.Errorf("the schema is not strict: %w", err)
 	}
 	if !slices.Equal(s.types, []string{"object"}) {
-		return nil, nil, errors.New(`the schema is not strict: $: the root must be of type "object"`)
+		return nil, errors.New(`the schema is not strict: $: the root must be of type "object"`)
 	}
-	return s, raw, nil
+	return s, nil
 }
 
 func compile(m map[string]any, path string, depth int) (*schema, error) {
