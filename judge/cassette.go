@@ -2,6 +2,8 @@ package judge
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,6 +99,9 @@ type cassetteConfig struct {
 	// syncFile flushes the temporary cassette before the rename; a test
 	// replaces it to prove that a failed write keeps the old cassette.
 	syncFile func(*os.File) error
+	command  string
+	data     []byte // the cassette's content, when not read from its file
+	dataSet  bool
 }
 
 // WithCassetteDir sets the directory [Cassette] and [RecordClient] keep
@@ -128,6 +133,23 @@ func WithUpstream(next http.RoundTripper) CassetteOption {
 // records it. [Cassette] sets it from t.Name().
 func WithTestName(name string) CassetteOption {
 	return func(c *cassetteConfig) { c.test = name }
+}
+
+// WithRecordCommand sets the command a replay miss gives for recording what
+// is missing, instead of the go test command derived from the package and
+// the test: for programs, such as agentcheck eval, that replay cassettes
+// outside go test.
+func WithRecordCommand(cmd string) CassetteOption {
+	return func(c *cassetteConfig) { c.command = cmd }
+}
+
+// WithCassetteData makes the recorder replay data, the content of a cassette
+// file, instead of reading the file at path, which then only names the
+// cassette in messages: for cassettes embedded in a program with go:embed.
+// Such a recorder only replays: it refuses a recording mode, having no file
+// to record into.
+func WithCassetteData(data []byte) CassetteOption {
+	return func(c *cassetteConfig) { c.data, c.dataSet = data, true }
 }
 
 // WithRedactHeaders removes more headers (case-insensitive) from stored
@@ -185,11 +207,17 @@ type Recorder struct {
 	syncFile func(*os.File) error
 	existed  bool
 
+	recordCmd string // replaces the go test command in miss messages
+
 	mu sync.Mutex
 	// slots maps a request key to the interactions that answer it, in order;
 	// used counts how many of them this run consumed.
 	slots map[string][]*cassette.Interaction
 	used  map[string]int
+	// exact maps a request as stored, byte for byte, to its key: a client
+	// sends the same bytes it sent when recording, so most lookups skip
+	// canonicalizing the body, the costliest step of a replay.
+	exact map[string]string
 	// routes maps "METHOD path" to the keys recorded for it, to find the
 	// closest request on a miss.
 	routes map[string][]string
@@ -225,6 +253,10 @@ func NewRecorder(path string, opts ...CassetteOption) (*Recorder, error) {
 				RecordEnv, cfg.mode, RecordEnv, path)
 		}
 	}
+	if cfg.dataSet && cfg.mode != RecordNone {
+		return nil, fmt.Errorf("agentcheck: cassette %s is embedded in the program, so it can only be replayed: recording (%s=%s) needs a cassette file",
+			path, RecordEnv, cfg.mode)
+	}
 	if cfg.upstream == nil {
 		cfg.upstream = http.DefaultTransport
 	}
@@ -239,8 +271,17 @@ func NewRecorder(path string, opts ...CassetteOption) (*Recorder, error) {
 		slots:    make(map[string][]*cassette.Interaction),
 		used:     make(map[string]int),
 		routes:   make(map[string][]string),
+		exact:    make(map[string]string),
 	}
-	loaded, existed, err := loadCassette(path)
+	r.recordCmd = cfg.command
+	var loaded []*cassette.Interaction
+	var existed bool
+	var err error
+	if cfg.dataSet {
+		loaded, existed, err = loadCassetteData(path, cfg.data)
+	} else {
+		loaded, existed, err = loadCassette(path)
+	}
 	if err != nil && r.mode != RecordAll {
 		// RecordAll replaces the file, so an unreadable one is no obstacle.
 		return nil, err
@@ -248,7 +289,9 @@ func NewRecorder(path string, opts ...CassetteOption) (*Recorder, error) {
 	r.loaded, r.existed = loaded, existed
 	if r.mode != RecordAll {
 		for _, it := range loaded {
-			r.index(it, r.redact.key(it.Request.Method, it.Request.URL, []byte(it.Request.Body)))
+			key := r.redact.key(it.Request.Method, it.Request.URL, []byte(it.Request.Body))
+			r.index(it, key)
+			r.exact[string(exactKey(nil, it.Request.Method, it.Request.URL, []byte(it.Request.Body)))] = key
 		}
 	}
 	return r, nil
@@ -346,7 +389,13 @@ func (r *Recorder) roundTrip(req *http.Request, upstream http.RoundTripper) (*ht
 	}
 	storedURL := r.redact.url(req.URL)
 	storedBody := r.redact.body(body)
-	key := requestKey(req.Method, storedURL, storedBody)
+	exact := exactKey(nil, req.Method, storedURL, storedBody)
+	r.mu.Lock()
+	key, ok := r.exact[string(exact)]
+	r.mu.Unlock()
+	if !ok {
+		key = requestKey(req.Method, storedURL, storedBody)
+	}
 
 	if r.mode != RecordAll {
 		r.mu.Lock()
@@ -362,6 +411,15 @@ func (r *Recorder) roundTrip(req *http.Request, upstream http.RoundTripper) (*ht
 		}
 	}
 	return r.record(req, body, storedURL, storedBody, key, upstream)
+}
+
+// exactKey is a request as it is stored: method, URL and body, unchanged.
+func exactKey(b []byte, method, storedURL string, body []byte) []byte {
+	b = append(b, method...)
+	b = append(b, ' ')
+	b = append(b, storedURL...)
+	b = append(b, '\n')
+	return append(b, body...)
 }
 
 func (r *Recorder) replay(req *http.Request, it *cassette.Interaction) *http.Response {
@@ -440,8 +498,13 @@ func (r *Recorder) record(req *http.Request, body []byte, storedURL string, stor
 			Duration:      time.Since(start),
 		},
 	}
+	if it.Response.Headers == nil {
+		it.Response.Headers = http.Header{}
+	}
+	it.Response.Headers.Set(recordingHeader, newRecordingID())
 	r.mu.Lock()
 	r.index(it, key)
+	r.exact[string(exactKey(nil, req.Method, storedURL, storedBody))] = key
 	r.used[key]++
 	r.added = append(r.added, it)
 	r.mu.Unlock()
@@ -515,7 +578,22 @@ func (r *Recorder) Close() error {
 	return r.writeAtomic(append([]byte("---\n"), data...))
 }
 
+// recordingHeader marks each recorded response with an identity of its own,
+// so that RecordAll, when it drops the interactions the file held at the
+// start, tells them apart from identical ones another recorder of the same
+// file has just written (a deterministic server answers both alike).
+const recordingHeader = "X-Agentcheck-Recording"
+
+func newRecordingID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
 func (r *Recorder) fingerprint(it *cassette.Interaction) string {
+	if id := http.Header(it.Response.Headers).Get(recordingHeader); id != "" {
+		return id
+	}
 	return r.redact.key(it.Request.Method, it.Request.URL, []byte(it.Request.Body)) +
 		"\x00" + strconv.Itoa(it.Response.Code) + "\x00" + it.Response.Body
 }
@@ -573,6 +651,25 @@ func loadCassette(path string) (interactions []*cassette.Interaction, existed bo
 	}
 	return c.Interactions, true, nil
 }
+
+// loadCassetteData reads a cassette's content with go-vcr's own loader.
+func loadCassetteData(path string, data []byte) (interactions []*cassette.Interaction, existed bool, err error) {
+	c, err := cassette.LoadWithFS(strings.TrimSuffix(path, ".yaml"), cassetteData(data))
+	if err != nil {
+		return nil, true, fmt.Errorf("agentcheck: cassette %s: %w", path, err)
+	}
+	return c.Interactions, true, nil
+}
+
+// cassetteData is a go-vcr file system holding one cassette's content,
+// whatever its name.
+type cassetteData []byte
+
+func (d cassetteData) ReadFile(string) ([]byte, error) { return d, nil }
+func (d cassetteData) WriteFile(name string, _ []byte) error {
+	return fmt.Errorf("cassette %s is read-only", name)
+}
+func (d cassetteData) IsFileExists(string) bool { return true }
 
 func closeBody(req *http.Request) {
 	if req.Body != nil {
@@ -1053,6 +1150,9 @@ func (r *Recorder) miss(key string) error {
 // command is the shell command that records this test's missing
 // interactions.
 func (r *Recorder) command() string {
+	if r.recordCmd != "" {
+		return r.recordCmd
+	}
 	cmd := RecordEnv + "=missing go test " + r.pkg
 	if r.test == "" {
 		return cmd

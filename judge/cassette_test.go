@@ -888,3 +888,52 @@ func ExampleNewRecorder() {
 	// {"choices":[{"message":{"role":"assistant","content":"{\"verdict\":1,\"reason\":\"4 is right\"}"}}]}
 	// testdata/cassettes/ExampleNewRecorder.yaml
 }
+
+// Two recorders of one file re-recording at once against a server that
+// answers identical requests identically (a panel's judges in one test, say)
+// must not take each other's fresh answers for the old ones and drop them.
+func TestRecordAllKeepsIdenticalAnswersOfAnotherRecorder(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o-mini",`+
+			`"choices":[{"index":0,"message":{"role":"assistant","content":"same"},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":10,"completion_tokens":2,"total_tokens":12}}`)
+	}))
+	t.Cleanup(srv.Close)
+	path := filepath.Join(t.TempDir(), "twice.yaml")
+	record := func(recs ...*Recorder) {
+		for _, rec := range recs {
+			if _, err := ask(t, openaiClient(srv.URL, "sk-x", rec.Client(nil)), "q", "v1"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, rec := range recs {
+			if err := rec.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	open := func() *Recorder {
+		rec, err := NewRecorder(path, WithRecordMode(RecordAll), env())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	record(open(), open())
+	record(open(), open()) // the re-recording: both load the two old answers
+	c, err := cassette.Load(strings.TrimSuffix(path, ".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Interactions) != 2 {
+		t.Fatalf("cassette holds %d interactions after re-recording, want the 2 fresh ones", len(c.Interactions))
+	}
+	replay, _ := NewRecorder(path, env())
+	for i := 0; i < 2; i++ {
+		if _, err := ask(t, openaiClient("http://127.0.0.1:9", "", replay.Client(nil)), "q", "v1"); err != nil {
+			t.Fatalf("replay of identical request #%d: %v", i+1, err)
+		}
+	}
+}
