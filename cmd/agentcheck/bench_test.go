@@ -2,11 +2,17 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/judge"
+	"github.com/agentcheck/agentcheck/judge/judgetest"
 )
 
 // The benchmarks run on 10,000 synthetic samples in memory (7.8 MB, 2.4
@@ -63,4 +69,78 @@ func BenchmarkRecordSample(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(recs)), "ns/sample")
+}
+
+// judgedBenchSamples are n samples for both judged metrics, each its own
+// conversation.
+func judgedBenchSamples(n int) []byte {
+	var b strings.Builder
+	for i := range n {
+		c := foodCases[i%len(foodCases)]
+		fmt.Fprintf(&b, `{"user_input": [{"type": "human", "content": "%s #%d"}, {"type": "ai", "content": "ok"}], "reference": "%s", "reference_topics": ["food delivery"]}`+"\n", c.word, i, c.goal)
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkEvalJudgedLive judges 200 samples with both judged metrics
+// against the scripted server answering each request after 50 ms, at
+// --judge-concurrency 16, recording a cassette. A sample needs two rounds
+// of requests (goal accuracy: infer, then compare; topic adherence:
+// extract, then refusals and classification together; the two metrics side
+// by side), so the ideal wall time is 200/16 × 2 × 50 ms = 1.25 s;
+// x-ideal is the measured time over that.
+func BenchmarkEvalJudgedLive(b *testing.B) {
+	const n, concurrency, latency = 200, 16, 50 * time.Millisecond
+	script := foodScript()
+	srv := judgetest.NewServer(func(r judgetest.Request) judgetest.Reply { return script(r).After(latency) })
+	defer srv.Close()
+	path := filepath.Join(b.TempDir(), "live.jsonl")
+	if err := os.WriteFile(path, judgedBenchSamples(n), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Setenv(judge.EnvBaseURL, srv.URL)
+	b.Setenv(judge.EnvAPIKey, testKey)
+	b.Setenv(judge.EnvModel, "")
+	b.Setenv(judge.RecordEnv, "all")
+	b.Setenv("CI", "")
+	for b.Loop() {
+		var stderr bytes.Buffer
+		code := run([]string{"eval", "--format", "jsonl", "--metrics", "agent_goal_accuracy,topic_adherence",
+			"--judge-concurrency", fmt.Sprint(concurrency), path}, nil, io.Discard, &stderr)
+		if code != 0 {
+			b.Fatalf("exit %d: %s", code, stderr.String())
+		}
+	}
+	ideal := float64(n) / concurrency * 2 * float64(latency)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/ideal, "x-ideal")
+}
+
+// BenchmarkEvalJudgedReplay replays 200 samples' judgments (5 requests a
+// sample) from a cassette: the cost of judged scoring in CI.
+func BenchmarkEvalJudgedReplay(b *testing.B) {
+	const n = 200
+	srv := judgetest.NewServer(foodScript())
+	path := filepath.Join(b.TempDir(), "replay.jsonl")
+	if err := os.WriteFile(path, judgedBenchSamples(n), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	args := []string{"eval", "--format", "jsonl", "--metrics", "agent_goal_accuracy,topic_adherence", path}
+	b.Setenv(judge.EnvBaseURL, srv.URL)
+	b.Setenv(judge.EnvAPIKey, testKey)
+	b.Setenv(judge.EnvModel, "")
+	b.Setenv(judge.RecordEnv, "all")
+	b.Setenv("CI", "")
+	if code := run(args, nil, io.Discard, io.Discard); code != 0 {
+		b.Fatalf("recording: exit %d", code)
+	}
+	srv.Close()
+	b.Setenv(judge.EnvBaseURL, offlineURL)
+	b.Setenv(judge.RecordEnv, "")
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := run(args, nil, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("replay: exit %d", code)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/sample")
 }

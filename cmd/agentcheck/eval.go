@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -50,6 +51,8 @@ func inputs(files []string, stdin io.Reader) []input {
 // them out in batches to workers that parse, score and format them; the
 // caller writes the batches back in input order. Batches are recycled, so
 // memory stays bounded by 2 batches per worker whatever the input's size.
+// batchSize is the batch of the deterministic metrics; judged runs take
+// one sample at a time, so that a slow judgment holds up no other.
 const batchSize = 256
 
 // item is one sample's record, or an error that stands in its place in the
@@ -62,6 +65,7 @@ type item struct {
 type batch struct {
 	items []item
 	out   []byte // the items' formatted output
+	warn  []byte // the items' warnings, a line each
 	stats stats
 	done  chan struct{} // a token when out and stats are ready
 }
@@ -99,13 +103,13 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (st
 	depth := 2*cfg.workers + 2
 	free := make(chan *batch, depth)
 	for range depth {
-		free <- &batch{items: make([]item, 0, batchSize), done: make(chan struct{}, 1)}
+		free <- &batch{items: make([]item, 0, cfg.batch), done: make(chan struct{}, 1)}
 	}
 	work := make(chan *batch, depth)
 	order := make(chan *batch, depth)
 	var stop atomic.Bool // set when the output fails: reading stops
 	var wg sync.WaitGroup
-	wg.Go(func() { readBatches(ins, free, work, order, &stop) })
+	wg.Go(func() { readBatches(ins, cfg.batch, free, work, order, &stop) })
 	for range cfg.workers {
 		wg.Go(func() {
 			sc := newScorer(ctx, cfg)
@@ -142,6 +146,9 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (st
 			p = p[1:] // the first object needs no comma before it
 		}
 		write(p)
+		if len(b.warn) > 0 && cfg.warn != nil {
+			cfg.warn.Write(b.warn)
+		}
 		total.add(&b.stats)
 		free <- b
 	}
@@ -163,7 +170,7 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (st
 // readBatches splits the inputs into records, batchSize to a batch, and
 // sends each batch both to the workers and, to keep the order, to the
 // writer.
-func readBatches(ins []input, free <-chan *batch, work, order chan<- *batch, stop *atomic.Bool) {
+func readBatches(ins []input, batchSize int, free <-chan *batch, work, order chan<- *batch, stop *atomic.Bool) {
 	defer close(order)
 	defer close(work)
 	b := <-free
@@ -205,10 +212,15 @@ func readBatches(ins []input, free <-chan *batch, work, order chan<- *batch, sto
 
 // scorer is one worker's state, reused from sample to sample.
 type scorer struct {
-	ctx    context.Context
-	cfg    evalConfig
-	scores []float64
-	keys   [][]byte // the metric names as JSON object keys: "name":
+	ctx     context.Context
+	cfg     evalConfig
+	scores  []float64
+	results []agenttest.Result
+	errs    []error
+	// isJudged marks the judged metrics; judged counts them.
+	isJudged []bool
+	judged   int
+	keys     [][]byte // the metric names as JSON object keys: "name":
 	// floats caches formatted scores: a dataset's scores are mostly a few
 	// fractions of small numbers, and formatting costs more than a lookup.
 	floats map[float64][]byte
@@ -216,6 +228,14 @@ type scorer struct {
 
 func newScorer(ctx context.Context, cfg evalConfig) *scorer {
 	sc := &scorer{ctx: ctx, cfg: cfg, scores: make([]float64, len(cfg.metrics)), floats: make(map[float64][]byte)}
+	sc.results = make([]agenttest.Result, len(cfg.metrics))
+	sc.errs = make([]error, len(cfg.metrics))
+	for _, n := range cfg.names {
+		sc.isJudged = append(sc.isJudged, judgedMetrics[n])
+		if judgedMetrics[n] {
+			sc.judged++
+		}
+	}
 	for _, n := range cfg.names {
 		sc.keys = append(sc.keys, append(appendJSONString(nil, n), ':'))
 	}
@@ -249,6 +269,7 @@ func (sc *scorer) appendFloat(b []byte, x float64) []byte {
 
 func (sc *scorer) score(b *batch) {
 	b.out = b.out[:0]
+	b.warn = b.warn[:0]
 	b.stats.reset(len(sc.cfg.metrics))
 	for i := range b.items {
 		it := &b.items[i]
@@ -267,30 +288,92 @@ func (sc *scorer) score(b *batch) {
 			b.stats.sums[j] += x
 		}
 		b.out = sc.appendScores(b.out, it, s)
+		b.warn = sc.appendWarnings(b.warn, it)
 	}
 }
 
-// evaluate parses a record and scores it with every metric into sc.scores.
-// Errors name the file, line and sample.
+// evaluate parses a record and scores it with every metric into sc.scores
+// and sc.results. Errors name the file, line and sample; with several failing
+// metrics, the first in --metrics order.
 func (sc *scorer) evaluate(rec agenttest.Record) (s agenttest.Sample, err error) {
 	defer func() {
 		// A metric that panics on one sample must not hide the others.
 		if p := recover(); p != nil {
-			err = &agenttest.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: fmt.Errorf("internal error, please report: %v", p)}
+			err = internalError(rec, p)
 		}
 	}()
 	s, err = rec.Sample()
 	if err != nil {
 		return s, err
 	}
-	for j, m := range sc.cfg.metrics {
-		r, err := m.Evaluate(sc.ctx, s)
+	if sc.judged >= 2 {
+		sc.evaluateTogether(rec, s)
+	} else {
+		for j, m := range sc.cfg.metrics {
+			sc.results[j], sc.errs[j] = m.Evaluate(sc.ctx, s)
+		}
+	}
+	for j, err := range sc.errs {
 		if err != nil {
+			var le *agenttest.LoadError
+			if errors.As(err, &le) {
+				return s, err
+			}
 			return s, &agenttest.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: err}
 		}
-		sc.scores[j] = r.Score
+		sc.scores[j] = sc.results[j].Score
 	}
 	return s, nil
+}
+
+// evaluateTogether scores a sample with several judged metrics side by
+// side, as they wait on the judge rather than the CPU. It is a function of
+// its own because its goroutines capture the sample: inside evaluate, that
+// would move every sample to the heap, on the fast path too.
+func (sc *scorer) evaluateTogether(rec agenttest.Record, s agenttest.Sample) {
+	var wg sync.WaitGroup
+	// A panic in a metric here still waits for the judgments in flight,
+	// which write to sc.
+	defer wg.Wait()
+	for j, m := range sc.cfg.metrics {
+		if !sc.isJudged[j] {
+			sc.results[j], sc.errs[j] = m.Evaluate(sc.ctx, s)
+			continue
+		}
+		wg.Go(func() {
+			defer func() {
+				if p := recover(); p != nil {
+					sc.errs[j] = internalError(rec, p)
+				}
+			}()
+			sc.results[j], sc.errs[j] = m.Evaluate(sc.ctx, s)
+		})
+	}
+}
+
+func internalError(rec agenttest.Record, p any) error {
+	return &agenttest.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: fmt.Errorf("internal error, please report: %v", p)}
+}
+
+// appendWarnings writes the warnings of the sample's judged results (a judge
+// that failed and was left out, no topics found) and a panel's
+// disagreement, a line each, saying where the sample is. The deterministic
+// metrics' warnings, ragas's, are left to the library: on a large dataset
+// they would flood the terminal.
+func (sc *scorer) appendWarnings(b []byte, it *item) []byte {
+	for j := range sc.results {
+		if !sc.isJudged[j] {
+			continue
+		}
+		r := &sc.results[j]
+		for _, w := range r.Warnings {
+			b = fmt.Appendf(b, "agentcheck eval: %s:%d: sample %d: %s: warning: %s\n", it.rec.File, it.rec.Line, it.rec.Index, sc.cfg.names[j], w)
+		}
+		if r.Disagreement != "" {
+			b = fmt.Appendf(b, "agentcheck eval: %s:%d: sample %d: %s: the judges disagree: %s\n", it.rec.File, it.rec.Line, it.rec.Index, sc.cfg.names[j], r.Disagreement)
+		}
+	}
+	return b
 }
 
 func (sc *scorer) appendScores(b []byte, it *item, s agenttest.Sample) []byte {

@@ -1,11 +1,15 @@
-// Command agentcheck scores recorded agent runs with the agenttest metrics,
-// to the last bit as ragas scores them and many times faster. Its eval
+// Command agentcheck scores recorded agent runs with the agenttest metrics:
+// ragas's tool call metrics to the last bit and many times faster, and the
+// LLM-judged goal accuracy and topic adherence, replayed from go-vcr
+// cassettes so that a scored dataset scores the same offline. Its eval
 // command reads ragas-format samples (JSON Lines or a JSON array of
 // MultiTurnSample objects) and writes one score line per sample, or a table;
-// run without files it scores a small bundled example dataset:
+// run without files it scores a small bundled example dataset with all four
+// metrics, the judged ones replayed from a cassette built into the binary:
 //
 //	go run ./cmd/agentcheck eval
 //	agentcheck eval --format jsonl --strict-order=false runs.jsonl
+//	AGENTCHECK_RECORD=missing agentcheck eval --metrics agent_goal_accuracy,topic_adherence runs.jsonl
 package main
 
 import (
@@ -16,8 +20,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/agentcheck/agentcheck/agenttest"
@@ -30,7 +36,12 @@ func main() {
 		// would run every few MB. Memory stays bounded either way.
 		debug.SetGCPercent(400)
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	// Interrupted, a judged run stops asking and still saves what it has
+	// recorded.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // Exit statuses.
@@ -53,16 +64,24 @@ const evalUsageText = `Usage: agentcheck eval [flags] [FILE...]
 
 Scores ragas MultiTurnSample records, one JSON object per line (JSON Lines)
 or a JSON array of them. FILE "-" is standard input. Without FILE, the
-bundled example dataset is scored.
+bundled example dataset is scored, by default with all four metrics, the
+judged ones replayed from a cassette built into agentcheck.
 
 Every sample gets one output line, in input order. A sample that cannot be
 scored gets {"error": "..."} naming file, line, sample and message; the
 others are still scored and the exit status is 1.
 
 Flags:
-  --metrics LIST          comma-separated metrics (default tool_call_accuracy,tool_call_f1):
-                            tool_call_accuracy  ragas ToolCallAccuracy
-                            tool_call_f1        ragas ToolCallF1
+  --metrics LIST          comma-separated metrics (default tool_call_accuracy,
+                          tool_call_f1; all four for the bundled dataset):
+                            tool_call_accuracy   ragas ToolCallAccuracy
+                            tool_call_f1         ragas ToolCallF1
+                            agent_goal_accuracy  ragas AgentGoalAccuracy, judged:
+                                                 against "reference" when the
+                                                 sample has one, else against the
+                                                 goal the judge infers
+                            topic_adherence      ragas TopicAdherence, judged;
+                                                 needs "reference_topics"
   --strict-order BOOL     tool_call_accuracy: calls must come in the reference's
                           order (default true; false is ragas strict_order=False)
   --arg-similarity NAME   tool_call_accuracy: how argument values compare: exact,
@@ -71,10 +90,40 @@ Flags:
                           jsonl: one JSON object of scores per sample;
                           json: a JSON array of the same objects
   --workers N             samples are parsed and scored on N goroutines
-                          (default: the number of CPUs)
+                          (default: the number of CPUs; judged runs use
+                          --judge-concurrency instead)
+
+Judged metrics:
+  --topic-mode NAME       topic_adherence reports precision, recall or f1
+                          (default f1)
+  --judge-model MODEL     the judge model (default: $AGENTCHECK_JUDGE_MODEL, else
+                          gpt-4o-mini; for the bundled dataset, the model its
+                          cassette was recorded with); repeat it for a panel
+                          of judges whose scores are aggregated
+  --aggregation NAME      how a panel's scores combine: mean (default), majority,
+                          min, unanimous or consensus
+  --tolerance X           consensus: the largest spread of scores that is
+                          agreement (default 0.1); a wider one is reported on
+                          standard error and the mean is kept
+  --judge-concurrency N   samples judged at once (default 8)
+  --cassette PATH         the go-vcr cassette judgments are replayed from and
+                          recorded to. Default: FILE.cassette.yaml for one FILE;
+                          needed for several files or standard input; the
+                          built-in cassette for the bundled dataset
+
+The judge is any OpenAI-compatible endpoint: OPENAI_BASE_URL (default
+https://api.openai.com/v1) and OPENAI_API_KEY. Judgments are replayed from the
+cassette, offline and without a key, unless AGENTCHECK_RECORD says to record:
+"missing" records what the cassette lacks, "all" records everything anew.
+With CI=true recording is refused. A judgment the cassette lacks is an error
+line naming the cassette and the command that records it.
 `
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usageText)
 		return exitUsage
@@ -88,13 +137,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	case "eval":
-		return runEval(args[1:], stdin, stdout, stderr)
+		return runEval(ctx, args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "agentcheck: unknown command %q\n\n%s", args[0], usageText)
 	return exitUsage
 }
 
-func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg, files, err := parseEvalFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, evalUsageText)
@@ -104,7 +153,23 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentcheck eval: %v\n\nRun \"agentcheck eval -h\" for usage.\n", err)
 		return exitUsage
 	}
-	sum, err := evaluate(context.Background(), cfg, inputs(files, stdin), stdout)
+	var sess *judgeSession
+	if cfg.judged() {
+		sess, err = openJudge(&cfg, args, files, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "agentcheck eval: %v\n", err)
+			return exitUsage
+		}
+	}
+	if err := cfg.buildMetrics(sess); err != nil {
+		fmt.Fprintf(stderr, "agentcheck eval: %v\n", err)
+		return exitUsage
+	}
+	cfg.warn = stderr
+	sum, err := evaluate(ctx, cfg, inputs(files, stdin), stdout)
+	if cerr := sess.close(); cerr != nil {
+		err = errors.Join(err, cerr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "agentcheck eval: %v\n", err)
 		return exitFailed
@@ -121,29 +186,74 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type evalConfig struct {
 	names   []string // metric names, in output order
 	metrics []agenttest.Metric
+	opts    metricOptions
 	format  format
 	workers int
+	// batch is how many samples a worker takes at a time: many for the
+	// deterministic metrics, which take microseconds, one for judged ones,
+	// which wait on a judge.
+	batch int
 	// fileWidth is the width of the table's file column, 0 for none.
 	fileWidth int
+	judge     judgeFlags
+	// warn gets the results' warnings, in input order; nil drops them.
+	warn io.Writer
 }
+
+// judgeFlags are the flags of the judged metrics.
+type judgeFlags struct {
+	models      []string
+	agg         agenttest.Aggregation
+	cassette    string
+	concurrency int
+}
+
+// judgedMetrics are the metrics that ask an LLM judge.
+var judgedMetrics = map[string]bool{"agent_goal_accuracy": true, "topic_adherence": true}
+
+const (
+	defaultMetrics     = "tool_call_accuracy,tool_call_f1"
+	defaultDemoMetrics = "tool_call_accuracy,tool_call_f1,agent_goal_accuracy,topic_adherence"
+	availableMetrics   = "tool_call_accuracy, tool_call_f1, agent_goal_accuracy, topic_adherence"
+)
+
+func (c *evalConfig) judged() bool {
+	for _, n := range c.names {
+		if judgedMetrics[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// stringsFlag is a flag that may be repeated.
+type stringsFlag []string
+
+func (f *stringsFlag) String() string     { return strings.Join(*f, ",") }
+func (f *stringsFlag) Set(v string) error { *f = append(*f, v); return nil }
 
 func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	var flagOut bytes.Buffer
 	fs.SetOutput(&flagOut)
 	fs.Usage = func() {}
-	metrics := fs.String("metrics", "tool_call_accuracy,tool_call_f1", "")
+	metrics := fs.String("metrics", "", "")
 	strict := fs.Bool("strict-order", true, "")
 	sim := fs.String("arg-similarity", "exact", "")
 	formatName := fs.String("format", "table", "")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "")
+	topicMode := fs.String("topic-mode", "f1", "")
+	var models stringsFlag
+	fs.Var(&models, "judge-model", "")
+	aggregation := fs.String("aggregation", string(agenttest.Mean), "")
+	tolerance := fs.Float64("tolerance", 0.1, "")
+	concurrency := fs.Int("judge-concurrency", 8, "")
+	cassette := fs.String("cassette", "", "")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return evalConfig{}, nil, err
-		}
 		return evalConfig{}, nil, err
 	}
-	var cfg evalConfig
+	files := fs.Args()
+	cfg := evalConfig{batch: batchSize}
 	var err error
 	if cfg.format, err = parseFormat(*formatName); err != nil {
 		return cfg, nil, err
@@ -156,34 +266,87 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 		return cfg, nil, fmt.Errorf("--workers must be at least 1, got %d", *workers)
 	}
 	cfg.workers = *workers
-	opts := metricOptions{strictOrder: *strict, argSimilarity: argSim}
+	cfg.opts = metricOptions{strictOrder: *strict, argSimilarity: argSim}
+	if cfg.opts.topicMode, err = agenttest.ParseTopicMode(*topicMode); err != nil {
+		return cfg, nil, fmt.Errorf("--topic-mode: %v", err)
+	}
+	if *metrics == "" {
+		*metrics = defaultMetrics
+		if len(files) == 0 {
+			*metrics = defaultDemoMetrics
+		}
+	}
 	for _, name := range strings.Split(*metrics, ",") {
 		name = strings.TrimSpace(name)
 		if name == "" {
 			continue
 		}
-		for _, seen := range cfg.names {
-			if seen == name {
-				return cfg, nil, fmt.Errorf("--metrics: %s is listed twice", name)
-			}
+		if slices.Contains(cfg.names, name) {
+			return cfg, nil, fmt.Errorf("--metrics: %s is listed twice", name)
 		}
-		m, err := newMetric(name, opts)
-		if err != nil {
+		if _, err := newMetric(name, cfg.opts); err != nil {
 			return cfg, nil, err
 		}
 		cfg.names = append(cfg.names, name)
-		cfg.metrics = append(cfg.metrics, m)
 	}
-	if len(cfg.metrics) == 0 {
+	if len(cfg.names) == 0 {
 		return cfg, nil, fmt.Errorf("--metrics lists no metric")
 	}
-	return cfg, fs.Args(), nil
+
+	for i, m := range models {
+		if strings.TrimSpace(m) == "" {
+			return cfg, nil, fmt.Errorf("--judge-model: empty model name")
+		}
+		if slices.Contains(models[:i], m) {
+			return cfg, nil, fmt.Errorf("--judge-model: %s is given twice", m)
+		}
+	}
+	cfg.judge.models = models
+	cfg.judge.agg = agenttest.Aggregation{Method: agenttest.AggregationMethod(*aggregation), Tolerance: *tolerance}
+	switch cfg.judge.agg.Method {
+	case agenttest.Mean, agenttest.Majority, agenttest.Min, agenttest.Unanimous, agenttest.Consensus:
+	default:
+		return cfg, nil, fmt.Errorf("--aggregation: unknown method %q (want mean, majority, min, unanimous or consensus)", *aggregation)
+	}
+	if !(*tolerance >= 0 && *tolerance <= 1) {
+		return cfg, nil, fmt.Errorf("--tolerance must be between 0 and 1, got %v", *tolerance)
+	}
+	if *concurrency < 1 {
+		return cfg, nil, fmt.Errorf("--judge-concurrency must be at least 1, got %d", *concurrency)
+	}
+	cfg.judge.concurrency = *concurrency
+	cfg.judge.cassette = *cassette
+	if cfg.judged() {
+		// A judged sample waits on the network: as many samples in flight
+		// as the judge may be asked about, one at a time per worker.
+		cfg.workers, cfg.batch = cfg.judge.concurrency, 1
+	}
+	return cfg, files, nil
+}
+
+// buildMetrics makes the metrics named, the judged ones asking sess's judge.
+func (c *evalConfig) buildMetrics(sess *judgeSession) error {
+	opts := c.opts
+	if sess != nil {
+		opts.judge = sess.judge
+	}
+	c.metrics = c.metrics[:0]
+	for _, name := range c.names {
+		m, err := newMetric(name, opts)
+		if err != nil {
+			return err
+		}
+		c.metrics = append(c.metrics, m)
+	}
+	return nil
 }
 
 // metricOptions is how the flags tune the metrics that take options.
 type metricOptions struct {
 	strictOrder   bool
 	argSimilarity agenttest.StringSimilarity
+	topicMode     agenttest.TopicMode
+	judge         agenttest.Judge // nil until the judge is set up
 }
 
 // newMetric maps a metric name of the command line to the metric.
@@ -193,10 +356,12 @@ func newMetric(name string, o metricOptions) (agenttest.Metric, error) {
 		return agenttest.ToolCallAccuracy{AnyOrder: !o.strictOrder, ArgSimilarity: o.argSimilarity}, nil
 	case "tool_call_f1":
 		return agenttest.ToolCallF1{}, nil
-	case "agent_goal_accuracy", "topic_adherence":
-		return nil, fmt.Errorf("--metrics: %s is not available yet: it needs an LLM judge, which agentcheck eval cannot configure yet (available: tool_call_accuracy, tool_call_f1)", name)
+	case "agent_goal_accuracy":
+		return agenttest.AgentGoalAccuracy{Judge: o.judge}, nil
+	case "topic_adherence":
+		return agenttest.TopicAdherence{Judge: o.judge, Mode: o.topicMode}, nil
 	}
-	return nil, fmt.Errorf("--metrics: unknown metric %q (available: tool_call_accuracy, tool_call_f1)", name)
+	return nil, fmt.Errorf("--metrics: unknown metric %q (available: %s)", name, availableMetrics)
 }
 
 // format is how scores are written.

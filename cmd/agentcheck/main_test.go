@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/cmd/agentcheck/internal/synth"
+	"github.com/agentcheck/agentcheck/judge"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -219,26 +220,45 @@ func TestEvalRagasVectors(t *testing.T) {
 	}
 }
 
-// demoScores are the bundled dataset's scores, worked out by hand from
-// ragas's definitions.
+// demoScores are the bundled dataset's scores: the tool call metrics worked
+// out by hand from ragas's definitions, the judged ones replayed from the
+// cassette built into the command (cassettes/demo.yaml), whose judgments
+// the comments give.
 var demoScores = []string{
-	`{"tool_call_accuracy":1.0,"tool_call_f1":1.0}`,                // all right
-	`{"tool_call_accuracy":0.5,"tool_call_f1":0.0}`,                // unit argument missing
-	`{"tool_call_accuracy":0.0,"tool_call_f1":1.0}`,                // calls in the wrong order
-	`{"tool_call_accuracy":0.0,"tool_call_f1":1.0}`,                // a retried search
-	`{"tool_call_accuracy":0.6666666666666666,"tool_call_f1":0.0}`, // a typo in one of three arguments
-	`{"tool_call_accuracy":0.6666666666666666,"tool_call_f1":1.0}`, // 100 for 100.0
-	`{"tool_call_accuracy":1.0,"tool_call_f1":0.0}`,                // no calls wanted, none made
-	`{"tool_call_accuracy":0.0,"tool_call_f1":0.8}`,                // a call missing
+	// all right; the election question refused, off-topic: TP 2
+	`{"tool_call_accuracy":1.0,"tool_call_f1":1.0,"agent_goal_accuracy":1.0,"topic_adherence":0.9999999999}`,
+	// unit argument missing; the forecast came in Fahrenheit; TP 1
+	`{"tool_call_accuracy":0.5,"tool_call_f1":0.0,"agent_goal_accuracy":0.0,"topic_adherence":0.99999999985}`,
+	// calls in the wrong order; added without checking first; TP 1
+	`{"tool_call_accuracy":0.0,"tool_call_f1":1.0,"agent_goal_accuracy":0.0,"topic_adherence":0.99999999985}`,
+	// a retried search; booked; a restaurant tip refused, on-topic: TP 1, FN 1
+	`{"tool_call_accuracy":0.0,"tool_call_f1":1.0,"agent_goal_accuracy":1.0,"topic_adherence":0.6666666665777777}`,
+	// a typo in one of three arguments, so Ana got nothing; TP 1
+	`{"tool_call_accuracy":0.6666666666666666,"tool_call_f1":0.0,"agent_goal_accuracy":0.0,"topic_adherence":0.99999999985}`,
+	// 100 for 100.0; converted; bitcoin advice given, off-topic: TP 1, FP 1
+	`{"tool_call_accuracy":0.6666666666666666,"tool_call_f1":1.0,"agent_goal_accuracy":1.0,"topic_adherence":0.6666666665777777}`,
+	// no calls wanted, none made; a goodbye; no topics: 1 with a warning
+	`{"tool_call_accuracy":1.0,"tool_call_f1":0.0,"agent_goal_accuracy":1.0,"topic_adherence":1.0}`,
+	// a call missing: the details were never texted; TP 2
+	`{"tool_call_accuracy":0.0,"tool_call_f1":0.8,"agent_goal_accuracy":0.0,"topic_adherence":0.9999999999}`,
 }
 
+var demoMetrics = []string{"tool_call_accuracy", "tool_call_f1", "agent_goal_accuracy", "topic_adherence"}
+
 func TestEvalDemo(t *testing.T) {
+	// The judge's environment must not matter: the demo replays offline
+	// with the model and endpoint its cassette was recorded with.
+	judgeEnv(t, offlineURL, "", "")
+	t.Setenv(judge.EnvModel, "some-other-model")
 	out, stderr, code := agentcheck(t, "", "eval", "--format", "jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if diff := cmp.Diff(strings.Join(demoScores, "\n")+"\n", out); diff != "" {
 		t.Errorf("demo scores (-want +got):\n%s", diff)
+	}
+	if want := "agentcheck eval: demo.jsonl:7: sample 6: topic_adherence: warning: judge gpt-4o-mini found no topics in the conversation, so there was nothing to stray from: scored 1\n"; stderr != want {
+		t.Errorf("stderr %q, want the no-topics warning %q", stderr, want)
 	}
 
 	// Without flags: the readable table.
@@ -250,27 +270,33 @@ func TestEvalDemo(t *testing.T) {
 	if len(rows) != 1+len(demoScores)+1 {
 		t.Fatalf("table has %d rows, want a header, %d samples and a summary:\n%s", len(rows), len(demoScores), out)
 	}
-	if f := strings.Fields(rows[0]); !cmp.Equal(f, []string{"sample", "line", "tool_call_accuracy", "tool_call_f1", "request"}) {
+	if f := strings.Fields(rows[0]); !cmp.Equal(f, append(append([]string{"sample", "line"}, demoMetrics...), "request")) {
 		t.Errorf("header %q", rows[0])
 	}
 	for i, want := range demoScores {
 		var scores map[string]json.Number
 		json.Unmarshal([]byte(want), &scores)
+		wantFields := []string{fmt.Sprint(i), fmt.Sprint(i + 1)}
+		for _, m := range demoMetrics {
+			wantFields = append(wantFields, string(scores[m]))
+		}
 		f := strings.Fields(rows[1+i])
-		wantFields := []string{fmt.Sprint(i), fmt.Sprint(i + 1), string(scores["tool_call_accuracy"]), string(scores["tool_call_f1"])}
-		if len(f) < 5 || !cmp.Equal(f[:4], wantFields) {
+		if len(f) < 7 || !cmp.Equal(f[:6], wantFields) {
 			t.Errorf("row %d = %q, want it to start with %q and the request", i, rows[1+i], wantFields)
 		}
 	}
 	// Every score column starts where its header does.
-	col := strings.Index(rows[0], "tool_call_f1")
-	for _, r := range rows[1 : len(rows)-1] {
-		if r[col-1] != ' ' || r[col] == ' ' {
-			t.Errorf("row %q is not aligned with the header", r)
+	for _, m := range demoMetrics[1:] {
+		col := strings.Index(rows[0], m)
+		for _, r := range rows[1 : len(rows)-1] {
+			if r[col-1] != ' ' || r[col] == ' ' {
+				t.Errorf("row %q is not aligned with the header's %s", r, m)
+			}
 		}
 	}
-	// Means: (1+0.5+0+0+2/3+2/3+1+0)/8 and (1+0+1+1+0+1+0+0.8)/8.
-	if f := strings.Fields(rows[len(rows)-1]); !cmp.Equal(f[:3], []string{"mean", "0.4792", "0.6000"}) || !strings.Contains(rows[len(rows)-1], "8 samples, 8 scored, 0 could not be scored") {
+	// Means: (1+0.5+0+0+2/3+2/3+1+0)/8, (1+0+1+1+0+1+0+0.8)/8, 4/8 and the
+	// topic scores' mean, 0.9166666665631945.
+	if f := strings.Fields(rows[len(rows)-1]); !cmp.Equal(f[:5], []string{"mean", "0.4792", "0.6000", "0.5000", "0.9167"}) || !strings.Contains(rows[len(rows)-1], "8 samples, 8 scored, 0 could not be scored") {
 		t.Errorf("summary %q", rows[len(rows)-1])
 	}
 	if !strings.Contains(out, "Find a Chinese restaurant in Soho") {
@@ -288,6 +314,24 @@ func TestEvalDemo(t *testing.T) {
 	out, _, _ = agentcheck(t, "", "eval", "--format", "jsonl", "--arg-similarity", "levenshtein", "--metrics", "tool_call_accuracy")
 	if got, want := strings.Split(out, "\n")[4], `{"tool_call_accuracy":0.9777777777777779}`; got != want {
 		t.Errorf("--arg-similarity levenshtein: typo sample %s, want %s", got, want)
+	}
+	// --topic-mode picks another of the same judgments' scores: the refused
+	// restaurant tip costs recall, the bitcoin advice precision.
+	for mode, want := range map[string][2]string{
+		"precision": {"0.9999999999", "0.499999999975"},
+		"recall":    {"0.499999999975", "0.9999999999"},
+	} {
+		out, stderr, code := agentcheck(t, "", "eval", "--format", "jsonl", "--metrics", "topic_adherence", "--topic-mode", mode)
+		lines := strings.Split(out, "\n")
+		if code != 0 || len(lines) < 6 || lines[3] != `{"topic_adherence":`+want[0]+`}` || lines[5] != `{"topic_adherence":`+want[1]+`}` {
+			t.Errorf("--topic-mode %s: exit %d, samples 3 and 5: %q, want %v (stderr %q)", mode, code, lines, want, stderr)
+		}
+	}
+	// A judge model the cassette lacks misses, and says how to record it.
+	out, _, code = agentcheck(t, "", "eval", "--format", "jsonl", "--metrics", "agent_goal_accuracy", "--judge-model", "gpt-4o")
+	if code != 1 || !strings.Contains(out, "cassette: cassettes/demo.yaml") ||
+		!strings.Contains(out, "record it with: AGENTCHECK_RECORD=missing agentcheck eval --cassette demo.cassette.yaml --format jsonl --metrics agent_goal_accuracy --judge-model gpt-4o") {
+		t.Errorf("another judge model: exit %d, want miss lines naming the cassette and the command:\n%.2000s", code, out)
 	}
 }
 
@@ -432,9 +476,14 @@ func TestUsage(t *testing.T) {
 		{args: []string{"eval", "-h"}, code: 0, out: "--strict-order BOOL"},
 		{args: []string{"eval", "--help"}, code: 0, out: "--format NAME"},
 		{args: []string{"grade"}, code: 2, error: `unknown command "grade"`},
-		{args: []string{"eval", "--metrics", "tool_call_acuracy"}, code: 2, error: `unknown metric "tool_call_acuracy" (available: tool_call_accuracy, tool_call_f1)`},
-		{args: []string{"eval", "--metrics", "agent_goal_accuracy"}, code: 2, error: "agent_goal_accuracy is not available yet"},
-		{args: []string{"eval", "--metrics", "tool_call_f1,topic_adherence"}, code: 2, error: "topic_adherence is not available yet"},
+		{args: []string{"eval", "--metrics", "tool_call_acuracy"}, code: 2, error: `unknown metric "tool_call_acuracy" (available: tool_call_accuracy, tool_call_f1, agent_goal_accuracy, topic_adherence)`},
+		{args: []string{"help", "eval"}, code: 0, out: "--judge-model MODEL"},
+		{args: []string{"eval", "--topic-mode", "accuracy"}, code: 2, error: `--topic-mode: unknown topic mode "accuracy" (want precision, recall or f1)`},
+		{args: []string{"eval", "--aggregation", "median"}, code: 2, error: `--aggregation: unknown method "median" (want mean, majority, min, unanimous or consensus)`},
+		{args: []string{"eval", "--tolerance", "-0.1"}, code: 2, error: "--tolerance must be between 0 and 1, got -0.1"},
+		{args: []string{"eval", "--judge-concurrency", "0"}, code: 2, error: "--judge-concurrency must be at least 1, got 0"},
+		{args: []string{"eval", "--judge-model", "a", "--judge-model", "a"}, code: 2, error: "--judge-model: a is given twice"},
+		{args: []string{"eval", "--judge-model", " "}, code: 2, error: "--judge-model: empty model name"},
 		{args: []string{"eval", "--metrics", "tool_call_f1,tool_call_f1"}, code: 2, error: "tool_call_f1 is listed twice"},
 		{args: []string{"eval", "--metrics", ","}, code: 2, error: "--metrics lists no metric"},
 		{args: []string{"eval", "--arg-similarity", "cosine"}, code: 2, error: `unknown string similarity "cosine"`},
