@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/judge"
 	. "github.com/agentcheck/agentcheck/matchers"
 	"github.com/onsi/gomega"
 	openai "github.com/sashabaranov/go-openai"
@@ -82,4 +83,39 @@ func Example_ragasMetrics() {
 	// tool_call_accuracy: 0.9666666666666666
 	// tool_call_f1: 0.5
 	// tool_call_match: 1
+}
+
+// A judged assertion, replayed from cassettes/Example_judged.yaml: no network,
+// no key. In a test, judge.ForTest(t) names the cassette after the test.
+// Re-record with AGENTCHECK_RECORD=all (see cassettes/README.md).
+func Example_judged() {
+	rec, err := judge.NewRecorder("cassettes/Example_judged.yaml")
+	if err != nil {
+		panic(err)
+	}
+	defer rec.Close()
+	j := judge.New(judge.WithCassette(rec), judge.WithModel("gpt-4o-mini"))
+
+	conv, err := agenttest.FromOpenAI(transcript)
+	if err != nil {
+		panic(err)
+	}
+	sample := agenttest.Sample{
+		Conversation:    conv,
+		Reference:       "A table for 4 at a Chinese restaurant in Paris is booked for 8pm",
+		ReferenceTopics: []string{"restaurants", "table bookings"},
+	}
+	g := gomega.NewGomega(func(message string, _ ...int) { fmt.Println(message) })
+	g.Expect(sample).To(StayOnTopics(j))
+	g.Expect(sample).To(AchieveGoal(j))
+	// Output:
+	// Expected the conversation "Find a Chinese restaurant in Paris and book it for 4 at 8pm" … "Booked Golden Dragon for 4 at 9pm, confirmation GD-88." (6 messages, 2 tool calls) to achieve its goal, but the judge found it did not (agent_goal_accuracy 0, want 1)
+	// desired outcome: the reference "A table for 4 at a Chinese restaurant in Paris is booked for 8pm"
+	// judge gpt-4o-mini: not achieved
+	//     reason: The table is booked for 9pm, not for 8pm as desired.
+	//     inferred goal: Book a table for 4 at a Chinese restaurant in Paris at 8pm.
+	//     end state: Golden Dragon in Paris is booked for 4 at 9pm (21:00), confirmation GD-88.
+	// tokens: 438 (376 prompt + 62 completion)
+	// cassette: cassettes/Example_judged.yaml
+	//     re-record: AGENTCHECK_RECORD=all go test . -run '^Example_judged$'
 }

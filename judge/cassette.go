@@ -508,6 +508,9 @@ func (r *Recorder) record(req *http.Request, body []byte, storedURL string, stor
 	r.used[key]++
 	r.added = append(r.added, it)
 	r.mu.Unlock()
+	// Name the cassette on the recorded answer too (not stored), so that a
+	// recording run reports the same source its replays will.
+	resp.Header.Set(CassetteHeader, r.path)
 	return resp, nil
 }
 

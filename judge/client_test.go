@@ -632,8 +632,9 @@ func TestCassetteRecordsTheCleanExchangeAndReplaysOffline(t *testing.T) {
 	if string(replayed.JSON) != string(recorded.JSON) || replayed.Usage != recorded.Usage || replayed.Model != recorded.Model {
 		t.Errorf("replayed %+v, recorded %+v", replayed, recorded)
 	}
-	if recorded.Source != "live" || replayed.Source != path {
-		t.Errorf("sources %q, %q", recorded.Source, replayed.Source)
+	// A recording run names the cassette it wrote to, as its replays do.
+	if recorded.Source != path || replayed.Source != path {
+		t.Errorf("sources %q recorded, %q replayed; want both %q", recorded.Source, replayed.Source, path)
 	}
 	if recorded.Attempts != 3 || replayed.Attempts != 2 {
 		t.Errorf("attempts %d recorded (429 retried, then a malformed answer asked again), %d replayed", recorded.Attempts, replayed.Attempts)
