@@ -1,14 +1,13 @@
-// Package matchers holds Gomega matchers for the tool calls of an LLM agent:
-// HaveToolCalls and its InOrder and InAnyOrder variants compare the calls
-// with expected calls built by agenttest.CallTo, HaveCalledTool counts calls
-// of one tool, and HaveToolCallAccuracy and HaveToolCallF1 score them with
-// the ragas metrics against a threshold or any Gomega matcher. The actual
-// value may be an agenttest.Conversation, agenttest.Sample, *agenttest.Sample,
-// []agenttest.Message, []agenttest.ToolCall or []openai.ChatCompletionMessage.
-// They work with gomega.NewWithT(t) and in Ginkgo, and their failure
-// messages show the expected against the actual calls with per-argument
-// differences, or the score against the threshold with the metric's pairing
-// of reference and predicted calls.
+// Package matchers holds Gomega matchers for LLM agents: HaveToolCalls (and
+// its InOrder and InAnyOrder variants), HaveCalledTool, HaveToolCallAccuracy
+// and HaveToolCallF1 check the tool calls deterministically, and AchieveGoal
+// and StayOnTopics ask an LLM judge, replayed from a cassette in CI. The
+// actual value may be an agenttest.Conversation, agenttest.Sample,
+// *agenttest.Sample, []agenttest.Message, []agenttest.ToolCall or
+// []openai.ChatCompletionMessage. They work with gomega.NewWithT(t) and in
+// Ginkgo, and their failure messages say why: the expected against the actual
+// calls with per-argument differences, the score against the threshold, each
+// judge's verdict and reasoning, and the cassette with how to re-record it.
 package matchers
 
 import (
