@@ -55,6 +55,8 @@ const usageText = `agentcheck scores recorded agent runs with ragas's agent metr
 
 Usage:
   agentcheck eval [flags] [FILE...]   score ragas-format samples
+  agentcheck cassettes check [flags] [PATH...]
+                                      fail when a cassette holds a credential
   agentcheck help [eval]              show this help, or eval's
 
 Run "agentcheck eval" without files to score the bundled example dataset.
@@ -132,12 +134,16 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[1] == "eval" {
 			fmt.Fprint(stdout, evalUsageText)
+		} else if len(args) > 1 && args[1] == "cassettes" {
+			fmt.Fprint(stdout, cassettesUsageText)
 		} else {
 			fmt.Fprint(stdout, usageText)
 		}
 		return exitOK
 	case "eval":
 		return runEval(ctx, args[1:], stdin, stdout, stderr)
+	case "cassettes":
+		return runCassettes(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "agentcheck: unknown command %q\n\n%s", args[0], usageText)
 	return exitUsage

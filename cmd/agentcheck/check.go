@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentcheck/agentcheck/judge"
+)
+
+const cassettesUsageText = `Usage: agentcheck cassettes check [flags] [PATH...]
+
+Fails when a go-vcr cassette holds a credential, so that CI can refuse a
+recording that leaked one. PATH is a cassette file or a directory, searched
+recursively for *.yaml and *.yml; without PATH, testdata/cassettes and
+cassettes, those of them that exist.
+
+Found, in request and response headers, URLs, forms and bodies:
+  - a value in a credential header: Authorization, Proxy-Authorization,
+    Api-Key, X-Api-Key, OpenAI-Organization, OpenAI-Project, Cookie,
+    Set-Cookie, names such as X-Auth-Token or X-Goog-Api-Key, and --header;
+  - key, api_key, apikey, access_token, token, signature... in a query
+    string or a form, and a password in a URL;
+  - keys by their format: OpenAI sk-/sk-proj-, OpenRouter sk-or-v1-,
+    Anthropic sk-ant-, AWS AKIA, GitHub ghp_/github_pat_, Google AIza, Slack
+    xox, bearer tokens, JWTs, private keys, and JSON fields such as "api_key",
+    "client_secret" or "password" holding a string;
+  - your rules: a value at --json-path that is not "[REDACTED]", a match of
+    --pattern, a value of --header. Give the recorder the same rules
+    (judge.SecretRules.Options) and the check proves they applied.
+
+Each finding is one line, the secret masked to its first characters:
+  FILE:LINE: interaction N: request|response header|body|url|form: WHAT
+
+Flags:
+  --header NAME      a header the recorder drops (repeatable)
+  --json-path PATH   a JSON body path the recorder redacts, dot-separated
+                     keys, indexes or * (messages.*.name; repeatable)
+  --pattern REGEX    a Go regular expression the recorder redacts (repeatable)
+  --rules FILE       rules as JSON: {"headers": [...], "json_paths": [...],
+                     "patterns": [...]}, added to the flags'
+
+Exit status: 0 when no cassette holds a secret, 1 when one does, 2 for a
+usage error or a cassette that cannot be read or parsed (named with its
+line; the other cassettes are still checked).
+`
+
+// runCassettes runs "agentcheck cassettes SUBCOMMAND".
+func runCassettes(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, cassettesUsageText)
+		return exitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, cassettesUsageText)
+		return exitOK
+	case "check":
+		return runCheck(args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "agentcheck cassettes: unknown command %q\n\n%s", args[0], cassettesUsageText)
+	return exitUsage
+}
+
+// defaultCassetteDirs are checked when no PATH is given: where judge.Cassette
+// keeps a package's cassettes, and a module's shared ones.
+var defaultCassetteDirs = []string{judge.DefaultCassetteDir, "cassettes"}
+
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	usageErr := func(err error) int {
+		fmt.Fprintf(stderr, "agentcheck cassettes check: %v\n\nRun \"agentcheck cassettes check -h\" for usage.\n", err)
+		return exitUsage
+	}
+	flags := flag.NewFlagSet("cassettes check", flag.ContinueOnError)
+	flags.SetOutput(new(bytes.Buffer))
+	flags.Usage = func() {}
+	var rules judge.SecretRules
+	flags.Var((*stringsFlag)(&rules.Headers), "header", "")
+	flags.Var((*stringsFlag)(&rules.JSONPaths), "json-path", "")
+	flags.Var((*stringsFlag)(&rules.Patterns), "pattern", "")
+	rulesFile := flags.String("rules", "", "")
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, cassettesUsageText)
+			return exitOK
+		}
+		return usageErr(err)
+	}
+	if *rulesFile != "" {
+		fromFile, err := judge.LoadSecretRules(*rulesFile)
+		if err != nil {
+			return usageErr(err)
+		}
+		rules.Headers = append(rules.Headers, fromFile.Headers...)
+		rules.JSONPaths = append(rules.JSONPaths, fromFile.JSONPaths...)
+		rules.Patterns = append(rules.Patterns, fromFile.Patterns...)
+	}
+	// A rule that cannot work is the user's mistake, reported once rather
+	// than for every cassette.
+	if _, err := rules.Options(); err != nil {
+		return usageErr(err)
+	}
+	files, err := cassetteFiles(flags.Args())
+	if err != nil {
+		return usageErr(err)
+	}
+
+	var findings, leaky, broken int
+	for _, path := range files {
+		found, err := judge.CheckCassette(path, rules)
+		if err != nil {
+			fmt.Fprintf(stderr, "agentcheck cassettes check: %v\n", err)
+			broken++
+			continue
+		}
+		for _, f := range found {
+			fmt.Fprintln(stdout, f)
+		}
+		findings += len(found)
+		if len(found) > 0 {
+			leaky++
+		}
+	}
+	checked := len(files) - broken
+	switch {
+	case findings > 0:
+		fmt.Fprintf(stdout, "agentcheck cassettes check: %s in %d of %s\n", plural(findings, "secret"), leaky, plural(checked, "cassette"))
+		fmt.Fprint(stdout, "Remove them from the files and redact them when recording: the recorder drops the standard\n"+
+			"credential headers; add your own with judge.WithRedactHeaders, WithRedactJSON, WithRedactPattern\n"+
+			"or judge.SecretRules.Options, and revoke any key that was committed.\n")
+	case broken == 0:
+		fmt.Fprintf(stdout, "agentcheck cassettes check: no secrets in %s\n", plural(checked, "cassette"))
+	}
+	if broken > 0 {
+		fmt.Fprintf(stderr, "agentcheck cassettes check: %d of %s could not be checked\n", broken, plural(len(files), "cassette"))
+		return exitUsage
+	}
+	if findings > 0 {
+		return exitFailed
+	}
+	return exitOK
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// cassetteFiles expands the PATH arguments: a file is itself, whatever its
+// name; a directory is its *.yaml and *.yml files, recursively, skipping
+// hidden directories. A named directory without cassettes is an error: CI
+// checking an empty or misspelt directory must not pass.
+func cassetteFiles(args []string) ([]string, error) {
+	explicit := len(args) > 0
+	if !explicit {
+		for _, d := range defaultCassetteDirs {
+			if _, err := os.Stat(d); err == nil {
+				args = append(args, d)
+			}
+		}
+		if len(args) == 0 {
+			return nil, fmt.Errorf("no PATH given and neither %s exists here", strings.Join(defaultCassetteDirs, " nor "))
+		}
+	}
+	var files []string
+	for _, arg := range args {
+		info, err := os.Stat(arg)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			files = append(files, arg)
+			continue
+		}
+		n := len(files)
+		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if path != arg && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if ext := filepath.Ext(path); ext == ".yaml" || ext == ".yml" {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if explicit && len(files) == n {
+			return nil, fmt.Errorf("%s: no cassettes (*.yaml, *.yml) in the directory", arg)
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no cassettes (*.yaml, *.yml) in %s", strings.Join(args, ", "))
+	}
+	return files, nil
+}
