@@ -145,16 +145,22 @@ func judgeWith(ctx context.Context, metric string, j Judge, judgeOne func(contex
 	}
 	var scores []float64
 	var failed []string
+	// causes are the failed judges' models and errors, for an error that
+	// wraps them all: errors.Is(err, context.Canceled) tells an interrupted
+	// evaluation, errors.As a cassette's replay miss.
+	var causes []any
 	for _, v := range r.Verdicts {
 		r.Usage = r.Usage.Add(v.Usage)
 		if v.Err != nil {
 			failed = append(failed, fmt.Sprintf("%s: %v", v.Model, v.Err))
+			causes = append(causes, v.Model, v.Err)
 			continue
 		}
 		scores = append(scores, v.Score)
 	}
 	if len(scores) == 0 {
-		return r, fmt.Errorf("%s: every judge failed: %s", metric, strings.Join(failed, "; "))
+		format := "%s: every judge failed: " + strings.Repeat("; %s: %w", len(failed))[2:]
+		return r, fmt.Errorf(format, append([]any{metric}, causes...)...)
 	}
 	score, disagreement, err := Aggregate(agg, scores)
 	if err != nil {

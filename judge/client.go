@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -433,11 +434,38 @@ func (c *Client) httpError(q agenttest.Question, err error, log *attemptLog) err
 	if (status == http.StatusUnauthorized || status == http.StatusForbidden) && c.apiKey == "" {
 		notes = append(notes, "no API key was given: set "+EnvAPIKey+" or use judge.WithAPIKey")
 	}
+	if advice := c.advice(status, err); advice != "" {
+		notes = append(notes, advice)
+	}
 	note := ""
 	if len(notes) > 0 {
 		note = " (" + strings.Join(notes, "; ") + ")"
 	}
 	return fmt.Errorf("judge: question %q (model %s at %s): %w%s", q.Name, c.model, redactURL(c.baseURL), err, note)
+}
+
+// advice says what the user can do about a request that failed for good,
+// after the retries: "" when it has nothing to add.
+func (c *Client) advice(status int, err error) string {
+	var timeout attemptTimeout
+	var dial *net.OpError
+	switch {
+	case status == http.StatusTooManyRequests:
+		return "the endpoint is rate-limiting: ask fewer questions at once (agentcheck eval --judge-concurrency), or allow more retries with judge.WithRetry"
+	case status == http.StatusRequestTimeout || status >= 500:
+		return "the endpoint is failing or overloaded: try again later, or allow more retries with judge.WithRetry"
+	case status == http.StatusNotFound:
+		return fmt.Sprintf("check the model name (%s or judge.WithModel) and the base URL (%s or judge.WithBaseURL), which usually ends in /v1", EnvModel, EnvBaseURL)
+	case status != 0:
+		return ""
+	case errors.As(err, &timeout):
+		return "no answer came within RetryPolicy.AttemptTimeout: a slow model (a local one, a long conversation) may need a longer one, set with judge.WithRetry"
+	case errors.As(err, &dial) && dial.Op == "dial":
+		return fmt.Sprintf("nothing answers at %s: start the server, or check the base URL (%s or judge.WithBaseURL)", redactURL(c.baseURL), EnvBaseURL)
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return "the endpoint, or a proxy before it, closed the connection without a whole answer: try again later"
+	}
+	return ""
 }
 
 // redact keeps the API key out of an error's text, whatever a server or a
@@ -680,10 +708,12 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if giveUp != "" {
 			log.setReason(giveUp)
-			if err != nil {
+			if err != nil && log == nil {
+				// A Client reports the reason from its log; anyone else
+				// has only the error.
 				return nil, fmt.Errorf("%w (%s)", err, giveUp)
 			}
-			return resp, nil
+			return resp, err
 		}
 		if resp != nil {
 			resp.Body.Close()

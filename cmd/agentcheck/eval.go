@@ -92,7 +92,7 @@ func (s *stats) add(t *stats) {
 // evaluate scores every sample of the inputs and writes the results to w
 // in cfg.format. Samples that cannot be scored are counted in the returned
 // stats and written as errors in their place; the error returned is about
-// writing the output.
+// writing the output, or says that ctx ended the run early.
 func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (stats, error) {
 	if len(ins) > 1 {
 		// Several files: the table says which one each row is from.
@@ -108,6 +108,9 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (st
 	work := make(chan *batch, depth)
 	order := make(chan *batch, depth)
 	var stop atomic.Bool // set when the output fails: reading stops
+	// Interrupted (Ctrl-C), the run stops reading too: the samples read are
+	// still written, those the judge did not get to as errors.
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	var wg sync.WaitGroup
 	wg.Go(func() { readBatches(ins, cfg.batch, free, work, order, &stop) })
 	for range cfg.workers {
@@ -163,6 +166,9 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (st
 	}
 	if werr == nil {
 		werr = out.Flush()
+	}
+	if werr == nil && ctx.Err() != nil {
+		werr = fmt.Errorf("interrupted (%v) after reading %d samples; the rest of the input was not read", context.Cause(ctx), total.samples)
 	}
 	return total, werr
 }
