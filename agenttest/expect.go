@@ -55,7 +55,9 @@ func (a approx) matchValue(v Value, present bool) (bool, string) {
 	if v.Kind() != Int && v.Kind() != Float {
 		return false, "not a number"
 	}
-	return math.Abs(v.Float()-a.want) <= a.tol, ""
+	// Equal values are within any tolerance, infinities included, whose
+	// difference is NaN.
+	return v.Float() == a.want || math.Abs(v.Float()-a.want) <= a.tol, ""
 }
 
 func (a approx) Match(actual any) (bool, error) { return matchPresent(a, actual) }

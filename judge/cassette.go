@@ -20,6 +20,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v4"
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
@@ -284,6 +286,9 @@ func NewRecorder(path string, opts ...CassetteOption) (*Recorder, error) {
 	}
 	if err != nil && r.mode != RecordAll {
 		// RecordAll replaces the file, so an unreadable one is no obstacle.
+		if !errors.Is(err, fs.ErrPermission) {
+			err = fmt.Errorf("%w\n  restore it from version control, or record it anew with: %s", err, r.rerecordCommand())
+		}
 		return nil, err
 	}
 	r.loaded, r.existed = loaded, existed
@@ -645,21 +650,48 @@ func (r *Recorder) writeAtomic(data []byte) (err error) {
 // loadCassette reads a cassette with go-vcr's own loader; a missing file is
 // an empty cassette.
 func loadCassette(path string) (interactions []*cassette.Interaction, existed bool, err error) {
-	c, err := cassette.Load(strings.TrimSuffix(path, ".yaml"))
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, true, fmt.Errorf("agentcheck: cassette %s: %w", path, err)
 	}
-	return c.Interactions, true, nil
+	return loadCassetteData(path, data)
 }
 
-// loadCassetteData reads a cassette's content with go-vcr's own loader.
+// loadCassetteData reads a cassette's content with go-vcr's own loader, and
+// refuses one that is cut short: go-vcr reads an empty file as an empty
+// cassette, and an interaction that lost its last fields as one whose
+// response has status 0.
 func loadCassetteData(path string, data []byte) (interactions []*cassette.Interaction, existed bool, err error) {
+	if len(bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(data), []byte("---")))) == 0 {
+		return nil, true, fmt.Errorf("agentcheck: cassette %s: the file is empty, yet a cassette always holds its version", path)
+	}
 	c, err := cassette.LoadWithFS(strings.TrimSuffix(path, ".yaml"), cassetteData(data))
 	if err != nil {
 		return nil, true, fmt.Errorf("agentcheck: cassette %s: %w", path, err)
+	}
+	for i, it := range c.Interactions {
+		var missing []string
+		switch {
+		case it == nil:
+			missing = []string{"content"}
+		default:
+			if it.Request.Method == "" {
+				missing = append(missing, "request method")
+			}
+			if it.Request.URL == "" {
+				missing = append(missing, "request url")
+			}
+			if it.Response.Code == 0 {
+				missing = append(missing, "response code")
+			}
+		}
+		if len(missing) > 0 {
+			return nil, true, fmt.Errorf("agentcheck: cassette %s: interaction %d of %d has no %s: the file was cut short or edited",
+				path, i, len(c.Interactions), strings.Join(missing, ", "))
+		}
 	}
 	return c.Interactions, true, nil
 }
@@ -874,9 +906,11 @@ func encodeJSON(v any, indent string) []byte {
 }
 
 // appendCanonicalJSON appends b's canonical form: no insignificant
-// whitespace, object members ordered by their key's text. Strings and
-// numbers keep their literal text. ok is false when b is not one JSON value.
-// It is a hand scanner because matching runs on every replayed request.
+// whitespace, object members ordered by their key, strings written as
+// encoding/json writes the string they decode to (so "\u00e9" and "é"
+// match), numbers as their literal text. ok is false when b is not one JSON
+// value. It is a hand scanner because matching runs on every replayed
+// request.
 func appendCanonicalJSON(dst, b []byte) (out []byte, ok bool) {
 	p := canonScanner{b: b}
 	p.skipSpace()
@@ -945,7 +979,10 @@ func (p *canonScanner) value(dst []byte, depth int) ([]byte, bool) {
 		}
 	case c == '"':
 		s, ok := p.str()
-		return append(dst, s...), ok
+		if !ok {
+			return dst, false
+		}
+		return appendCanonicalString(dst, s)
 	case c == '-' || c >= '0' && c <= '9':
 		start := p.i
 		for p.i < len(p.b) && strings.IndexByte("+-.eE0123456789", p.b[p.i]) >= 0 {
@@ -985,9 +1022,123 @@ func (p *canonScanner) str() ([]byte, bool) {
 	}
 }
 
+// appendCanonicalString appends the string literal lit (quotes included)
+// as encoding/json writes the string it decodes to: escapes in one form,
+// invalid UTF-8 and lone surrogates as U+FFFD. ok is false for a literal
+// JSON does not allow (a bad escape, a raw control character).
+func appendCanonicalString(dst, lit []byte) ([]byte, bool) {
+	body := lit[1 : len(lit)-1]
+	plain := true
+	for _, c := range body {
+		if c < 0x20 || c >= utf8.RuneSelf || c == '\\' || c == '<' || c == '>' || c == '&' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return append(dst, lit...), true
+	}
+	dst = append(dst, '"')
+	for i := 0; i < len(body); {
+		r, n := rune(body[i]), 1
+		switch {
+		case r == '\\':
+			if i+1 >= len(body) {
+				return dst, false
+			}
+			n = 2
+			switch body[i+1] {
+			case '"', '\\', '/':
+				r = rune(body[i+1])
+			case 'b':
+				r = '\b'
+			case 'f':
+				r = '\f'
+			case 'n':
+				r = '\n'
+			case 'r':
+				r = '\r'
+			case 't':
+				r = '\t'
+			case 'u':
+				var ok bool
+				if r, ok = hexRune(body[i+2:]); !ok {
+					return dst, false
+				}
+				n = 6
+				if utf16.IsSurrogate(r) {
+					lo := rune(-1)
+					if rest := body[i+6:]; len(rest) >= 2 && rest[0] == '\\' && rest[1] == 'u' {
+						lo, _ = hexRune(rest[2:])
+					}
+					if r = utf16.DecodeRune(r, lo); r != utf8.RuneError {
+						n = 12
+					}
+				}
+			default:
+				return dst, false
+			}
+		case r < 0x20:
+			return dst, false
+		case r >= utf8.RuneSelf:
+			r, n = utf8.DecodeRune(body[i:])
+		}
+		i += n
+		switch r {
+		case '"', '\\':
+			dst = append(dst, '\\', byte(r))
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		case '<', '>', '&', '\u2028', '\u2029':
+			dst = appendUEscape(dst, r)
+		default:
+			if r < 0x20 {
+				dst = appendUEscape(dst, r)
+			} else {
+				dst = utf8.AppendRune(dst, r)
+			}
+		}
+	}
+	return append(dst, '"'), true
+}
+
+func appendUEscape(dst []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+}
+
+// hexRune reads the 4 hex digits of a \u escape.
+func hexRune(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
 type canonMember struct {
-	key        []byte
-	start, end int // the member's canonical text in dst
+	start, keyEnd, end int // the member's canonical text in dst, and its key's
 }
 
 func (p *canonScanner) object(dst []byte, depth int) ([]byte, bool) {
@@ -1017,12 +1168,15 @@ func (p *canonScanner) object(dst []byte, depth int) ([]byte, bool) {
 		p.i++
 		p.skipSpace()
 		start := len(dst)
-		dst = append(dst, key...)
+		if dst, ok = appendCanonicalString(dst, key); !ok {
+			return dst, false
+		}
+		keyEnd := len(dst)
 		dst = append(dst, ':')
 		if dst, ok = p.value(dst, depth+1); !ok {
 			return dst, false
 		}
-		p.members = append(p.members, canonMember{key: key, start: start, end: len(dst)})
+		p.members = append(p.members, canonMember{start: start, keyEnd: keyEnd, end: len(dst)})
 		p.skipSpace()
 		if p.i >= len(p.b) {
 			return dst, false
@@ -1038,7 +1192,7 @@ func (p *canonScanner) object(dst []byte, depth int) ([]byte, bool) {
 		dst = append(dst, ',')
 	}
 	members := p.members[first:]
-	byKey := func(a, b canonMember) int { return bytes.Compare(a.key, b.key) }
+	byKey := func(a, b canonMember) int { return bytes.Compare(dst[a.start:a.keyEnd], dst[b.start:b.keyEnd]) }
 	if !slices.IsSortedFunc(members, byKey) {
 		slices.SortStableFunc(members, byKey)
 		text := slices.Clone(dst[base:])
@@ -1145,9 +1299,20 @@ func (r *Recorder) miss(key string) error {
 	diff = append(diff, lineDiff(prettyBody(wantBody), prettyBody(gotBody), 24)...)
 	e.Diff = strings.Join(diff, "\n")
 	if w, g := promptVersion(wantBody), promptVersion(gotBody); w != g {
-		e.Hint = fmt.Sprintf("the prompt version differs (recorded %q, now %q): the judge's prompt changed, so its cassettes need re-recording", w, g)
+		e.Hint = fmt.Sprintf("the prompt version differs (recorded %q, now %q): the judge's prompt changed, so its cassettes need re-recording; %s also drops the old prompt's interactions",
+			w, g, r.rerecordCommand())
 	}
 	return e
+}
+
+// rerecordCommand is command with AGENTCHECK_RECORD=all: it records the
+// test's interactions anew, dropping the cassette's old ones.
+func (r *Recorder) rerecordCommand() string {
+	cmd := r.command()
+	if rest, ok := strings.CutPrefix(cmd, RecordEnv+"=missing "); ok {
+		return RecordEnv + "=all " + rest
+	}
+	return RecordEnv + "=all " + cmd
 }
 
 // command is the shell command that records this test's missing
