@@ -598,7 +598,10 @@ func TestCassetteRecordsTheCleanExchangeAndReplaysOffline(t *testing.T) {
 		Then(judgetest.Always(judgetest.Content(goodAnswer))))
 	defer s.Close()
 
-	rec, err := judge.NewRecorder(path, judge.WithRecordMode(judge.RecordAll))
+	// The test records on purpose, so CI's refusal to record (CI=true) must
+	// not reach it: the environment it sees is empty.
+	noEnv := judge.WithCassetteEnv(func(string) string { return "" })
+	rec, err := judge.NewRecorder(path, judge.WithRecordMode(judge.RecordAll), noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -623,7 +626,7 @@ func TestCassetteRecordsTheCleanExchangeAndReplaysOffline(t *testing.T) {
 		t.Errorf("the cassette lost the temperature:\n%s", file)
 	}
 
-	replayer, err := judge.NewRecorder(path, judge.WithRecordMode(judge.RecordNone))
+	replayer, err := judge.NewRecorder(path, judge.WithRecordMode(judge.RecordNone), noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
