@@ -123,7 +123,17 @@ func (m ToolCallAccuracy) Compare(predicted, reference []ToolCall) Result {
 	}
 	n := min(len(predicted), len(reference))
 	if len(predicted) != len(reference) {
-		r.Warnings = []string{fmt.Sprintf("Length mismatch: predicted tool calls (%d) vs reference tool calls (%d). Only the first %d tool calls will be compared.", len(predicted), len(reference), n)}
+		// Written without fmt, which costs more than the rest of a typical
+		// sample's scoring.
+		b := append(sc.text[:0], "Length mismatch: predicted tool calls ("...)
+		b = strconv.AppendInt(b, int64(len(predicted)), 10)
+		b = append(b, ") vs reference tool calls ("...)
+		b = strconv.AppendInt(b, int64(len(reference)), 10)
+		b = append(b, "). Only the first "...)
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, " tool calls will be compared."...)
+		r.Warnings = []string{string(b)}
+		sc.text = b[:0]
 	}
 	// Sorting by a key that starts with the name sorts the names, so in any
 	// order too, equal name lists (ragas compares sorted(names)) line up.
@@ -410,62 +420,16 @@ func (m ToolCallF1) Compare(predicted, reference []ToolCall) Result {
 	sc := getScratch()
 	defer scratchPool.Put(sc)
 	np, nr := len(predicted), len(reference)
-	// Each call's key is equal to another's exactly when ragas's sets hold
-	// them as one element. Sorting each side by key brings equal calls
-	// together, so the sets are counted in one merge walk, in O(n log n).
-	// Keys are ordered by their hash first, which settles most comparisons
-	// without reading the keys.
-	for _, set := range [2][]ToolCall{predicted, reference} {
-		for i := range set {
-			start := len(sc.keys)
-			sc.keys = appendSetKey(sc.keys, &set[i])
-			sc.spans = append(sc.spans, [2]int{start, len(sc.keys)})
-			sc.hashes = append(sc.hashes, maphash.Bytes(hashSeed, sc.keys[start:]))
-		}
-	}
-	var obuf [32]int
-	order := identity(obuf[:0], np+nr)
-	po, ro := order[:np], order[np:]
-	byKey := func(a, b int) int {
-		if c := cmp.Compare(sc.hashes[a], sc.hashes[b]); c != 0 {
-			return c
-		}
-		return bytes.Compare(sc.key(a), sc.key(b))
-	}
-	slices.SortStableFunc(po, byKey)
-	slices.SortStableFunc(ro, byKey)
-	// match[i] is the predicted call paired with reference call i, or -1:
-	// within a group of equal calls, the first reference call takes the
-	// first predicted one and so on, for the explanation.
 	var mbuf [16]int
 	match := slices.Grow(mbuf[:0], nr)[:nr]
 	for i := range match {
 		match[i] = -1
 	}
 	var actual, expected, tp, paired int
-	for i, j := 0, 0; i < np || j < nr; {
-		c := -1
-		if i == np {
-			c = 1
-		} else if j < nr {
-			c = byKey(po[i], ro[j])
-		}
-		gi, gj := i, j
-		if c <= 0 {
-			for actual, i = actual+1, i+1; i < np && byKey(po[i], po[gi]) == 0; i++ {
-			}
-		}
-		if c >= 0 {
-			for expected, j = expected+1, j+1; j < nr && byKey(ro[j], ro[gj]) == 0; j++ {
-			}
-		}
-		if c == 0 {
-			tp++
-			for k := 0; k < min(i-gi, j-gj); k++ {
-				match[ro[gj+k]-np] = po[gi+k]
-				paired++
-			}
-		}
+	if np+nr <= smallF1 {
+		actual, expected, tp, paired = f1Pairwise(predicted, reference, match)
+	} else {
+		actual, expected, tp, paired = sc.f1Sorted(predicted, reference, match)
 	}
 	fp, fn := actual-tp, expected-tp
 	precision, recall, f1 := 0.0, 0.0, 0.0
@@ -500,16 +464,250 @@ func (m ToolCallF1) Compare(predicted, reference []ToolCall) Result {
 	b = append(b, " of "...)
 	b = strconv.AppendInt(b, int64(actual), 10)
 	b = append(b, " distinct calls made were expected (precision "...)
-	b = strconv.AppendFloat(b, precision, 'f', -1, 64)
+	b = appendRatio(b, tp, actual, precision)
 	b = append(b, "), "...)
 	b = strconv.AppendInt(b, int64(tp), 10)
 	b = append(b, " of "...)
 	b = strconv.AppendInt(b, int64(expected), 10)
 	b = append(b, " distinct expected calls were made (recall "...)
-	b = strconv.AppendFloat(b, recall, 'f', -1, 64)
+	b = appendRatio(b, tp, expected, recall)
 	b = append(b, ')')
 	r.Reason = string(b)
 	return r
+}
+
+// smallF1 is the most calls, predicted and reference together, that
+// ToolCallF1 compares pairwise: up to there comparing each pair of calls
+// costs less than building, hashing and sorting their keys.
+const smallF1 = 16
+
+// f1Sorted counts the distinct calls of each side and those they share by
+// sorting set keys, and pairs equal calls in match (see Compare).
+func (sc *scratch) f1Sorted(predicted, reference []ToolCall, match []int) (actual, expected, tp, paired int) {
+	np, nr := len(predicted), len(reference)
+	// Each call's key is equal to another's exactly when ragas's sets hold
+	// them as one element. Sorting each side by key brings equal calls
+	// together, so the sets are counted in one merge walk, in O(n log n).
+	// Keys are ordered by their hash first, which settles most comparisons
+	// without reading the keys.
+	for _, set := range [2][]ToolCall{predicted, reference} {
+		for i := range set {
+			start := len(sc.keys)
+			sc.keys = appendSetKey(sc.keys, &set[i])
+			sc.spans = append(sc.spans, [2]int{start, len(sc.keys)})
+			sc.hashes = append(sc.hashes, maphash.Bytes(hashSeed, sc.keys[start:]))
+		}
+	}
+	var obuf [32]int
+	order := identity(obuf[:0], np+nr)
+	po, ro := order[:np], order[np:]
+	byKey := func(a, b int) int {
+		if c := cmp.Compare(sc.hashes[a], sc.hashes[b]); c != 0 {
+			return c
+		}
+		return bytes.Compare(sc.key(a), sc.key(b))
+	}
+	slices.SortStableFunc(po, byKey)
+	slices.SortStableFunc(ro, byKey)
+	// match[i] is the predicted call paired with reference call i, or -1:
+	// within a group of equal calls, the first reference call takes the
+	// first predicted one and so on, for the explanation.
+	for i, j := 0, 0; i < np || j < nr; {
+		c := -1
+		if i == np {
+			c = 1
+		} else if j < nr {
+			c = byKey(po[i], ro[j])
+		}
+		gi, gj := i, j
+		if c <= 0 {
+			for actual, i = actual+1, i+1; i < np && byKey(po[i], po[gi]) == 0; i++ {
+			}
+		}
+		if c >= 0 {
+			for expected, j = expected+1, j+1; j < nr && byKey(ro[j], ro[gj]) == 0; j++ {
+			}
+		}
+		if c == 0 {
+			tp++
+			for k := 0; k < min(i-gi, j-gj); k++ {
+				match[ro[gj+k]-np] = po[gi+k]
+				paired++
+			}
+		}
+	}
+	return actual, expected, tp, paired
+}
+
+// f1Pairwise does what f1Sorted does by comparing calls pair by pair with
+// callEqual, for a few calls. Within a group of equal calls the k-th
+// reference call takes the k-th predicted one, in index order, as the
+// stable sort of f1Sorted does.
+func f1Pairwise(predicted, reference []ToolCall, match []int) (actual, expected, tp, paired int) {
+	np, nr := len(predicted), len(reference)
+	// rep[i] is the first call of i's side equal to call i.
+	var rbuf [smallF1]int
+	rep := rbuf[:np+nr]
+	calls := func(i int) *ToolCall {
+		if i < np {
+			return &predicted[i]
+		}
+		return &reference[i-np]
+	}
+	for i := range rep {
+		rep[i] = i
+		lo := 0
+		if i >= np {
+			lo = np
+		}
+		for j := lo; j < i; j++ {
+			if rep[j] == j && callEqual(calls(i), calls(j)) {
+				rep[i] = j
+				break
+			}
+		}
+		if rep[i] == i {
+			if i < np {
+				actual++
+			} else {
+				expected++
+			}
+		}
+	}
+	for r := np; r < np+nr; r++ {
+		if rep[r] != r {
+			continue
+		}
+		for p := 0; p < np; p++ {
+			if rep[p] != p || !callEqual(calls(r), calls(p)) {
+				continue
+			}
+			tp++
+			// Pair the group's members in index order.
+			i, j := p, r
+			for i < np && j < np+nr {
+				match[j-np] = i
+				paired++
+				for i++; i < np && rep[i] != p; i++ {
+				}
+				for j++; j < np+nr && rep[j] != r; j++ {
+				}
+			}
+			break
+		}
+	}
+	return actual, expected, tp, paired
+}
+
+// callEqual reports whether two calls have equal set keys (appendSetKey)
+// without writing them: the same name, and arguments equal by pyEqual, no
+// arguments being the empty dict.
+func callEqual(a, b *ToolCall) bool {
+	if a.Name != b.Name {
+		return false
+	}
+	x, y := &a.Args, &b.Args
+	if x.kind == Null && y.kind == Null {
+		return true
+	}
+	empty := Value{kind: Object}
+	if x.kind == Null {
+		x = &empty
+	}
+	if y.kind == Null {
+		y = &empty
+	}
+	return pyEqual(x, y)
+}
+
+// pyEqual reports whether a.appendCanonical(nil, nil) and
+// b.appendCanonical(nil, nil) are equal, without writing them (but for a
+// number against a number of another kind).
+func pyEqual(a, b *Value) bool {
+	an, bn := isNumber(a.kind), isNumber(b.kind)
+	if an || bn {
+		switch {
+		case !an || !bn:
+			return false
+		case a.kind == Int && b.kind == Int:
+			return a.s == b.s
+		case a.kind == Float && b.kind == Float:
+			// Two floats have the same key exactly when they are the same
+			// number (0.0 and -0.0 both being "0"), or both NaN.
+			return a.f == b.f || a.f != a.f && b.f != b.f
+		}
+		var abuf, bbuf [32]byte
+		return string(a.appendCanonical(abuf[:0], nil)) == string(b.appendCanonical(bbuf[:0], nil))
+	}
+	if a.kind != b.kind || len(a.elems) != len(b.elems) {
+		return false
+	}
+	switch a.kind {
+	case String:
+		return a.s == b.s
+	case Array:
+		for i := range a.elems {
+			if !pyEqual(&a.elems[i].Value, &b.elems[i].Value) {
+				return false
+			}
+		}
+		return true
+	case Object:
+		// The keys compare the members in key order. With the same keys in
+		// the same order both sides sort alike, so the members compare in
+		// place.
+		same := true
+		for i := range a.elems {
+			if a.elems[i].Key != b.elems[i].Key {
+				same = false
+				break
+			}
+		}
+		if same {
+			for i := range a.elems {
+				if !pyEqual(&a.elems[i].Value, &b.elems[i].Value) {
+					return false
+				}
+			}
+			return true
+		}
+		var as, bs [8]int
+		ai, bi := sortedMemberIndex(a.elems, as[:0]), sortedMemberIndex(b.elems, bs[:0])
+		for k := range ai {
+			m, n := &a.elems[ai[k]], &b.elems[bi[k]]
+			if m.Key != n.Key || !pyEqual(&m.Value, &n.Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return true // Null
+}
+
+func isNumber(k Kind) bool { return k == Bool || k == Int || k == Float }
+
+// ratioTexts[d][n] is strconv's 'f', -1 text of n/d, for the few calls a
+// sample has: formatting a float costs more than scoring the calls.
+var ratioTexts = func() (t [smallF1 + 1][]string) {
+	for d := range t {
+		t[d] = make([]string, d+1)
+		for n := range t[d] {
+			x := 0.0
+			if d > 0 {
+				x = float64(n) / float64(d)
+			}
+			t[d][n] = strconv.FormatFloat(x, 'f', -1, 64)
+		}
+	}
+	return t
+}()
+
+// appendRatio appends x, which is n/d (0 for d 0), as 'f', -1 formats it.
+func appendRatio(b []byte, n, d int, x float64) []byte {
+	if d < len(ratioTexts) && n <= d {
+		return append(b, ratioTexts[d][n]...)
+	}
+	return strconv.AppendFloat(b, x, 'f', -1, 64)
 }
 
 // appendSetKey writes the call as ragas puts it in a set: the name, then
@@ -520,7 +718,7 @@ func appendSetKey(b []byte, tc *ToolCall) []byte {
 	b = append(b, ':')
 	b = append(b, tc.Name...)
 	if tc.Args.kind == Null {
-		return append(b, '{', '}')
+		return append(b, '{', 0, '}') // as the empty object
 	}
 	return tc.Args.appendCanonical(b, nil)
 }

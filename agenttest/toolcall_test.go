@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -508,5 +509,109 @@ func TestRound(t *testing.T) {
 	// Where Python overflows, Round gives infinity.
 	if got := Round(1.7976931348623157e308, -308); !math.IsInf(got, 1) {
 		t.Errorf("Round(max, -308) = %v, want +Inf", got)
+	}
+}
+
+// TestToolCallF1PairwiseAgreesWithKeys checks that the pairwise comparison
+// ToolCallF1 uses for a few calls counts and pairs exactly as the set keys
+// do, on random calls built from values Python's == treats specially.
+func TestToolCallF1PairwiseAgreesWithKeys(t *testing.T) {
+	vals := []string{`1`, `1.0`, `true`, `false`, `0`, `-0`, `0.0`, `-0.0`, `NaN`, `Infinity`, `-Infinity`,
+		`0.5`, `9007199254740993`, `9007199254740992.0`, `1e300`, `null`, `"1"`, `"a"`, `""`, `[]`, `{}`,
+		`[1, "a"]`, `[1.0, "a"]`, `["a", 1]`, `{"x": 1, "y": [2]}`, `{"y": [2.0], "x": true}`, `{"x": 1, "x": 2}`, `{"x": 2, "x": 1}`}
+	keys := []string{"a", "b", "c"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	randCall := func() ToolCall {
+		name := []string{"f", "g"}[rng.IntN(2)]
+		switch rng.IntN(6) {
+		case 0:
+			return ToolCall{Name: name}
+		case 1:
+			return ToolCall{Name: name, Args: MustParseValue(vals[rng.IntN(len(vals))])}
+		}
+		var b strings.Builder
+		b.WriteByte('{')
+		for i, k := range rng.Perm(len(keys))[:rng.IntN(len(keys)+1)] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(`"` + keys[k] + `": ` + vals[rng.IntN(len(vals))])
+		}
+		b.WriteByte('}')
+		return MustParseToolCall(name, b.String())
+	}
+	for n := range 20000 {
+		np, nr := rng.IntN(9), rng.IntN(9)
+		pred, ref := make([]ToolCall, np), make([]ToolCall, nr)
+		for i := range pred {
+			pred[i] = randCall()
+		}
+		for i := range ref {
+			if i < np && rng.IntN(3) == 0 {
+				ref[i] = pred[rng.IntN(np)]
+			} else {
+				ref[i] = randCall()
+			}
+		}
+		type counts struct {
+			Actual, Expected, TP, Paired int
+			Match                        []int
+		}
+		run := func(f func(p, r []ToolCall, m []int) (int, int, int, int)) counts {
+			m := make([]int, nr)
+			for i := range m {
+				m[i] = -1
+			}
+			a, e, tp, pa := f(pred, ref, m)
+			return counts{a, e, tp, pa, m}
+		}
+		sc := getScratch()
+		want := run(sc.f1Sorted)
+		scratchPool.Put(sc)
+		got := run(f1Pairwise)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("case %d: pred %v ref %v: pairwise differs from keys (-keys +pairwise):\n%s", n, pred, ref, diff)
+		}
+	}
+}
+
+// TestAppendRatio checks the table of precision and recall texts against
+// strconv, and the fallback past it.
+func TestAppendRatio(t *testing.T) {
+	for d := range 40 {
+		for n := range d + 1 {
+			x := 0.0
+			if d > 0 {
+				x = float64(n) / float64(d)
+			}
+			if got, want := string(appendRatio(nil, n, d, x)), strconv.FormatFloat(x, 'f', -1, 64); got != want {
+				t.Errorf("appendRatio(%d, %d) = %q, want %q", n, d, got, want)
+			}
+		}
+	}
+}
+
+// A 125-byte key is written with the byte that closes an object; the keys of
+// two different argument sets must still differ.
+func TestToolCallF1KeysDoNotCollideOnLongKeys(t *testing.T) {
+	long := strings.Repeat("k", 125)
+	a := MustParseToolCall("f", `{"a":{"b":1},"`+long+`":2}`)
+	b := MustParseToolCall("f", `{"a":{"b":1,"`+long+`":2}}`)
+	var ka, kb []byte
+	ka = appendSetKey(ka, &a)
+	kb = appendSetKey(kb, &b)
+	if string(ka) == string(kb) {
+		t.Fatalf("different arguments share the key %q", ka)
+	}
+	many := make([]ToolCall, 0, 20)
+	for i := 0; i < 10; i++ {
+		many = append(many, a)
+	}
+	for i := 0; i < 10; i++ {
+		many = append(many, b)
+	}
+	// Over 16 calls F1 counts by keys: 2 distinct calls, 1 of them expected.
+	if r := (ToolCallF1{}).Compare(many, []ToolCall{a}); r.Score != Round(2*0.5*1/(0.5+1), 4) {
+		t.Errorf("F1 = %v, want %v: the two argument sets were taken as one", r.Score, Round(2*0.5*1/(0.5+1), 4))
 	}
 }

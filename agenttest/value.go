@@ -610,7 +610,10 @@ func (v Value) appendCanonical(b []byte, nan *int) []byte {
 		}
 		return append(b, ']')
 	case Object:
-		b = append(b, '{')
+		// The member count up front keeps keys unambiguous: without it the
+		// '}' that closes an object reads like the length (125) of a next
+		// key.
+		b = binary.AppendUvarint(append(b, '{'), uint64(len(v.elems)))
 		var stack [8]int
 		order := sortedMemberIndex(v.elems, stack[:0])
 		for _, i := range order {

@@ -418,11 +418,24 @@ func (r *Recorder) roundTrip(req *http.Request, upstream http.RoundTripper) (*ht
 	return r.record(req, body, storedURL, storedBody, key, upstream)
 }
 
-// exactKey is a request as it is stored: method, URL and body, unchanged.
+// exactKey is a request as it is stored: method, URL and body, unchanged,
+// but for the URL's scheme and host, which requestKey ignores too, so that
+// a cassette recorded against one server finds its requests byte for byte
+// when replayed with another base URL. requestKey depends only on what
+// exactKey keeps: method, escaped path, raw query and body (or the whole
+// URL when it does not parse).
 func exactKey(b []byte, method, storedURL string, body []byte) []byte {
 	b = append(b, method...)
 	b = append(b, ' ')
-	b = append(b, storedURL...)
+	if u, err := url.Parse(storedURL); err == nil {
+		b = append(b, 'P')
+		b = append(b, u.EscapedPath()...)
+		b = append(b, '?')
+		b = append(b, u.RawQuery...)
+	} else {
+		b = append(b, 'R')
+		b = append(b, storedURL...)
+	}
 	b = append(b, '\n')
 	return append(b, body...)
 }

@@ -315,8 +315,30 @@ func (sc *scorer) evaluate(rec agenttest.Record) (s agenttest.Sample, err error)
 	if sc.judged >= 2 {
 		sc.evaluateTogether(rec, s)
 	} else {
+		// The tool-call metrics score the conversation's calls: gathered
+		// once here rather than once by each metric's Evaluate, which
+		// otherwise is just Compare.
+		var calls []agenttest.ToolCall
+		gathered := false
 		for j, m := range sc.cfg.metrics {
-			sc.results[j], sc.errs[j] = m.Evaluate(sc.ctx, s)
+			switch m := m.(type) {
+			case agenttest.ToolCallF1:
+				if !gathered {
+					calls, gathered = s.Conversation.ToolCalls(), true
+				}
+				sc.results[j], sc.errs[j] = m.Compare(calls, s.ReferenceToolCalls), nil
+			case agenttest.ToolCallAccuracy:
+				if s.ReferenceToolCalls == nil {
+					sc.results[j], sc.errs[j] = m.Evaluate(sc.ctx, s)
+					break
+				}
+				if !gathered {
+					calls, gathered = s.Conversation.ToolCalls(), true
+				}
+				sc.results[j], sc.errs[j] = m.Compare(calls, s.ReferenceToolCalls), nil
+			default:
+				sc.results[j], sc.errs[j] = m.Evaluate(sc.ctx, s)
+			}
 		}
 	}
 	for j, err := range sc.errs {
