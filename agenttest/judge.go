@@ -42,6 +42,9 @@ type Answer struct {
 	Duration time.Duration
 	// Attempts counts the requests made, retries included.
 	Attempts int
+	// PromptVersion is the version of the prompt the question was asked
+	// with (Question.PromptVersion).
+	PromptVersion string
 	// Source says where the answer came from: a cassette path, or "live".
 	Source string
 }
@@ -98,6 +101,8 @@ type Verdict struct {
 	Duration time.Duration
 	// Source is where the judge's answers came from (cassette path or "live").
 	Source string
+	// PromptVersion is the version of the prompts the judgment used.
+	PromptVersion string
 	// Err is why this judge gave no verdict; it was left out of the score.
 	Err error
 
@@ -178,6 +183,7 @@ func judgeWith(ctx context.Context, metric string, j Judge, judgeOne func(contex
 // can still fail if the schema and out disagree, which is a bug here.
 func ask(ctx context.Context, j Judge, q Question, v *Verdict, out any) error {
 	a, err := j.Ask(ctx, q)
+	v.PromptVersion = q.PromptVersion
 	if a.Model != "" {
 		v.Model = a.Model
 	}

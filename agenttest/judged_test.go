@@ -167,6 +167,9 @@ func TestAgentGoalAccuracy(t *testing.T) {
 	if len(j.calls) != 2 {
 		t.Fatalf("%d calls, want 2", len(j.calls))
 	}
+	if v := r.Verdicts[0]; v.PromptVersion != GoalPromptVersion || v.Usage.Total() != 30 || v.Model != "m1" {
+		t.Errorf("verdict carries prompt version %q, usage %+v, model %q; want %q, 30 tokens, m1", v.PromptVersion, v.Usage, v.Model, GoalPromptVersion)
+	}
 	if !strings.Contains(j.calls[1].Input, goalSample.Reference) {
 		t.Errorf("with a reference, the comparison must use it: %q", j.calls[1].Input)
 	}

@@ -234,7 +234,7 @@ func (c *Client) String() string { return c.model + " at " + redactURL(c.baseURL
 // neither a model nor a cassette gives the same rejected answer again.
 func (c *Client) Ask(ctx context.Context, q agenttest.Question) (agenttest.Answer, error) {
 	start := time.Now()
-	ans := agenttest.Answer{Model: c.model, Source: live}
+	ans := agenttest.Answer{Model: c.model, Source: live, PromptVersion: q.PromptVersion}
 	fail := func(err error) (agenttest.Answer, error) {
 		ans.Duration = time.Since(start)
 		return ans, c.redact(err)

@@ -65,6 +65,7 @@ func TestAskSendsADeterministicStructuredRequest(t *testing.T) {
 	want := agenttest.Answer{
 		JSON: json.RawMessage(goodAnswer), Model: "judge-model-2024-07-18",
 		Usage: agenttest.Usage{PromptTokens: 120, CompletionTokens: 9}, Attempts: 1, Source: "live",
+		PromptVersion: goalQuestion.PromptVersion,
 	}
 	if diff := cmp.Diff(want, ans, ignoreDuration); diff != "" {
 		t.Errorf("answer (-want +got):\n%s", diff)
