@@ -47,9 +47,11 @@ func TestNoSecrets(t *testing.T) {
 
 // TestSecretPatternFindsSecrets keeps TestNoSecrets honest.
 func TestSecretPatternFindsSecrets(t *testing.T) {
+	// Canary credentials are put together at run time, so that no scan of
+	// the repository mistakes this test for a leak.
 	for _, line := range []string{
-		"            Authorization:",
-		"                - Bearer sk-proj-abc123DEF456",
+		"            " + "Author" + "ization:",
+		"                - Bearer " + "sk-" + "proj-abc123DEF456",
 		`body: '{"api_key":"x"}'`,
 		"            Set-Cookie:",
 		"            OpenAI-Organization:",
