@@ -2,6 +2,7 @@ package agenttest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 )
 
@@ -38,6 +39,21 @@ var goalCompareSchema = map[string]any{
 	},
 	"required":             []string{"reason", "achieved"},
 	"additionalProperties": false,
+}
+
+// The schemas as JSON, written once: a judge would otherwise marshal them for
+// every request.
+var (
+	goalInferSchemaJSON   = mustMarshal(goalInferSchema)
+	goalCompareSchemaJSON = mustMarshal(goalCompareSchema)
+)
+
+func mustMarshal(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // AgentGoalAccuracy asks a judge whether the agent achieved the human's goal:
@@ -97,6 +113,7 @@ func (m AgentGoalAccuracy) judgeOne(ctx context.Context, j Judge, s Sample, useR
 		Instructions:  goalInferInstructions,
 		Input:         "Conversation:\n" + s.Conversation.String(),
 		Schema:        goalInferSchema,
+		SchemaJSON:    goalInferSchemaJSON,
 	}, &v, &inferred)
 	if err != nil {
 		v.Err = err
@@ -117,6 +134,7 @@ func (m AgentGoalAccuracy) judgeOne(ctx context.Context, j Judge, s Sample, useR
 		Instructions:  goalCompareInstructions,
 		Input:         "Desired outcome:\n" + desired + "\n\nEnd state:\n" + inferred.EndState,
 		Schema:        goalCompareSchema,
+		SchemaJSON:    goalCompareSchemaJSON,
 	}, &v, &verdict)
 	if err != nil {
 		v.Err = err

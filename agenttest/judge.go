@@ -31,6 +31,10 @@ type Question struct {
 	// Schema is the JSON schema the answer must fit, strict in OpenAI's
 	// sense: every property required, additionalProperties false.
 	Schema map[string]any
+	// SchemaJSON, when set, is Schema already written as JSON; the judge
+	// then uses it as it is and need not marshal Schema for every request.
+	// The metrics set both from the same constant.
+	SchemaJSON json.RawMessage
 }
 
 // Answer is a judge's reply to a Question.

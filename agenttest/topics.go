@@ -31,6 +31,8 @@ var topicExtractSchema = map[string]any{
 	"additionalProperties": false,
 }
 
+var topicExtractSchemaJSON = mustMarshal(topicExtractSchema)
+
 // perTopicSchema asks for one boolean per topic under keys topic_1..topic_N.
 // Strict schemas make every key required, so the judge cannot return fewer
 // or more verdicts than topics (ragas pads or cuts a list that does).
@@ -148,6 +150,7 @@ func (m TopicAdherence) judgeOne(ctx context.Context, j Judge, s Sample) Verdict
 		Instructions:  topicExtractInstructions,
 		Input:         transcript,
 		Schema:        topicExtractSchema,
+		SchemaJSON:    topicExtractSchemaJSON,
 	}, &v, &extracted); err != nil {
 		v.Err = err
 		return v

@@ -245,7 +245,7 @@ func (c *Client) Ask(ctx context.Context, q agenttest.Question) (agenttest.Answe
 	if err := checkQuestion(q); err != nil {
 		return fail(fmt.Errorf("judge: question %q: %w", q.Name, err))
 	}
-	sch, rawSchema, err := compileSchema(q.Schema)
+	sch, rawSchema, err := compileQuestionSchema(q)
 	if err != nil {
 		return fail(fmt.Errorf("judge: question %q: %w", q.Name, err))
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentcheck/agentcheck/agenttest"
 	"io"
 	"math"
 	"slices"
@@ -37,6 +38,23 @@ var knownTypes = []string{"object", "array", "string", "number", "integer", "boo
 // compileSchema checks that a question's schema is strict and compiles it.
 // The schema is first round-tripped through JSON so that Go literals
 // ([]string, int) and decoded JSON ([]any, float64) look alike.
+// compileQuestionSchema compiles the question's schema, from SchemaJSON when
+// the question brings it written out.
+func compileQuestionSchema(q agenttest.Question) (*schema, []byte, error) {
+	if len(q.SchemaJSON) == 0 {
+		return compileSchema(q.Schema)
+	}
+	if c, ok := compiledSchemas.Load(string(q.SchemaJSON)); ok {
+		return c.(*schema), q.SchemaJSON, nil
+	}
+	s, err := compileRaw(q.SchemaJSON)
+	if err != nil {
+		return nil, nil, err
+	}
+	compiledSchemas.Store(string(q.SchemaJSON), s)
+	return s, q.SchemaJSON, nil
+}
+
 func compileSchema(m map[string]any) (*schema, []byte, error) {
 	if m == nil {
 		return nil, nil, errors.New("the question has no schema")

@@ -1,10 +1,13 @@
 package judge
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentcheck/agentcheck/agenttest"
 )
 
 // topicSchema is written as Go literals ([]string, nested maps), as the
@@ -207,5 +210,23 @@ func TestLanguageNote(t *testing.T) {
 		if got := languageNote(lang); (want == "") != (got == "") || !strings.Contains(got, want) {
 			t.Errorf("languageNote(%q) = %q, want %q", lang, got, want)
 		}
+	}
+}
+
+func TestQuestionSchemaJSONIsUsedAsWritten(t *testing.T) {
+	raw := json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
+	s, got, err := compileQuestionSchema(agenttest.Question{Name: "q", SchemaJSON: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(raw) {
+		t.Errorf("the request would carry %s, want the question's own %s", got, raw)
+	}
+	if p := s.check(map[string]any{"ok": "yes"}); len(p) == 0 {
+		t.Error("a string where the schema wants a boolean passed")
+	}
+	_, _, err = compileQuestionSchema(agenttest.Question{Name: "q", SchemaJSON: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)})
+	if err == nil || !strings.Contains(err.Error(), "not strict") {
+		t.Errorf("a loose SchemaJSON: err = %v, want it refused as not strict", err)
 	}
 }
