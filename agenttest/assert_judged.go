@@ -432,15 +432,7 @@ func desiredOutcome(s Sample, withoutReference bool) string {
 // goalTally says how the judges that gave a verdict voted on whether conv
 // achieved its goal.
 func goalTally(r Result, conv string) string {
-	achieved, judged := 0, 0
-	for _, v := range r.Verdicts {
-		if v.Err == nil {
-			judged++
-			if v.Score == 1 {
-				achieved++
-			}
-		}
-	}
+	achieved, judged := r.Votes()
 	switch {
 	case judged == 1 && achieved == 1:
 		return "the judge found that " + conv + " achieved its goal"

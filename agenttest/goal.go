@@ -84,12 +84,7 @@ func (m AgentGoalAccuracy) Evaluate(ctx context.Context, s Sample) (Result, erro
 	if err != nil {
 		return r, err
 	}
-	achieved := 0
-	for _, v := range r.Verdicts {
-		if v.Err == nil && v.Score == 1 {
-			achieved++
-		}
-	}
+	achieved, _ := r.Votes()
 	against := "the inferred goal"
 	if useReference {
 		against = "the reference outcome"

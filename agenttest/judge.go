@@ -118,6 +118,21 @@ type Verdict struct {
 	Precision, Recall, F1Score float64
 }
 
+// Votes counts the judges that gave a verdict, and those of them that scored
+// 1 (for goal accuracy: found the goal achieved). Failed judges count in
+// neither.
+func (r Result) Votes() (passed, judged int) {
+	for _, v := range r.Verdicts {
+		if v.Err == nil {
+			judged++
+			if v.Score == 1 {
+				passed++
+			}
+		}
+	}
+	return passed, judged
+}
+
 // TopicVerdict is one topic the human raised, as the judge saw it.
 type TopicVerdict struct {
 	Topic    string

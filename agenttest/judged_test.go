@@ -216,6 +216,9 @@ func TestPanelDropsFailingJudgeAndAggregates(t *testing.T) {
 		if r.Score != c.want || (r.Disagreement != "") != c.disagreement {
 			t.Errorf("%s: score %v disagreement %q; want %v, %v", c.agg.Method, r.Score, r.Disagreement, c.want, c.disagreement)
 		}
+		if passed, judged := r.Votes(); passed != 1 || judged != 2 {
+			t.Errorf("%s: votes %d of %d, want 1 of 2 (the failing judge counts in neither)", c.agg.Method, passed, judged)
+		}
 		if len(r.Verdicts) != 3 || r.Verdicts[2].Err == nil || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "HTTP 500") {
 			t.Errorf("%s: the failing judge must be kept with its cause: %+v %q", c.agg.Method, r.Verdicts, r.Warnings)
 		}

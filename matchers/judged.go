@@ -141,15 +141,7 @@ func (m *GoalMatcher) desiredOutcome(s agenttest.Sample) string {
 
 // goalTally says how the judges that gave a verdict voted.
 func goalTally(r agenttest.Result) string {
-	achieved, judged := 0, 0
-	for _, v := range r.Verdicts {
-		if v.Err == nil {
-			judged++
-			if v.Score == 1 {
-				achieved++
-			}
-		}
-	}
+	achieved, judged := r.Votes()
 	switch {
 	case judged == 1 && achieved == 1:
 		return "the judge found it did"
