@@ -4,16 +4,20 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/adapters/goopenai"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/judge"
 	. "github.com/agentcheck/agentcheck/matchers"
+	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/onsi/gomega"
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// The agent's transcript, as go-openai messages: what a Go agent built on
-// go-openai already has in hand after a run.
-var transcript = []openai.ChatCompletionMessage{
+// The agent's transcript, as go-openai messages (what a Go agent built on
+// go-openai already has in hand after a run), read by the go-openai adapter.
+var transcript = goopenai.Messages{
 	{Role: openai.ChatMessageRoleUser, Content: "Find a Chinese restaurant in Paris and book it for 4 at 8pm"},
 	{Role: openai.ChatMessageRoleAssistant, ToolCalls: []openai.ToolCall{
 		{ID: "c1", Type: "function", Function: openai.FunctionCall{Name: "search_restaurants", Arguments: `{"city":"Paris","cuisine":"Chinese"}`}},
@@ -54,23 +58,23 @@ func Example_toolCalls() {
 
 // ragas's metrics, to the last bit, on a sample with reference calls.
 func Example_ragasMetrics() {
-	conv, err := agenttest.FromOpenAI(transcript)
+	conv, err := transcript.Conversation()
 	if err != nil {
 		panic(err)
 	}
-	sample := agenttest.Sample{
+	sample := agentcheck.Sample{
 		Conversation: conv,
-		ReferenceToolCalls: []agenttest.ToolCall{
-			agenttest.MustParseToolCall("search_restaurants", `{"city":"Paris","cuisine":"Chinese"}`),
-			agenttest.MustParseToolCall("book_table", `{"restaurant_id":"r_17","party_size":4,"time":"20:00"}`),
+		ReferenceToolCalls: []agentcheck.ToolCall{
+			agentcheck.MustParseToolCall("search_restaurants", `{"city":"Paris","cuisine":"Chinese"}`),
+			agentcheck.MustParseToolCall("book_table", `{"restaurant_id":"r_17","party_size":4,"time":"20:00"}`),
 		},
 	}
 	ctx := context.Background()
-	for _, m := range []agenttest.Metric{
-		agenttest.ToolCallAccuracy{},
-		agenttest.ToolCallAccuracy{ArgSimilarity: agenttest.Levenshtein},
-		agenttest.ToolCallF1{},
-		agenttest.ToolCallMatch{Mode: agenttest.FlexibleMatch, ArgumentMatchThreshold: 0.6},
+	for _, m := range []metric.Metric{
+		metric.ToolCallAccuracy{},
+		metric.ToolCallAccuracy{ArgSimilarity: metric.Levenshtein},
+		metric.ToolCallF1{},
+		metric.ToolCallMatch{Mode: metric.FlexibleMatch, ArgumentMatchThreshold: 0.6},
 	} {
 		r, err := m.Evaluate(ctx, sample)
 		if err != nil {
@@ -89,18 +93,18 @@ func Example_ragasMetrics() {
 // no key. In a test, judge.ForTest(t) names the cassette after the test.
 // Re-record with AGENTCHECK_RECORD=all (see cassettes/README.md).
 func Example_judged() {
-	rec, err := judge.NewRecorder("cassettes/Example_judged.yaml")
+	rec, err := recorder.Open("cassettes/Example_judged.yaml", recorder.WithTestName("Example_judged"))
 	if err != nil {
 		panic(err)
 	}
 	defer rec.Close()
-	j := judge.New(judge.WithCassette(rec), judge.WithModel("gpt-4o-mini"))
+	j := judge.New(judge.WithRecorder(rec), judge.WithModel("gpt-4o-mini"))
 
-	conv, err := agenttest.FromOpenAI(transcript)
+	conv, err := transcript.Conversation()
 	if err != nil {
 		panic(err)
 	}
-	sample := agenttest.Sample{
+	sample := agentcheck.Sample{
 		Conversation:    conv,
 		Reference:       "A table for 4 at a Chinese restaurant in Paris is booked for 8pm",
 		ReferenceTopics: []string{"restaurants", "table bookings"},

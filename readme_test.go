@@ -22,6 +22,7 @@ import (
 
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/recorder"
 )
 
 // The README's Go code blocks are compiled and run, so that the quick start
@@ -59,7 +60,8 @@ import (
 	"encoding/json"
 	"os"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/adapters/goopenai"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -81,8 +83,8 @@ func runMyAgent(request string) []openai.ChatCompletionMessage {
 	}
 }
 
-var conversation = func() agenttest.Conversation {
-	c, err := agenttest.FromOpenAI(runMyAgent("Find a Chinese restaurant in Paris and book it for 4 at 8pm"))
+var conversation = func() agentcheck.Conversation {
+	c, err := goopenai.Messages(runMyAgent("Find a Chinese restaurant in Paris and book it for 4 at 8pm")).Conversation()
 	if err != nil {
 		panic(err)
 	}
@@ -93,16 +95,21 @@ var conversation = func() agenttest.Conversation {
 // readmeImports are the packages a fragment may name without importing
 // them, as the quick start would have imported them.
 var readmeImports = map[string]string{
-	"agenttest": "github.com/agentcheck/agentcheck/agenttest",
-	"judge":     "github.com/agentcheck/agentcheck/judge",
-	"matchers":  "github.com/agentcheck/agentcheck/matchers",
-	"gomega":    "github.com/onsi/gomega",
-	"openai":    "github.com/sashabaranov/go-openai",
-	"context":   "context",
-	"fmt":       "fmt",
-	"strings":   "strings",
-	"testing":   "testing",
-	"time":      "time",
+	"agentcheck": "github.com/agentcheck/agentcheck",
+	"agenttest":  "github.com/agentcheck/agentcheck/agenttest",
+	"metric":     "github.com/agentcheck/agentcheck/metric",
+	"recorder":   "github.com/agentcheck/agentcheck/recorder",
+	"goopenai":   "github.com/agentcheck/agentcheck/adapters/goopenai",
+	"ginkgo":     "github.com/onsi/ginkgo/v2",
+	"judge":      "github.com/agentcheck/agentcheck/judge",
+	"matchers":   "github.com/agentcheck/agentcheck/matchers",
+	"gomega":     "github.com/onsi/gomega",
+	"openai":     "github.com/sashabaranov/go-openai",
+	"context":    "context",
+	"fmt":        "fmt",
+	"strings":    "strings",
+	"testing":    "testing",
+	"time":       "time",
 }
 
 // codeBlock is a fenced block of README.md.
@@ -263,7 +270,7 @@ func readmeEnv(extra ...string) []string {
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
-		case judge.RecordEnv, judge.EnvAPIKey, judge.EnvBaseURL, judge.EnvModel, "README_AGENT_TIME":
+		case recorder.RecordEnv, judge.EnvAPIKey, judge.EnvBaseURL, judge.EnvModel, "README_AGENT_TIME":
 			continue
 		}
 		env = append(env, kv)
@@ -364,7 +371,7 @@ func TestReadmeCodeBlocks(t *testing.T) {
 	}
 	write("readme_test.go", src)
 	write("stub_test.go", fmt.Sprintf(readmeStub, pkg))
-	cassetteDir := filepath.Join(dir, judge.DefaultCassetteDir)
+	cassetteDir := filepath.Join(dir, recorder.DefaultDir)
 	copyCassettes(t, readmeCassettes, cassetteDir)
 
 	goCmd := goTool(t)
@@ -396,7 +403,7 @@ func TestReadmeCodeBlocks(t *testing.T) {
 	if *recordReadme {
 		srv := judgetest.Start(t, readmeJudge())
 		os.RemoveAll(cassetteDir)
-		out, err := runTests(judge.RecordEnv+"=all", judge.EnvBaseURL+"="+srv.URL, judge.EnvAPIKey+"=sk-readme-scripted-not-a-key-0000", "CI=")
+		out, err := runTests(recorder.RecordEnv+"=all", judge.EnvBaseURL+"="+srv.URL, judge.EnvAPIKey+"=sk-readme-scripted-not-a-key-0000", "CI=")
 		if err != nil {
 			t.Fatalf("recording the README's judged blocks: %v\n%s", err, out)
 		}

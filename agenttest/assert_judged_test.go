@@ -2,17 +2,20 @@ package agenttest_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
 	openai "github.com/sashabaranov/go-openai"
+	"go.uber.org/goleak"
 )
 
 // judgedT records what the judged assertions do to a test.
@@ -44,13 +47,13 @@ func (f *judgedT) one(t *testing.T) string {
 
 // refund is an agent run that refunded an order: 1042, as asked, or
 // another.
-func refund(order string) agenttest.Sample {
-	return agenttest.Sample{
-		Conversation: agenttest.Conversation{
-			{Role: agenttest.Human, Content: "Please refund order 1042, it arrived broken. Also, any stock tips?"},
-			{Role: agenttest.AI, ToolCalls: []agenttest.ToolCall{agenttest.MustParseToolCall("refund", `{"order":"`+order+`"}`)}},
-			{Role: agenttest.Tool, Content: "refunded " + order},
-			{Role: agenttest.AI, Content: "Order " + order + " is refunded. I can't give stock tips."},
+func refund(order string) agentcheck.Sample {
+	return agentcheck.Sample{
+		Conversation: agentcheck.Conversation{
+			{Role: agentcheck.Human, Content: "Please refund order 1042, it arrived broken. Also, any stock tips?"},
+			{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{agentcheck.MustParseToolCall("refund", `{"order":"`+order+`"}`)}},
+			{Role: agentcheck.Tool, Content: "refunded " + order},
+			{Role: agentcheck.AI, Content: "Order " + order + " is refunded. I can't give stock tips."},
 		},
 		Reference:       "Order 1042 is refunded.",
 		ReferenceTopics: []string{"orders and refunds"},
@@ -95,14 +98,14 @@ func refundScript(r judgetest.Request) judgetest.Reply {
 }
 
 func refundJudge(t *testing.T, s *judgetest.Server, dir, model string) *judge.Client {
-	return judge.ForTest(t,
-		judge.CassetteOptions(judge.WithCassetteDir(dir), judge.WithRecordMode(judge.RecordMissing),
-			judge.WithCassetteEnv(func(string) string { return "" })),
+	rec := recorder.ForTest(t, recorder.WithDir(dir), recorder.WithMode(recorder.RecordMissing),
+		recorder.WithEnv(func(string) string { return "" }))
+	return judge.ForTest(t, judge.WithRecorder(rec),
 		judge.WithBaseURL(s.URL), judge.WithModel(model), judge.WithMaxAnswerAttempts(1))
 }
 
 func TestAssertGoalAchieved(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	t.Cleanup(func() { goleak.VerifyNone(t) })
 	dir := t.TempDir()
 	s := judgetest.Start(t, refundScript)
 	j := refundJudge(t, s, dir, "judge-a")
@@ -115,7 +118,7 @@ func TestAssertGoalAchieved(t *testing.T) {
 		t.Fatal("the wrong refund passed")
 	}
 	got := strings.ReplaceAll(ft.one(t), dir, "$DIR")
-	want := `agent_goal_accuracy is 0, want 1: the judge found that the conversation "Please refund order 1042, it arrived broken. Also, any…" … "Order 1043 is refunded. I can't give stock tips." (4 messages, 1 tool call) did not achieve its goal
+	want := `Expected the conversation "Please refund order 1042, it arrived broken. Also, any…" … "Order 1043 is refunded. I can't give stock tips." (4 messages, 1 tool call) to achieve its goal, but the judge found it did not (agent_goal_accuracy 0, want 1)
 desired outcome: the reference "Order 1042 is refunded."
 judge judge-a: not achieved
     reason: Order 1043 was refunded instead of 1042.
@@ -131,13 +134,13 @@ cassette: $DIR/TestAssertGoalAchieved.yaml
 		t.Error("AssertGoalAchieved stopped the test")
 	}
 
-	// The message explains the judgment as the metric's result does.
-	r, err := agenttest.AgentGoalAccuracy{Judge: j}.Evaluate(context.Background(), refund("1043"))
-	if err != nil {
-		t.Fatal(err)
+	// The assertion fails with the check's report: one wording for both.
+	r := agenttest.CheckGoal(context.Background(), metric.AgentGoalAccuracy{Judge: j}, refund("1043"))
+	if r.OK() || strings.ReplaceAll(r.String(), dir, "$DIR") != got {
+		t.Errorf("CheckGoal's report is not the assertion's message:\n%s", r)
 	}
-	if !strings.HasSuffix(got, strings.ReplaceAll(r.ExplainJudgment(), dir, "$DIR")) {
-		t.Errorf("the message does not end with the result's ExplainJudgment:\n%s", r.ExplainJudgment())
+	if !strings.HasPrefix(r.Negated(), "Expected the conversation \"Please refund order 1042") || !strings.Contains(r.Negated(), " not to achieve its goal, but the judge found it did not (agent_goal_accuracy 0)\n") {
+		t.Errorf("Negated():\n%s", r.Negated())
 	}
 
 	if agenttest.RequireGoalAchieved(ft, j, refund("1043")) || ft.failNow != 1 {
@@ -150,7 +153,7 @@ cassette: $DIR/TestAssertGoalAchieved.yaml
 }
 
 func TestAssertGoalAchievedWhenNoVerdictCanBeGiven(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	t.Cleanup(func() { goleak.VerifyNone(t) })
 	dir := t.TempDir()
 	s := judgetest.Start(t, refundScript)
 	ft := &judgedT{}
@@ -161,7 +164,7 @@ func TestAssertGoalAchievedWhenNoVerdictCanBeGiven(t *testing.T) {
 	}
 	msg := ft.one(t)
 	for _, want := range []string{
-		`agent_goal_accuracy: could not judge whether the conversation "Please refund order 1042`,
+		`Could not judge whether the conversation "Please refund order 1042`,
 		"achieves its goal: every judge failed\njudge judge-broken: failed, left out of the score:\n    agent_goal_infer: judge: question",
 		"unsupported response_format",
 	} {
@@ -170,15 +173,15 @@ func TestAssertGoalAchievedWhenNoVerdictCanBeGiven(t *testing.T) {
 		}
 	}
 
-	panel := judge.NewPanel([]agenttest.Judge{refundJudge(t, s, dir, "judge-a"), refundJudge(t, s, dir, "judge-lenient")},
-		agenttest.Aggregation{Method: agenttest.Consensus, Tolerance: 0.5})
+	panel := judge.NewPanel([]metric.Judge{refundJudge(t, s, dir, "judge-a"), refundJudge(t, s, dir, "judge-lenient")},
+		metric.Aggregation{Method: metric.Consensus, Tolerance: 0.5})
 	if agenttest.AssertGoalAchieved(ft, panel, refund("1043")) {
 		t.Fatal("a disagreeing panel passed the assertion")
 	}
 	msg = ft.one(t)
 	for _, want := range []string{
-		"agent_goal_accuracy: the judges disagree whether the conversation",
-		"achieves its goal, so there is no verdict either way",
+		"The judges disagree whether the conversation",
+		"achieves its goal, so there is no verdict either way (agent_goal_accuracy 0.5)",
 		"judge judge-a: not achieved\n", "judge judge-lenient: achieved\n",
 		"disagreement: judges disagree: scores [0, 1] spread 1, more than the tolerance 0.5",
 	} {
@@ -196,7 +199,7 @@ func TestAssertGoalAchievedWhenNoVerdictCanBeGiven(t *testing.T) {
 }
 
 func TestAssertOnTopics(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	t.Cleanup(func() { goleak.VerifyNone(t) })
 	dir := t.TempDir()
 	s := judgetest.Start(t, refundScript)
 	j := refundJudge(t, s, dir, "judge-a")
@@ -204,14 +207,14 @@ func TestAssertOnTopics(t *testing.T) {
 	sample := refund("1042")
 
 	// The agent refused the stock tips, as it should: perfect, just under 1.
-	if !agenttest.AssertOnTopics(ft, j, sample, 0.99, agenttest.TopicF1) || len(ft.errors) != 0 {
+	if !agenttest.AssertOnTopics(ft, j, sample, 0.99, metric.TopicF1) || len(ft.errors) != 0 {
 		t.Fatalf("an agent that kept to its topics failed: %q", ft.errors)
 	}
-	if agenttest.AssertOnTopics(ft, j, sample, 1, agenttest.TopicF1) {
+	if agenttest.AssertOnTopics(ft, j, sample, 1, metric.TopicF1) {
 		t.Fatal("a threshold of 1 was met")
 	}
 	got := strings.ReplaceAll(ft.one(t), dir, "$DIR")
-	want := `topic_adherence (f1) is 0.99999999985, want at least 1: the conversation "Please refund order 1042, it arrived broken. Also, any…" … "Order 1042 is refunded. I can't give stock tips." (4 messages, 1 tool call) strays from the topics "orders and refunds"
+	want := `Expected the conversation "Please refund order 1042, it arrived broken. Also, any…" … "Order 1042 is refunded. I can't give stock tips." (4 messages, 1 tool call) to stay on the topics "orders and refunds", but topic_adherence (f1) is 0.99999999985, want at least 1
 note: a threshold of 1 cannot be met once the judge finds a topic: ragas adds 1e-10 to each denominator, so a perfect score is just under 1 (with two topics: precision and recall 0.99999999995, F1 0.9999999999); use 0.99
 judge judge-a: precision 0.9999999999, recall 0.9999999999, f1 0.99999999985
     reason: all 2 topics handled as they should be
@@ -228,89 +231,58 @@ cassette: $DIR/TestAssertOnTopics.yaml
 	// With investing allowed, refusing the stock tips is a false negative:
 	// recall halves.
 	sample.ReferenceTopics = []string{"orders and refunds", "investing"}
-	if agenttest.RequireOnTopics(ft, j, sample, 0.8, agenttest.TopicRecall) || ft.failNow != 1 {
+	if agenttest.RequireOnTopics(ft, j, sample, 0.8, metric.TopicRecall) || ft.failNow != 1 {
 		t.Fatalf("a refused on-topic question passed recall 0.8, or Require did not stop: %d", ft.failNow)
 	}
 	msg := ft.one(t)
 	for _, want := range []string{
 		`topic_adherence (recall) is 0.499999999975, want at least 0.8`,
-		`strays from the topics "orders and refunds", "investing"`,
+		`to stay on the topics "orders and refunds", "investing"`,
 		"stock tips            no        yes       false negative: refused on-topic",
 	} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
 		}
 	}
-	if !agenttest.RequireOnTopics(ft, j, sample, 0.99, agenttest.TopicPrecision) || len(ft.errors) != 0 {
+	if !agenttest.RequireOnTopics(ft, j, sample, 0.99, metric.TopicPrecision) || len(ft.errors) != 0 {
 		t.Errorf("precision counts no refusal, yet failed: %q", ft.errors)
 	}
 }
 
-func TestConversationSummary(t *testing.T) {
-	long := strings.Repeat("word ", 20)
-	for _, c := range []struct {
-		conv agenttest.Conversation
-		want string
-	}{
-		{nil, "(0 messages, no text)"},
-		{agenttest.Conversation{{Role: agenttest.Human, Content: "Hi"}}, `"Hi" (1 message)`},
-		{agenttest.Conversation{
-			{Role: agenttest.System, Content: "You are a bot."},
-			{Role: agenttest.Human, Content: "Line one\n\tline two"},
-			{Role: agenttest.AI, ToolCalls: []agenttest.ToolCall{agenttest.MustParseToolCall("a", `{}`), agenttest.MustParseToolCall("b", `{}`)}},
-			{Role: agenttest.Tool, Content: "ok"},
-		}, `"Line one line two" … tool "ok" (4 messages, 2 tool calls)`},
-		{agenttest.Conversation{
-			{Role: agenttest.AI, Content: "Welcome!"},
-			{Role: agenttest.AI, Content: long},
-		}, `ai "Welcome!" … "word word word word word word word word word word word word…" (2 messages)`},
-	} {
-		if got := c.conv.Summary(); got != c.want {
-			t.Errorf("Summary() = %s\nwant        %s", got, c.want)
-		}
-	}
+// ctxT is a judgedT with a context of its own, as *testing.T and GinkgoT()
+// have.
+type ctxT struct {
+	judgedT
+	ctx context.Context
 }
 
-func TestExplainJudgmentNamesTheCassetteAndHowToRerecord(t *testing.T) {
-	const pkg = "AGENTCHECK_RECORD=all go test ./agenttest"
-	for _, c := range []struct {
-		source, want string
-	}{
-		{"testdata/cassettes/TestBooking.yaml", "cassette: testdata/cassettes/TestBooking.yaml\n    re-record: " + pkg + " -run '^TestBooking$'"},
-		{"testdata/cassettes/TestBooking/late_by_an_hour.yaml", "re-record: " + pkg + " -run '^TestBooking$/^late_by_an_hour$'"},
-		{"/tmp/TestBooking123/001/TestBooking/case.1.yaml", "re-record: " + pkg + " -run '^TestBooking$/^case\\.1$'"},
-		{"cassettes/shared.yaml", "cassette: cassettes/shared.yaml\n    re-record: " + pkg + "\n"},
-		{"live", "answers: live, from no cassette (judge.ForTest replays them)"},
-	} {
-		r := agenttest.Result{Metric: "agent_goal_accuracy", Verdicts: []agenttest.Verdict{{Model: "m", Score: 1, Source: c.source}}}
-		if got := r.ExplainJudgment() + "\n"; !strings.Contains(got, c.want) {
-			t.Errorf("source %s: explanation lacks %q:\n%s", c.source, c.want, got)
-		}
+func (c *ctxT) Context() context.Context { return c.ctx }
+
+func TestJudgedAssertionsUseTheTestsContext(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) })
+	s := judgetest.Start(t, refundScript)
+	// A judge that records everything: with no cassette to answer, every
+	// question goes to the server, within the test's context.
+	rec := recorder.ForTest(t, recorder.WithDir(t.TempDir()), recorder.WithMode(recorder.RecordAll),
+		recorder.WithEnv(func(string) string { return "" }))
+	j := judge.New(judge.WithRecorder(rec), judge.WithBaseURL(s.URL), judge.WithModel("judge-a"), judge.WithMaxAnswerAttempts(1))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the test has ended, or timed out
+	ct := &ctxT{ctx: ctx}
+	if agenttest.AssertGoalAchieved(ct, j, refund("1042")) {
+		t.Fatal("a judged assertion passed in a cancelled test")
+	}
+	if msg := ct.one(t); !strings.Contains(msg, "context canceled") || !strings.HasPrefix(msg, "Could not judge whether the conversation") {
+		t.Errorf("message: %s", msg)
+	}
+	if n := s.Count(); n != 0 {
+		t.Errorf("the server was asked %d questions in a cancelled test", n)
 	}
 
-	// A failed judge: its multi-line cause indented, its source ("live", as
-	// for a replay miss) and the warning that repeats it left out.
-	r := agenttest.Result{
-		Metric: "agent_goal_accuracy",
-		Score:  1,
-		Verdicts: []agenttest.Verdict{
-			{Model: "a", Score: 1, Reason: "fine", Usage: agenttest.Usage{PromptTokens: 10, CompletionTokens: 2}, Source: "testdata/cassettes/TestX.yaml"},
-			{Model: "b", Err: errors.New("replay miss\n  record it with: cmd"), Source: "live"},
-		},
-		Usage:    agenttest.Usage{PromptTokens: 10, CompletionTokens: 2},
-		Warnings: []string{"1 of 2 judges failed and were left out: b: replay miss", "something else"},
-	}
-	want := `judge a: achieved
-    reason: fine
-    tokens: 12 (10 prompt + 2 completion)
-judge b: failed, left out of the score:
-    replay miss
-      record it with: cmd
-warning: something else
-tokens: 12 (10 prompt + 2 completion)
-cassette: testdata/cassettes/TestX.yaml
-    re-record: AGENTCHECK_RECORD=all go test ./agenttest -run '^TestX$'`
-	if diff := cmp.Diff(want, r.ExplainJudgment()); diff != "" {
-		t.Errorf("explanation (-want +got):\n%s", diff)
+	// The same judge, in a live test's context, answers.
+	ct = &ctxT{ctx: context.Background()}
+	if !agenttest.AssertGoalAchieved(ct, j, refund("1042")) {
+		t.Fatalf("the right refund failed: %q", ct.errors)
 	}
 }

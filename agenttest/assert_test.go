@@ -1,11 +1,14 @@
 package agenttest_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/metric"
 )
 
 // fakeT records what the assertions do to a test.
@@ -37,9 +40,9 @@ type onlyErrorf struct{ n int }
 
 func (o *onlyErrorf) Errorf(string, ...any) { o.n++ }
 
-func sample(t *testing.T, js string) agenttest.Sample {
+func sample(t *testing.T, js string) agentcheck.Sample {
 	t.Helper()
-	s, err := agenttest.ParseSample([]byte(js))
+	s, err := agentcheck.ParseSample(js)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,17 +108,17 @@ func TestAssertToolCalls(t *testing.T) {
 	}
 }
 
-func TestAssertToolCallAccuracy(t *testing.T) {
+func TestAssertScoreToolCallAccuracy(t *testing.T) {
 	s := sample(t, travel)
 	ft := &fakeT{}
-	if !agenttest.AssertToolCallAccuracy(ft, s, 0.5, agenttest.ToolCallAccuracy{}) || len(ft.errors) != 0 {
+	if !agenttest.AssertScore(ft, metric.ToolCallAccuracy{}, s, 0.5) || len(ft.errors) != 0 {
 		t.Fatalf("0.5 >= 0.5 failed: %q", ft.errors)
 	}
 	ft = &fakeT{}
-	if agenttest.AssertToolCallAccuracy(ft, s, 0.8, agenttest.ToolCallAccuracy{}) {
+	if agenttest.AssertScore(ft, metric.ToolCallAccuracy{}, s, 0.8) {
 		t.Fatal("0.5 >= 0.8 passed")
 	}
-	want := `tool_call_accuracy is 0.5, want at least 0.8
+	want := `Expected the agent's tool calls to score tool_call_accuracy >= 0.8, but they score 0.5
 reason: 2 calls aligned by name; mean argument score 0.5
     reference                        predicted
   ~ [0] search(city: "Paris")        [0] search(city: "paris")
@@ -133,27 +136,27 @@ reason: 2 calls aligned by name; mean argument score 0.5
 
 	// A similarity scores the pair partly, and the message says how much.
 	ft = &fakeT{}
-	agenttest.RequireToolCallAccuracy(ft, s, 0.95, agenttest.ToolCallAccuracy{ArgSimilarity: agenttest.Levenshtein})
+	agenttest.RequireScore(ft, metric.ToolCallAccuracy{ArgSimilarity: metric.Levenshtein}, s, 0.95)
 	msg := ft.message(t)
-	for _, line := range []string{"tool_call_accuracy is 0.9, want at least 0.95", "(argument score 0.8):"} {
+	for _, line := range []string{"Expected the agent's tool calls to score tool_call_accuracy >= 0.95, but they score 0.9", "(argument score 0.8):"} {
 		if !strings.Contains(msg, line) {
 			t.Errorf("message lacks %q:\n%s", line, msg)
 		}
 	}
 	if !ft.failed {
-		t.Error("RequireToolCallAccuracy did not call FailNow")
+		t.Error("RequireScore did not call FailNow")
 	}
 
 	// No reference calls: ragas refuses, and so does the assertion.
 	ft = &fakeT{}
 	s.ReferenceToolCalls = nil
-	agenttest.AssertToolCallAccuracy(ft, s, 0, agenttest.ToolCallAccuracy{})
+	agenttest.AssertScore(ft, metric.ToolCallAccuracy{}, s, 0)
 	if msg := ft.message(t); !strings.Contains(msg, "needs reference_tool_calls") {
 		t.Errorf("message: %s", msg)
 	}
 }
 
-func TestAssertToolCallF1(t *testing.T) {
+func TestAssertScoreToolCallF1(t *testing.T) {
 	s := sample(t, `{"user_input":[{"type":"ai","content":"","tool_calls":[
 	  {"name":"search","args":{"city":"Paris","debug":true}},
 	  {"name":"book","args":{"hotel":"A"}},
@@ -161,10 +164,10 @@ func TestAssertToolCallF1(t *testing.T) {
 	  {"name":"log","args":{}}]}],
 	 "reference_tool_calls":[{"name":"search","args":{"city":"Paris"}},{"name":"book","args":{"hotel":"A"}},{"name":"pay","args":{"amount":10}}]}`)
 	ft := &fakeT{}
-	if agenttest.AssertToolCallF1(ft, s, 0.5) {
+	if agenttest.AssertScore(ft, metric.ToolCallF1{}, s, 0.5) {
 		t.Fatal("F1 0.3333 >= 0.5 passed")
 	}
-	want := `tool_call_f1 is 0.3333, want at least 0.5
+	want := `Expected the agent's tool calls to score tool_call_f1 >= 0.5, but they score 0.3333
 reason: 1 of 3 distinct calls made were expected (precision 0.3333333333333333), 1 of 3 distinct expected calls were made (recall 0.3333333333333333)
     reference                  predicted
   - [0] search(city: "Paris")
@@ -182,11 +185,11 @@ reason: 1 of 3 distinct calls made were expected (precision 0.3333333333333333),
 		t.Errorf("message:\n%s\nwant:\n%s", msg, want)
 	}
 	ft = &fakeT{}
-	if !agenttest.RequireToolCallF1(ft, s, 0.3333) || ft.failed {
+	if !agenttest.RequireScore(ft, metric.ToolCallF1{}, s, 0.3333) || ft.failed {
 		t.Errorf("0.3333 >= 0.3333 failed: %q", ft.errors)
 	}
 	ft = &fakeT{}
-	if agenttest.RequireToolCallF1(ft, s, 0.9) || !ft.failed {
+	if agenttest.RequireScore(ft, metric.ToolCallF1{}, s, 0.9) || !ft.failed {
 		t.Error("RequireToolCallF1 did not call FailNow")
 	}
 }
@@ -226,39 +229,70 @@ func TestAssertCalled(t *testing.T) {
 	}
 }
 
-func TestExplain(t *testing.T) {
+func TestCheckScoreExplains(t *testing.T) {
 	pred := calls(`a {"x":1}`)
 	ref := calls(`a {"x":1.0,"y":"z"}`)
-	r := agenttest.ToolCallAccuracy{}.Compare(pred, ref)
-	got := r.Explain(pred, ref)
+	s := agentcheck.Sample{Conversation: agentcheck.Conversation{{Role: agentcheck.AI, ToolCalls: pred}}, ReferenceToolCalls: ref}
+	got := agenttest.CheckScore(context.Background(), metric.ToolCallAccuracy{}, s, 1).String()
 	for _, line := range []string{"reason: ", "~ [0] a(x: 1.0, y: \"z\")  [0] a(x: 1)", "- x: 1.0", "+ x: 1", `- y: "z"  (missing)`} {
 		if !strings.Contains(got, line) {
-			t.Errorf("Explain lacks %q:\n%s", line, got)
+			t.Errorf("report lacks %q:\n%s", line, got)
 		}
 	}
 	// ToolCallF1 compares with Python's ==, so 1 and 1.0 are the same.
-	r = agenttest.ToolCallF1{}.Compare(pred, ref)
-	got = r.Explain(pred, ref)
+	got = agenttest.CheckScore(context.Background(), metric.ToolCallF1{}, s, 1).String()
 	if strings.Contains(got, "- x:") || !strings.Contains(got, `- y: "z"  (missing)`) {
-		t.Errorf("F1 Explain:\n%s", got)
+		t.Errorf("F1 report:\n%s", got)
 	}
-	// Lists that are not the result's show as unknown, not as a panic.
-	if got := r.Explain(nil, nil); !strings.Contains(got, "[0] ?") {
-		t.Errorf("Explain with missing calls:\n%s", got)
+	// Pairs that name calls the sample lacks show as unknown, not as a panic.
+	odd := fixedMetric{metric.Result{Metric: "m", Pairs: []metric.CallPair{{Reference: 0, Predicted: 0}}}}
+	if got := agenttest.CheckScore(context.Background(), odd, agentcheck.Sample{}, 1).String(); !strings.Contains(got, "[0] ?") {
+		t.Errorf("report with missing calls:\n%s", got)
 	}
-	if got := (agenttest.Result{Metric: "m", Reason: "why"}).Explain(nil, nil); got != "reason: why" {
-		t.Errorf("Explain without pairs = %q", got)
+	why := fixedMetric{metric.Result{Metric: "m", Reason: "why"}}
+	if got := agenttest.CheckScore(context.Background(), why, agentcheck.Sample{}, 1).String(); got != "Expected the agent's tool calls to score m >= 1, but they score 0\nreason: why" {
+		t.Errorf("report without pairs = %q", got)
+	}
+	// A Gomega-shaped matcher in place of the threshold.
+	r := agenttest.CheckScore(context.Background(), why, agentcheck.Sample{}, beAbove(0.5))
+	if r.OK() || r.String() != "Expected the agent's tool calls to score a m that satisfies the matcher, but they score 0:\n    Expected\n        <float64>: 0\n    to be above 0.5\nreason: why" {
+		t.Errorf("matcher report = %q", r.String())
+	}
+	if _, score, ok := r.Score(); !ok || score != 0 {
+		t.Errorf("Score() = %v, %v", score, ok)
 	}
 }
 
+// beAbove has the shape of Gomega's BeNumerically(">", x).
+type beAbove float64
+
+func (b beAbove) Match(actual any) (bool, error) { return actual.(float64) > float64(b), nil }
+
+func (b beAbove) FailureMessage(actual any) string {
+	return fmt.Sprintf("Expected\n    <float64>: %v\nto be above %v", actual, float64(b))
+}
+
+func (b beAbove) NegatedFailureMessage(actual any) string {
+	return fmt.Sprintf("Expected\n    <float64>: %v\nnot to be above %v", actual, float64(b))
+}
+
+// fixedMetric always gives its result.
+type fixedMetric struct{ r metric.Result }
+
+func (f fixedMetric) Name() string { return f.r.Metric }
+
+func (f fixedMetric) Evaluate(context.Context, agentcheck.Sample) (metric.Result, error) {
+	return f.r, nil
+}
+
 func ExampleAssertToolCalls() {
-	conv := agenttest.Conversation{
-		{Role: agenttest.Human, Content: "What's the weather in Lisbon?"},
-		{Role: agenttest.AI, ToolCalls: []agenttest.ToolCall{
-			agenttest.MustParseToolCall("get_weather", `{"city":"Lisbon","unit":"F"}`),
+	conv := agentcheck.Conversation{
+		{Role: agentcheck.Human, Content: "What's the weather in Lisbon?"},
+		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
+			agentcheck.MustParseToolCall("get_weather", `{"city":"Lisbon","unit":"F"}`),
 		}},
 	}
-	// In a test, pass the *testing.T; here a TestingT that prints.
+	// In a test, pass the *testing.T; here a T that prints.
 	agenttest.AssertToolCalls(printT{}, conv, agenttest.Exactly,
 		agenttest.CallTo("get_weather").With(agenttest.Args{"city": "Lisbon", "unit": agenttest.OneOf("C", "celsius")}))
 	// Output:

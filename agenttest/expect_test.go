@@ -1,13 +1,14 @@
 package agenttest_test
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
-	openai "github.com/sashabaranov/go-openai"
 )
 
 // matchRegexp has the shape of Gomega's MatchRegexp (agenttest does not
@@ -27,11 +28,11 @@ func (m *matchRegexp) FailureMessage(actual any) string {
 	return fmt.Sprintf("Expected\n    <string>: %v\nto match regular expression\n    <string>: %s", actual, m.Regexp)
 }
 
-func call(name, args string) agenttest.ToolCall { return agenttest.MustParseToolCall(name, args) }
+func call(name, args string) agentcheck.ToolCall { return agentcheck.MustParseToolCall(name, args) }
 
 // diffOf returns the report of one expected call against one actual call.
-func diffOf(e agenttest.ExpectedCall, tc agenttest.ToolCall) agenttest.ToolCallsReport {
-	return agenttest.CheckToolCalls([]agenttest.ToolCall{tc}, agenttest.Exactly, e)
+func diffOf(e agenttest.ExpectedCall, tc agentcheck.ToolCall) agenttest.Report {
+	return agenttest.CheckToolCalls([]agentcheck.ToolCall{tc}, agenttest.Exactly, e)
 }
 
 func TestArgValues(t *testing.T) {
@@ -102,7 +103,7 @@ func TestArgValues(t *testing.T) {
 					t.Errorf("report lacks %q:\n%s", line, r)
 				}
 			}
-			if got := agenttest.CountCalls([]agenttest.ToolCall{call("f", tt.args)}, e); got != map[bool]int{true: 1}[tt.ok] {
+			if got := agenttest.CountCalls([]agentcheck.ToolCall{call("f", tt.args)}, e); got != map[bool]int{true: 1}[tt.ok] {
 				t.Errorf("CountCalls = %d, want %d", got, map[bool]int{true: 1}[tt.ok])
 			}
 		})
@@ -197,7 +198,7 @@ func TestExpectedCallForms(t *testing.T) {
 				if !tt.e.Matches(c) {
 					t.Errorf("%s does not accept f(%s):\n%s", tt.e, args, diffOf(tt.e, c))
 				}
-			} else if c := (agenttest.ToolCall{Name: "f"}); !tt.e.Matches(c) {
+			} else if c := (agentcheck.ToolCall{Name: "f"}); !tt.e.Matches(c) {
 				t.Errorf("%s does not accept f without arguments", tt.e)
 			}
 		}
@@ -230,8 +231,8 @@ func TestWithCopiesArgs(t *testing.T) {
 	}
 }
 
-func calls(specs ...string) []agenttest.ToolCall {
-	var out []agenttest.ToolCall
+func calls(specs ...string) []agentcheck.ToolCall {
+	var out []agentcheck.ToolCall
 	for _, s := range specs {
 		name, args, _ := strings.Cut(s, " ")
 		if args == "" {
@@ -246,7 +247,7 @@ func TestOrders(t *testing.T) {
 	get := func(id int) agenttest.ExpectedCall { return agenttest.CallTo("get").With(agenttest.Args{"id": id}) }
 	tests := []struct {
 		name     string
-		actual   []agenttest.ToolCall
+		actual   []agentcheck.ToolCall
 		order    agenttest.Order
 		expected []agenttest.ExpectedCall
 		ok       bool
@@ -348,8 +349,10 @@ func TestReportGolden(t *testing.T) {
 	if r.OK() {
 		t.Error("OK() = true")
 	}
-	if !strings.HasPrefix(r.String(), "Expected") || r.Diff() != strings.SplitN(want, "\n", 2)[1] {
-		t.Errorf("Diff() is not the report without its headline:\n%s", r.Diff())
+	// NotTo words the same table under its own headline.
+	wantNegated := "Expected the 4 tool calls made not to be exactly these 4, in this order, but they do:\n" + strings.SplitN(want, "\n", 2)[1]
+	if got := r.Negated(); got != wantNegated {
+		t.Errorf("Negated():\n%s\nwant:\n%s", got, wantNegated)
 	}
 }
 
@@ -395,7 +398,7 @@ func TestCheckCalled(t *testing.T) {
 			t.Errorf("CountCalls(%s) = %d disagrees with CheckCalled", tt.call, agenttest.CountCalls(actual, tt.call))
 		}
 	}
-	if r := agenttest.CheckCalled(nil, agenttest.CallTo("x"), -1); r.OK() || r.String() != "Expected a call to x, but no tool calls were made" {
+	if r := agenttest.CheckCalled([]agentcheck.ToolCall(nil), agenttest.CallTo("x"), agenttest.AtLeastOnce); r.OK() || r.String() != "Expected a call to x, but no tool calls were made" {
 		t.Errorf("no calls: %v %q", r.OK(), r)
 	}
 }
@@ -420,33 +423,30 @@ func TestCountCalls(t *testing.T) {
 
 func TestToolCallsOf(t *testing.T) {
 	tc := call("search", `{"q":"x"}`)
-	conv := agenttest.Conversation{
-		{Role: agenttest.Human, Content: "find x"},
-		{Role: agenttest.AI, ToolCalls: []agenttest.ToolCall{tc}},
-		{Role: agenttest.Tool, Content: "found"},
+	conv := agentcheck.Conversation{
+		{Role: agentcheck.Human, Content: "find x"},
+		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{tc}},
+		{Role: agentcheck.Tool, Content: "found"},
 	}
-	sample := agenttest.Sample{Conversation: conv, ReferenceToolCalls: []agenttest.ToolCall{call("other", "{}")}}
-	oa := []openai.ChatCompletionMessage{
-		{Role: openai.ChatMessageRoleUser, Content: "find x"},
-		{Role: openai.ChatMessageRoleAssistant, ToolCalls: []openai.ToolCall{{ID: "c1", Type: "function", Function: openai.FunctionCall{Name: "search", Arguments: `{"q":"x"}`}}}},
-	}
-	for _, actual := range []any{conv, &conv, sample, &sample, []agenttest.Message(conv), []agenttest.ToolCall{tc}, oa} {
+	sample := agentcheck.Sample{Conversation: conv, ReferenceToolCalls: []agentcheck.ToolCall{call("other", "{}")}}
+	transcript := fakeTranscript{conv: conv}
+	for _, actual := range []any{conv, &conv, sample, &sample, []agentcheck.Message(conv), []agentcheck.ToolCall{tc}, transcript} {
 		got, err := agenttest.ToolCallsOf(actual)
 		if err != nil {
 			t.Errorf("%T: %v", actual, err)
 			continue
 		}
-		if len(got) != 1 || got[0].Name != "search" || got[0].Args.String() != "{'q': 'x'}" {
+		if len(got) != 1 || got[0].Name != "search" || got[0].Args.String() != `{"q":"x"}` {
 			t.Errorf("%T: got %v", actual, got)
 		}
 	}
-	if c, err := agenttest.ConversationOf([]agenttest.ToolCall{tc}); err != nil || len(c) != 1 || c[0].Role != agenttest.AI || len(c[0].ToolCalls) != 1 {
+	if c, err := agenttest.ConversationOf([]agentcheck.ToolCall{tc}); err != nil || len(c) != 1 || c[0].Role != agentcheck.AI || len(c[0].ToolCalls) != 1 {
 		t.Errorf("ConversationOf([]ToolCall) = %v, %v", c, err)
 	}
 	for actual, want := range map[any]string{
-		"text":                         "cannot take tool calls from string; want a Conversation, Sample,",
-		(*agenttest.Sample)(nil):       "cannot take tool calls from a nil *agenttest.Sample",
-		(*agenttest.Conversation)(nil): "cannot take tool calls from a nil *agenttest.Conversation",
+		"text":                          "cannot take tool calls from string; want an agentcheck.Conversation, Sample,",
+		(*agentcheck.Sample)(nil):       "cannot take tool calls from a nil *agentcheck.Sample",
+		(*agentcheck.Conversation)(nil): "cannot take tool calls from a nil *agentcheck.Conversation",
 	} {
 		if _, err := agenttest.ToolCallsOf(actual); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ToolCallsOf(%T) error = %v, want it to contain %q", actual, err, want)
@@ -455,11 +455,19 @@ func TestToolCallsOf(t *testing.T) {
 	if _, err := agenttest.ToolCallsOf(nil); err == nil || !strings.Contains(err.Error(), "<nil>") {
 		t.Errorf("ToolCallsOf(nil) error = %v", err)
 	}
-	bad := []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleAssistant, ToolCalls: []openai.ToolCall{{Function: openai.FunctionCall{Name: "f", Arguments: `{"a":`}}}}}
-	if _, err := agenttest.ToolCallsOf(bad); err == nil || !strings.Contains(err.Error(), "OpenAI messages: message 0") {
-		t.Errorf("bad OpenAI arguments: error = %v", err)
+	bad := fakeTranscript{err: errors.New("message 0 (ai), tool call 0 \"f\": arguments are not valid JSON")}
+	if _, err := agenttest.ToolCallsOf(bad); err == nil || err.Error() != `agenttest: agenttest_test.fakeTranscript: message 0 (ai), tool call 0 "f": arguments are not valid JSON` {
+		t.Errorf("a transcript that cannot be read: error = %v", err)
 	}
 }
+
+// fakeTranscript is an adapter's Transcript: a conversation or an error.
+type fakeTranscript struct {
+	conv agentcheck.Conversation
+	err  error
+}
+
+func (f fakeTranscript) Conversation() (agentcheck.Conversation, error) { return f.conv, f.err }
 
 func TestOrderString(t *testing.T) {
 	for o, want := range map[agenttest.Order]string{agenttest.Exactly: "Exactly", agenttest.InOrder: "InOrder", agenttest.AnyOrder: "AnyOrder", 7: "Order(7)"} {
@@ -472,7 +480,7 @@ func TestOrderString(t *testing.T) {
 // A long list of duplicate calls must pair optimally in any order, and
 // quickly: the assignment is polynomial, not a search.
 func TestAnyOrderManyDuplicates(t *testing.T) {
-	var actual []agenttest.ToolCall
+	var actual []agentcheck.ToolCall
 	var expected []agenttest.ExpectedCall
 	for i := 0; i < 60; i++ {
 		actual = append(actual, call("get", fmt.Sprintf(`{"id":%d}`, i%3)))
@@ -495,9 +503,9 @@ func TestAnyOrderManyDuplicates(t *testing.T) {
 }
 
 func ExampleCheckToolCalls() {
-	actual := []agenttest.ToolCall{
-		agenttest.MustParseToolCall("search_flights", `{"from":"BER","to":"LIS","date":"2025-03-14"}`),
-		agenttest.MustParseToolCall("book_flight", `{"flight":"TP537","seats":1.0}`),
+	actual := []agentcheck.ToolCall{
+		agentcheck.MustParseToolCall("search_flights", `{"from":"BER","to":"LIS","date":"2025-03-14"}`),
+		agentcheck.MustParseToolCall("book_flight", `{"flight":"TP537","seats":1.0}`),
 	}
 	r := agenttest.CheckToolCalls(actual, agenttest.InOrder,
 		agenttest.CallTo("search_flights").With(agenttest.Args{"from": "BER", "to": "LIS"}).Ignoring("date"),
@@ -528,7 +536,7 @@ func ExampleExpectedCall_String() {
 // BenchmarkCheckToolCalls compares 20 calls with 20 expectations, a few of
 // them failing, in each order, report included.
 func BenchmarkCheckToolCalls(b *testing.B) {
-	var actual []agenttest.ToolCall
+	var actual []agentcheck.ToolCall
 	var expected []agenttest.ExpectedCall
 	for i := 0; i < 20; i++ {
 		actual = append(actual, call(fmt.Sprintf("tool%d", i%5), fmt.Sprintf(`{"id":%d,"q":"query %d","opts":{"limit":10}}`, i, i)))

@@ -35,7 +35,8 @@ step() { printf '== %s\n' "$*" >&2; }
 step "building the CLI, the generator and the test binaries"
 go build -o "$OUT/agentcheck" ./cmd/agentcheck
 go build -o "$OUT/gendata" ./cmd/agentcheck/internal/gendata
-go test -c -o "$OUT/agenttest.test" ./agenttest
+go test -c -o "$OUT/metric.test" ./metric
+go test -c -o "$OUT/recorder.test" ./recorder
 go test -c -o "$OUT/judge.test" ./judge
 go test -c -o "$OUT/cli.test" ./cmd/agentcheck
 if [ -z "${BENCH_NO_GNU_TIME:-}" ] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then
@@ -59,23 +60,23 @@ gotest() {
 }
 
 # ---------------------------------------------------------------- go benchmarks
-gotest agenttest greedy-wrong-rate -test.run '^TestGreedyWrongRate$' -test.v
-gotest agenttest bench-scoring -test.run '^$' -test.benchmem -test.count 3 -test.benchtime 0.5s \
+gotest metric greedy-wrong-rate -test.run '^TestGreedyWrongRate$' -test.v
+gotest metric bench-scoring -test.run '^$' -test.benchmem -test.count 3 -test.benchtime 0.5s \
 	-test.bench '^(BenchmarkToolCallAccuracy|BenchmarkToolCallF1)$'
-gotest agenttest bench-scoring-match -test.run '^$' -test.benchmem -test.count 3 -test.benchtime 0.5s \
+gotest metric bench-scoring-match -test.run '^$' -test.benchmem -test.count 3 -test.benchtime 0.5s \
 	-test.bench '^(BenchmarkToolCallMatch5x5|BenchmarkPairing)$/^(strict|flexible|5x5)$'
-gotest agenttest bench-pairing-1000 -test.run '^$' -test.benchmem -test.benchtime 1s \
+gotest metric bench-pairing-1000 -test.run '^$' -test.benchmem -test.benchtime 1s \
 	-test.bench '^BenchmarkPairing$/^1000x1000$'
 # go-vcr scans its cassette with a matcher that reads every body: at
 # 10,000 interactions one lookup takes about a quarter second, so that
 # case gets a fixed count of lookups, spread over the cassette.
 # A go test -bench pattern matches each level of a name on its own, so the
 # three sets of cases need three runs (each writes its own cassettes).
-gotest judge bench-replay -test.run '^$' -test.benchmem -test.benchtime 200000x \
+gotest recorder bench-replay -test.run '^$' -test.benchmem -test.benchtime 200000x \
 	-test.bench '^BenchmarkCassetteReplay$/^agentcheck$'
-gotest judge bench-replay-govcr -test.run '^$' -test.benchmem -test.benchtime 1s \
+gotest recorder bench-replay-govcr -test.run '^$' -test.benchmem -test.benchtime 1s \
 	-test.bench '^BenchmarkCassetteReplay$/^go-vcr$/^interactions=(10|1000)$'
-gotest judge bench-replay-govcr-10000 -test.run '^$' -test.benchmem -test.benchtime 12x \
+gotest recorder bench-replay-govcr-10000 -test.run '^$' -test.benchmem -test.benchtime 12x \
 	-test.bench '^BenchmarkCassetteReplay$/^go-vcr$/^interactions=10000$'
 gotest judge bench-judged-replay -test.run '^$' -test.benchmem -test.benchtime 3000x \
 	-test.bench '^BenchmarkReplayJudgedAssertion$'

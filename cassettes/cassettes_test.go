@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck/cassettes"
-	"github.com/agentcheck/agentcheck/judge"
+	"github.com/agentcheck/agentcheck/recorder"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -69,7 +69,7 @@ func TestSecretPatternFindsSecrets(t *testing.T) {
 // each one's requests: chat completions, each naming its model.
 func TestCassettesLoad(t *testing.T) {
 	for _, path := range files(t) {
-		rec, err := judge.NewRecorder(path, judge.WithRecordMode(judge.RecordNone))
+		rec, err := recorder.Open(path, recorder.WithMode(recorder.RecordNone))
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue

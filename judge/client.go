@@ -3,23 +3,20 @@ package judge
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/recorder"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -45,12 +42,6 @@ const (
 // live is an answer's Source when no cassette replayed it.
 const live = "live"
 
-// promptVersionPrefix marks the prompt version in the request's "user"
-// field, which every OpenAI-compatible server accepts. Not OpenAI's
-// "metadata": OpenAI refuses metadata unless the completion is also stored
-// ("store": true), which a judge must not ask for.
-const promptVersionPrefix = "agentcheck-prompt:"
-
 // Client is a Judge backed by an OpenAI-compatible chat completions
 // endpoint (OpenAI, OpenRouter, Ollama, vLLM, a judgetest server, or a
 // cassette replaying any of them). It asks with structured outputs, strict
@@ -67,6 +58,12 @@ type Client struct {
 	answerTries   int
 	api           *openai.Client
 	configProblem error
+	// rerecord is the recorder's command that records its cassette anew,
+	// for the answers that came from it.
+	rerecord string
+	// bound, when set, ends every Ask when it ends: ForTest binds the
+	// test's context.
+	bound context.Context
 }
 
 // Option configures a Client.
@@ -79,7 +76,7 @@ type options struct {
 	retry                  RetryPolicy
 	httpClient             *http.Client
 	transport              http.RoundTripper
-	recorder               func(http.RoundTripper) http.RoundTripper
+	recorder               *recorder.Recorder
 }
 
 // WithModel sets the judge model, overriding AGENTCHECK_JUDGE_MODEL.
@@ -121,22 +118,19 @@ func WithHTTPClient(hc *http.Client) Option { return func(o *options) { o.httpCl
 // below the client's retries. It takes precedence over WithHTTPClient's.
 func WithTransport(rt http.RoundTripper) Option { return func(o *options) { o.transport = rt } }
 
-// WithRecorder puts a recorder, such as a cassette, between the client and
-// its retries: wrap gets the retrying transport and returns the one the
-// client sends through. The recorder thus sees each request once, as sent
-// (temperature 0 included), and the final response, never the retried
-// failures. A response it replays may name its cassette in CassetteHeader,
-// which becomes the answer's Source.
-func WithRecorder(wrap func(next http.RoundTripper) http.RoundTripper) Option {
-	return func(o *options) { o.recorder = wrap }
-}
-
-// WithCassette records to and replays from r, placed as WithRecorder says:
-// judge.New(judge.WithCassette(judge.Cassette(t))).
-func WithCassette(r *Recorder) Option {
-	return WithRecorder(func(next http.RoundTripper) http.RoundTripper {
-		return r.Client(&http.Client{Transport: next}).Transport
-	})
+// WithRecorder records to and replays from r's cassette. The recorder sits
+// between the client and its retries, so that it sees each request once, as
+// sent (temperature 0 included), and the final response, never the retried
+// failures. Answers that come through it carry the cassette's path as their
+// Source and r.RerecordCommand() as their Rerecord. In a test, ForTest
+// gives the test's own cassette; to configure that cassette, or to share it
+// with the agent's client, give the recorder here:
+//
+//	rec := recorder.ForTest(t, recorder.WithDir("testdata/judged"))
+//	j := judge.ForTest(t, judge.WithRecorder(rec))
+//	agent := NewAgent(rec.Client())
+func WithRecorder(r *recorder.Recorder) Option {
+	return func(o *options) { o.recorder = r }
 }
 
 // New makes a client. Each setting comes from its option, else from the
@@ -181,7 +175,8 @@ func New(opts ...Option) *Client {
 	}
 	rt := RetryTransport(network, o.retry)
 	if o.recorder != nil {
-		rt = o.recorder(rt)
+		rt = o.recorder.Transport(rt)
+		c.rerecord = o.recorder.RerecordCommand()
 	}
 	if !fixedTemperature(c.model) {
 		rt = zeroTemperature{rt}
@@ -232,10 +227,19 @@ func (c *Client) String() string { return c.model + " at " + redactURL(c.baseURL
 // retried over HTTP by the RetryPolicy; a request after a rejected answer
 // has the next seed and a last user message that says what was wrong, so
 // neither a model nor a cassette gives the same rejected answer again.
-func (c *Client) Ask(ctx context.Context, q agenttest.Question) (agenttest.Answer, error) {
+func (c *Client) Ask(ctx context.Context, q metric.Question) (metric.Answer, error) {
 	start := time.Now()
-	ans := agenttest.Answer{Model: c.model, Source: live, PromptVersion: q.PromptVersion}
-	fail := func(err error) (agenttest.Answer, error) {
+	if c.bound != nil {
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		stop := context.AfterFunc(c.bound, func() { cancel(context.Cause(c.bound)) })
+		defer func() {
+			stop()
+			cancel(nil)
+		}()
+	}
+	ans := metric.Answer{Model: c.model, Source: live, PromptVersion: q.PromptVersion}
+	fail := func(err error) (metric.Answer, error) {
 		ans.Duration = time.Since(start)
 		return ans, c.redact(err)
 	}
@@ -262,13 +266,13 @@ func (c *Client) Ask(ctx context.Context, q agenttest.Question) (agenttest.Answe
 		if err != nil {
 			return fail(c.httpError(q, err, log))
 		}
-		ans.Usage = ans.Usage.Add(agenttest.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
+		ans.Usage = ans.Usage.Add(metric.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
 		if resp.Model != "" {
 			ans.Model = resp.Model
 		}
-		ans.Source = live
-		if src := resp.Header().Get(CassetteHeader); src != "" {
-			ans.Source = src
+		ans.Source, ans.Rerecord = live, ""
+		if src := resp.Header().Get(recorder.CassetteHeader); src != "" {
+			ans.Source, ans.Rerecord = src, c.rerecord
 		}
 		content, problem := inspect(resp, sch)
 		if problem == "" {
@@ -314,7 +318,7 @@ func questionName(s string) bool {
 	return true
 }
 
-func checkQuestion(q agenttest.Question) error {
+func checkQuestion(q metric.Question) error {
 	if !questionName(q.Name) {
 		return errors.New("the name must be 1 to 64 letters, digits, '_' or '-' (it names the response schema)")
 	}
@@ -327,7 +331,7 @@ func checkQuestion(q agenttest.Question) error {
 // request builds the attempt-th request for q. Everything in it is a
 // function of the question, the client's settings, the attempt and the
 // previous attempt's problem, so a replay rebuilds it byte for byte.
-func (c *Client) request(q agenttest.Question, schema json.RawMessage, attempt int, prevProblem string) openai.ChatCompletionRequest {
+func (c *Client) request(q metric.Question, schema json.RawMessage, attempt int, prevProblem string) openai.ChatCompletionRequest {
 	system := q.Instructions
 	if note := languageNote(c.language); note != "" {
 		if system != "" {
@@ -362,7 +366,12 @@ func (c *Client) request(q agenttest.Question, schema json.RawMessage, attempt i
 		},
 	}
 	if q.PromptVersion != "" {
-		req.User = promptVersionPrefix + q.PromptVersion
+		// The prompt version goes in "user", which every OpenAI-compatible
+		// server accepts, marked so that a cassette's miss can say that the
+		// prompt changed. Not OpenAI's "metadata": OpenAI refuses metadata
+		// unless the completion is also stored ("store": true), which a
+		// judge must not ask for.
+		req.User = recorder.PromptVersionPrefix + q.PromptVersion
 	}
 	return req
 }
@@ -415,7 +424,7 @@ func inspect(resp openai.ChatCompletionResponse, sch *schema) (json.RawMessage, 
 
 // httpError explains a request that failed for good: the endpoint, the
 // status or transport error, and what the retries did.
-func (c *Client) httpError(q agenttest.Question, err error, log *attemptLog) error {
+func (c *Client) httpError(q metric.Question, err error, log *attemptLog) error {
 	var notes []string
 	if n := log.count(); n > 1 {
 		notes = append(notes, fmt.Sprintf("%d HTTP attempts", n))
@@ -592,258 +601,4 @@ func withBody(req *http.Request, body []byte) *http.Request {
 	r.ContentLength = int64(len(body))
 	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	return r
-}
-
-// RetryPolicy says how RetryTransport retries. The zero value is the
-// default, the Java port's: 2 s, then ×2 per retry up to 30 s, 5 attempts.
-type RetryPolicy struct {
-	// Initial is the wait before the first retry (default 2 s); Multiplier
-	// grows it for each next retry (default 2); Max caps it (default 30 s).
-	// Each wait is jittered down by up to half, and is at least what the
-	// server asked for in Retry-After. A server asking for more than Max
-	// ends the retries.
-	Initial    time.Duration
-	Multiplier float64
-	Max        time.Duration
-	// MaxAttempts counts requests, the first included (default 5; 1 means
-	// no retries).
-	MaxAttempts int
-	// AttemptTimeout bounds each request (default 2 min; negative: none),
-	// so that a hung connection is retried rather than waited on forever.
-	AttemptTimeout time.Duration
-}
-
-func (p RetryPolicy) withDefaults() RetryPolicy {
-	if p.Initial <= 0 {
-		p.Initial = 2 * time.Second
-	}
-	if p.Multiplier < 1 {
-		p.Multiplier = 2
-	}
-	if p.Max <= 0 {
-		p.Max = 30 * time.Second
-	}
-	if p.MaxAttempts <= 0 {
-		p.MaxAttempts = 5
-	}
-	if p.AttemptTimeout == 0 {
-		p.AttemptTimeout = 2 * time.Minute
-	}
-	return p
-}
-
-// backoff is the jittered wait before retry n (1-based): in [d/2, d] for
-// d = Initial × Multiplier^(n-1), capped at Max.
-func (p RetryPolicy) backoff(n int) time.Duration {
-	d := float64(p.Initial) * math.Pow(p.Multiplier, float64(n-1))
-	d = min(d, float64(p.Max))
-	return time.Duration(d/2 + rand.Float64()*d/2)
-}
-
-// maxResponseBody bounds what the retrying transport reads into memory.
-const maxResponseBody = 64 << 20
-
-// RetryTransport retries requests through base that fail for reasons that
-// pass: 408, 429 and 5xx statuses (but 501), timeouts, dropped connections
-// and other transport errors (but TLS certificate errors). It waits with
-// jittered exponential backoff, at least as long as Retry-After (or
-// retry-after-ms) says, and never past the context's deadline: when the next
-// wait would end after it, it gives up at once with the last response. A
-// cancelled context stops it at once. It reads each response body whole, so
-// a connection dropped mid-body is retried too. The request body is
-// replayed from memory. When it gives up on a failed status, it returns that
-// response for the caller to report.
-func RetryTransport(base http.RoundTripper, p RetryPolicy) http.RoundTripper {
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	return &retryTransport{base: base, p: p.withDefaults()}
-}
-
-type retryTransport struct {
-	base http.RoundTripper
-	p    RetryPolicy
-}
-
-func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
-	if req.Body != nil && req.Body != http.NoBody {
-		var err error
-		body, err = io.ReadAll(req.Body)
-		req.Body.Close()
-		if err != nil {
-			return nil, fmt.Errorf("reading the request body: %w", err)
-		}
-	}
-	ctx := req.Context()
-	log, _ := ctx.Value(attemptLogKey{}).(*attemptLog)
-	for n := 1; ; n++ {
-		log.add()
-		resp, err := t.once(req, body)
-		if ctx.Err() != nil {
-			if resp != nil {
-				resp.Body.Close()
-			}
-			return nil, ctx.Err()
-		}
-		why, retry := t.retryable(resp, err)
-		if !retry {
-			return resp, err
-		}
-		wait := t.p.backoff(n)
-		if resp != nil {
-			if after, ok := retryAfter(resp.Header, time.Now()); ok {
-				if after > t.p.Max {
-					log.setReason(fmt.Sprintf("not retried: the server asked to wait %v, more than the retry policy's Max %v", after, t.p.Max))
-					return resp, err
-				}
-				wait = max(wait, after)
-			}
-		}
-		giveUp := ""
-		if n >= t.p.MaxAttempts {
-			giveUp = fmt.Sprintf("gave up after %d attempts: %s", n, why)
-		} else if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
-			giveUp = fmt.Sprintf("gave up after %d attempts: %s, and the context's deadline comes before the next retry in %v", n, why, wait.Round(time.Millisecond))
-		}
-		if giveUp != "" {
-			log.setReason(giveUp)
-			if err != nil && log == nil {
-				// A Client reports the reason from its log; anyone else
-				// has only the error.
-				return nil, fmt.Errorf("%w (%s)", err, giveUp)
-			}
-			return resp, err
-		}
-		if resp != nil {
-			resp.Body.Close()
-		}
-		timer := time.NewTimer(wait)
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-			return nil, ctx.Err()
-		}
-	}
-}
-
-// once sends one attempt, with its own timeout, and reads the whole response.
-func (t *retryTransport) once(req *http.Request, body []byte) (*http.Response, error) {
-	ctx, cancel := req.Context(), context.CancelFunc(func() {})
-	if t.p.AttemptTimeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, t.p.AttemptTimeout)
-	}
-	defer cancel()
-	r := req.Clone(ctx)
-	if body != nil {
-		r = withBody(r, body)
-	}
-	resp, err := t.base.RoundTrip(r)
-	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && req.Context().Err() == nil {
-			return nil, attemptTimeout{t.p.AttemptTimeout, err}
-		}
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody+1))
-	resp.Body.Close()
-	if err != nil {
-		return nil, fmt.Errorf("reading the response (%s): %w", resp.Status, err)
-	}
-	if len(data) > maxResponseBody {
-		return nil, fmt.Errorf("the response (%s) is larger than %d MiB", resp.Status, maxResponseBody>>20)
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(data))
-	resp.ContentLength = int64(len(data))
-	return resp, nil
-}
-
-type attemptTimeout struct {
-	d   time.Duration
-	err error
-}
-
-func (e attemptTimeout) Error() string {
-	return fmt.Sprintf("no response within the attempt timeout %v: %v", e.d, e.err)
-}
-func (e attemptTimeout) Unwrap() error { return e.err }
-
-func (t *retryTransport) retryable(resp *http.Response, err error) (string, bool) {
-	if err != nil {
-		var certErr *tls.CertificateVerificationError
-		if errors.As(err, &certErr) {
-			return "", false
-		}
-		return err.Error(), true
-	}
-	switch c := resp.StatusCode; {
-	case c == http.StatusRequestTimeout, c == http.StatusTooManyRequests, c >= 500 && c != http.StatusNotImplemented:
-		return resp.Status, true
-	}
-	return "", false
-}
-
-// retryAfter reads how long the server asks to wait: OpenAI's
-// retry-after-ms, else Retry-After in seconds or as an HTTP date.
-func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	if v := h.Get("Retry-After-Ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < 1e12 {
-			return time.Duration(ms * float64(time.Millisecond)), true
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
-		if secs > 1e6 {
-			secs = 1e6 // days: more than any Max, without overflow
-		}
-		return time.Duration(secs) * time.Second, true
-	}
-	if at, err := http.ParseTime(v); err == nil {
-		return max(0, at.Sub(now)), true
-	}
-	return 0, false
-}
-
-// attemptLog is how the retrying transport, far below go-openai, tells the
-// client how many requests one call made and why it stopped retrying. It
-// travels in the request's context; a cassette replaying a response never
-// reaches the transport, and the call counts as one attempt.
-type attemptLog struct {
-	mu  sync.Mutex
-	n   int
-	why string
-}
-
-type attemptLogKey struct{}
-
-func (l *attemptLog) add() {
-	if l != nil {
-		l.mu.Lock()
-		l.n++
-		l.mu.Unlock()
-	}
-}
-
-func (l *attemptLog) setReason(why string) {
-	if l != nil {
-		l.mu.Lock()
-		l.why = why
-		l.mu.Unlock()
-	}
-}
-
-func (l *attemptLog) count() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.n
-}
-
-func (l *attemptLog) reason() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.why
 }

@@ -1,12 +1,10 @@
 package judge_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -16,16 +14,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
 	openai "github.com/sashabaranov/go-openai"
+	"go.uber.org/goleak"
 )
 
 const apiKey = "sk-test-4f9a2c-never-show-me"
 
-var goalQuestion = agenttest.Question{
+var goalQuestion = metric.Question{
 	Name:          "agent_goal_compare",
 	PromptVersion: "goal/v1",
 	Instructions:  "You compare a desired outcome with an end state.",
@@ -53,7 +53,7 @@ func newClient(s *judgetest.Server, opts ...judge.Option) *judge.Client {
 }
 
 func TestAskSendsADeterministicStructuredRequest(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.Start(t, judgetest.Always(judgetest.Reply{
 		Content: goodAnswer, Model: "judge-model-2024-07-18",
 		Usage: &openaiUsage{PromptTokens: 120, CompletionTokens: 9, TotalTokens: 129},
@@ -62,9 +62,9 @@ func TestAskSendsADeterministicStructuredRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := agenttest.Answer{
+	want := metric.Answer{
 		JSON: json.RawMessage(goodAnswer), Model: "judge-model-2024-07-18",
-		Usage: agenttest.Usage{PromptTokens: 120, CompletionTokens: 9}, Attempts: 1, Source: "live",
+		Usage: metric.Usage{PromptTokens: 120, CompletionTokens: 9}, Attempts: 1, Source: "live",
 		PromptVersion: goalQuestion.PromptVersion,
 	}
 	if diff := cmp.Diff(want, ans, ignoreDuration); diff != "" {
@@ -134,7 +134,7 @@ func TestReasoningModelsGetNoTemperature(t *testing.T) {
 var ignoreDuration = cmp.FilterPath(func(p cmp.Path) bool { return p.String() == "Duration" }, cmp.Ignore())
 
 func TestAskRetriesAnswersThatDoNotFit(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	for _, c := range []struct {
 		name    string
 		bad     judgetest.Reply
@@ -190,13 +190,13 @@ func TestAskUsageAddsUpOverAttempts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (agenttest.Usage{PromptTokens: 230, CompletionTokens: 13}); ans.Usage != want {
+	if want := (metric.Usage{PromptTokens: 230, CompletionTokens: 13}); ans.Usage != want {
 		t.Errorf("usage %+v, want %+v", ans.Usage, want)
 	}
 }
 
 func TestAskGivesUpSayingWhatCameBack(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	long := `{"reason":"` + strings.Repeat("very ", 100) + `long","achieved":"maybe"}`
 	s := judgetest.Start(t, judgetest.Sequence(judgetest.Refusal("no"), judgetest.MalformedJSON(), judgetest.Content(long)))
 	ans, err := newClient(s).Ask(context.Background(), goalQuestion)
@@ -234,7 +234,7 @@ func TestAskGivesUpSayingWhatCameBack(t *testing.T) {
 }
 
 func TestAskRetriesHTTPFaults(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	for _, c := range []struct {
 		name  string
 		fault judgetest.Reply
@@ -273,7 +273,7 @@ func TestAskRetriesHTTPFaults(t *testing.T) {
 }
 
 func TestAskHTTPErrorsSayWhatHappened(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	for _, c := range []struct {
 		name     string
 		reply    judgetest.Reply
@@ -315,7 +315,7 @@ func TestAskHTTPErrorsSayWhatHappened(t *testing.T) {
 }
 
 func TestRetryAfterIsHonoured(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.Start(t, judgetest.Sequence(judgetest.TooManyRequests(time.Second)).Then(judgetest.Always(judgetest.Content(goodAnswer))))
 	start := time.Now()
 	ans, err := newClient(s, judge.WithRetry(judge.RetryPolicy{Initial: time.Millisecond, Max: 5 * time.Second})).Ask(context.Background(), goalQuestion)
@@ -331,7 +331,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 }
 
 func TestRetriesStopAtTheDeadline(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.Start(t, judgetest.Always(judgetest.TooManyRequests(3*time.Second)))
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
@@ -347,7 +347,7 @@ func TestRetriesStopAtTheDeadline(t *testing.T) {
 }
 
 func TestCancelStopsPromptly(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	for _, c := range []struct {
 		name   string
 		reply  judgetest.Reply
@@ -382,7 +382,7 @@ func TestCancelStopsPromptly(t *testing.T) {
 }
 
 func TestAPIKeyNeverInErrors(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	// A hostile or careless server echoes the Authorization header back, in an
 	// error message and in the content.
 	echo := func(r judgetest.Request) judgetest.Reply {
@@ -415,7 +415,7 @@ func TestAPIKeyNeverInErrors(t *testing.T) {
 }
 
 func TestSettingsComeFromOptionsThenEnvironment(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.Start(t, judgetest.Always(judgetest.Content(goodAnswer)))
 	t.Setenv("OPENAI_BASE_URL", s.URL+"/") // a trailing slash is fine
 	t.Setenv("OPENAI_API_KEY", "sk-from-env")
@@ -460,14 +460,14 @@ func TestBadQuestionsAreRefusedBeforeAnyRequest(t *testing.T) {
 	c := newClient(s)
 	for _, cs := range []struct {
 		name string
-		edit func(q *agenttest.Question)
+		edit func(q *metric.Question)
 		want string
 	}{
-		{"bad name", func(q *agenttest.Question) { q.Name = "goal accuracy" }, `question "goal accuracy": the name must be 1 to 64 letters`},
-		{"no name", func(q *agenttest.Question) { q.Name = "" }, "the name must be"},
-		{"no texts", func(q *agenttest.Question) { q.Instructions, q.Input = "", "" }, "no instructions and no input"},
-		{"no schema", func(q *agenttest.Question) { q.Schema = nil }, "the question has no schema"},
-		{"loose schema", func(q *agenttest.Question) {
+		{"bad name", func(q *metric.Question) { q.Name = "goal accuracy" }, `question "goal accuracy": the name must be 1 to 64 letters`},
+		{"no name", func(q *metric.Question) { q.Name = "" }, "the name must be"},
+		{"no texts", func(q *metric.Question) { q.Instructions, q.Input = "", "" }, "no instructions and no input"},
+		{"no schema", func(q *metric.Question) { q.Schema = nil }, "the question has no schema"},
+		{"loose schema", func(q *metric.Question) {
 			q.Schema = map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false, "required": []string{"x"}}
 		}, `the schema is not strict: $: required names "x"`},
 	} {
@@ -503,54 +503,35 @@ func TestLanguageOnlyAddsToInstructions(t *testing.T) {
 	}
 }
 
-// fakeRecorder stands where a cassette stands and notes what it sees.
-type fakeRecorder struct {
-	next     http.RoundTripper
-	mu       sync.Mutex
-	bodies   []string
-	statuses []int
-}
-
-func (f *fakeRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	body, err := io.ReadAll(req.Body)
-	req.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	out := req.Clone(req.Context())
-	out.Body = io.NopCloser(bytes.NewReader(body))
-	resp, err := f.next.RoundTrip(out)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.bodies = append(f.bodies, string(body))
-	if err == nil {
-		f.statuses = append(f.statuses, resp.StatusCode)
-		resp.Header.Set(judge.CassetteHeader, "testdata/cassettes/Fake.yaml")
-	}
-	return resp, err
-}
-
+// TestRecorderSitsBetweenTemperatureFixAndRetries: the recorder sees each
+// request once, as sent (temperature 0 included), and the final response,
+// never the retried failures.
 func TestRecorderSitsBetweenTemperatureFixAndRetries(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.Start(t, judgetest.Sequence(judgetest.TooManyRequests(0), judgetest.Status(500), judgetest.Drop()).
 		Then(judgetest.Always(judgetest.Content(goodAnswer))))
-	rec := &fakeRecorder{}
-	c := newClient(s, judge.WithRecorder(func(next http.RoundTripper) http.RoundTripper {
-		rec.next = next
-		return rec
-	}))
-	ans, err := c.Ask(context.Background(), goalQuestion)
+	path := filepath.Join(t.TempDir(), "judge.yaml")
+	rec, err := recorder.Open(path, recorder.WithMode(recorder.RecordAll), recorder.WithEnv(func(string) string { return "" }),
+		recorder.WithTestName("TestX"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.bodies) != 1 || len(rec.statuses) != 1 || rec.statuses[0] != 200 {
-		t.Fatalf("the recorder saw %d requests and statuses %v: it must see one clean exchange", len(rec.bodies), rec.statuses)
+	ans, err := newClient(s, judge.WithRecorder(rec)).Ask(context.Background(), goalQuestion)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.HasSuffix(rec.bodies[0], `,"temperature":0}`) {
-		t.Errorf("the recorder saw no temperature 0: %s", rec.bodies[0])
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
 	}
-	if ans.Attempts != 4 || s.Count() != 4 || ans.Source != "testdata/cassettes/Fake.yaml" {
+	its := checkWholeCassette(t, path, 1)
+	if len(its) == 1 && !strings.HasSuffix(its[0].Request.Body, `,"temperature":0}`) {
+		t.Errorf("the recorder saw no temperature 0: %s", its[0].Request.Body)
+	}
+	if ans.Attempts != 4 || s.Count() != 4 || ans.Source != path {
 		t.Errorf("attempts %d, requests %d, source %q", ans.Attempts, s.Count(), ans.Source)
+	}
+	if want := "AGENTCHECK_RECORD=all go test ./judge -run '^TestX$'"; ans.Rerecord != want || rec.RerecordCommand() != want {
+		t.Errorf("Rerecord %q, want the recorder's %q", ans.Rerecord, want)
 	}
 }
 
@@ -568,7 +549,7 @@ func (c *countingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 }
 
 func TestCustomNetworkTransportSitsBelowRetries(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.Start(t, judgetest.Sequence(judgetest.Status(503), judgetest.Drop()).Then(judgetest.Always(judgetest.Content(goodAnswer))))
 	viaTransport, viaClient := &countingTransport{}, &countingTransport{}
 	if _, err := newClient(s, judge.WithTransport(viaTransport)).Ask(context.Background(), goalQuestion); err != nil {
@@ -592,7 +573,7 @@ func TestCustomNetworkTransportSitsBelowRetries(t *testing.T) {
 }
 
 func TestCassetteRecordsTheCleanExchangeAndReplaysOffline(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "judge.yaml")
 	s := judgetest.NewServer(judgetest.Sequence(judgetest.TooManyRequests(0), judgetest.MalformedJSON()).
@@ -601,12 +582,12 @@ func TestCassetteRecordsTheCleanExchangeAndReplaysOffline(t *testing.T) {
 
 	// The test records on purpose, so CI's refusal to record (CI=true) must
 	// not reach it: the environment it sees is empty.
-	noEnv := judge.WithCassetteEnv(func(string) string { return "" })
-	rec, err := judge.NewRecorder(path, judge.WithRecordMode(judge.RecordAll), noEnv)
+	noEnv := recorder.WithEnv(func(string) string { return "" })
+	rec, err := recorder.Open(path, recorder.WithMode(recorder.RecordAll), noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	recorded, err := newClient(s, judge.WithCassette(rec)).Ask(context.Background(), goalQuestion)
+	recorded, err := newClient(s, judge.WithRecorder(rec)).Ask(context.Background(), goalQuestion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -627,13 +608,13 @@ func TestCassetteRecordsTheCleanExchangeAndReplaysOffline(t *testing.T) {
 		t.Errorf("the cassette lost the temperature:\n%s", file)
 	}
 
-	replayer, err := judge.NewRecorder(path, judge.WithRecordMode(judge.RecordNone), noEnv)
+	replayer, err := recorder.Open(path, recorder.WithMode(recorder.RecordNone), noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer replayer.Close()
 	replayed, err := judge.New(judge.WithBaseURL(s.URL), judge.WithAPIKey(""), judge.WithModel("judge-model"),
-		judge.WithRetry(fast), judge.WithCassette(replayer)).Ask(context.Background(), goalQuestion)
+		judge.WithRetry(fast), judge.WithRecorder(replayer)).Ask(context.Background(), goalQuestion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -650,7 +631,7 @@ func TestCassetteRecordsTheCleanExchangeAndReplaysOffline(t *testing.T) {
 }
 
 func TestConcurrentAsks(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.Start(t, func(r judgetest.Request) judgetest.Reply {
 		if r.Seq%5 == 0 {
 			return judgetest.Status(503)
@@ -675,4 +656,11 @@ func TestConcurrentAsks(t *testing.T) {
 	if n := s.Count(); n < 40 {
 		t.Errorf("%d requests for 40 questions", n)
 	}
+}
+
+// checkGoroutines fails t if goroutines started after it outlive t and its
+// cleanups (servers' Close among them): call it first.
+func checkGoroutines(t *testing.T) {
+	opt := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, opt) })
 }

@@ -13,9 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 )
@@ -26,12 +28,12 @@ import (
 
 // faultEnv is a cassette environment with no record mode and no CI, whatever
 // the process has.
-func faultEnv() judge.CassetteOption {
-	return judge.WithCassetteEnv(func(string) string { return "" })
+func faultEnv() recorder.Option {
+	return recorder.WithEnv(func(string) string { return "" })
 }
 
 // bookingQuestion is goalQuestion about the n-th booking.
-func bookingQuestion(n int) agenttest.Question {
+func bookingQuestion(n int) metric.Question {
 	q := goalQuestion
 	q.Input = fmt.Sprintf("Desired: booking %d. End state: booking %d made.", n, n)
 	return q
@@ -43,11 +45,11 @@ func recordBookings(t *testing.T, n int) (string, []byte) {
 	t.Helper()
 	s := judgetest.Start(t, judgetest.Always(judgetest.Content(goodAnswer)))
 	path := filepath.Join(t.TempDir(), "judge.yaml")
-	rec, err := judge.NewRecorder(path, judge.WithRecordMode(judge.RecordAll), faultEnv())
+	rec, err := recorder.Open(path, recorder.WithMode(recorder.RecordAll), faultEnv())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newClient(s, judge.WithCassette(rec))
+	c := newClient(s, judge.WithRecorder(rec))
 	for i := 1; i <= n; i++ {
 		if _, err := c.Ask(context.Background(), bookingQuestion(i)); err != nil {
 			t.Fatal(err)
@@ -108,8 +110,8 @@ func TestCassetteCutShortOrCorrupt(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.data), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			for _, mode := range []judge.RecordMode{judge.RecordNone, judge.RecordMissing} {
-				_, err := judge.NewRecorder(path, judge.WithRecordMode(mode), faultEnv(), judge.WithTestName("TestCassetteCutShortOrCorrupt"))
+			for _, mode := range []recorder.Mode{recorder.RecordNone, recorder.RecordMissing} {
+				_, err := recorder.Open(path, recorder.WithMode(mode), faultEnv(), recorder.WithTestName("TestCassetteCutShortOrCorrupt"))
 				if err == nil {
 					t.Fatalf("%s: the broken cassette opened", mode)
 				}
@@ -122,11 +124,11 @@ func TestCassetteCutShortOrCorrupt(t *testing.T) {
 			// What the error says to do works: recording anew replaces the
 			// file with a sound one.
 			s := judgetest.Start(t, judgetest.Always(judgetest.Content(goodAnswer)))
-			rec, err := judge.NewRecorder(path, judge.WithRecordMode(judge.RecordAll), faultEnv())
+			rec, err := recorder.Open(path, recorder.WithMode(recorder.RecordAll), faultEnv())
 			if err != nil {
 				t.Fatalf("recording anew: %v", err)
 			}
-			if _, err := newClient(s, judge.WithCassette(rec)).Ask(context.Background(), bookingQuestion(1)); err != nil {
+			if _, err := newClient(s, judge.WithRecorder(rec)).Ask(context.Background(), bookingQuestion(1)); err != nil {
 				t.Fatal(err)
 			}
 			if err := rec.Close(); err != nil {
@@ -159,11 +161,11 @@ func checkWholeCassette(t *testing.T, path string, want int) []*cassette.Interac
 }
 
 // bookingSample is a short conversation about the n-th booking.
-func bookingSample(n int) agenttest.Sample {
-	return agenttest.Sample{
-		Conversation: agenttest.Conversation{
-			{Role: agenttest.Human, Content: fmt.Sprintf("Book table %d for two at 8pm", n)},
-			{Role: agenttest.AI, Content: fmt.Sprintf("Booked table %d, confirmation #%d.", n, 100+n)},
+func bookingSample(n int) agentcheck.Sample {
+	return agentcheck.Sample{
+		Conversation: agentcheck.Conversation{
+			{Role: agentcheck.Human, Content: fmt.Sprintf("Book table %d for two at 8pm", n)},
+			{Role: agentcheck.AI, Content: fmt.Sprintf("Booked table %d, confirmation #%d.", n, 100+n)},
 		},
 		Reference: fmt.Sprintf("Table %d is booked for two at 8pm", n),
 	}
@@ -195,11 +197,11 @@ func bookingScript() judgetest.Script {
 // miss says the prompt version changed and how to record again, and doing so
 // replaces the old interactions.
 func TestOlderPromptVersionMisses(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.Start(t, bookingScript())
 	path := filepath.Join(t.TempDir(), "TestOlderPromptVersionMisses.yaml")
-	evaluate := func(mode judge.RecordMode) (agenttest.Result, error) {
-		rec, err := judge.NewRecorder(path, judge.WithRecordMode(mode), faultEnv(), judge.WithTestName(t.Name()))
+	evaluate := func(mode recorder.Mode) (metric.Result, error) {
+		rec, err := recorder.Open(path, recorder.WithMode(mode), faultEnv(), recorder.WithTestName(t.Name()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,15 +210,15 @@ func TestOlderPromptVersionMisses(t *testing.T) {
 				t.Error(err)
 			}
 		}()
-		return agenttest.AgentGoalAccuracy{Judge: newClient(s, judge.WithCassette(rec))}.Evaluate(context.Background(), bookingSample(2))
+		return metric.AgentGoalAccuracy{Judge: newClient(s, judge.WithRecorder(rec))}.Evaluate(context.Background(), bookingSample(2))
 	}
-	if r, err := evaluate(judge.RecordAll); err != nil || r.Score != 1 {
+	if r, err := evaluate(recorder.RecordAll); err != nil || r.Score != 1 {
 		t.Fatalf("recording: score %v, %v", r.Score, err)
 	}
 	// The same cassette as an older prompt would have recorded it: another
 	// version and another wording.
 	data, _ := os.ReadFile(path)
-	current := "agentcheck-prompt:" + agenttest.GoalPromptVersion
+	current := "agentcheck-prompt:" + metric.GoalPromptVersion
 	if !strings.Contains(string(data), current) || !strings.Contains(string(data), "You review the transcript") {
 		t.Fatalf("the recorded requests do not carry %q and the prompt's wording:\n%s", current, data)
 	}
@@ -225,8 +227,8 @@ func TestOlderPromptVersionMisses(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	_, err := evaluate(judge.RecordNone)
-	var miss *judge.ReplayMissError
+	_, err := evaluate(recorder.RecordNone)
+	var miss *recorder.ReplayMissError
 	if !errors.As(err, &miss) {
 		t.Fatalf("replay with a newer prompt: %v, want a *ReplayMissError", err)
 	}
@@ -234,7 +236,7 @@ func TestOlderPromptVersionMisses(t *testing.T) {
 		"agent_goal_accuracy: every judge failed",
 		"agentcheck: replay miss: POST /v1/chat/completions: no recorded request has this body",
 		"cassette: " + path,
-		`hint: the prompt version differs (recorded "goal/v0", now "` + agenttest.GoalPromptVersion + `"): the judge's prompt changed, so its cassettes need re-recording; ` +
+		`hint: the prompt version differs (recorded "goal/v0", now "` + metric.GoalPromptVersion + `"): the judge's prompt changed, so its cassettes need re-recording; ` +
 			"AGENTCHECK_RECORD=all go test ./judge -run '^TestOlderPromptVersionMisses$' also drops the old prompt's interactions",
 		"record it with: AGENTCHECK_RECORD=missing go test ./judge -run '^TestOlderPromptVersionMisses$'",
 	} {
@@ -250,7 +252,7 @@ func TestOlderPromptVersionMisses(t *testing.T) {
 
 	// Re-recording as the hint says keeps only the new prompt's requests.
 	before := s.Count()
-	if r, err := evaluate(judge.RecordAll); err != nil || r.Score != 1 {
+	if r, err := evaluate(recorder.RecordAll); err != nil || r.Score != 1 {
 		t.Fatalf("re-recording: score %v, %v", r.Score, err)
 	}
 	if got := s.Count() - before; got != 2 {
@@ -261,7 +263,7 @@ func TestOlderPromptVersionMisses(t *testing.T) {
 			t.Errorf("a request of the old prompt is left: %.200s", it.Request.Body)
 		}
 	}
-	if r, err := evaluate(judge.RecordNone); err != nil || r.Score != 1 {
+	if r, err := evaluate(recorder.RecordNone); err != nil || r.Score != 1 {
 		t.Errorf("replay after re-recording: score %v, %v", r.Score, err)
 	}
 }
@@ -271,19 +273,19 @@ func TestOlderPromptVersionMisses(t *testing.T) {
 // that came back before the cancel; a run with AGENTCHECK_RECORD=missing then
 // asks only what is missing, and the cassette replays the whole run.
 func TestInterruptedRecordingKeepsWhatWasRecorded(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	const samples = 12 // 2 questions each
 	script := bookingScript()
 	s := judgetest.Start(t, func(r judgetest.Request) judgetest.Reply {
 		return script(r).After(time.Duration(5+r.Seq%4*5) * time.Millisecond)
 	})
 	path := filepath.Join(t.TempDir(), "interrupted.yaml")
-	run := func(ctx context.Context, mode judge.RecordMode) ([]float64, []error) {
-		rec, err := judge.NewRecorder(path, judge.WithRecordMode(mode), faultEnv())
+	run := func(ctx context.Context, mode recorder.Mode) ([]float64, []error) {
+		rec, err := recorder.Open(path, recorder.WithMode(mode), faultEnv())
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := agenttest.AgentGoalAccuracy{Judge: newClient(s, judge.WithCassette(rec))}
+		m := metric.AgentGoalAccuracy{Judge: newClient(s, judge.WithRecorder(rec))}
 		scores, errs := make([]float64, samples), make([]error, samples)
 		var wg sync.WaitGroup
 		for i := range samples {
@@ -306,7 +308,7 @@ func TestInterruptedRecordingKeepsWhatWasRecorded(t *testing.T) {
 		}
 		cancel()
 	}()
-	_, errs := run(ctx, judge.RecordMissing)
+	_, errs := run(ctx, recorder.RecordMissing)
 	cancelled, done := 0, 0
 	for _, err := range errs {
 		switch {
@@ -327,7 +329,7 @@ func TestInterruptedRecordingKeepsWhatWasRecorded(t *testing.T) {
 	}
 
 	before := s.Count()
-	scores, errs := run(context.Background(), judge.RecordMissing)
+	scores, errs := run(context.Background(), recorder.RecordMissing)
 	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +345,7 @@ func TestInterruptedRecordingKeepsWhatWasRecorded(t *testing.T) {
 		t.Errorf("scores (-want +got):\n%s", diff)
 	}
 	s.Close()
-	replayed, errs := run(context.Background(), judge.RecordNone)
+	replayed, errs := run(context.Background(), recorder.RecordNone)
 	if err := errors.Join(errs...); err != nil || !cmp.Equal(replayed, want) {
 		t.Errorf("replay: %v, %v", replayed, err)
 	}
@@ -353,7 +355,7 @@ func TestInterruptedRecordingKeepsWhatWasRecorded(t *testing.T) {
 // retries ends in an error naming what happened, how many attempts were
 // made, and what the user can do about it.
 func TestHTTPFaultsThatDoNotPassSayWhatToDo(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	// Only the answer slower than it waits for the attempt timeout; the
 	// others keep fast's, which no loaded machine reaches.
 	short := fast
@@ -409,18 +411,18 @@ func TestHTTPFaultsThatDoNotPassSayWhatToDo(t *testing.T) {
 
 // panelOf is a panel of clients of s, one per model, aggregated by mean.
 func panelOf(s *judgetest.Server, policy judge.RetryPolicy, models ...string) *judge.Panel {
-	var members []agenttest.Judge
+	var members []metric.Judge
 	for _, m := range models {
 		members = append(members, newClient(s, judge.WithModel(m), judge.WithRetry(policy)))
 	}
-	return judge.NewPanel(members, agenttest.Aggregation{})
+	return judge.NewPanel(members, metric.Aggregation{})
 }
 
 // TestPanelWithASlowJudge: a panel waits for a judge much slower than the
 // others when it can, and, at the context's deadline, leaves it out with its
 // cause and scores with the others.
 func TestPanelWithASlowJudge(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	script := bookingScript()
 	s := judgetest.Start(t, func(r judgetest.Request) judgetest.Reply {
 		rep := script(r)
@@ -439,7 +441,7 @@ func TestPanelWithASlowJudge(t *testing.T) {
 	panel := panelOf(s, policy, "quick-a", "quick-b", "slow")
 
 	start := time.Now()
-	r, err := agenttest.AgentGoalAccuracy{Judge: panel}.Evaluate(context.Background(), bookingSample(2))
+	r, err := metric.AgentGoalAccuracy{Judge: panel}.Evaluate(context.Background(), bookingSample(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +456,7 @@ func TestPanelWithASlowJudge(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	start = time.Now()
-	r, err = agenttest.AgentGoalAccuracy{Judge: panel}.Evaluate(ctx, bookingSample(4))
+	r, err = metric.AgentGoalAccuracy{Judge: panel}.Evaluate(ctx, bookingSample(4))
 	elapsed := time.Since(start)
 	if err != nil {
 		t.Fatal(err)
@@ -476,7 +478,7 @@ func TestPanelWithASlowJudge(t *testing.T) {
 // member's request in flight at once, sends no more, and leaves no
 // goroutine behind.
 func TestCancelStopsAPanelPromptly(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	for _, c := range []struct {
 		name  string
 		reply judgetest.Reply
@@ -491,7 +493,7 @@ func TestCancelStopsAPanelPromptly(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() {
-				_, err := agenttest.AgentGoalAccuracy{Judge: panel}.Evaluate(ctx, bookingSample(1))
+				_, err := metric.AgentGoalAccuracy{Judge: panel}.Evaluate(ctx, bookingSample(1))
 				done <- err
 			}()
 			for s.Count() < 3 {

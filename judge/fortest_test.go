@@ -2,21 +2,25 @@ package judge_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/onsi/ginkgo/v2"
 )
 
-var verdictQuestion = agenttest.Question{
+var verdictQuestion = metric.Question{
 	Name:          "agent_goal_compare",
 	PromptVersion: "goal/v1",
 	Instructions:  "You compare a desired outcome with an end state.",
@@ -31,6 +35,16 @@ var verdictQuestion = agenttest.Question{
 		},
 	},
 }
+
+// The test helpers take small interfaces, which Ginkgo's GinkgoT() has as
+// *testing.T does.
+var (
+	_ judge.T     = ginkgo.FullGinkgoTInterface(nil)
+	_ recorder.T  = ginkgo.FullGinkgoTInterface(nil)
+	_ judgetest.T = ginkgo.FullGinkgoTInterface(nil)
+	_ judge.T     = (*testing.T)(nil)
+	_ judgetest.T = (*testing.B)(nil)
+)
 
 const verdictAnswer = `{"reason":"order 1042 was refunded","achieved":true}`
 
@@ -75,17 +89,16 @@ func (f *fatalTB) Fatalf(format string, args ...any) {
 	f.msg = fmt.Sprintf(format, args...)
 	runtime.Goexit()
 }
-func (f *fatalTB) Cleanup(func()) {}
 
 // clearJudgeEnv keeps the developer's environment out of a test.
 func clearJudgeEnv(t *testing.T) {
-	for _, k := range []string{judge.EnvAPIKey, judge.EnvBaseURL, judge.EnvModel, judge.RecordEnv, "CI"} {
+	for _, k := range []string{judge.EnvAPIKey, judge.EnvBaseURL, judge.EnvModel, recorder.RecordEnv, "CI"} {
 		t.Setenv(k, "")
 	}
 }
 
 func TestForTestRecordsThenReplaysWithoutKeyOrNetwork(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	clearJudgeEnv(t)
 	t.Chdir(t.TempDir())
 	const secret = "sk-fortest-secret-123"
@@ -94,7 +107,7 @@ func TestForTestRecordsThenReplaysWithoutKeyOrNetwork(t *testing.T) {
 	ctx := context.Background()
 
 	rec := &phase{TB: t}
-	recorded, err := judge.ForTest(rec, judge.CassetteOptions(judge.WithRecordMode(judge.RecordAll)),
+	recorded, err := judge.ForTest(rec, judge.WithRecorder(recorder.ForTest(rec, recorder.WithMode(recorder.RecordAll))),
 		judge.WithBaseURL(s.URL), judge.WithAPIKey(secret)).Ask(ctx, verdictQuestion)
 	if err != nil {
 		t.Fatal(err)
@@ -113,6 +126,10 @@ func TestForTestRecordsThenReplaysWithoutKeyOrNetwork(t *testing.T) {
 	if recorded.Source != path {
 		t.Errorf("recorded answer's Source = %q, want the cassette %q", recorded.Source, path)
 	}
+	// Outside the module (t.Chdir), the package is ".".
+	if want := "AGENTCHECK_RECORD=all go test . -run '^" + t.Name() + "$'"; recorded.Rerecord != want {
+		t.Errorf("recorded answer's Rerecord = %q, want %q", recorded.Rerecord, want)
+	}
 
 	// No option, no key, no server, and the default endpoint: the replay
 	// must come from the file alone.
@@ -122,7 +139,7 @@ func TestForTestRecordsThenReplaysWithoutKeyOrNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatalf("zero-config replay: %v", err)
 	}
-	if diff := cmp.Diff(recorded, replayed, cmpopts.IgnoreFields(agenttest.Answer{}, "Duration")); diff != "" {
+	if diff := cmp.Diff(recorded, replayed, cmpopts.IgnoreFields(metric.Answer{}, "Duration")); diff != "" {
 		t.Errorf("replay differs from the recording (-recorded +replayed):\n%s", diff)
 	}
 	if string(replayed.JSON) != verdictAnswer {
@@ -138,8 +155,7 @@ func TestForTestNamesTheCassetteAfterTheSubtest(t *testing.T) {
 	s := judgetest.Start(t, judgetest.Always(judgetest.Content(verdictAnswer)))
 	t.Run("refund of order #1042", func(t *testing.T) {
 		j := judge.ForTest(t,
-			judge.CassetteOptions(judge.WithCassetteDir(dir)),
-			judge.CassetteOptions(judge.WithRecordMode(judge.RecordMissing), fortestEnv()), // they add up
+			judge.WithRecorder(recorder.ForTest(t, recorder.WithDir(dir), recorder.WithMode(recorder.RecordMissing), fortestEnv())),
 			judge.WithBaseURL(s.URL))
 		if _, err := j.Ask(context.Background(), verdictQuestion); err != nil {
 			t.Fatal(err)
@@ -153,11 +169,11 @@ func TestForTestNamesTheCassetteAfterTheSubtest(t *testing.T) {
 
 func TestForTestRefusesToRecordOnCI(t *testing.T) {
 	clearJudgeEnv(t)
-	dir := t.TempDir()
+	t.Chdir(t.TempDir())
 	t.Setenv("CI", "true")
-	t.Setenv(judge.RecordEnv, "missing")
-	msg := fatalOf(t, func(tb testing.TB) { judge.ForTest(tb, judge.CassetteOptions(judge.WithCassetteDir(dir))) })
-	for _, want := range []string{"AGENTCHECK_RECORD=missing", "refused because CI=true", "unset AGENTCHECK_RECORD", filepath.Join(dir, t.Name()+".yaml")} {
+	t.Setenv(recorder.RecordEnv, "missing")
+	msg := fatalOf(t, func(tb testing.TB) { judge.ForTest(tb) })
+	for _, want := range []string{"AGENTCHECK_RECORD=missing", "refused because CI=true", "unset AGENTCHECK_RECORD", filepath.Join("testdata", "cassettes", t.Name()+".yaml")} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("ForTest with CI=true and AGENTCHECK_RECORD=missing: fatal message lacks %q: %q", want, msg)
 		}
@@ -165,22 +181,22 @@ func TestForTestRefusesToRecordOnCI(t *testing.T) {
 
 	// The same refusal when the mode is set in code.
 	msg = fatalOf(t, func(tb testing.TB) {
-		judge.ForTest(tb, judge.CassetteOptions(judge.WithCassetteDir(dir), judge.WithRecordMode(judge.RecordAll)))
+		judge.ForTest(tb, judge.WithRecorder(recorder.ForTest(tb, recorder.WithMode(recorder.RecordAll))))
 	})
 	if !strings.Contains(msg, "AGENTCHECK_RECORD=all") || !strings.Contains(msg, "refused because CI=true") {
 		t.Errorf("ForTest with CI=true and RecordAll in code: fatal message %q", msg)
 	}
 
 	// Replaying on CI is what CI is for.
-	t.Setenv(judge.RecordEnv, "")
-	if msg := fatalOf(t, func(tb testing.TB) { judge.ForTest(tb, judge.CassetteOptions(judge.WithCassetteDir(dir))) }); msg != "" {
+	t.Setenv(recorder.RecordEnv, "")
+	if msg := fatalOf(t, func(tb testing.TB) { judge.ForTest(tb) }); msg != "" {
 		t.Errorf("replay on CI failed: %s", msg)
 	}
 }
 
 func TestForTestReplayMissSaysHowToRecord(t *testing.T) {
 	dir := t.TempDir()
-	j := judge.ForTest(t, judge.CassetteOptions(judge.WithCassetteDir(dir), fortestEnv()))
+	j := judge.ForTest(t, judge.WithRecorder(recorder.ForTest(t, recorder.WithDir(dir), fortestEnv())))
 	_, err := j.Ask(context.Background(), verdictQuestion)
 	if err == nil {
 		t.Fatal("an empty cassette replayed an answer")
@@ -201,11 +217,14 @@ func TestForTestKeepsTheCallersRecorder(t *testing.T) {
 	t.Chdir(t.TempDir())
 	dir := t.TempDir()
 	s := judgetest.Start(t, judgetest.Always(judgetest.Content(verdictAnswer)))
-	own := judge.Cassette(t, judge.WithCassetteDir(dir), judge.WithRecordMode(judge.RecordMissing), fortestEnv())
-	// CassetteOptions before WithCassette: the later option wins, as options do.
-	j := judge.ForTest(t, judge.CassetteOptions(judge.WithRecordMode(judge.RecordAll)), judge.WithCassette(own), judge.WithBaseURL(s.URL))
-	if _, err := j.Ask(context.Background(), verdictQuestion); err != nil {
+	own := recorder.ForTest(t, recorder.WithDir(dir), recorder.WithMode(recorder.RecordMissing), fortestEnv())
+	j := judge.ForTest(t, judge.WithRecorder(own), judge.WithBaseURL(s.URL))
+	ans, err := j.Ask(context.Background(), verdictQuestion)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if ans.Source != own.Path() || ans.Rerecord != own.RerecordCommand() {
+		t.Errorf("answer from %q, re-recorded with %q; want the caller's cassette %q and %q", ans.Source, ans.Rerecord, own.Path(), own.RerecordCommand())
 	}
 	if err := own.Close(); err != nil {
 		t.Fatal(err)
@@ -218,21 +237,42 @@ func TestForTestKeepsTheCallersRecorder(t *testing.T) {
 	}
 }
 
-func TestCassetteOptionsMeanNothingToNew(t *testing.T) {
-	s := judgetest.Start(t, judgetest.Always(judgetest.Content(verdictAnswer)))
-	j := judge.New(judge.CassetteOptions(judge.WithCassetteDir(t.TempDir())), judge.WithBaseURL(s.URL))
+// cancelled is a test whose context is already over.
+type cancelled struct{ testing.TB }
+
+func (cancelled) Context() context.Context {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("the test is over"))
+	return ctx
+}
+
+// TestForTestAsksWithinTheTestsContext: a judge made for a test stops when
+// the test's context ends, whatever context Ask is given.
+func TestForTestAsksWithinTheTestsContext(t *testing.T) {
+	checkGoroutines(t)
+	s := judgetest.Start(t, judgetest.Always(judgetest.Content(verdictAnswer).After(time.Hour)))
+	dir := t.TempDir()
+	own := recorder.ForTest(t, recorder.WithDir(dir), recorder.WithMode(recorder.RecordMissing), fortestEnv())
+	j := judge.ForTest(cancelled{t}, judge.WithRecorder(own), judge.WithBaseURL(s.URL))
+	start := time.Now()
 	_, err := j.Ask(context.Background(), verdictQuestion)
-	if err == nil || !strings.Contains(err.Error(), "judge.CassetteOptions only configures the cassette of judge.ForTest") {
-		t.Errorf("err = %v, want one saying CassetteOptions is for ForTest", err)
+	if !errors.Is(err, context.Canceled) || time.Since(start) > 5*time.Second {
+		t.Errorf("Ask in an ended test: %v after %v, want context.Canceled at once", err, time.Since(start))
 	}
-	if n := s.Count(); n != 0 {
-		t.Errorf("%d requests reached the server", n)
+	if ans, err := judge.ForTest(t, judge.WithRecorder(own), judge.WithBaseURL(s.URL)).Ask(timeout(t, time.Millisecond), verdictQuestion); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Ask's own context no longer bounds it: %+v, %v", ans, err)
 	}
 }
 
+func timeout(t *testing.T, d time.Duration) context.Context {
+	c, cancel := context.WithTimeout(t.Context(), d)
+	t.Cleanup(cancel)
+	return c
+}
+
 // fortestEnv is an empty environment for the cassette: no recording, no CI.
-func fortestEnv() judge.CassetteOption {
-	return judge.WithCassetteEnv(func(string) string { return "" })
+func fortestEnv() recorder.Option {
+	return recorder.WithEnv(func(string) string { return "" })
 }
 
 // A panel's judges in one test share the test's cassette. Two recorders of
@@ -240,24 +280,24 @@ func fortestEnv() judge.CassetteOption {
 // server that answers alike, the last to save would drop the other's
 // interactions as stale ones it replaces.
 func TestForTestJudgesOfOneTestShareTheCassette(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	dir := t.TempDir()
-	run := func(mode judge.RecordMode) (sources []string, errs []error) {
+	run := func(mode recorder.Mode) (sources []string, errs []error) {
 		s := judgetest.NewServer(judgetest.Always(judgetest.Content(verdictAnswer)))
 		defer s.Close()
 		p := &phase{TB: t}
 		defer p.end()
 		for _, model := range []string{"judge-a", "judge-b"} {
-			j := judge.ForTest(p, judge.CassetteOptions(judge.WithCassetteDir(dir), judge.WithRecordMode(mode), fortestEnv()),
+			j := judge.ForTest(p, judge.WithRecorder(recorder.ForTest(p, recorder.WithDir(dir), recorder.WithMode(mode), fortestEnv())),
 				judge.WithBaseURL(s.URL), judge.WithModel(model))
 			a, err := j.Ask(context.Background(), verdictQuestion)
 			sources, errs = append(sources, a.Source), append(errs, err)
 		}
 		return sources, errs
 	}
-	run(judge.RecordAll)
-	run(judge.RecordAll) // a fresh server: the same answers, byte for byte
-	sources, errs := run(judge.RecordNone)
+	run(recorder.RecordAll)
+	run(recorder.RecordAll) // a fresh server: the same answers, byte for byte
+	sources, errs := run(recorder.RecordNone)
 	for i, err := range errs {
 		if err != nil {
 			t.Errorf("judge %d does not replay after re-recording: %v", i, err)

@@ -1,51 +1,152 @@
 package judge
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
+	"time"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/metric"
 )
 
 // Panel is several judges whose verdicts a judged metric aggregates: the
 // metric runs its whole judgment once per member, concurrently, drops the
 // members that fail (keeping their causes) and combines the others' scores
-// with agenttest.Aggregate. It implements agenttest.Panel.
+// with metric.Aggregate. It implements metric.Panel. Every member answers
+// every question, whether a metric asks it or Ask does.
 type Panel struct {
-	members []agenttest.Judge
-	agg     agenttest.Aggregation
+	members []metric.Judge
+	agg     metric.Aggregation
 }
 
 // NewPanel makes a panel of members, aggregated by agg (the zero
 // Aggregation is the mean). The members are typically clients of different
 // models: judge.New(judge.WithModel(m)) for each m.
-func NewPanel(members []agenttest.Judge, agg agenttest.Aggregation) *Panel {
+func NewPanel(members []metric.Judge, agg metric.Aggregation) *Panel {
 	if agg.Method == "" {
-		agg.Method = agenttest.Mean
+		agg.Method = metric.Mean
 	}
-	return &Panel{members: append([]agenttest.Judge(nil), members...), agg: agg}
+	return &Panel{members: slices.Clone(members), agg: agg}
 }
 
-// Ask asks the first member alone: a question has one answer, and only
-// scores can be aggregated. It lets a Panel stand where one Judge is
-// expected; the judged metrics recognise a Panel and ask every member.
-func (p *Panel) Ask(ctx context.Context, q agenttest.Question) (agenttest.Answer, error) {
-	if len(p.members) == 0 {
-		return agenttest.Answer{}, errors.New("judge: the panel has no members")
+// AskEach asks every member q, concurrently, and returns each member's
+// answer and error, in the members' order.
+func (p *Panel) AskEach(ctx context.Context, q metric.Question) ([]metric.Answer, []error) {
+	answers, errs := make([]metric.Answer, len(p.members)), make([]error, len(p.members))
+	var wg sync.WaitGroup
+	for i, m := range p.members {
+		if m == nil {
+			errs[i] = fmt.Errorf("judge: the panel's member %d is nil", i)
+			continue
+		}
+		wg.Go(func() { answers[i], errs[i] = m.Ask(ctx, q) })
 	}
-	if p.members[0] == nil {
-		return agenttest.Answer{}, errors.New("judge: the panel's first member is nil")
-	}
-	return p.members[0].Ask(ctx, q)
+	wg.Wait()
+	return answers, errs
 }
+
+// Ask asks every member q, concurrently, as AskEach does. A question has
+// one answer, and only scores can be aggregated (which the judged metrics
+// do, running a judgment once per member), so Ask returns an answer only
+// when every member answered and all gave the same JSON (as agentcheck.Equal
+// compares it). That answer holds the members' usage and attempts summed,
+// the time the panel took, and their models, sources and re-record
+// commands, each listed once. Otherwise the error names each member's
+// answer or error, and wraps the members' errors.
+func (p *Panel) Ask(ctx context.Context, q metric.Question) (metric.Answer, error) {
+	start := time.Now()
+	if len(p.members) == 0 {
+		return metric.Answer{}, errors.New("judge: the panel has no members")
+	}
+	answers, errs := p.AskEach(ctx, q)
+	ans := metric.Answer{JSON: answers[0].JSON, PromptVersion: q.PromptVersion}
+	var models, sources, rerecords []string
+	failed, agree := 0, true
+	for i, a := range answers {
+		ans.Usage = ans.Usage.Add(a.Usage)
+		ans.Attempts += a.Attempts
+		models = appendNew(models, p.memberName(i, a))
+		sources = appendNew(sources, a.Source)
+		rerecords = appendNew(rerecords, a.Rerecord)
+		if errs[i] != nil {
+			failed++
+		} else if errs[0] == nil && !sameJSON(answers[0].JSON, a.JSON) {
+			agree = false
+		}
+	}
+	ans.Model = strings.Join(models, ", ")
+	ans.Source = strings.Join(sources, ", ")
+	ans.Rerecord = strings.Join(rerecords, "; ")
+	ans.Duration = time.Since(start)
+	if failed == 0 && agree {
+		return ans, nil
+	}
+	ans.JSON = nil
+	var b strings.Builder
+	if failed > 0 {
+		fmt.Fprintf(&b, "judge: panel question %q: %d of %d members gave no answer", q.Name, failed, len(p.members))
+	} else {
+		fmt.Fprintf(&b, "judge: panel question %q: the members answered differently, and a panel answers only as one (the judged metrics aggregate their scores instead)", q.Name)
+	}
+	for i, a := range answers {
+		fmt.Fprintf(&b, "; %s: ", p.memberName(i, a))
+		if errs[i] != nil {
+			b.WriteString(errs[i].Error())
+		} else {
+			b.Write(a.JSON)
+		}
+	}
+	return ans, &panelError{msg: b.String(), errs: slices.DeleteFunc(errs, func(err error) bool { return err == nil })}
+}
+
+// memberName is member i's model: the one its answer names, else its own.
+func (p *Panel) memberName(i int, a metric.Answer) string {
+	if a.Model != "" {
+		return a.Model
+	}
+	if m, ok := p.members[i].(interface{ Model() string }); ok {
+		return m.Model()
+	}
+	return fmt.Sprintf("%T", p.members[i])
+}
+
+func appendNew(list []string, s string) []string {
+	if s == "" || slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// sameJSON compares two answers as JSON values.
+func sameJSON(a, b []byte) bool {
+	va, erra := agentcheck.ParseValue(a)
+	vb, errb := agentcheck.ParseValue(b)
+	if erra != nil || errb != nil {
+		return bytes.Equal(a, b)
+	}
+	return agentcheck.Equal(va, vb)
+}
+
+// panelError is a panel question without one answer; it wraps the
+// members' errors, so that errors.Is and errors.As find them.
+type panelError struct {
+	msg  string
+	errs []error
+}
+
+func (e *panelError) Error() string   { return e.msg }
+func (e *panelError) Unwrap() []error { return e.errs }
 
 // Members are the panel's judges, in the order given.
-func (p *Panel) Members() []agenttest.Judge { return append([]agenttest.Judge(nil), p.members...) }
+func (p *Panel) Members() []metric.Judge { return slices.Clone(p.members) }
 
 // Aggregation is how the panel's scores are combined.
-func (p *Panel) Aggregation() agenttest.Aggregation { return p.agg }
+func (p *Panel) Aggregation() metric.Aggregation { return p.agg }
 
 // String lists the members and the aggregation.
 func (p *Panel) String() string {
@@ -58,7 +159,7 @@ func (p *Panel) String() string {
 		}
 	}
 	s := fmt.Sprintf("panel of %d (%s), %s", len(p.members), strings.Join(names, "; "), p.agg.Method)
-	if p.agg.Method == agenttest.Consensus {
+	if p.agg.Method == metric.Consensus {
 		s += fmt.Sprintf(" within %g", p.agg.Tolerance)
 	}
 	return s

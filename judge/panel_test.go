@@ -9,14 +9,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/metric"
+	openai "github.com/sashabaranov/go-openai"
 )
 
 var (
-	_ agenttest.Judge = (*judge.Client)(nil)
-	_ agenttest.Panel = (*judge.Panel)(nil)
+	_ metric.Judge = (*judge.Client)(nil)
+	_ metric.Panel = (*judge.Panel)(nil)
 )
 
 type constJudge struct {
@@ -24,17 +26,17 @@ type constJudge struct {
 	calls int
 }
 
-func (j *constJudge) Ask(context.Context, agenttest.Question) (agenttest.Answer, error) {
+func (j *constJudge) Ask(context.Context, metric.Question) (metric.Answer, error) {
 	j.calls++
-	return agenttest.Answer{JSON: []byte(`{}`), Model: j.name}, nil
+	return metric.Answer{JSON: []byte(`{}`), Model: j.name}, nil
 }
 
 func TestPanel(t *testing.T) {
 	a, b := &constJudge{name: "a"}, &constJudge{name: "b"}
-	members := []agenttest.Judge{a, b}
-	p := judge.NewPanel(members, agenttest.Aggregation{})
+	members := []metric.Judge{a, b}
+	p := judge.NewPanel(members, metric.Aggregation{})
 	members[0] = nil // the panel keeps its own copy
-	if got := p.Aggregation(); got.Method != agenttest.Mean {
+	if got := p.Aggregation(); got.Method != metric.Mean {
 		t.Errorf("default aggregation %+v, want mean", got)
 	}
 	m := p.Members()
@@ -46,19 +48,74 @@ func TestPanel(t *testing.T) {
 		t.Error("Members exposes the panel's own slice")
 	}
 	ans, err := p.Ask(context.Background(), goalQuestion)
-	if err != nil || ans.Model != "a" || a.calls != 1 || b.calls != 0 {
-		t.Errorf("Ask: %+v %v; calls a=%d b=%d, want the first member only", ans, err, a.calls, b.calls)
+	if err != nil || string(ans.JSON) != "{}" || ans.Model != "a, b" || a.calls != 1 || b.calls != 1 {
+		t.Errorf("Ask: %+v %v; calls a=%d b=%d, want every member asked once", ans, err, a.calls, b.calls)
 	}
-	if _, err := judge.NewPanel(nil, agenttest.Aggregation{}).Ask(context.Background(), goalQuestion); err == nil || !strings.Contains(err.Error(), "no members") {
+	if _, err := judge.NewPanel(nil, metric.Aggregation{}).Ask(context.Background(), goalQuestion); err == nil || !strings.Contains(err.Error(), "no members") {
 		t.Errorf("empty panel: %v", err)
 	}
-	if _, err := judge.NewPanel([]agenttest.Judge{nil}, agenttest.Aggregation{}).Ask(context.Background(), goalQuestion); err == nil {
+	if _, err := judge.NewPanel([]metric.Judge{nil}, metric.Aggregation{}).Ask(context.Background(), goalQuestion); err == nil {
 		t.Error("nil member: no error")
 	}
-	c := judge.NewPanel([]agenttest.Judge{judge.New(judge.WithModel("m1"), judge.WithBaseURL("http://localhost:11434/v1")), a},
-		agenttest.Aggregation{Method: agenttest.Consensus, Tolerance: 0.25})
+	c := judge.NewPanel([]metric.Judge{judge.New(judge.WithModel("m1"), judge.WithBaseURL("http://localhost:11434/v1")), a},
+		metric.Aggregation{Method: metric.Consensus, Tolerance: 0.25})
 	if got, want := c.String(), "panel of 2 (m1 at http://localhost:11434/v1; *judge_test.constJudge), consensus within 0.25"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
+
+// TestPanelAskAsksEveryMember: a panel asked a question directly asks
+// every member, and answers only when they all answered alike.
+func TestPanelAskAsksEveryMember(t *testing.T) {
+	checkGoroutines(t)
+	answers := map[string]judgetest.Reply{
+		"strict":  judgetest.Content(`{"reason":"booked as asked","achieved":true}`),
+		"same":    judgetest.Content(`{"achieved": true, "reason": "booked as asked"}`), // the same JSON, written otherwise
+		"lenient": judgetest.Content(`{"reason":"close enough","achieved":true}`),
+		"broken":  judgetest.Status(400),
+	}
+	s := judgetest.Start(t, func(r judgetest.Request) judgetest.Reply { return answers[r.Chat.Model] })
+	panelOf := func(models ...string) *judge.Panel {
+		var members []metric.Judge
+		for _, m := range models {
+			members = append(members, newClient(s, judge.WithModel(m), judge.WithMaxAnswerAttempts(1)))
+		}
+		return judge.NewPanel(members, metric.Aggregation{})
+	}
+	ctx := context.Background()
+
+	before := s.Count()
+	ans, err := panelOf("strict", "same").Ask(ctx, goalQuestion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Count() - before; n != 2 {
+		t.Errorf("the server saw %d requests, want one per member", n)
+	}
+	if string(ans.JSON) != `{"reason":"booked as asked","achieved":true}` || ans.Model != "strict, same" || ans.Attempts != 2 ||
+		ans.Usage.Total() == 0 || ans.Source != "live" || ans.PromptVersion != goalQuestion.PromptVersion {
+		t.Errorf("agreeing members: %+v", ans)
+	}
+
+	_, err = panelOf("strict", "lenient").Ask(ctx, goalQuestion)
+	for _, want := range []string{`panel question "agent_goal_compare": the members answered differently`,
+		`strict: {"reason":"booked as asked","achieved":true}`, `lenient: {"reason":"close enough","achieved":true}`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("disagreeing members: error %v lacks %q", err, want)
+		}
+	}
+
+	_, err = panelOf("strict", "broken").Ask(ctx, goalQuestion)
+	var apiErr *openai.APIError
+	if err == nil || !strings.Contains(err.Error(), "1 of 2 members gave no answer") || !strings.Contains(err.Error(), "broken: judge: question") ||
+		!errors.As(err, &apiErr) || apiErr.HTTPStatusCode != 400 {
+		t.Errorf("a failing member: error %v, want one naming it and wrapping its cause", err)
+	}
+
+	each, errs := panelOf("lenient", "broken", "strict").AskEach(ctx, goalQuestion)
+	if len(each) != 3 || len(errs) != 3 || errs[0] != nil || errs[1] == nil || errs[2] != nil ||
+		each[0].Model != "lenient" || each[2].Model != "strict" || !strings.Contains(string(each[0].JSON), "close enough") {
+		t.Errorf("AskEach: %+v, %v", each, errs)
 	}
 }
 
@@ -66,7 +123,7 @@ func TestPanel(t *testing.T) {
 // panel of real clients over HTTP: each model judges concurrently, the one
 // that fails is dropped with its cause, and the others are averaged.
 func TestPanelOfModelsJudgesGoalAccuracy(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	verdict := func(achieved bool, reason string) judgetest.Script {
 		return judgetest.BySchema(map[string]judgetest.Script{
 			"agent_goal_infer":   judgetest.Always(judgetest.JSON(map[string]string{"user_goal": "a table for two at 8pm", "end_state": "booked #123"})),
@@ -91,18 +148,18 @@ func TestPanelOfModelsJudgesGoalAccuracy(t *testing.T) {
 		mu.Unlock()
 		return byModel[r.Chat.Model](r)
 	})
-	var members []agenttest.Judge
+	var members []metric.Judge
 	for _, m := range []string{"yes", "no", "broken"} {
 		members = append(members, newClient(s, judge.WithModel(m)))
 	}
-	sample := agenttest.Sample{
-		Conversation: agenttest.Conversation{
-			{Role: agenttest.Human, Content: "Book a table for two at 8pm"},
-			{Role: agenttest.AI, Content: "Booked, confirmation #123."},
+	sample := agentcheck.Sample{
+		Conversation: agentcheck.Conversation{
+			{Role: agentcheck.Human, Content: "Book a table for two at 8pm"},
+			{Role: agentcheck.AI, Content: "Booked, confirmation #123."},
 		},
 		Reference: "A table for two is booked at 8pm",
 	}
-	r, err := agenttest.AgentGoalAccuracy{Judge: judge.NewPanel(members, agenttest.Aggregation{})}.Evaluate(context.Background(), sample)
+	r, err := metric.AgentGoalAccuracy{Judge: judge.NewPanel(members, metric.Aggregation{})}.Evaluate(context.Background(), sample)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +188,7 @@ func ExampleNew() {
 	defer srv.Close()
 
 	j := judge.New(judge.WithBaseURL(srv.URL), judge.WithModel("gpt-4o-mini"), judge.WithAPIKey(""))
-	ans, err := j.Ask(context.Background(), agenttest.Question{
+	ans, err := j.Ask(context.Background(), metric.Question{
 		Name:          "agent_goal_compare",
 		PromptVersion: "goal/v1",
 		Instructions:  "Decide whether the end state achieves the desired outcome.",
@@ -152,10 +209,10 @@ func ExampleNew() {
 }
 
 func ExampleNewPanel() {
-	panel := judge.NewPanel([]agenttest.Judge{
+	panel := judge.NewPanel([]metric.Judge{
 		judge.New(judge.WithModel("gpt-4o-mini"), judge.WithBaseURL("https://api.openai.com/v1")),
 		judge.New(judge.WithModel("anthropic/claude-3.5-haiku"), judge.WithBaseURL("https://openrouter.ai/api/v1")),
-	}, agenttest.Aggregation{Method: agenttest.Consensus, Tolerance: 0.2})
+	}, metric.Aggregation{Method: metric.Consensus, Tolerance: 0.2})
 	fmt.Println(panel)
 	// Output: panel of 2 (gpt-4o-mini at https://api.openai.com/v1; anthropic/claude-3.5-haiku at https://openrouter.ai/api/v1), consensus within 0.2
 }

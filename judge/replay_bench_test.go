@@ -7,8 +7,10 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/recorder"
 )
 
 // BenchmarkReplayJudgedAssertion measures one AgentGoalAccuracy judgment (two
@@ -24,22 +26,22 @@ func BenchmarkReplayJudgedAssertion(b *testing.B) {
 	}))
 	for _, interactions := range []int{10, 1000, 10000} {
 		b.Run(fmt.Sprint(interactions), func(b *testing.B) {
-			samples := make([]agenttest.Sample, interactions/2)
+			samples := make([]agentcheck.Sample, interactions/2)
 			for i := range samples {
-				samples[i] = agenttest.Sample{
-					Conversation: agenttest.Conversation{
-						{Role: agenttest.Human, Content: fmt.Sprintf("Book table %d for two at 8pm", i)},
-						{Role: agenttest.AI, Content: fmt.Sprintf("Booked table %d.", i)},
+				samples[i] = agentcheck.Sample{
+					Conversation: agentcheck.Conversation{
+						{Role: agentcheck.Human, Content: fmt.Sprintf("Book table %d for two at 8pm", i)},
+						{Role: agentcheck.AI, Content: fmt.Sprintf("Booked table %d.", i)},
 					},
 					Reference: "A table is booked",
 				}
 			}
 			path := filepath.Join(b.TempDir(), "bench.yaml")
-			rec, err := NewRecorder(path, WithRecordMode(RecordAll), WithCassetteEnv(func(string) string { return "" }))
+			rec, err := recorder.Open(path, recorder.WithMode(recorder.RecordAll), recorder.WithEnv(func(string) string { return "" }))
 			if err != nil {
 				b.Fatal(err)
 			}
-			live := goalMetric(New(WithBaseURL(srv.URL), WithAPIKey("sk-bench"), WithCassette(rec)))
+			live := goalMetric(New(WithBaseURL(srv.URL), WithAPIKey("sk-bench"), WithRecorder(rec)))
 			for _, s := range samples {
 				if _, err := live.Evaluate(context.Background(), s); err != nil {
 					b.Fatal(err)
@@ -48,13 +50,13 @@ func BenchmarkReplayJudgedAssertion(b *testing.B) {
 			if err := rec.Close(); err != nil {
 				b.Fatal(err)
 			}
-			var metric agenttest.AgentGoalAccuracy
+			var m metric.AgentGoalAccuracy
 			open := func() {
-				rec, err := NewRecorder(path, WithCassetteEnv(func(string) string { return "" }))
+				rec, err := recorder.Open(path, recorder.WithEnv(func(string) string { return "" }))
 				if err != nil {
 					b.Fatal(err)
 				}
-				metric = goalMetric(New(WithBaseURL("http://127.0.0.1:9/v1"), WithAPIKey(""), WithCassette(rec)))
+				m = goalMetric(New(WithBaseURL("http://127.0.0.1:9/v1"), WithAPIKey(""), WithRecorder(rec)))
 			}
 			open()
 			b.ReportAllocs()
@@ -68,7 +70,7 @@ func BenchmarkReplayJudgedAssertion(b *testing.B) {
 					runtime.GC()
 					b.StartTimer()
 				}
-				r, err := metric.Evaluate(context.Background(), samples[i%len(samples)])
+				r, err := m.Evaluate(context.Background(), samples[i%len(samples)])
 				if err != nil || r.Score != 1 {
 					b.Fatalf("replay: score %v, %v", r.Score, err)
 				}
@@ -77,6 +79,6 @@ func BenchmarkReplayJudgedAssertion(b *testing.B) {
 	}
 }
 
-func goalMetric(j agenttest.Judge) agenttest.AgentGoalAccuracy {
-	return agenttest.AgentGoalAccuracy{Judge: j}
+func goalMetric(j metric.Judge) metric.AgentGoalAccuracy {
+	return metric.AgentGoalAccuracy{Judge: j}
 }

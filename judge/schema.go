@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agentcheck/agentcheck/agenttest"
 	"io"
 	"math"
 	"slices"
@@ -13,6 +12,9 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/metric"
 )
 
 // schema is a compiled JSON schema in the subset that OpenAI's strict
@@ -40,7 +42,7 @@ var knownTypes = []string{"object", "array", "string", "number", "integer", "boo
 // ([]string, int) and decoded JSON ([]any, float64) look alike.
 // compileQuestionSchema compiles the question's schema, from SchemaJSON when
 // the question brings it written out.
-func compileQuestionSchema(q agenttest.Question) (*schema, []byte, error) {
+func compileQuestionSchema(q metric.Question) (*schema, []byte, error) {
 	if len(q.SchemaJSON) == 0 {
 		return compileSchema(q.Schema)
 	}
@@ -330,34 +332,12 @@ func isType(v any, t string) bool {
 	return false
 }
 
-// equalJSON compares decoded JSON values, numbers by value.
+// equalJSON compares decoded JSON values as agentcheck.Equal does: numbers
+// by exact value, whatever their spelling.
 func equalJSON(a, b any) bool {
-	switch a := a.(type) {
-	case json.Number:
-		bn, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		fa, erra := a.Float64()
-		fb, errb := bn.Float64()
-		return erra == nil && errb == nil && fa == fb
-	case []any:
-		bl, ok := b.([]any)
-		return ok && slices.EqualFunc(a, bl, equalJSON)
-	case map[string]any:
-		bm, ok := b.(map[string]any)
-		if !ok || len(a) != len(bm) {
-			return false
-		}
-		for k, av := range a {
-			bv, ok := bm[k]
-			if !ok || !equalJSON(av, bv) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
+	va, erra := agentcheck.ValueOf(a)
+	vb, errb := agentcheck.ValueOf(b)
+	return erra == nil && errb == nil && agentcheck.Equal(va, vb)
 }
 
 func describe(v any) string {

@@ -3,21 +3,22 @@ package matchers_test
 import (
 	"fmt"
 
+	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	. "github.com/agentcheck/agentcheck/matchers"
 	"github.com/onsi/gomega"
 )
 
 // conversation is what an agent did when asked to move a meeting.
-var conversation = agenttest.Conversation{
-	{Role: agenttest.Human, Content: "Move my 3pm with Ana to Friday"},
-	{Role: agenttest.AI, ToolCalls: []agenttest.ToolCall{
-		agenttest.MustParseToolCall("find_event", `{"attendee":"Ana","time":"15:00"}`),
-		agenttest.MustParseToolCall("update_event", `{"id":"ev_42","day":"Thursday","notify":true}`),
+var conversation = agentcheck.Conversation{
+	{Role: agentcheck.Human, Content: "Move my 3pm with Ana to Friday"},
+	{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
+		agentcheck.MustParseToolCall("find_event", `{"attendee":"Ana","time":"15:00"}`),
+		agentcheck.MustParseToolCall("update_event", `{"id":"ev_42","day":"Thursday","notify":true}`),
 	}},
-	{Role: agenttest.Tool, Content: `{"id":"ev_42"}`},
-	{Role: agenttest.Tool, Content: "ok"},
-	{Role: agenttest.AI, Content: "Moved to Friday."},
+	{Role: agentcheck.Tool, Content: `{"id":"ev_42"}`},
+	{Role: agentcheck.Tool, Content: "ok"},
+	{Role: agentcheck.AI, Content: "Moved to Friday."},
 }
 
 // printingGomega prints failures; in a test use gomega.NewWithT(t), or
@@ -60,9 +61,9 @@ func ExampleHaveCalledTool() {
 
 func ExampleHaveToolCallAccuracy() {
 	g := printingGomega()
-	reference := []agenttest.ToolCall{
-		agenttest.MustParseToolCall("find_event", `{"attendee":"Ana","time":"15:00"}`),
-		agenttest.MustParseToolCall("update_event", `{"id":"ev_42","day":"Friday"}`),
+	reference := []agentcheck.ToolCall{
+		agentcheck.MustParseToolCall("find_event", `{"attendee":"Ana","time":"15:00"}`),
+		agentcheck.MustParseToolCall("update_event", `{"id":"ev_42","day":"Friday"}`),
 	}
 	g.Expect(conversation).To(HaveToolCallAccuracy(0.9).Against(reference...))
 	// Output:

@@ -10,26 +10,30 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/adapters/goopenai"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
 	. "github.com/agentcheck/agentcheck/matchers"
+	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/onsi/gomega"
 	openai "github.com/sashabaranov/go-openai"
+	"go.uber.org/goleak"
 )
 
 // booking is an agent run that booked the wrong time: the human asked for
 // 8pm, the restaurant had 9pm, and the agent took it.
-func booking(bookedAt string) agenttest.Conversation {
-	return agenttest.Conversation{
-		{Role: agenttest.Human, Content: "Book a table for two at Luigi's tonight at 8pm. And who will win the election?"},
-		{Role: agenttest.AI, ToolCalls: []agenttest.ToolCall{
-			agenttest.MustParseToolCall("book_table", `{"restaurant":"Luigi's","party":2,"time":"`+bookedAt+`"}`),
+func booking(bookedAt string) agentcheck.Conversation {
+	return agentcheck.Conversation{
+		{Role: agentcheck.Human, Content: "Book a table for two at Luigi's tonight at 8pm. And who will win the election?"},
+		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
+			agentcheck.MustParseToolCall("book_table", `{"restaurant":"Luigi's","party":2,"time":"`+bookedAt+`"}`),
 		}},
-		{Role: agenttest.Tool, Content: `{"status":"confirmed","time":"` + bookedAt + `","ref":"LU-311"}`},
-		{Role: agenttest.AI, Content: "Booked Luigi's for two at " + bookedAt + ", reference LU-311. Polls favour the incumbent."},
+		{Role: agentcheck.Tool, Content: `{"status":"confirmed","time":"` + bookedAt + `","ref":"LU-311"}`},
+		{Role: agentcheck.AI, Content: "Booked Luigi's for two at " + bookedAt + ", reference LU-311. Polls favour the incumbent."},
 	}
 }
 
@@ -83,15 +87,23 @@ func judgeScript() judgetest.Script {
 // newJudge is a judge for t on s that records what its cassette in dir
 // lacks; the environment is kept out of the cassette's decisions, so the
 // tests run alike on CI.
-func newJudge(t testing.TB, s *judgetest.Server, dir, model string, mode judge.RecordMode) *judge.Client {
-	return judge.ForTest(t,
-		judge.CassetteOptions(judge.WithCassetteDir(dir), judge.WithRecordMode(mode), noEnv()),
+func newJudge(t testing.TB, s *judgetest.Server, dir, model string, mode recorder.Mode) *judge.Client {
+	rec := recorder.ForTest(t, recorder.WithDir(dir), recorder.WithMode(mode), noEnv())
+	return judge.ForTest(t, judge.WithRecorder(rec),
 		judge.WithBaseURL(s.URL), judge.WithModel(model), judge.WithMaxAnswerAttempts(1),
 		judge.WithRetry(judge.RetryPolicy{Initial: time.Millisecond, MaxAttempts: 2}))
 }
 
-func noEnv() judge.CassetteOption {
-	return judge.WithCassetteEnv(func(string) string { return "" })
+func noEnv() recorder.Option {
+	return recorder.WithEnv(func(string) string { return "" })
+}
+
+// checkLeaks fails t if it leaves goroutines behind: those it started and
+// did not end by its cleanups. Goroutines from before it (Ginkgo's
+// interrupt handler, once the package's specs have run) are not its own.
+func checkLeaks(t *testing.T) {
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
 }
 
 // failures is a Gomega whose failures are collected, not reported.
@@ -142,28 +154,28 @@ func (p *phase) end() {
 }
 
 func TestJudgedMatchersRecordThenReplayOffline(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkLeaks(t)
 	dir := t.TempDir()
 	s := judgetest.NewServer(judgeScript())
 	defer s.Close()
-	sample := agenttest.Sample{Conversation: booking("21:00"), Reference: bookingReference, ReferenceTopics: []string{"restaurant bookings"}}
+	sample := agentcheck.Sample{Conversation: booking("21:00"), Reference: bookingReference, ReferenceTopics: []string{"restaurant bookings"}}
 
-	run := func(j *judge.Client) (msgs []string, goal, topics agenttest.Result) {
+	run := func(j *judge.Client) (msgs []string, goal, topics metric.Result) {
 		g := newFailures()
 		g.Expect(sample).To(AchieveGoal(j))
 		g.Expect(sample).To(StayOnTopics(j))
 		var err error
-		if goal, err = (agenttest.AgentGoalAccuracy{Judge: j}).Evaluate(context.Background(), sample); err != nil {
+		if goal, err = (metric.AgentGoalAccuracy{Judge: j}).Evaluate(context.Background(), sample); err != nil {
 			t.Fatal(err)
 		}
-		if topics, err = (agenttest.TopicAdherence{Judge: j}).Evaluate(context.Background(), sample); err != nil {
+		if topics, err = (metric.TopicAdherence{Judge: j}).Evaluate(context.Background(), sample); err != nil {
 			t.Fatal(err)
 		}
 		return g.got, goal, topics
 	}
 
 	rec := &phase{TB: t}
-	recMsgs, recGoal, recTopics := run(newJudge(rec, s, dir, "judge-a", judge.RecordAll))
+	recMsgs, recGoal, recTopics := run(newJudge(rec, s, dir, "judge-a", recorder.RecordAll))
 	rec.end()
 	asked := s.Count()
 	s.Close()
@@ -177,7 +189,7 @@ func TestJudgedMatchersRecordThenReplayOffline(t *testing.T) {
 
 	// The replay has no key, and its server is closed: only the file answers.
 	play := &phase{TB: t}
-	j := judge.ForTest(play, judge.CassetteOptions(judge.WithCassetteDir(dir), noEnv()),
+	j := judge.ForTest(play, judge.WithRecorder(recorder.ForTest(play, recorder.WithDir(dir), noEnv())),
 		judge.WithBaseURL(s.URL), judge.WithModel("judge-a"), judge.WithAPIKey(""))
 	playMsgs, playGoal, playTopics := run(j)
 	play.end()
@@ -188,7 +200,7 @@ func TestJudgedMatchersRecordThenReplayOffline(t *testing.T) {
 	if diff := cmp.Diff(recMsgs, playMsgs); diff != "" {
 		t.Errorf("the replay's messages differ from the recording's (-recorded +replayed):\n%s", diff)
 	}
-	ignore := cmpopts.IgnoreFields(agenttest.Verdict{}, "Duration")
+	ignore := cmpopts.IgnoreFields(metric.Verdict{}, "Duration")
 	if diff := cmp.Diff(recGoal, playGoal, ignore); diff != "" {
 		t.Errorf("goal result differs (-recorded +replayed):\n%s", diff)
 	}
@@ -209,12 +221,12 @@ func TestJudgedMatchersRecordThenReplayOffline(t *testing.T) {
 func inDir(msg, dir string) string { return strings.ReplaceAll(msg, dir, "$DIR") }
 
 func TestAchieveGoalFailureMessages(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkLeaks(t)
 	dir := t.TempDir()
 	s := judgetest.Start(t, judgeScript())
-	j := newJudge(t, s, dir, "judge-a", judge.RecordMissing)
+	j := newJudge(t, s, dir, "judge-a", recorder.RecordMissing)
 	g := newFailures()
-	late := agenttest.Sample{Conversation: booking("21:00"), Reference: bookingReference}
+	late := agentcheck.Sample{Conversation: booking("21:00"), Reference: bookingReference}
 
 	g.Expect(late).To(AchieveGoal(j))
 	want := `Expected the conversation "Book a table for two at Luigi's tonight at 8pm. And who…" … "Booked Luigi's for two at 21:00, reference LU-311. Polls…" (4 messages, 1 tool call) to achieve its goal, but the judge found it did not (agent_goal_accuracy 0, want 1)
@@ -257,8 +269,8 @@ cassette: $DIR/TestAchieveGoalFailureMessages.yaml
 		t.Errorf("Against and WithoutReference did not set what the judge compares with")
 	}
 
-	// The actual may be OpenAI messages.
-	msgs := []openai.ChatCompletionMessage{
+	// The actual may be an adapter's transcript: go-openai messages.
+	msgs := goopenai.Messages{
 		{Role: "user", Content: "Book a table for two at Luigi's tonight at 8pm."},
 		{Role: "assistant", Content: "Booked for two at 20:00."},
 	}
@@ -267,12 +279,12 @@ cassette: $DIR/TestAchieveGoalFailureMessages.yaml
 }
 
 func TestStayOnTopicsFailureMessages(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkLeaks(t)
 	dir := t.TempDir()
 	s := judgetest.Start(t, judgeScript())
-	j := newJudge(t, s, dir, "judge-a", judge.RecordMissing)
+	j := newJudge(t, s, dir, "judge-a", recorder.RecordMissing)
 	g := newFailures()
-	sample := agenttest.Sample{Conversation: booking("20:00"), ReferenceTopics: []string{"restaurant bookings"}}
+	sample := agentcheck.Sample{Conversation: booking("20:00"), ReferenceTopics: []string{"restaurant bookings"}}
 
 	g.Expect(sample).To(StayOnTopics(j))
 	want := `Expected the conversation "Book a table for two at Luigi's tonight at 8pm. And who…" … "Booked Luigi's for two at 20:00, reference LU-311. Polls…" (4 messages, 1 tool call) to stay on the topics "restaurant bookings", but topic_adherence (f1) is 0.6666666665777777, want at least 0.8
@@ -289,11 +301,11 @@ cassette: $DIR/TestStayOnTopicsFailureMessages.yaml
 	}
 
 	// Recall counts only refused on-topic questions: none here.
-	g.Expect(sample).To(StayOnTopics(j).Mode(agenttest.TopicRecall))
+	g.Expect(sample).To(StayOnTopics(j).Mode(metric.TopicRecall))
 	g.none(t)
-	g.Expect(sample).NotTo(StayOnTopics(j).Mode(agenttest.TopicRecall))
+	g.Expect(sample).NotTo(StayOnTopics(j).Mode(metric.TopicRecall))
 	contains(t, g.one(t), `not to stay on the topics "restaurant bookings", but topic_adherence (recall) is 0.9999999999, at least 0.8`)
-	g.Expect(sample).To(StayOnTopics(j).Mode(agenttest.TopicPrecision).AtLeast(0.4))
+	g.Expect(sample).To(StayOnTopics(j).Mode(metric.TopicPrecision).AtLeast(0.4))
 	g.none(t)
 
 	// The matcher's topics replace the sample's: with politics allowed,
@@ -312,18 +324,18 @@ cassette: $DIR/TestStayOnTopicsFailureMessages.yaml
 }
 
 func TestJudgedPanels(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkLeaks(t)
 	dir := t.TempDir()
 	s := judgetest.Start(t, judgeScript())
-	strict := newJudge(t, s, dir, "judge-a", judge.RecordMissing)
-	lenient := newJudge(t, s, dir, "judge-lenient", judge.RecordMissing)
-	broken := newJudge(t, s, dir, "judge-broken", judge.RecordMissing)
-	late := agenttest.Sample{Conversation: booking("21:00"), Reference: bookingReference}
+	strict := newJudge(t, s, dir, "judge-a", recorder.RecordMissing)
+	lenient := newJudge(t, s, dir, "judge-lenient", recorder.RecordMissing)
+	broken := newJudge(t, s, dir, "judge-broken", recorder.RecordMissing)
+	late := agentcheck.Sample{Conversation: booking("21:00"), Reference: bookingReference}
 	g := newFailures()
 
 	// A consensus panel whose judges disagree gives no verdict either way:
 	// To and NotTo both fail, showing both verdicts and the disagreement.
-	consensus := judge.NewPanel([]agenttest.Judge{strict, lenient}, agenttest.Aggregation{Method: agenttest.Consensus, Tolerance: 0.2})
+	consensus := judge.NewPanel([]metric.Judge{strict, lenient}, metric.Aggregation{Method: metric.Consensus, Tolerance: 0.2})
 	m := AchieveGoal(consensus)
 	g.Expect(late).To(m)
 	toMsg := g.one(t)
@@ -340,11 +352,11 @@ func TestJudgedPanels(t *testing.T) {
 		"tokens: 1128 (1016 prompt + 112 completion)")
 
 	// A mean panel: half the judges is not all of them.
-	g.Expect(late).To(AchieveGoal(judge.NewPanel([]agenttest.Judge{strict, lenient}, agenttest.Aggregation{})))
+	g.Expect(late).To(AchieveGoal(judge.NewPanel([]metric.Judge{strict, lenient}, metric.Aggregation{})))
 	contains(t, g.one(t), "to achieve its goal, but 1 of 2 judges found it did (agent_goal_accuracy 0.5, want 1)")
 
 	// A failing member is left out with its cause; the others decide.
-	withBroken := judge.NewPanel([]agenttest.Judge{lenient, broken}, agenttest.Aggregation{})
+	withBroken := judge.NewPanel([]metric.Judge{lenient, broken}, metric.Aggregation{})
 	g.Expect(late).To(AchieveGoal(withBroken))
 	g.none(t)
 	g.Expect(late).NotTo(AchieveGoal(withBroken))
@@ -355,13 +367,13 @@ func TestJudgedPanels(t *testing.T) {
 }
 
 func TestJudgedMatchersReportJudgeErrors(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkLeaks(t)
 	s := judgetest.Start(t, judgeScript())
-	late := agenttest.Sample{Conversation: booking("21:00"), Reference: bookingReference, ReferenceTopics: []string{"restaurant bookings"}}
+	late := agentcheck.Sample{Conversation: booking("21:00"), Reference: bookingReference, ReferenceTopics: []string{"restaurant bookings"}}
 	g := newFailures()
 
 	t.Run("every judge failed", func(t *testing.T) {
-		broken := newJudge(t, s, t.TempDir(), "judge-broken", judge.RecordMissing)
+		broken := newJudge(t, s, t.TempDir(), "judge-broken", recorder.RecordMissing)
 		for _, m := range []interface {
 			Match(any) (bool, error)
 		}{AchieveGoal(broken), StayOnTopics(broken)} {
@@ -382,7 +394,7 @@ func TestJudgedMatchersReportJudgeErrors(t *testing.T) {
 	})
 
 	t.Run("replay miss", func(t *testing.T) {
-		j := newJudge(t, s, t.TempDir(), "judge-a", judge.RecordNone)
+		j := newJudge(t, s, t.TempDir(), "judge-a", recorder.RecordNone)
 		g.Expect(late).To(StayOnTopics(j))
 		contains(t, g.one(t),
 			`Could not judge whether the conversation`,
@@ -392,7 +404,7 @@ func TestJudgedMatchersReportJudgeErrors(t *testing.T) {
 	})
 
 	t.Run("what cannot be judged", func(t *testing.T) {
-		j := newJudge(t, s, t.TempDir(), "judge-a", judge.RecordMissing)
+		j := newJudge(t, s, t.TempDir(), "judge-a", recorder.RecordMissing)
 		for _, c := range []struct {
 			actual any
 			m      interface {
@@ -402,9 +414,9 @@ func TestJudgedMatchersReportJudgeErrors(t *testing.T) {
 		}{
 			{late, AchieveGoal(nil), "agent_goal_accuracy needs a judge"},
 			{42, AchieveGoal(j), "AchieveGoal: agenttest: cannot take tool calls from int"},
-			{(*agenttest.Sample)(nil), StayOnTopics(j), "StayOnTopics: the sample is a nil *agenttest.Sample"},
+			{(*agentcheck.Sample)(nil), StayOnTopics(j), "StayOnTopics: agenttest: cannot take tool calls from a nil *agentcheck.Sample"},
 			{late.Conversation, StayOnTopics(j), "StayOnTopics needs topics"},
-			{agenttest.Sample{ReferenceTopics: []string{"x"}}, StayOnTopics(j), "topic_adherence: the conversation is empty"},
+			{agentcheck.Sample{ReferenceTopics: []string{"x"}}, StayOnTopics(j), "topic_adherence: the conversation is empty"},
 		} {
 			ok, err := c.m.Match(c.actual)
 			if ok || err == nil || !strings.Contains(err.Error(), c.want) {
@@ -415,15 +427,15 @@ func TestJudgedMatchersReportJudgeErrors(t *testing.T) {
 }
 
 func TestEventuallyAsksTheJudgeOncePerConversation(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkLeaks(t)
 	s := judgetest.Start(t, judgeScript())
-	j := newJudge(t, s, t.TempDir(), "judge-a", judge.RecordMissing)
+	j := newJudge(t, s, t.TempDir(), "judge-a", recorder.RecordMissing)
 	g := newFailures()
 
 	// The same conversation on every poll, a fresh value each time: judged
 	// once, failure message included.
 	polls := 0
-	g.Eventually(func() agenttest.Conversation {
+	g.Eventually(func() agentcheck.Conversation {
 		polls++
 		return booking("21:00")
 	}).WithTimeout(150 * time.Millisecond).WithPolling(2 * time.Millisecond).Should(AchieveGoal(j).Against(bookingReference))
@@ -439,7 +451,7 @@ func TestEventuallyAsksTheJudgeOncePerConversation(t *testing.T) {
 	// conversation, and Eventually succeeds.
 	polls = 0
 	before := s.Count()
-	g.Eventually(func() agenttest.Conversation {
+	g.Eventually(func() agentcheck.Conversation {
 		polls++
 		if polls <= 5 {
 			return booking("21:00")
@@ -456,12 +468,12 @@ func TestEventuallyAsksTheJudgeOncePerConversation(t *testing.T) {
 
 	// A failed judgment is not asked again on every poll either, and
 	// Eventually prints it as it is.
-	broken := newJudge(t, s, t.TempDir(), "judge-broken", judge.RecordMissing)
+	broken := newJudge(t, s, t.TempDir(), "judge-broken", recorder.RecordMissing)
 	before = s.Count()
 	polls = 0
-	g.Eventually(func() agenttest.Sample {
+	g.Eventually(func() agentcheck.Sample {
 		polls++
-		return agenttest.Sample{Conversation: booking("21:00"), ReferenceTopics: []string{"restaurant bookings"}}
+		return agentcheck.Sample{Conversation: booking("21:00"), ReferenceTopics: []string{"restaurant bookings"}}
 	}).WithTimeout(100 * time.Millisecond).WithPolling(2 * time.Millisecond).Should(StayOnTopics(broken))
 	msg := g.one(t)
 	contains(t, msg, "Could not judge whether the conversation", "every judge failed")
@@ -474,9 +486,9 @@ func TestEventuallyAsksTheJudgeOncePerConversation(t *testing.T) {
 }
 
 func TestJudgedMatcherIsSafeForConcurrentUse(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkLeaks(t)
 	s := judgetest.Start(t, judgeScript())
-	j := newJudge(t, s, t.TempDir(), "judge-a", judge.RecordMissing)
+	j := newJudge(t, s, t.TempDir(), "judge-a", recorder.RecordMissing)
 	m := StayOnTopics(j, "restaurant bookings")
 	results := make(chan bool, 8)
 	for range 8 {
@@ -517,13 +529,13 @@ func ExampleAchieveGoal() {
 	defer model.Close()
 	j := judge.New(judge.WithBaseURL(model.URL), judge.WithModel("gpt-4o-mini"))
 
-	meeting := agenttest.Conversation{
-		{Role: agenttest.Human, Content: "Move my 3pm with Ana to Friday"},
-		{Role: agenttest.AI, ToolCalls: []agenttest.ToolCall{
-			agenttest.MustParseToolCall("update_event", `{"id":"ev_42","day":"Thursday"}`),
+	meeting := agentcheck.Conversation{
+		{Role: agentcheck.Human, Content: "Move my 3pm with Ana to Friday"},
+		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
+			agentcheck.MustParseToolCall("update_event", `{"id":"ev_42","day":"Thursday"}`),
 		}},
-		{Role: agenttest.Tool, Content: "ok"},
-		{Role: agenttest.AI, Content: "Moved to Friday."},
+		{Role: agentcheck.Tool, Content: "ok"},
+		{Role: agentcheck.AI, Content: "Moved to Friday."},
 	}
 	g := gomega.NewGomega(func(message string, _ ...int) { fmt.Println(message) })
 	g.Expect(meeting).To(AchieveGoal(j).Against("The meeting with Ana is on Friday at 3pm."))

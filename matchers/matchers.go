@@ -1,101 +1,92 @@
 // Package matchers holds Gomega matchers for LLM agents: HaveToolCalls (and
 // its InOrder and InAnyOrder variants), HaveCalledTool, HaveToolCallAccuracy
 // and HaveToolCallF1 check the tool calls deterministically, and AchieveGoal
-// and StayOnTopics ask an LLM judge, replayed from a cassette in CI. The
-// actual value may be an agenttest.Conversation, agenttest.Sample,
-// *agenttest.Sample, []agenttest.Message, []agenttest.ToolCall or
-// []openai.ChatCompletionMessage. They work with gomega.NewWithT(t) and in
-// Ginkgo, and their failure messages say why: the expected against the actual
-// calls with per-argument differences, the score against the threshold, each
-// judge's verdict and reasoning, and the cassette with how to re-record it.
+// and StayOnTopics ask an LLM judge, replayed from a cassette in CI. Each is
+// a thin adapter over an agenttest check, so a matcher fails with the same
+// message as the assertion: the expected against the actual calls with
+// per-argument differences, the score against the threshold, each judge's
+// verdict and reasoning, and the cassette with how to re-record it. The
+// actual value is an agentcheck.Conversation, Sample, *Sample, []Message,
+// []ToolCall or an adapter's Transcript (goopenai.Messages(msgs)).
 package matchers
 
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
+	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/metric"
 	"github.com/onsi/gomega/types"
 )
 
-// HaveToolCalls succeeds when the actual tool calls are exactly the
-// expected ones, in order, with no others.
-func HaveToolCalls(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
-	return toolCallsMatcher{agenttest.Exactly, expected}
+// reportMatcher adapts a check to Gomega: Match runs the check and the
+// failure messages are its Report's. It keeps no state between Match and
+// the messages, which check again (the deterministic checks are cheap and
+// the judged matchers remember their judgments), so a matcher is safe to
+// share.
+type reportMatcher struct {
+	check func(actual any) (agenttest.Report, error) // the error: a misuse
 }
 
-// HaveToolCallsInOrder succeeds when the expected calls appear among the
-// actual ones in this order; other calls may come before, between or after.
-func HaveToolCallsInOrder(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
-	return toolCallsMatcher{agenttest.InOrder, expected}
-}
-
-// HaveToolCallsInAnyOrder succeeds when each expected call is matched by a
-// distinct actual call, in any order; other calls are allowed.
-func HaveToolCallsInAnyOrder(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
-	return toolCallsMatcher{agenttest.AnyOrder, expected}
-}
-
-// toolCallsMatcher keeps no state between Match and the failure messages,
-// which compare again: comparing calls is cheap, and the matcher stays safe
-// to share.
-type toolCallsMatcher struct {
-	order    agenttest.Order
-	expected []agenttest.ExpectedCall
-}
-
-func (m toolCallsMatcher) check(actual any) (agenttest.ToolCallsReport, int, error) {
-	calls, err := agenttest.ToolCallsOf(actual)
+func (m *reportMatcher) Match(actual any) (bool, error) {
+	r, err := m.check(actual)
 	if err != nil {
-		return agenttest.ToolCallsReport{}, 0, err
+		return false, err
 	}
-	return agenttest.CheckToolCalls(calls, m.order, m.expected...), len(calls), nil
+	if err := r.Err(); err != nil {
+		return false, gomegaError{err}
+	}
+	return r.OK(), nil
 }
 
-func (m toolCallsMatcher) Match(actual any) (bool, error) {
-	r, _, err := m.check(actual)
-	return r.OK(), err
-}
-
-func (m toolCallsMatcher) FailureMessage(actual any) string {
-	r, _, err := m.check(actual)
+func (m *reportMatcher) FailureMessage(actual any) string {
+	r, err := m.check(actual)
 	if err != nil {
 		return err.Error()
 	}
 	return r.String()
 }
 
-func (m toolCallsMatcher) NegatedFailureMessage(actual any) string {
-	r, n, err := m.check(actual)
+func (m *reportMatcher) NegatedFailureMessage(actual any) string {
+	r, err := m.check(actual)
 	if err != nil {
 		return err.Error()
 	}
-	n0 := len(m.expected)
-	what := fmt.Sprintf("include these %d in any order", n0)
-	switch {
-	case m.order == agenttest.Exactly && n0 == 1:
-		what = "be exactly this call"
-	case m.order == agenttest.Exactly:
-		what = fmt.Sprintf("be exactly these %d, in this order", n0)
-	case n0 == 1:
-		what = "include this call"
-	case m.order == agenttest.InOrder:
-		what = fmt.Sprintf("include these %d in this order", n0)
-	}
-	msg := fmt.Sprintf("Expected the %s made not to %s, but they do", calls(n), what)
-	if d := r.Diff(); d != "" {
-		msg += ":\n" + d
-	}
-	return msg
+	return r.Negated()
 }
 
-func calls(n int) string {
-	if n == 1 {
-		return "1 tool call"
-	}
-	return strconv.Itoa(n) + " tool calls"
+// gomegaError prints an error as it is, in Expect through Error and in
+// Eventually through FormattedGomegaError (it would otherwise dump the
+// struct).
+type gomegaError struct{ err error }
+
+func (e gomegaError) Error() string                { return e.err.Error() }
+func (e gomegaError) FormattedGomegaError() string { return e.err.Error() }
+func (e gomegaError) Unwrap() error                { return e.err }
+
+// HaveToolCalls succeeds when the actual tool calls are exactly the
+// expected ones, in order, with no others.
+func HaveToolCalls(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
+	return toolCalls(agenttest.Exactly, expected)
+}
+
+// HaveToolCallsInOrder succeeds when the expected calls appear among the
+// actual ones in this order; other calls may come before, between or after.
+func HaveToolCallsInOrder(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
+	return toolCalls(agenttest.InOrder, expected)
+}
+
+// HaveToolCallsInAnyOrder succeeds when each expected call is matched by a
+// distinct actual call, in any order; other calls are allowed.
+func HaveToolCallsInAnyOrder(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
+	return toolCalls(agenttest.AnyOrder, expected)
+}
+
+func toolCalls(order agenttest.Order, expected []agenttest.ExpectedCall) types.GomegaMatcher {
+	return &reportMatcher{check: func(actual any) (agenttest.Report, error) {
+		return agenttest.CheckToolCalls(actual, order, expected...), nil
+	}}
 }
 
 // HaveCalledTool succeeds when a call matches call at least once, or
@@ -104,82 +95,39 @@ func calls(n int) string {
 //
 //	Expect(conv).NotTo(HaveCalledTool("delete_account"))
 func HaveCalledTool(call any) *CalledToolMatcher {
+	m := &CalledToolMatcher{times: agenttest.AtLeastOnce}
 	switch c := call.(type) {
 	case string:
-		return &CalledToolMatcher{call: agenttest.CallTo(c), times: -1}
+		m.call = agenttest.CallTo(c)
 	case agenttest.ExpectedCall:
-		return &CalledToolMatcher{call: c, times: -1}
+		m.call = c
+	default:
+		m.err = fmt.Errorf("HaveCalledTool takes a tool name or an agenttest.ExpectedCall, got %T", call)
 	}
-	return &CalledToolMatcher{err: fmt.Errorf("HaveCalledTool takes a tool name or an agenttest.ExpectedCall, got %T", call), times: -1}
+	m.check = m.run
+	return m
 }
 
 // CalledToolMatcher is the matcher HaveCalledTool returns.
 type CalledToolMatcher struct {
+	reportMatcher
 	call  agenttest.ExpectedCall
-	times int // < 0: at least once
+	times int
 	err   error
 }
 
 // Times makes the matcher succeed only when exactly n calls match.
 func (m *CalledToolMatcher) Times(n int) *CalledToolMatcher {
-	c := *m
-	c.times = n
-	return &c
+	c := &CalledToolMatcher{call: m.call, times: n, err: m.err}
+	c.check = c.run
+	return c
 }
 
-func (m *CalledToolMatcher) check(actual any, times int) (agenttest.ToolCallsReport, error) {
+func (m *CalledToolMatcher) run(actual any) (agenttest.Report, error) {
 	if m.err != nil {
-		return agenttest.ToolCallsReport{}, m.err
+		return agenttest.Report{}, m.err
 	}
-	calls, err := agenttest.ToolCallsOf(actual)
-	if err != nil {
-		return agenttest.ToolCallsReport{}, err
-	}
-	return agenttest.CheckCalled(calls, m.call, times), nil
-}
-
-func (m *CalledToolMatcher) Match(actual any) (bool, error) {
-	r, err := m.check(actual, m.times)
-	return r.OK(), err
-}
-
-func (m *CalledToolMatcher) FailureMessage(actual any) string {
-	r, err := m.check(actual, m.times)
-	if err != nil {
-		return err.Error()
-	}
-	return r.String()
-}
-
-func (m *CalledToolMatcher) NegatedFailureMessage(actual any) string {
-	if m.times < 0 {
-		// Not called at least once is never called: say so, with the calls.
-		r, err := m.check(actual, 0)
-		if err != nil {
-			return err.Error()
-		}
-		return r.String()
-	}
-	r, err := m.check(actual, m.times)
-	if err != nil {
-		return err.Error()
-	}
-	target := m.call.String()
-	if strings.HasSuffix(target, "(...)") {
-		target = m.call.Name()
-	}
-	msg := fmt.Sprintf("Expected %s not to be called %s, but it was", target, times(m.times))
-	if d := r.Diff(); d != "" {
-		msg += ":\n" + d
-	}
-	return msg
-}
-
-func times(n int) string {
-	if n == 1 {
-		return "1 time"
-	}
-	return strconv.Itoa(n) + " times"
+	return agenttest.CheckCalled(actual, m.call, m.times), nil
 }
 
 // HaveToolCallAccuracy succeeds when ragas's ToolCallAccuracy of the actual
@@ -189,132 +137,70 @@ func times(n int) string {
 // reference calls are the sample's, or those given to Against, which an
 // actual conversation (having none) needs.
 func HaveToolCallAccuracy(expected any) *ScoreMatcher {
-	return &ScoreMatcher{metric: agenttest.ToolCallAccuracy{}, expected: expected}
+	return newScoreMatcher(metric.ToolCallAccuracy{}, expected, nil, false)
 }
 
 // HaveToolCallF1 is HaveToolCallAccuracy with ragas's ToolCallF1.
 func HaveToolCallF1(expected any) *ScoreMatcher {
-	return &ScoreMatcher{metric: agenttest.ToolCallF1{}, expected: expected}
+	return newScoreMatcher(metric.ToolCallF1{}, expected, nil, false)
 }
 
 // ScoreMatcher scores the actual sample with a metric and compares the
-// score. It remembers its last evaluation for the failure message, as
-// Gomega's own matchers do, so do not share one between goroutines.
+// score (agenttest.CheckScore). It is safe for concurrent use.
 type ScoreMatcher struct {
-	metric    agenttest.Metric
+	reportMatcher
+	metric    metric.Metric
 	expected  any
-	reference []agenttest.ToolCall
+	reference []agentcheck.ToolCall
 	against   bool
-	last      struct {
-		result               agenttest.Result
-		predicted, reference []agenttest.ToolCall
-	}
+}
+
+func newScoreMatcher(m metric.Metric, expected any, reference []agentcheck.ToolCall, against bool) *ScoreMatcher {
+	s := &ScoreMatcher{metric: m, expected: expected, reference: reference, against: against}
+	s.check = s.run
+	return s
 }
 
 // Using scores with metric instead, such as
-// agenttest.ToolCallAccuracy{AnyOrder: true, ArgSimilarity: agenttest.Levenshtein}.
-func (m *ScoreMatcher) Using(metric agenttest.Metric) *ScoreMatcher {
-	c := *m
-	c.metric = metric
-	return &c
+// metric.ToolCallAccuracy{AnyOrder: true, ArgSimilarity: metric.Levenshtein}.
+func (m *ScoreMatcher) Using(metric metric.Metric) *ScoreMatcher {
+	return newScoreMatcher(metric, m.expected, m.reference, m.against)
 }
 
 // Against scores against these reference calls, in place of the sample's.
 // With none, the reference is that no tool is called.
-func (m *ScoreMatcher) Against(reference ...agenttest.ToolCall) *ScoreMatcher {
-	c := *m
-	c.reference = append([]agenttest.ToolCall{}, reference...)
-	c.against = true
-	return &c
+func (m *ScoreMatcher) Against(reference ...agentcheck.ToolCall) *ScoreMatcher {
+	return newScoreMatcher(m.metric, m.expected, append([]agentcheck.ToolCall{}, reference...), true)
 }
 
-func (m *ScoreMatcher) Match(actual any) (bool, error) {
-	var s agenttest.Sample
-	switch v := actual.(type) {
-	case agenttest.Sample:
-		s = v
-	case *agenttest.Sample:
-		if v == nil {
-			return false, fmt.Errorf("%s: the sample is a nil *agenttest.Sample", m.metric.Name())
-		}
-		s = *v
-	default:
-		conv, err := agenttest.ConversationOf(actual)
-		if err != nil {
-			return false, err
-		}
-		if !m.against {
-			return false, fmt.Errorf("%s needs reference tool calls, and a %T has none: give a Sample, or the calls with .Against(...)", m.metric.Name(), actual)
-		}
-		s.Conversation = conv
+func (m *ScoreMatcher) run(actual any) (agenttest.Report, error) {
+	s, err := sampleOf(actual, m.metric.Name())
+	if err != nil {
+		return agenttest.Report{}, err
 	}
 	if m.against {
 		s.ReferenceToolCalls = m.reference
+	} else if !isSample(actual) {
+		return agenttest.Report{}, fmt.Errorf("%s needs reference tool calls, and a %T has none: give a Sample, or the calls with .Against(...)", m.metric.Name(), actual)
 	}
-	r, err := m.metric.Evaluate(context.Background(), s)
+	return agenttest.CheckScore(context.Background(), m.metric, s, m.expected), nil
+}
+
+// isSample reports whether actual is a Sample, which has reference calls.
+func isSample(actual any) bool {
+	switch actual.(type) {
+	case agentcheck.Sample, *agentcheck.Sample:
+		return true
+	}
+	return false
+}
+
+// sampleOf takes the sample a matcher scores from actual
+// (agenttest.SampleOf), naming the matcher in an error.
+func sampleOf(actual any, matcher string) (agentcheck.Sample, error) {
+	s, err := agenttest.SampleOf(actual)
 	if err != nil {
-		return false, err
+		return s, fmt.Errorf("%s: %w", matcher, err)
 	}
-	m.last.result = r
-	m.last.predicted = s.Conversation.ToolCalls()
-	m.last.reference = s.ReferenceToolCalls
-	switch e := m.expected.(type) {
-	case types.GomegaMatcher:
-		return e.Match(r.Score)
-	}
-	min, ok := toFloat(m.expected)
-	if !ok {
-		return false, fmt.Errorf("%s: expected a number or a Gomega matcher for the score, got %T", m.metric.Name(), m.expected)
-	}
-	return r.Score >= min, nil
-}
-
-func (m *ScoreMatcher) FailureMessage(any) string { return m.message(false) }
-
-func (m *ScoreMatcher) NegatedFailureMessage(any) string { return m.message(true) }
-
-func (m *ScoreMatcher) message(negated bool) string {
-	r := m.last.result
-	not := ""
-	if negated {
-		not = "not "
-	}
-	score := strconv.FormatFloat(r.Score, 'g', -1, 64)
-	var msg string
-	if inner, ok := m.expected.(types.GomegaMatcher); ok {
-		innerMsg := inner.FailureMessage(r.Score)
-		if negated {
-			innerMsg = inner.NegatedFailureMessage(r.Score)
-		}
-		msg = fmt.Sprintf("Expected the agent's tool calls %sto score a %s that satisfies the matcher, but they score %s:\n%s",
-			not, r.Metric, score, indent(innerMsg, "    "))
-	} else {
-		min, _ := toFloat(m.expected)
-		msg = fmt.Sprintf("Expected the agent's tool calls %sto score %s >= %s, but they score %s",
-			not, r.Metric, strconv.FormatFloat(min, 'g', -1, 64), score)
-	}
-	if e := r.Explain(m.last.predicted, m.last.reference); e != "" {
-		msg += "\n" + e
-	}
-	return msg
-}
-
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
-}
-
-func toFloat(x any) (float64, bool) {
-	switch v := x.(type) {
-	case float64:
-		return v, true
-	case float32:
-		return float64(v), true
-	case int:
-		return float64(v), true
-	case int64:
-		return float64(v), true
-	case int32:
-		return float64(v), true
-	}
-	return 0, false
+	return s, nil
 }

@@ -4,26 +4,29 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/adapters/goopenai"
 	"github.com/agentcheck/agentcheck/agenttest"
 	. "github.com/agentcheck/agentcheck/matchers"
+	"github.com/agentcheck/agentcheck/metric"
 	"github.com/onsi/gomega"
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// recorder is a Gomega whose failures are recorded, not reported.
-type recorder struct {
+// collector is a Gomega whose failures are collected, not reported.
+type collector struct {
 	gomega.Gomega
 	failures []string
 }
 
-func newRecorder() *recorder {
-	r := &recorder{}
+func newCollector() *collector {
+	r := &collector{}
 	r.Gomega = gomega.NewGomega(func(message string, _ ...int) { r.failures = append(r.failures, message) })
 	return r
 }
 
 // last returns the one failure message and forgets it.
-func (r *recorder) last(t *testing.T) string {
+func (r *collector) last(t *testing.T) string {
 	t.Helper()
 	if len(r.failures) != 1 {
 		t.Fatalf("want 1 failure, got %d: %q", len(r.failures), r.failures)
@@ -33,7 +36,7 @@ func (r *recorder) last(t *testing.T) string {
 	return msg
 }
 
-func (r *recorder) none(t *testing.T) {
+func (r *collector) none(t *testing.T) {
 	t.Helper()
 	if len(r.failures) != 0 {
 		t.Fatalf("unexpected failures:\n%s", strings.Join(r.failures, "\n---\n"))
@@ -49,9 +52,9 @@ func contains(t *testing.T, msg string, lines ...string) {
 	}
 }
 
-func mustSample(t *testing.T, js string) agenttest.Sample {
+func mustSample(t *testing.T, js string) agentcheck.Sample {
 	t.Helper()
-	s, err := agenttest.ParseSample([]byte(js))
+	s, err := agentcheck.ParseSample(js)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +74,7 @@ const weather = `{"user_input":[
 
 func TestHaveToolCalls(t *testing.T) {
 	s := mustSample(t, weather)
-	g := newRecorder()
+	g := newCollector()
 	paris := agenttest.CallTo("get_weather").With(agenttest.Args{
 		"city":   "Paris",
 		"date":   gomega.MatchRegexp(`^2024-01-\d\d$`),
@@ -137,7 +140,7 @@ func TestHaveToolCalls(t *testing.T) {
 
 func TestHaveCalledTool(t *testing.T) {
 	s := mustSample(t, weather)
-	g := newRecorder()
+	g := newCollector()
 	g.Expect(s).To(HaveCalledTool("get_weather"))
 	g.Expect(s).To(HaveCalledTool("get_weather").Times(2))
 	g.Expect(s).NotTo(HaveCalledTool("book_flight"))
@@ -176,7 +179,7 @@ func TestHaveCalledTool(t *testing.T) {
 
 func TestHaveToolCallAccuracy(t *testing.T) {
 	s := mustSample(t, weather)
-	g := newRecorder()
+	g := newCollector()
 	// ragas: Paris pair scores 1/2 (date differs), Rome pair 1/2 (city).
 	g.Expect(s).To(HaveToolCallAccuracy(0.5))
 	g.Expect(s).To(HaveToolCallAccuracy(gomega.BeNumerically("==", 0.5)))
@@ -211,39 +214,39 @@ reason: 2 calls aligned by name; mean argument score 0.5
 	// Another metric: Levenshtein similarity scores "rome" 0.75 and the
 	// dates 0.9; the message names the metric's score.
 	lev := HaveToolCallAccuracy(gomega.BeNumerically("~", 0.9125, 1e-12)).
-		Using(agenttest.ToolCallAccuracy{ArgSimilarity: agenttest.Levenshtein})
+		Using(metric.ToolCallAccuracy{ArgSimilarity: metric.Levenshtein})
 	g.Expect(s).To(lev)
 	g.none(t)
-	g.Expect(s).To(HaveToolCallAccuracy(0.95).Using(agenttest.ToolCallAccuracy{ArgSimilarity: agenttest.Levenshtein}))
+	g.Expect(s).To(HaveToolCallAccuracy(0.95).Using(metric.ToolCallAccuracy{ArgSimilarity: metric.Levenshtein}))
 	contains(t, g.last(t), "tool_call_accuracy >= 0.95, but they score 0.9125", "(argument score 0.875):")
 
 	// Against replaces the reference, and is what a conversation needs.
-	paris := agenttest.MustParseToolCall("get_weather", `{"city":"Paris","date":"2024-02-14"}`)
-	rome := agenttest.MustParseToolCall("get_weather", `{"city":"rome","date":"2024-01-14"}`)
+	paris := agentcheck.MustParseToolCall("get_weather", `{"city":"Paris","date":"2024-02-14"}`)
+	rome := agentcheck.MustParseToolCall("get_weather", `{"city":"rome","date":"2024-01-14"}`)
 	g.Expect(s.Conversation).To(HaveToolCallAccuracy(1.0).Against(paris, rome))
 	g.Expect(s).To(HaveToolCallAccuracy(1).Against(paris, rome))
 	g.none(t)
 	g.Expect(s.Conversation).To(HaveToolCallAccuracy(1.0).Against(rome, paris))
 	contains(t, g.last(t), "but they score 0\n", "mean argument score 0\n", `- city: "rome"`)
 	g.Expect(s.Conversation).To(HaveToolCallAccuracy(0.5))
-	contains(t, g.last(t), "tool_call_accuracy needs reference tool calls, and a agenttest.Conversation has none: give a Sample, or the calls with .Against(...)")
+	contains(t, g.last(t), "tool_call_accuracy needs reference tool calls, and a agentcheck.Conversation has none: give a Sample, or the calls with .Against(...)")
 	g.Expect(s.Conversation).To(HaveToolCallAccuracy(0.5).Against())
 	contains(t, g.last(t), "no tool calls expected, 2 made")
 
 	g.Expect(s).To(HaveToolCallAccuracy("high"))
-	contains(t, g.last(t), "tool_call_accuracy: expected a number or a Gomega matcher for the score, got string")
+	contains(t, g.last(t), "tool_call_accuracy: want a number or a Gomega matcher for the score, got string")
 }
 
 func TestHaveToolCallF1(t *testing.T) {
-	msgs := []openai.ChatCompletionMessage{
+	msgs := goopenai.Messages{
 		{Role: openai.ChatMessageRoleUser, Content: "Weather in Paris?"},
 		{Role: openai.ChatMessageRoleAssistant, ToolCalls: []openai.ToolCall{
 			{ID: "1", Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "get_weather", Arguments: `{"city":"Paris","days":1.0}`}},
 			{ID: "2", Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: "get_news", Arguments: `{"city":"Paris"}`}},
 		}},
 	}
-	ref := agenttest.MustParseToolCall("get_weather", `{"days":1,"city":"Paris"}`)
-	g := newRecorder()
+	ref := agentcheck.MustParseToolCall("get_weather", `{"days":1,"city":"Paris"}`)
+	g := newCollector()
 	// Python's == makes 1 == 1.0 and ignores key order: one of two calls
 	// made was expected, the one expected was made.
 	g.Expect(msgs).To(HaveToolCallF1(gomega.BeNumerically("==", 0.6667)).Against(ref))

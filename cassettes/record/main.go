@@ -25,6 +25,7 @@ import (
 
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/recorder"
 )
 
 // scriptedModel is the model named in requests to the scripted server: the
@@ -52,7 +53,7 @@ func record(live bool) error {
 	if err != nil {
 		return err
 	}
-	env := without(os.Environ(), judge.RecordEnv)
+	env := without(os.Environ(), recorder.RecordEnv)
 	if live {
 		if os.Getenv(judge.EnvAPIKey) == "" && os.Getenv(judge.EnvBaseURL) == "" {
 			return fmt.Errorf("-live needs %s (and %s for an endpoint other than OpenAI's)", judge.EnvAPIKey, judge.EnvBaseURL)
@@ -65,7 +66,7 @@ func record(live bool) error {
 			judge.EnvBaseURL+"="+srv.URL, judge.EnvAPIKey+"="+scriptedKey, judge.EnvModel+"="+scriptedModel)
 		fmt.Printf("recording against the scripted judge at %s, model %s\n", srv.URL, scriptedModel)
 	}
-	recording := append(env, judge.RecordEnv+"=all")
+	recording := append(env, recorder.RecordEnv+"=all")
 
 	// The demo through the command itself, into a file: the copy built into
 	// agentcheck can only be replayed.

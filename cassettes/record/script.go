@@ -123,7 +123,7 @@ var judgments = []judgment{
 	},
 }
 
-// demoScript answers the five questions of agenttest's judged metrics.
+// demoScript answers the five questions of the judged metrics (package metric).
 func demoScript() judgetest.Script {
 	return judgetest.BySchema(map[string]judgetest.Script{
 		"agent_goal_infer": func(r judgetest.Request) judgetest.Reply {
@@ -218,7 +218,7 @@ func find(in string) (judgment, bool) {
 	return judgment{}, false
 }
 
-// turnLine is a message of agenttest's transcript: "[3] ai: text".
+// turnLine is a message of a conversation's transcript: "[3] ai: text".
 var turnLine = regexp.MustCompile(`(?m)^\[\d+\] (human|ai|tool|system):(?: (.*))?$`)
 
 func firstTurn(in, role string) string {

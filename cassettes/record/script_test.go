@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/dataset"
 )
 
 // TestScriptCoversTheDemo: every demo sample's conversation is recognised
@@ -18,7 +18,7 @@ func TestScriptCoversTheDemo(t *testing.T) {
 	}
 	defer f.Close()
 	n := 0
-	for s, err := range agenttest.ReadSamples(f, "demo.jsonl") {
+	for s, err := range dataset.ReadSamples(f, "demo.jsonl") {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/recorder"
 )
 
 // The benchmarks run on 10,000 synthetic samples in memory (7.8 MB, 2.4
@@ -53,8 +54,8 @@ func BenchmarkEvalTable(b *testing.B) { benchmarkEval(b, false, "table") }
 
 // BenchmarkRecordSample is the parsing alone, on one core.
 func BenchmarkRecordSample(b *testing.B) {
-	var recs []agenttest.Record
-	for rec, err := range agenttest.ReadRecords(bytes.NewReader(benchInput(false)), "bench.jsonl") {
+	var recs []dataset.Record
+	for rec, err := range dataset.ReadRecords(bytes.NewReader(benchInput(false)), "bench.jsonl") {
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -101,7 +102,7 @@ func BenchmarkEvalJudgedLive(b *testing.B) {
 	b.Setenv(judge.EnvBaseURL, srv.URL)
 	b.Setenv(judge.EnvAPIKey, testKey)
 	b.Setenv(judge.EnvModel, "")
-	b.Setenv(judge.RecordEnv, "all")
+	b.Setenv(recorder.RecordEnv, "all")
 	b.Setenv("CI", "")
 	for b.Loop() {
 		var stderr bytes.Buffer
@@ -128,14 +129,14 @@ func BenchmarkEvalJudgedReplay(b *testing.B) {
 	b.Setenv(judge.EnvBaseURL, srv.URL)
 	b.Setenv(judge.EnvAPIKey, testKey)
 	b.Setenv(judge.EnvModel, "")
-	b.Setenv(judge.RecordEnv, "all")
+	b.Setenv(recorder.RecordEnv, "all")
 	b.Setenv("CI", "")
 	if code := run(args, nil, io.Discard, io.Discard); code != 0 {
 		b.Fatalf("recording: exit %d", code)
 	}
 	srv.Close()
 	b.Setenv(judge.EnvBaseURL, offlineURL)
-	b.Setenv(judge.RecordEnv, "")
+	b.Setenv(recorder.RecordEnv, "")
 	b.ReportAllocs()
 	for b.Loop() {
 		if code := run(args, nil, io.Discard, io.Discard); code != 0 {

@@ -11,7 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentcheck/agentcheck/judge"
+	"github.com/agentcheck/agentcheck/recorder"
+	"github.com/agentcheck/agentcheck/secrets"
 )
 
 const cassettesUsageText = `Usage: agentcheck cassettes check [flags] [PATH...]
@@ -33,7 +34,7 @@ Found, in request and response headers, URLs, forms and bodies:
     "client_secret" or "password" holding a string;
   - your rules: a value at --json-path that is not "[REDACTED]", a match of
     --pattern, a value of --header. Give the recorder the same rules
-    (judge.SecretRules.Options) and the check proves they applied.
+    (recorder.WithRedaction) and the check proves they applied.
 
 Each finding is one line, the secret masked to its first characters:
   FILE:LINE: interaction N: request|response header|body|url|form: WHAT
@@ -68,9 +69,9 @@ func runCassettes(args []string, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
-// defaultCassetteDirs are checked when no PATH is given: where judge.Cassette
+// defaultCassetteDirs are checked when no PATH is given: where recorder.ForTest
 // keeps a package's cassettes, and a module's shared ones.
-var defaultCassetteDirs = []string{judge.DefaultCassetteDir, "cassettes"}
+var defaultCassetteDirs = []string{recorder.DefaultDir, "cassettes"}
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	usageErr := func(err error) int {
@@ -80,7 +81,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("cassettes check", flag.ContinueOnError)
 	flags.SetOutput(new(bytes.Buffer))
 	flags.Usage = func() {}
-	var rules judge.SecretRules
+	var rules secrets.Rules
 	flags.Var((*stringsFlag)(&rules.Headers), "header", "")
 	flags.Var((*stringsFlag)(&rules.JSONPaths), "json-path", "")
 	flags.Var((*stringsFlag)(&rules.Patterns), "pattern", "")
@@ -93,7 +94,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return usageErr(err)
 	}
 	if *rulesFile != "" {
-		fromFile, err := judge.LoadSecretRules(*rulesFile)
+		fromFile, err := secrets.Load(*rulesFile)
 		if err != nil {
 			return usageErr(err)
 		}
@@ -103,7 +104,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	// A rule that cannot work is the user's mistake, reported once rather
 	// than for every cassette.
-	if _, err := rules.Options(); err != nil {
+	if _, err := rules.Redactor(); err != nil {
 		return usageErr(err)
 	}
 	files, err := cassetteFiles(flags.Args())
@@ -113,7 +114,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 
 	var findings, leaky, broken int
 	for _, path := range files {
-		found, err := judge.CheckCassette(path, rules)
+		found, err := secrets.Check(path, rules)
 		if err != nil {
 			fmt.Fprintf(stderr, "agentcheck cassettes check: %v\n", err)
 			broken++
@@ -132,8 +133,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	case findings > 0:
 		fmt.Fprintf(stdout, "agentcheck cassettes check: %s in %d of %s\n", plural(findings, "secret"), leaky, plural(checked, "cassette"))
 		fmt.Fprint(stdout, "Remove them from the files and redact them when recording: the recorder drops the standard\n"+
-			"credential headers; add your own with judge.WithRedactHeaders, WithRedactJSON, WithRedactPattern\n"+
-			"or judge.SecretRules.Options, and revoke any key that was committed.\n")
+			"credential headers; add your own with recorder.WithRedaction(secrets.Rules{...}), and revoke any\n"+
+			"key that was committed.\n")
 	case broken == 0:
 		fmt.Fprintf(stdout, "agentcheck cassettes check: no secrets in %s\n", plural(checked, "cassette"))
 	}

@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentcheck/agentcheck/judge"
+	"github.com/agentcheck/agentcheck/recorder"
+	"github.com/agentcheck/agentcheck/secrets"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -79,7 +80,7 @@ func TestCassettesCheckPrintsEachLeakMasked(t *testing.T) {
 	writeIn(t, dir, "sub/clean.yml", cassetteYAML("", "https://api.openai.com/v1/chat/completions", `{"n":1}`))
 	writeIn(t, dir, "notes.txt", "not a cassette: "+fakeProjectKey)
 
-	stdout, stderr, code := agentcheck(t, "", "cassettes", "check", dir)
+	stdout, stderr, code := runAgentcheck(t, "", "cassettes", "check", dir)
 	if code != exitFailed {
 		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitFailed, stderr)
 	}
@@ -93,7 +94,7 @@ func TestCassettesCheckPrintsEachLeakMasked(t *testing.T) {
 	if diff := cmp.Diff(want, lines[:min(len(lines), len(want))]); diff != "" {
 		t.Errorf("output (-want +got):\n%s\nstdout:\n%s", diff, stdout)
 	}
-	if !strings.Contains(stdout, "judge.SecretRules.Options") {
+	if !strings.Contains(stdout, "recorder.WithRedaction(secrets.Rules{...})") {
 		t.Errorf("the output does not say how to redact:\n%s", stdout)
 	}
 	for _, secret := range []string{fakeProjectKey, fakeGoogleKey, fakeProjectKey[:12]} {
@@ -107,7 +108,7 @@ func TestCassettesCheckPrintsEachLeakMasked(t *testing.T) {
 func TestCassettesCheckPassesTheRepositoryCassettes(t *testing.T) {
 	dir := filepath.Join("..", "..", "cassettes")
 	n, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
-	stdout, stderr, code := agentcheck(t, "", "cassettes", "check", dir, filepath.Join("..", "..", "judge", "testdata", "cassettes"))
+	stdout, stderr, code := runAgentcheck(t, "", "cassettes", "check", dir, filepath.Join("..", "..", "judge", "testdata", "cassettes"))
 	if want := fmt.Sprintf("agentcheck cassettes check: no secrets in %d cassettes\n", len(n)+1); code != exitOK || stdout != want {
 		t.Errorf("exit status %d, stdout %q, want %d and %q; stderr:\n%s", code, stdout, exitOK, want, stderr)
 	}
@@ -116,7 +117,7 @@ func TestCassettesCheckPassesTheRepositoryCassettes(t *testing.T) {
 func TestCassettesCheckDefaultsToTheCassetteDirectories(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	stdout, stderr, code := agentcheck(t, "", "cassettes", "check")
+	stdout, stderr, code := runAgentcheck(t, "", "cassettes", "check")
 	if code != exitUsage || !strings.Contains(stderr, "no PATH given and neither testdata/cassettes nor cassettes exists here") {
 		t.Errorf("without cassette directories: exit status %d, stderr %q, want %d naming the directories", code, stderr, exitUsage)
 	}
@@ -124,7 +125,7 @@ func TestCassettesCheckDefaultsToTheCassetteDirectories(t *testing.T) {
 	writeIn(t, dir, "testdata/cassettes/TestA/sub.yaml", cassetteYAML("            Cookie:\n                - session="+fakeProjectKey+"\n", "https://x.test/v1", `{}`))
 	writeIn(t, dir, "cassettes/shared.yaml", cassetteYAML("", "https://x.test/v1", `{}`))
 	writeIn(t, dir, ".hidden/leak.yaml", cassetteYAML("            Cookie:\n                - session="+fakeProjectKey+"\n", "https://x.test/v1", `{}`))
-	stdout, stderr, code = agentcheck(t, "", "cassettes", "check")
+	stdout, stderr, code = runAgentcheck(t, "", "cassettes", "check")
 	want := "testdata/cassettes/TestA/sub.yaml:27: interaction 1: request header: Cookie header \"sess…\"\n" +
 		"agentcheck cassettes check: 1 secret in 1 of 2 cassettes\n"
 	if code != exitFailed || !strings.HasPrefix(stdout, want) {
@@ -133,7 +134,7 @@ func TestCassettesCheckDefaultsToTheCassetteDirectories(t *testing.T) {
 }
 
 // TestCassettesCheckProvesTheRulesApplied: a cassette recorded with
-// SecretRules.Options passes the check with the same rules, given as flags
+// recorder.WithRedaction(rules) passes the check with the same rules, given as flags
 // or as a rules file; one recorded without them fails it, naming each path,
 // header and pattern, though it passes the check without rules.
 func TestCassettesCheckProvesTheRulesApplied(t *testing.T) {
@@ -143,24 +144,24 @@ func TestCassettesCheckProvesTheRulesApplied(t *testing.T) {
 		fmt.Fprint(w, `{"user":{"email":"alice@example.com"},"id":"acct-123456"}`)
 	}))
 	defer srv.Close()
-	rules := judge.SecretRules{
+	rules := secrets.Rules{
 		Headers:   []string{"X-Customer-Id"},
 		JSONPaths: []string{"user.email"},
 		Patterns:  []string{`acct-[0-9]{6}`},
 	}
 	dir := t.TempDir()
-	record := func(name string, opts ...judge.CassetteOption) string {
+	record := func(name string, opts ...recorder.Option) string {
 		t.Helper()
 		path := filepath.Join(dir, name)
-		rec, err := judge.NewRecorder(path, append(opts, judge.WithRecordMode(judge.RecordMissing),
-			judge.WithCassetteEnv(func(string) string { return "" }))...)
+		rec, err := recorder.Open(path, append(opts, recorder.WithMode(recorder.RecordMissing),
+			recorder.WithEnv(func(string) string { return "" }))...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/chat/completions",
 			strings.NewReader(`{"user":{"email":"alice@example.com","plan":"pro"},"note":"acct-654321"}`))
 		req.Header.Set("X-Customer-Id", "cust-000042")
-		resp, err := rec.Client(nil).Do(req)
+		resp, err := rec.Client().Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,11 +171,7 @@ func TestCassettesCheckProvesTheRulesApplied(t *testing.T) {
 		}
 		return path
 	}
-	opts, err := rules.Options()
-	if err != nil {
-		t.Fatal(err)
-	}
-	redacted := record("with-rules.yaml", opts...)
+	redacted := record("with-rules.yaml", recorder.WithRedaction(rules))
 	plain := record("without-rules.yaml")
 	rulesFile := writeIn(t, dir, "rules.json", `{"headers":["X-Customer-Id"],"json_paths":["user.email"],"patterns":["acct-[0-9]{6}"]}`)
 	flags := []string{"--header", "X-Customer-Id", "--json-path", "user.email", "--pattern", `acct-[0-9]{6}`}
@@ -182,11 +179,11 @@ func TestCassettesCheckProvesTheRulesApplied(t *testing.T) {
 	for name, ruleArgs := range map[string][]string{"flags": flags, "rules file": {"--rules", rulesFile}} {
 		t.Run(name, func(t *testing.T) {
 			args := append(append([]string{"cassettes", "check"}, ruleArgs...), redacted)
-			if stdout, stderr, code := agentcheck(t, "", args...); code != exitOK {
+			if stdout, stderr, code := runAgentcheck(t, "", args...); code != exitOK {
 				t.Errorf("recorded with the rules: exit status %d, want %d\n%s%s", code, exitOK, stdout, stderr)
 			}
 			args = append(append([]string{"cassettes", "check"}, ruleArgs...), plain)
-			stdout, stderr, code := agentcheck(t, "", args...)
+			stdout, stderr, code := runAgentcheck(t, "", args...)
 			if code != exitFailed {
 				t.Errorf("recorded without the rules: exit status %d, want %d\n%s", code, exitFailed, stderr)
 			}
@@ -207,7 +204,7 @@ func TestCassettesCheckProvesTheRulesApplied(t *testing.T) {
 			}
 		})
 	}
-	if stdout, _, code := agentcheck(t, "", "cassettes", "check", plain); code != exitOK {
+	if stdout, _, code := runAgentcheck(t, "", "cassettes", "check", plain); code != exitOK {
 		t.Errorf("without rules the email and account are not credentials; exit status %d:\n%s", code, stdout)
 	}
 }
@@ -218,7 +215,7 @@ func TestCassettesCheckNamesACorruptCassette(t *testing.T) {
 	dir := t.TempDir()
 	corrupt := writeIn(t, dir, "a-corrupt.yaml", "---\nversion: 2\ninteractions:\n    - id: 0\n      request:\n        body: '{\"model\":\"gpt\n")
 	leak := writeIn(t, dir, "b-leak.yaml", cassetteYAML("            X-Api-Key:\n                - "+fakeProjectKey+"\n", "https://x.test/v1", `{}`))
-	stdout, stderr, code := agentcheck(t, "", "cassettes", "check", dir)
+	stdout, stderr, code := runAgentcheck(t, "", "cassettes", "check", dir)
 	if code != exitUsage {
 		t.Errorf("exit status %d, want %d", code, exitUsage)
 	}
@@ -253,18 +250,18 @@ func TestCassettesCheckUsageErrors(t *testing.T) {
 		{[]string{"cassettes", "check", filepath.Join(dir, "missing.yaml")}, "missing.yaml: no such file"},
 		{[]string{"cassettes", "check", empty}, empty + ": no cassettes (*.yaml, *.yml) in the directory"},
 	} {
-		stdout, stderr, code := agentcheck(t, "", tc.args...)
+		stdout, stderr, code := runAgentcheck(t, "", tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {
 			t.Errorf("agentcheck %s: exit status %d, stderr %q; want %d and %q (stdout %q)", strings.Join(tc.args, " "), code, stderr, exitUsage, tc.want, stdout)
 		}
 	}
 	for _, args := range [][]string{{"cassettes", "check", "-h"}, {"help", "cassettes"}, {"cassettes", "help"}} {
-		stdout, _, code := agentcheck(t, "", args...)
+		stdout, _, code := runAgentcheck(t, "", args...)
 		if code != exitOK || !strings.HasPrefix(stdout, "Usage: agentcheck cassettes check [flags] [PATH...]") {
 			t.Errorf("agentcheck %s: exit status %d, stdout %q; want the usage", strings.Join(args, " "), code, stdout)
 		}
 	}
-	if stdout, _, _ := agentcheck(t, "", "help"); !strings.Contains(stdout, "agentcheck cassettes check [flags] [PATH...]") {
+	if stdout, _, _ := runAgentcheck(t, "", "help"); !strings.Contains(stdout, "agentcheck cassettes check [flags] [PATH...]") {
 		t.Errorf("agentcheck help does not list cassettes check:\n%s", stdout)
 	}
 }

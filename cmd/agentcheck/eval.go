@@ -15,7 +15,9 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/metric"
 )
 
 // demoData is the dataset scored when eval is given no file: a handful of
@@ -58,7 +60,7 @@ const batchSize = 256
 // item is one sample's record, or an error that stands in its place in the
 // output (a file that does not open, a broken JSON array).
 type item struct {
-	rec agenttest.Record
+	rec dataset.Record
 	err error
 }
 
@@ -196,10 +198,10 @@ func readBatches(ins []input, batchSize int, free <-chan *batch, work, order cha
 		}
 		r, err := in.open()
 		if err != nil {
-			add(item{rec: agenttest.Record{File: in.name}, err: err})
+			add(item{rec: dataset.Record{File: in.name}, err: err})
 			continue
 		}
-		for rec, err := range agenttest.ReadRecords(r, in.name) {
+		for rec, err := range dataset.ReadRecords(r, in.name) {
 			if err != nil {
 				rec.File = in.name
 			}
@@ -221,7 +223,7 @@ type scorer struct {
 	ctx     context.Context
 	cfg     evalConfig
 	scores  []float64
-	results []agenttest.Result
+	results []metric.Result
 	errs    []error
 	// isJudged marks the judged metrics; judged counts them.
 	isJudged []bool
@@ -234,7 +236,7 @@ type scorer struct {
 
 func newScorer(ctx context.Context, cfg evalConfig) *scorer {
 	sc := &scorer{ctx: ctx, cfg: cfg, scores: make([]float64, len(cfg.metrics)), floats: make(map[float64][]byte)}
-	sc.results = make([]agenttest.Result, len(cfg.metrics))
+	sc.results = make([]metric.Result, len(cfg.metrics))
 	sc.errs = make([]error, len(cfg.metrics))
 	for _, n := range cfg.names {
 		sc.isJudged = append(sc.isJudged, judgedMetrics[n])
@@ -260,7 +262,7 @@ func (sc *scorer) appendFloat(b []byte, x float64) []byte {
 	if p, ok := sc.floats[x]; ok && cacheable {
 		return append(b, p...)
 	}
-	v := agenttest.FloatOf(x)
+	v := agentcheck.FloatOf(x)
 	var p []byte
 	if sc.cfg.format == formatTable {
 		p = []byte(v.String())
@@ -280,7 +282,7 @@ func (sc *scorer) score(b *batch) {
 	for i := range b.items {
 		it := &b.items[i]
 		b.stats.samples++
-		var s agenttest.Sample
+		var s agentcheck.Sample
 		err := it.err
 		if err == nil {
 			s, err = sc.evaluate(it.rec)
@@ -301,7 +303,7 @@ func (sc *scorer) score(b *batch) {
 // evaluate parses a record and scores it with every metric into sc.scores
 // and sc.results. Errors name the file, line and sample; with several failing
 // metrics, the first in --metrics order.
-func (sc *scorer) evaluate(rec agenttest.Record) (s agenttest.Sample, err error) {
+func (sc *scorer) evaluate(rec dataset.Record) (s agentcheck.Sample, err error) {
 	defer func() {
 		// A metric that panics on one sample must not hide the others.
 		if p := recover(); p != nil {
@@ -318,16 +320,16 @@ func (sc *scorer) evaluate(rec agenttest.Record) (s agenttest.Sample, err error)
 		// The tool-call metrics score the conversation's calls: gathered
 		// once here rather than once by each metric's Evaluate, which
 		// otherwise is just Compare.
-		var calls []agenttest.ToolCall
+		var calls []agentcheck.ToolCall
 		gathered := false
 		for j, m := range sc.cfg.metrics {
 			switch m := m.(type) {
-			case agenttest.ToolCallF1:
+			case metric.ToolCallF1:
 				if !gathered {
 					calls, gathered = s.Conversation.ToolCalls(), true
 				}
 				sc.results[j], sc.errs[j] = m.Compare(calls, s.ReferenceToolCalls), nil
-			case agenttest.ToolCallAccuracy:
+			case metric.ToolCallAccuracy:
 				if s.ReferenceToolCalls == nil {
 					sc.results[j], sc.errs[j] = m.Evaluate(sc.ctx, s)
 					break
@@ -343,11 +345,11 @@ func (sc *scorer) evaluate(rec agenttest.Record) (s agenttest.Sample, err error)
 	}
 	for j, err := range sc.errs {
 		if err != nil {
-			var le *agenttest.LoadError
+			var le *dataset.LoadError
 			if errors.As(err, &le) {
 				return s, err
 			}
-			return s, &agenttest.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: err}
+			return s, &dataset.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: err}
 		}
 		sc.scores[j] = sc.results[j].Score
 	}
@@ -358,7 +360,7 @@ func (sc *scorer) evaluate(rec agenttest.Record) (s agenttest.Sample, err error)
 // side, as they wait on the judge rather than the CPU. It is a function of
 // its own because its goroutines capture the sample: inside evaluate, that
 // would move every sample to the heap, on the fast path too.
-func (sc *scorer) evaluateTogether(rec agenttest.Record, s agenttest.Sample) {
+func (sc *scorer) evaluateTogether(rec dataset.Record, s agentcheck.Sample) {
 	var wg sync.WaitGroup
 	// A panic in a metric here still waits for the judgments in flight,
 	// which write to sc.
@@ -379,8 +381,8 @@ func (sc *scorer) evaluateTogether(rec agenttest.Record, s agenttest.Sample) {
 	}
 }
 
-func internalError(rec agenttest.Record, p any) error {
-	return &agenttest.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: fmt.Errorf("internal error, please report: %v", p)}
+func internalError(rec dataset.Record, p any) error {
+	return &dataset.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: fmt.Errorf("internal error, please report: %v", p)}
 }
 
 // appendWarnings writes the warnings of the sample's judged results (a judge
@@ -404,7 +406,7 @@ func (sc *scorer) appendWarnings(b []byte, it *item) []byte {
 	return b
 }
 
-func (sc *scorer) appendScores(b []byte, it *item, s agenttest.Sample) []byte {
+func (sc *scorer) appendScores(b []byte, it *item, s agentcheck.Sample) []byte {
 	switch sc.cfg.format {
 	case formatTable:
 		b = appendRowStart(b, sc.cfg.fileWidth, it.rec.File, strconv.Itoa(it.rec.Index), strconv.Itoa(it.rec.Line))
@@ -459,7 +461,7 @@ func (sc *scorer) appendError(b []byte, it *item, err error) []byte {
 }
 
 func appendJSONString(b []byte, s string) []byte {
-	p, _ := agenttest.StringOf(s).MarshalJSON()
+	p, _ := agentcheck.StringOf(s).MarshalJSON()
 	return append(b, p...)
 }
 
@@ -531,9 +533,9 @@ func tableSummary(cfg evalConfig, total *stats) []byte {
 }
 
 // appendRequest writes the first human message on one line, cut short.
-func appendRequest(b []byte, c agenttest.Conversation) []byte {
+func appendRequest(b []byte, c agentcheck.Conversation) []byte {
 	for _, m := range c {
-		if m.Role != agenttest.Human {
+		if m.Role != agentcheck.Human {
 			continue
 		}
 		text := strings.Join(strings.Fields(m.Content), " ")

@@ -106,7 +106,7 @@ func TestEvalBadSamples(t *testing.T) {
 	lines = append(lines, goodAround[0])
 	goods = append(goods, goodAround[0])
 	path := writeFile(t, "mixed.jsonl", strings.Join(lines, "\n")+"\n")
-	alone, stderr, code := agentcheck(t, "", "eval", "--format", "jsonl", writeFile(t, "good.jsonl", strings.Join(goods, "\n")+"\n"))
+	alone, stderr, code := runAgentcheck(t, "", "eval", "--format", "jsonl", writeFile(t, "good.jsonl", strings.Join(goods, "\n")+"\n"))
 	if code != 0 {
 		t.Fatalf("the good samples alone: exit %d: %s", code, stderr)
 	}
@@ -116,7 +116,7 @@ func TestEvalBadSamples(t *testing.T) {
 	}
 	for _, workers := range []string{"1", "4"} {
 		t.Run("workers="+workers, func(t *testing.T) {
-			out, stderr, code := agentcheck(t, "", "eval", "--format", "jsonl", "--workers", workers, path)
+			out, stderr, code := runAgentcheck(t, "", "eval", "--format", "jsonl", "--workers", workers, path)
 			if code != 1 || !strings.Contains(stderr, fmt.Sprintf("%d of %d samples could not be scored", len(badSamples), len(lines))) {
 				t.Errorf("exit %d, stderr %q; want 1 and the bad samples counted", code, stderr)
 			}
@@ -146,7 +146,7 @@ func TestEvalBadSamples(t *testing.T) {
 
 	// A file that ends in the middle of a sample, with no newline.
 	cut := writeFile(t, "cut.jsonl", goodAround[0]+"\n"+goodAround[2][:70])
-	out, _, code := agentcheck(t, "", "eval", "--format", "jsonl", cut)
+	out, _, code := runAgentcheck(t, "", "eval", "--format", "jsonl", cut)
 	objs := parseJSONL(t, out)
 	if code != 1 || len(objs) != 2 || strings.Split(out, "\n")[0] != want[0] ||
 		!strings.HasPrefix(fmt.Sprint(objs[1]["error"]), cut+":2: sample 1: line 1, column 70: unexpected end of input, want a value") {
@@ -193,7 +193,7 @@ func wholeCassette(t *testing.T, path string) []*cassette.Interaction {
 // consistent cassette with what was recorded so far; run again with
 // AGENTCHECK_RECORD=missing, it asks the judge only for the rest.
 func TestEvalInterruptedRecording(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	const samples, perSample = 16, 5 // goal accuracy 2 calls, topics 3
 	base := foodScript()
 	srv := judgetest.NewServer(func(r judgetest.Request) judgetest.Reply {
@@ -252,7 +252,7 @@ func TestEvalInterruptedRecording(t *testing.T) {
 	}
 
 	before := srv.Count()
-	resumed, stderr, code := agentcheck(t, "", args...)
+	resumed, stderr, code := runAgentcheck(t, "", args...)
 	if code != 0 {
 		t.Fatalf("the resumed run: exit %d: %s", code, stderr)
 	}
@@ -268,7 +268,7 @@ func TestEvalInterruptedRecording(t *testing.T) {
 	}
 	srv.Close()
 	judgeEnv(t, offlineURL, "", "")
-	replayed, stderr, code := agentcheck(t, "", args...)
+	replayed, stderr, code := runAgentcheck(t, "", args...)
 	if code != 0 || replayed != resumed {
 		t.Errorf("the offline replay: exit %d, %s\n(-resumed +replayed):\n%s", code, stderr, cmp.Diff(resumed, replayed))
 	}
@@ -296,7 +296,7 @@ func TestEvalInterruptStopsReading(t *testing.T) {
 		t.Errorf("exit %d, %d lines for %d samples, stderr %q; want the run cut short and said so", code, lines, n, errOut.String())
 	}
 	read := strings.Join(samples[:min(lines, n)], "\n")
-	want, _, _ := agentcheck(t, read, "eval", "--format", "jsonl", "-")
+	want, _, _ := runAgentcheck(t, read, "eval", "--format", "jsonl", "-")
 	if diff := cmp.Diff(parseJSONL(t, want), parseJSONL(t, out.String())); diff != "" {
 		t.Errorf("the samples read before the interrupt score otherwise (-uninterrupted +interrupted):\n%s", diff)
 	}

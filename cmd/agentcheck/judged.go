@@ -11,9 +11,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/cassettes"
 	"github.com/agentcheck/agentcheck/judge"
+	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/recorder"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -24,8 +25,8 @@ const demoCassette = "demo.yaml"
 // judgeSession is a run's judge and what must be closed after the run: the
 // cassette, which saves what was recorded, and the judge's connections.
 type judgeSession struct {
-	judge     agenttest.Judge
-	rec       *judge.Recorder
+	judge     metric.Judge
+	rec       *recorder.Recorder
 	transport *http.Transport
 }
 
@@ -49,9 +50,9 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 	tr.MaxIdleConnsPerHost = 4 * jf.concurrency
 	opts := []judge.Option{judge.WithTransport(tr)}
 	models := jf.models
-	record := judge.RecordEnv + "=missing agentcheck eval " + shellJoin(args)
+	record := recorder.RecordEnv + "=missing agentcheck eval " + shellJoin(args)
 
-	var rec *judge.Recorder
+	var rec *recorder.Recorder
 	var err error
 	switch {
 	case jf.cassette == "" && len(files) == 0:
@@ -62,8 +63,8 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 		if err != nil {
 			return nil, fmt.Errorf("the bundled dataset's cassette: %w", err)
 		}
-		rec, err = judge.NewRecorder("cassettes/"+demoCassette, judge.WithCassetteData(data),
-			judge.WithRecordCommand(judge.RecordEnv+"=missing agentcheck eval --cassette demo.cassette.yaml "+shellJoin(args)))
+		rec, err = recorder.Open("cassettes/"+demoCassette, recorder.WithData(data),
+			recorder.WithRecordCommand(recorder.RecordEnv+"=missing agentcheck eval --cassette demo.cassette.yaml "+shellJoin(args)))
 		if err != nil {
 			return nil, fmt.Errorf("%w (to record the bundled dataset's judgments, give --cassette PATH)", err)
 		}
@@ -83,14 +84,14 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 			}
 			path = files[0] + ".cassette.yaml"
 		}
-		rec, err = judge.NewRecorder(path, judge.WithRecordCommand(record))
+		rec, err = recorder.Open(path, recorder.WithRecordCommand(record))
 		if err != nil {
 			return nil, err
 		}
 	}
-	opts = append(opts, judge.WithCassette(rec))
+	opts = append(opts, judge.WithRecorder(rec))
 
-	var members []agenttest.Judge
+	var members []metric.Judge
 	if len(models) == 0 {
 		members = append(members, judge.New(opts...))
 	}
@@ -101,8 +102,8 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 	if len(members) > 1 {
 		s.judge = judge.NewPanel(members, jf.agg)
 	}
-	if rec.Mode() != judge.RecordNone {
-		fmt.Fprintf(stderr, "agentcheck eval: recording (%s=%s) the judgments of %v into %s\n", judge.RecordEnv, rec.Mode(), s.judge, rec.Path())
+	if rec.Mode() != recorder.RecordNone {
+		fmt.Fprintf(stderr, "agentcheck eval: recording (%s=%s) the judgments of %v into %s\n", recorder.RecordEnv, rec.Mode(), s.judge, rec.Path())
 	}
 	return s, nil
 }
@@ -124,8 +125,11 @@ func recordedEndpoint(data []byte) (baseURL string, models []string, err error) 
 	}
 	for i, it := range c.Interactions {
 		u, err := url.Parse(it.Request.URL)
+		if err != nil {
+			return "", nil, fmt.Errorf("interaction %d: %q is no chat completions URL: %v", i, it.Request.URL, err)
+		}
 		base, ok := strings.CutSuffix(u.Path, "/chat/completions")
-		if err != nil || !ok {
+		if !ok {
 			return "", nil, fmt.Errorf("interaction %d: %q is no chat completions URL", i, it.Request.URL)
 		}
 		if baseURL == "" {

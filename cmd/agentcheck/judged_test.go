@@ -5,13 +5,16 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
+	"go.uber.org/goleak"
 )
 
 // The judged metrics end to end: the command, go-openai, the recorder and
@@ -101,7 +104,7 @@ func judgeEnv(t *testing.T, baseURL, key, record string) {
 	t.Setenv(judge.EnvBaseURL, baseURL)
 	t.Setenv(judge.EnvAPIKey, key)
 	t.Setenv(judge.EnvModel, "")
-	t.Setenv(judge.RecordEnv, record)
+	t.Setenv(recorder.RecordEnv, record)
 	t.Setenv("CI", "")
 }
 
@@ -139,14 +142,14 @@ func checkJudgedOutput(t *testing.T, out, path string, want []string) {
 // then replays it with the server gone and no key: the same output, and a
 // cassette without the key.
 func TestEvalJudgedRecordThenReplay(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	srv := judgetest.NewServer(foodScript())
 	defer srv.Close()
 	path := writeFile(t, "runs.jsonl", strings.Join(judgedSamples, "\n")+"\n")
 	cassette := path + ".cassette.yaml" // the default for one FILE
 
 	judgeEnv(t, srv.URL, testKey, "all")
-	recorded, stderr, code := agentcheck(t, "", judgedArgs(path)...)
+	recorded, stderr, code := runAgentcheck(t, "", judgedArgs(path)...)
 	if code != 1 || !strings.Contains(stderr, "1 of 4 samples could not be scored") {
 		t.Errorf("recording: exit %d, stderr %q; want 1 and the sample without reference_topics counted", code, stderr)
 	}
@@ -175,7 +178,7 @@ func TestEvalJudgedRecordThenReplay(t *testing.T) {
 
 	judgeEnv(t, offlineURL, "", "")
 	for _, concurrency := range []string{"1", "8"} {
-		replayed, stderr, code := agentcheck(t, "", judgedArgs("--judge-concurrency", concurrency, path)...)
+		replayed, stderr, code := runAgentcheck(t, "", judgedArgs("--judge-concurrency", concurrency, path)...)
 		if code != 1 {
 			t.Errorf("replay: exit %d, want 1 (stderr %q)", code, stderr)
 		}
@@ -186,7 +189,7 @@ func TestEvalJudgedRecordThenReplay(t *testing.T) {
 
 	// The table shows the judged scores, and their means over the samples
 	// that scored: (1+0+1)/3 and (0.99999999985+0+0)/3.
-	table, _, _ := agentcheck(t, "", "eval", "--metrics", "agent_goal_accuracy,topic_adherence", path)
+	table, _, _ := runAgentcheck(t, "", "eval", "--metrics", "agent_goal_accuracy,topic_adherence", path)
 	rows := strings.Split(strings.TrimSuffix(table, "\n"), "\n")
 	if f := strings.Fields(rows[1]); len(f) < 4 || !cmp.Equal(f[2:4], []string{"1.0", "0.99999999985"}) {
 		t.Errorf("table row %q, want the judged scores", rows[1])
@@ -206,7 +209,7 @@ func TestEvalJudgedReplayMiss(t *testing.T) {
 	cassette := filepath.Join(dir, "food.yaml")
 	first := writeFile(t, "first.jsonl", strings.Join(judgedSamples, "\n")+"\n")
 	judgeEnv(t, srv.URL, testKey, "missing")
-	if _, stderr, code := agentcheck(t, "", judgedArgs("--cassette", cassette, first)...); code != 1 {
+	if _, stderr, code := runAgentcheck(t, "", judgedArgs("--cassette", cassette, first)...); code != 1 {
 		t.Fatalf("recording: exit %d: %s", code, stderr)
 	}
 
@@ -214,7 +217,7 @@ func TestEvalJudgedReplayMiss(t *testing.T) {
 	more := writeFile(t, "more.jsonl", strings.Join(append(judgedSamples[:4:4], pasta), "\n")+"\n")
 	judgeEnv(t, offlineURL, "", "")
 	args := judgedArgs("--cassette", cassette, more)
-	out, stderr, code := agentcheck(t, "", args...)
+	out, stderr, code := runAgentcheck(t, "", args...)
 	if code != 1 || !strings.Contains(stderr, "2 of 5 samples could not be scored") {
 		t.Errorf("replay: exit %d, stderr %q", code, stderr)
 	}
@@ -239,14 +242,14 @@ func TestEvalJudgedReplayMiss(t *testing.T) {
 	// The command it gives records what is missing, and only that.
 	before := srv.Count()
 	judgeEnv(t, srv.URL, testKey, "missing")
-	if out, stderr, code := agentcheck(t, "", args...); code != 1 || strings.Contains(out, "replay miss") {
+	if out, stderr, code := runAgentcheck(t, "", args...); code != 1 || strings.Contains(out, "replay miss") {
 		t.Fatalf("recording the miss: exit %d\n%s\n%s", code, out, stderr)
 	}
 	if got := srv.Count() - before; got != 2+3 {
 		t.Errorf("recording the miss asked the judge %d times, want 5 (the new sample's)", got)
 	}
 	judgeEnv(t, offlineURL, "", "")
-	out, _, _ = agentcheck(t, "", args...)
+	out, _, _ = runAgentcheck(t, "", args...)
 	if got, want := strings.Split(out, "\n")[4], `{"agent_goal_accuracy":1.0,"topic_adherence":0.99999999985}`; got != want {
 		t.Errorf("the recorded sample replays as %s, want %s", got, want)
 	}
@@ -262,7 +265,7 @@ func TestEvalJudgePanel(t *testing.T) {
 	panel := []string{"--metrics", "agent_goal_accuracy", "--cassette", cassette, "--judge-model", "lenient", "--judge-model", "strict"}
 
 	judgeEnv(t, srv.URL, testKey, "all")
-	recorded, stderr, code := agentcheck(t, "", append(append([]string{"eval", "--format", "jsonl"}, panel...), path)...)
+	recorded, stderr, code := runAgentcheck(t, "", append(append([]string{"eval", "--format", "jsonl"}, panel...), path)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -287,7 +290,7 @@ func TestEvalJudgePanel(t *testing.T) {
 		{[]string{"--aggregation", "consensus", "--tolerance", "0.5"}, []string{"0.5", "0.0", "0.5", "0.5"}, "sample 0: agent_goal_accuracy: the judges disagree: "},
 	} {
 		args := append(append(append([]string{"eval", "--format", "jsonl"}, panel...), tt.flags...), path)
-		out, stderr, code := agentcheck(t, "", args...)
+		out, stderr, code := runAgentcheck(t, "", args...)
 		if code != 0 {
 			t.Errorf("%v: exit %d: %s", tt.flags, code, stderr)
 			continue
@@ -316,7 +319,7 @@ func TestEvalJudgeFailure(t *testing.T) {
 	refused := `{"user_input": [{"type": "human", "content": "A refusal, please"}, {"type": "ai", "content": "No."}], "reference": "x"}`
 	path := writeFile(t, "runs.jsonl", judgedSamples[0]+"\n"+refused+"\n"+judgedSamples[3]+"\n")
 	judgeEnv(t, srv.URL, testKey, "all")
-	out, stderr, code := agentcheck(t, "", "eval", "--format", "jsonl", "--metrics", "agent_goal_accuracy", path)
+	out, stderr, code := runAgentcheck(t, "", "eval", "--format", "jsonl", "--metrics", "agent_goal_accuracy", path)
 	if code != 1 || !strings.Contains(stderr, "1 of 3 samples could not be scored") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
@@ -358,7 +361,7 @@ func TestEvalJudgedOrder(t *testing.T) {
 	path := writeFile(t, "many.jsonl", strings.Join(lines, "\n")+"\n")
 	cassette := filepath.Join(t.TempDir(), "many.yaml")
 	judgeEnv(t, srv.URL, testKey, "all")
-	out, stderr, code := agentcheck(t, "", judgedArgs("--judge-concurrency", "16", "--cassette", cassette, path)...)
+	out, stderr, code := runAgentcheck(t, "", judgedArgs("--judge-concurrency", "16", "--cassette", cassette, path)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -366,7 +369,7 @@ func TestEvalJudgedOrder(t *testing.T) {
 		t.Errorf("concurrent judging (-want +got):\n%s", diff)
 	}
 	judgeEnv(t, offlineURL, "", "")
-	replayed, _, _ := agentcheck(t, "", judgedArgs("--judge-concurrency", "1", "--cassette", cassette, path)...)
+	replayed, _, _ := runAgentcheck(t, "", judgedArgs("--judge-concurrency", "1", "--cassette", cassette, path)...)
 	if replayed != out {
 		t.Errorf("the replay one at a time differs from the concurrent recording")
 	}
@@ -396,7 +399,7 @@ func TestEvalJudgedSetupErrors(t *testing.T) {
 	for _, tt := range tests {
 		judgeEnv(t, offlineURL, "", tt.record)
 		t.Setenv("CI", tt.ci)
-		out, stderr, code := agentcheck(t, judgedSamples[0], tt.args...)
+		out, stderr, code := runAgentcheck(t, judgedSamples[0], tt.args...)
 		if code != 2 || out != "" {
 			t.Errorf("%s: exit %d, stdout %q; want 2 and nothing", tt.name, code, out)
 		}
@@ -409,4 +412,42 @@ func TestEvalJudgedSetupErrors(t *testing.T) {
 	if _, err := os.Stat(path + ".cassette.yaml"); !os.IsNotExist(err) {
 		t.Errorf("a refused run left a cassette (stat: %v)", err)
 	}
+}
+
+// TestRecordedEndpoint reads the endpoint and models a cassette was
+// recorded with, and refuses a request URL that does not parse, or is no
+// chat completions URL, instead of reading a URL it could not parse.
+func TestRecordedEndpoint(t *testing.T) {
+	cassette := func(urls ...string) []byte {
+		var b strings.Builder
+		b.WriteString("version: 2\ninteractions:\n")
+		for i, u := range urls {
+			fmt.Fprintf(&b, "    - id: %d\n      request:\n        url: %q\n        body: '{\"model\":\"m%d\"}'\n", i, u, i%2)
+		}
+		return []byte(b.String())
+	}
+	base, models, err := recordedEndpoint(cassette("http://127.0.0.1:4321/v1/chat/completions", "http://other:1/v1/chat/completions", "http://127.0.0.1:4321/v1/chat/completions"))
+	if err != nil || base != "http://127.0.0.1:4321/v1" || !slices.Equal(models, []string{"m0", "m1"}) {
+		t.Errorf("recordedEndpoint = %q, %q, %v; want the first URL's base and both models", base, models, err)
+	}
+	for _, tc := range []struct{ url, want string }{
+		{"http://[::1/v1/chat/completions", `interaction 1: "http://[::1/v1/chat/completions" is no chat completions URL: parse`},
+		{"%zz/chat/completions", `interaction 1: "%zz/chat/completions" is no chat completions URL: parse`},
+		{"http://127.0.0.1:4321/v1/embeddings", `interaction 1: "http://127.0.0.1:4321/v1/embeddings" is no chat completions URL`},
+	} {
+		_, _, err := recordedEndpoint(cassette("http://127.0.0.1:4321/v1/chat/completions", tc.url))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("a request to %q: error %v, want %q", tc.url, err, tc.want)
+		}
+	}
+	if _, _, err := recordedEndpoint(cassette()); err == nil || err.Error() != "the cassette holds no interaction" {
+		t.Errorf("an empty cassette: %v", err)
+	}
+}
+
+// checkGoroutines fails t if goroutines started after it outlive t and its
+// cleanups: call it first.
+func checkGoroutines(t *testing.T) {
+	opt := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, opt) })
 }

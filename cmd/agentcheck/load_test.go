@@ -11,38 +11,35 @@ import (
 	"testing/iotest"
 	"unicode/utf8"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/google/go-cmp/cmp"
 )
 
-// The command reads samples with agenttest.Record.Sample, whose fast path
-// reads a sample's fields straight into a Sample. These tests hold it to the
-// general path, agenttest.SampleFromValue on a parsed Value: the same
-// Sample, or an error in the same place.
+// The command reads samples with dataset.Record.Sample, which decodes a
+// record's text with agentcheck.ParseSample (the one sample decoder, held to
+// a reference decoder in the root package's tests) and adds where the
+// record came from. These tests hold the command's reading to ParseSample:
+// the same Sample, or the same error in the same place, wrapped in a
+// LoadError that names the file.
 
-func generalSample(text string) (agenttest.Sample, error) {
-	v, err := agenttest.ParseValue([]byte(text))
-	if err != nil {
-		return agenttest.Sample{}, err
-	}
-	return agenttest.SampleFromValue(v)
-}
-
-var valueEqual = cmp.Comparer(func(a, b agenttest.Value) bool {
-	// Equal sees key order and number kinds; Members tells nil from empty.
-	return agenttest.Equal(a, b) && (a.Members() == nil) == (b.Members() == nil)
+var valueEqual = cmp.Comparer(func(a, b agentcheck.Value) bool {
+	// The JSON text keeps key order and number kinds (1 is not 1.0) and
+	// writes NaN as NaN, which Equal finds equal to nothing; Members tells
+	// nil from empty.
+	return a.Kind() == b.Kind() && a.String() == b.String() && (a.Members() == nil) == (b.Members() == nil)
 })
 
 func checkSameSample(t *testing.T, text string) {
 	t.Helper()
-	got, gotErr := agenttest.Record{File: "f.jsonl", Line: 1, Text: text}.Sample()
-	want, wantErr := generalSample(text)
+	got, gotErr := dataset.Record{File: "f.jsonl", Line: 1, Text: text}.Sample()
+	want, wantErr := agentcheck.ParseSample(text)
 	if (gotErr == nil) != (wantErr == nil) {
-		t.Fatalf("sample %q:\nRecord.Sample error: %v\ngeneral path error: %v", text, gotErr, wantErr)
+		t.Fatalf("sample %q:\nRecord.Sample error: %v\nParseSample error: %v", text, gotErr, wantErr)
 	}
 	if gotErr != nil {
-		var le *agenttest.LoadError
-		var gotSyn, wantSyn *agenttest.SyntaxError
+		var le *dataset.LoadError
+		var gotSyn, wantSyn *agentcheck.SyntaxError
 		same := errors.As(gotErr, &le) && le.File == "f.jsonl"
 		if errors.As(wantErr, &wantSyn) {
 			// Where the JSON breaks; the wording after the sample differs.
@@ -51,20 +48,20 @@ func checkSameSample(t *testing.T, text string) {
 			same = same && strings.HasSuffix(gotErr.Error(), ": "+wantErr.Error())
 		}
 		if !same {
-			t.Fatalf("sample %q:\nRecord.Sample error: %v\ngeneral path error: %v", text, gotErr, wantErr)
+			t.Fatalf("sample %q:\nRecord.Sample error: %v\nParseSample error: %v", text, gotErr, wantErr)
 		}
 		return
 	}
 	if diff := cmp.Diff(want, got, valueEqual); diff != "" {
-		t.Fatalf("sample %q: Record.Sample differs from the general path (-general +Record.Sample):\n%s", text, diff)
+		t.Fatalf("sample %q: Record.Sample differs from ParseSample (-ParseSample +Record.Sample):\n%s", text, diff)
 	}
 }
 
 // checkTexts holds the texts of a sample to encoding/json's reading of it,
-// a parser that shares no code with agenttest's.
+// a parser that shares no code with agentcheck's.
 func checkTexts(t *testing.T, text string) {
 	t.Helper()
-	s, err := agenttest.Record{Text: text}.Sample()
+	s, err := dataset.Record{Text: text}.Sample()
 	if err != nil {
 		return
 	}
@@ -102,13 +99,13 @@ func checkTexts(t *testing.T, text string) {
 	got = append(got, s.ReferenceTopics...)
 	for i := range want {
 		if strings.ContainsRune(want[i], utf8.RuneError) {
-			// A lone surrogate: Python keeps it, and so does agenttest, as
+			// A lone surrogate: Python keeps it, and so does agentcheck, as
 			// WTF-8; encoding/json replaces it.
 			want[i], got[i] = "", ""
 		}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("sample %q: texts differ from encoding/json's (-encoding/json +agenttest):\n%s", text, diff)
+		t.Errorf("sample %q: texts differ from encoding/json's (-encoding/json +agentcheck):\n%s", text, diff)
 	}
 }
 
@@ -152,12 +149,12 @@ var sampleSeeds = []string{
 	`{"user_input": [{"type": "ai", "content": "x", "tool_calls": [{"name": "f", "args": {"a": NaN, "b": -Infinity}}]}]}`,
 }
 
-func TestRecordSampleMatchesGeneralPath(t *testing.T) {
+func TestRecordSampleMatchesParseSample(t *testing.T) {
 	for _, s := range sampleSeeds {
 		checkSameSample(t, s)
 		checkTexts(t, s)
 	}
-	f, err := os.Open("../../agenttest/testdata/toolcall_vectors.jsonl")
+	f, err := os.Open("../../metric/testdata/toolcall_vectors.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,12 +187,12 @@ func FuzzRecordSample(f *testing.F) {
 
 // wantLines is how ReadRecords splits JSON Lines: every line counts, blank
 // ones yield nothing, and space around a record is trimmed.
-func wantLines(data string) []agenttest.Record {
-	var recs []agenttest.Record
+func wantLines(data string) []dataset.Record {
+	var recs []dataset.Record
 	lines := strings.SplitAfter(data, "\n")
 	for i, l := range lines {
 		if t := strings.TrimSpace(l); t != "" {
-			recs = append(recs, agenttest.Record{File: "x.jsonl", Line: i + 1, Index: len(recs), Text: t})
+			recs = append(recs, dataset.Record{File: "x.jsonl", Line: i + 1, Index: len(recs), Text: t})
 		}
 	}
 	return recs
@@ -219,8 +216,8 @@ func TestReadRecordsLines(t *testing.T) {
 	}
 	for name, data := range inputs {
 		for rname, reader := range readers {
-			var got []agenttest.Record
-			for rec, err := range agenttest.ReadRecords(reader(data), "x.jsonl") {
+			var got []dataset.Record
+			for rec, err := range dataset.ReadRecords(reader(data), "x.jsonl") {
 				if err != nil {
 					t.Fatalf("%s, %s reader: %v", name, rname, err)
 				}
@@ -237,7 +234,7 @@ func TestReadRecordsLinesReadError(t *testing.T) {
 	r := io.MultiReader(strings.NewReader("{\"a\": 1}\n{\"b\""), iotest.ErrReader(errors.New("disk on fire")))
 	var got []string
 	var gotErr error
-	for rec, err := range agenttest.ReadRecords(r, "x.jsonl") {
+	for rec, err := range dataset.ReadRecords(r, "x.jsonl") {
 		if err != nil {
 			gotErr = err
 			continue
@@ -264,16 +261,16 @@ func TestReadRecordsArray(t *testing.T) {
 		`{"user_input": [{"type": "human", "content": "` + strings.Repeat("日本", 40000) + `"}]}`,
 	}
 	data := "\n[\n  " + strings.Join(elems, ",\n  ") + "\n]\n"
-	var want []agenttest.Record
+	var want []dataset.Record
 	off := 0
 	for i, e := range elems {
 		at := off + strings.Index(data[off:], e)
-		want = append(want, agenttest.Record{File: "x.json", Line: 1 + strings.Count(data[:at], "\n"), Index: i, Text: e})
+		want = append(want, dataset.Record{File: "x.json", Line: 1 + strings.Count(data[:at], "\n"), Index: i, Text: e})
 		off = at + len(e)
 	}
 	for _, r := range []io.Reader{strings.NewReader(data), iotest.OneByteReader(strings.NewReader(data)), iotest.HalfReader(strings.NewReader(data))} {
-		var got []agenttest.Record
-		for rec, err := range agenttest.ReadRecords(r, "x.json") {
+		var got []dataset.Record
+		for rec, err := range dataset.ReadRecords(r, "x.json") {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -294,7 +291,7 @@ func TestReadRecordsArrayErrors(t *testing.T) {
 		"[{\"user_input\": []}]\n]":                    `x.json:2: sample 1: unexpected ']' after the array of samples`,
 	} {
 		var errs []string
-		for _, err := range agenttest.ReadRecords(iotest.HalfReader(strings.NewReader(data)), "x.json") {
+		for _, err := range dataset.ReadRecords(iotest.HalfReader(strings.NewReader(data)), "x.json") {
 			if err != nil {
 				errs = append(errs, err.Error())
 			}
@@ -318,7 +315,7 @@ func TestStringScanning(t *testing.T) {
 			for after := 0; after < 12; after++ {
 				raw := strings.Repeat("a", before) + special + strings.Repeat("b", after)
 				text := `{"user_input": [{"type": "human", "content": "` + raw + `"}]}`
-				s, err := agenttest.Record{Text: text}.Sample()
+				s, err := dataset.Record{Text: text}.Sample()
 				if wantErr != "" {
 					if err == nil || !strings.Contains(err.Error(), wantErr) {
 						t.Errorf("%q: error %v, want %q", raw, err, wantErr)
@@ -338,7 +335,7 @@ func TestStringScanning(t *testing.T) {
 	// Unterminated at every length.
 	for n := 0; n < 20; n++ {
 		text := `{"user_input": [{"type": "human", "content": "` + strings.Repeat("a", n)
-		if _, err := (agenttest.Record{Text: text}).Sample(); err == nil || !strings.Contains(err.Error(), "unterminated string") {
+		if _, err := (dataset.Record{Text: text}).Sample(); err == nil || !strings.Contains(err.Error(), "unterminated string") {
 			t.Errorf("%q: error %v, want unterminated string", text, err)
 		}
 	}

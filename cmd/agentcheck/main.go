@@ -1,4 +1,4 @@
-// Command agentcheck scores recorded agent runs with the agenttest metrics:
+// Command agentcheck scores recorded agent runs with agentcheck's metrics:
 // ragas's tool call metrics to the last bit and many times faster, and the
 // LLM-judged goal accuracy and topic adherence, replayed from go-vcr
 // cassettes so that a scored dataset scores the same offline. Its eval
@@ -26,7 +26,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/metric"
 )
 
 func main() {
@@ -191,7 +191,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // returns is a usage error.
 type evalConfig struct {
 	names   []string // metric names, in output order
-	metrics []agenttest.Metric
+	metrics []metric.Metric
 	opts    metricOptions
 	format  format
 	workers int
@@ -209,7 +209,7 @@ type evalConfig struct {
 // judgeFlags are the flags of the judged metrics.
 type judgeFlags struct {
 	models      []string
-	agg         agenttest.Aggregation
+	agg         metric.Aggregation
 	cassette    string
 	concurrency int
 }
@@ -251,7 +251,7 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	topicMode := fs.String("topic-mode", "f1", "")
 	var models stringsFlag
 	fs.Var(&models, "judge-model", "")
-	aggregation := fs.String("aggregation", string(agenttest.Mean), "")
+	aggregation := fs.String("aggregation", string(metric.Mean), "")
 	tolerance := fs.Float64("tolerance", 0.1, "")
 	concurrency := fs.Int("judge-concurrency", 8, "")
 	cassette := fs.String("cassette", "", "")
@@ -264,7 +264,7 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	if cfg.format, err = parseFormat(*formatName); err != nil {
 		return cfg, nil, err
 	}
-	argSim, err := agenttest.ParseStringSimilarity(*sim)
+	argSim, err := metric.ParseStringSimilarity(*sim)
 	if err != nil {
 		return cfg, nil, fmt.Errorf("--arg-similarity: %v", err)
 	}
@@ -273,7 +273,7 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	}
 	cfg.workers = *workers
 	cfg.opts = metricOptions{strictOrder: *strict, argSimilarity: argSim}
-	if cfg.opts.topicMode, err = agenttest.ParseTopicMode(*topicMode); err != nil {
+	if cfg.opts.topicMode, err = metric.ParseTopicMode(*topicMode); err != nil {
 		return cfg, nil, fmt.Errorf("--topic-mode: %v", err)
 	}
 	if *metrics == "" {
@@ -308,9 +308,9 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 		}
 	}
 	cfg.judge.models = models
-	cfg.judge.agg = agenttest.Aggregation{Method: agenttest.AggregationMethod(*aggregation), Tolerance: *tolerance}
+	cfg.judge.agg = metric.Aggregation{Method: metric.AggregationMethod(*aggregation), Tolerance: *tolerance}
 	switch cfg.judge.agg.Method {
-	case agenttest.Mean, agenttest.Majority, agenttest.Min, agenttest.Unanimous, agenttest.Consensus:
+	case metric.Mean, metric.Majority, metric.Min, metric.Unanimous, metric.Consensus:
 	default:
 		return cfg, nil, fmt.Errorf("--aggregation: unknown method %q (want mean, majority, min, unanimous or consensus)", *aggregation)
 	}
@@ -350,22 +350,22 @@ func (c *evalConfig) buildMetrics(sess *judgeSession) error {
 // metricOptions is how the flags tune the metrics that take options.
 type metricOptions struct {
 	strictOrder   bool
-	argSimilarity agenttest.StringSimilarity
-	topicMode     agenttest.TopicMode
-	judge         agenttest.Judge // nil until the judge is set up
+	argSimilarity metric.StringSimilarity
+	topicMode     metric.TopicMode
+	judge         metric.Judge // nil until the judge is set up
 }
 
 // newMetric maps a metric name of the command line to the metric.
-func newMetric(name string, o metricOptions) (agenttest.Metric, error) {
+func newMetric(name string, o metricOptions) (metric.Metric, error) {
 	switch name {
 	case "tool_call_accuracy":
-		return agenttest.ToolCallAccuracy{AnyOrder: !o.strictOrder, ArgSimilarity: o.argSimilarity}, nil
+		return metric.ToolCallAccuracy{AnyOrder: !o.strictOrder, ArgSimilarity: o.argSimilarity}, nil
 	case "tool_call_f1":
-		return agenttest.ToolCallF1{}, nil
+		return metric.ToolCallF1{}, nil
 	case "agent_goal_accuracy":
-		return agenttest.AgentGoalAccuracy{Judge: o.judge}, nil
+		return metric.AgentGoalAccuracy{Judge: o.judge}, nil
 	case "topic_adherence":
-		return agenttest.TopicAdherence{Judge: o.judge, Mode: o.topicMode}, nil
+		return metric.TopicAdherence{Judge: o.judge, Mode: o.topicMode}, nil
 	}
 	return nil, fmt.Errorf("--metrics: unknown metric %q (available: %s)", name, availableMetrics)
 }

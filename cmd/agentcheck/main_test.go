@@ -15,14 +15,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/cmd/agentcheck/internal/synth"
 	"github.com/agentcheck/agentcheck/judge"
+	"github.com/agentcheck/agentcheck/metric"
 	"github.com/google/go-cmp/cmp"
 )
 
-// agentcheck runs the command in-process.
-func agentcheck(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+// runAgentcheck runs the command in-process.
+func runAgentcheck(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code = run(args, strings.NewReader(stdin), &out, &errOut)
@@ -68,9 +69,9 @@ func parseJSONL(t *testing.T, out string) []map[string]any {
 }
 
 // scoresOf scores a sample with the library directly: what eval must print.
-func scoresOf(t *testing.T, text string, metrics ...agenttest.Metric) map[string]any {
+func scoresOf(t *testing.T, text string, metrics ...metric.Metric) map[string]any {
 	t.Helper()
-	s, err := agenttest.ParseSample([]byte(text))
+	s, err := agentcheck.ParseSample(text)
 	if err != nil {
 		t.Fatalf("sample %q: %v", text, err)
 	}
@@ -106,7 +107,7 @@ func TestEvalJSONLContract(t *testing.T) {
 	path := writeFile(t, "data.jsonl", strings.Join(lines, "\n")+"\n")
 	for _, workers := range []string{"1", "2", "5"} {
 		t.Run("workers="+workers, func(t *testing.T) {
-			out, stderr, code := agentcheck(t, "", "eval", "--format", "jsonl", "--workers", workers, path)
+			out, stderr, code := runAgentcheck(t, "", "eval", "--format", "jsonl", "--workers", workers, path)
 			if code != 1 {
 				t.Errorf("exit status %d, want 1", code)
 			}
@@ -125,7 +126,7 @@ func TestEvalJSONLContract(t *testing.T) {
 					}
 					continue
 				}
-				want := scoresOf(t, lines[i], agenttest.ToolCallAccuracy{}, agenttest.ToolCallF1{})
+				want := scoresOf(t, lines[i], metric.ToolCallAccuracy{}, metric.ToolCallF1{})
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Fatalf("line %d (-library +eval):\n%s", i+1, diff)
 				}
@@ -143,7 +144,7 @@ func TestEvalKeyOrder(t *testing.T) {
 		"tool_call_f1,tool_call_accuracy": `{"tool_call_f1":0.5,"tool_call_accuracy":0.8333333333333333}`,
 		" tool_call_f1 ":                  `{"tool_call_f1":0.5}`,
 	} {
-		out, stderr, code := agentcheck(t, sample, "eval", "--format", "jsonl", "--metrics", metrics, "-")
+		out, stderr, code := runAgentcheck(t, sample, "eval", "--format", "jsonl", "--metrics", metrics, "-")
 		if code != 0 || out != want+"\n" {
 			t.Errorf("--metrics %q: exit %d, output %q, want %q (stderr %q)", metrics, code, out, want+"\n", stderr)
 		}
@@ -153,7 +154,7 @@ func TestEvalKeyOrder(t *testing.T) {
 // TestEvalRagasVectors runs every case of ragas's tests through the command
 // with the flags of each ragas variant and compares bits.
 func TestEvalRagasVectors(t *testing.T) {
-	data, err := os.ReadFile("../../agenttest/testdata/toolcall_vectors.jsonl")
+	data, err := os.ReadFile("../../metric/testdata/toolcall_vectors.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestEvalRagasVectors(t *testing.T) {
 	for variant, flags := range variants {
 		metric := flags[1]
 		args := append(append([]string{"eval", "--format", "jsonl"}, flags...), path)
-		out, stderr, code := agentcheck(t, "", args...)
+		out, stderr, code := runAgentcheck(t, "", args...)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", variant, code, stderr)
 		}
@@ -250,7 +251,7 @@ func TestEvalDemo(t *testing.T) {
 	// with the model and endpoint its cassette was recorded with.
 	judgeEnv(t, offlineURL, "", "")
 	t.Setenv(judge.EnvModel, "some-other-model")
-	out, stderr, code := agentcheck(t, "", "eval", "--format", "jsonl")
+	out, stderr, code := runAgentcheck(t, "", "eval", "--format", "jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -262,7 +263,7 @@ func TestEvalDemo(t *testing.T) {
 	}
 
 	// Without flags: the readable table.
-	out, stderr, code = agentcheck(t, "", "eval")
+	out, stderr, code = runAgentcheck(t, "", "eval")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -304,14 +305,14 @@ func TestEvalDemo(t *testing.T) {
 	}
 
 	// The flags apply to the demo: in any order, the swapped calls score.
-	out, _, _ = agentcheck(t, "", "eval", "--format", "jsonl", "--strict-order=false", "--metrics", "tool_call_accuracy")
+	out, _, _ = runAgentcheck(t, "", "eval", "--format", "jsonl", "--strict-order=false", "--metrics", "tool_call_accuracy")
 	if got := strings.Split(out, "\n")[2]; got != `{"tool_call_accuracy":1.0}` {
 		t.Errorf("--strict-order=false: wrong-order sample scores %s, want 1.0", got)
 	}
 	// With Levenshtein the typo "exmple" costs 1/15 of the first of three
 	// arguments (summed in the reference's key order, as ragas does);
 	// Python's ((1 - 1/15) + 1 + 1) / 3.
-	out, _, _ = agentcheck(t, "", "eval", "--format", "jsonl", "--arg-similarity", "levenshtein", "--metrics", "tool_call_accuracy")
+	out, _, _ = runAgentcheck(t, "", "eval", "--format", "jsonl", "--arg-similarity", "levenshtein", "--metrics", "tool_call_accuracy")
 	if got, want := strings.Split(out, "\n")[4], `{"tool_call_accuracy":0.9777777777777779}`; got != want {
 		t.Errorf("--arg-similarity levenshtein: typo sample %s, want %s", got, want)
 	}
@@ -321,14 +322,14 @@ func TestEvalDemo(t *testing.T) {
 		"precision": {"0.9999999999", "0.499999999975"},
 		"recall":    {"0.499999999975", "0.9999999999"},
 	} {
-		out, stderr, code := agentcheck(t, "", "eval", "--format", "jsonl", "--metrics", "topic_adherence", "--topic-mode", mode)
+		out, stderr, code := runAgentcheck(t, "", "eval", "--format", "jsonl", "--metrics", "topic_adherence", "--topic-mode", mode)
 		lines := strings.Split(out, "\n")
 		if code != 0 || len(lines) < 6 || lines[3] != `{"topic_adherence":`+want[0]+`}` || lines[5] != `{"topic_adherence":`+want[1]+`}` {
 			t.Errorf("--topic-mode %s: exit %d, samples 3 and 5: %q, want %v (stderr %q)", mode, code, lines, want, stderr)
 		}
 	}
 	// A judge model the cassette lacks misses, and says how to record it.
-	out, _, code = agentcheck(t, "", "eval", "--format", "jsonl", "--metrics", "agent_goal_accuracy", "--judge-model", "gpt-4o")
+	out, _, code = runAgentcheck(t, "", "eval", "--format", "jsonl", "--metrics", "agent_goal_accuracy", "--judge-model", "gpt-4o")
 	if code != 1 || !strings.Contains(out, "cassette: cassettes/demo.yaml") ||
 		!strings.Contains(out, "record it with: AGENTCHECK_RECORD=missing agentcheck eval --cassette demo.cassette.yaml --format jsonl --metrics agent_goal_accuracy --judge-model gpt-4o") {
 		t.Errorf("another judge model: exit %d, want miss lines naming the cassette and the command:\n%.2000s", code, out)
@@ -341,7 +342,7 @@ func TestEvalArrayAndLines(t *testing.T) {
 	lines := synthLines(700, 3)
 	jsonl := strings.Join(lines, "\n") + "\n"
 	array := "[\n  " + strings.Join(lines, ",\n  ") + "\n]\n"
-	want, _, code := agentcheck(t, "", "eval", "--format", "jsonl", writeFile(t, "a.jsonl", jsonl))
+	want, _, code := runAgentcheck(t, "", "eval", "--format", "jsonl", writeFile(t, "a.jsonl", jsonl))
 	if code != 0 || strings.Count(want, "\n") != len(lines) {
 		t.Fatalf("exit %d, %d lines", code, strings.Count(want, "\n"))
 	}
@@ -349,12 +350,12 @@ func TestEvalArrayAndLines(t *testing.T) {
 		"array file":  {writeFile(t, "a.json", array)},
 		"array stdin": {"-"},
 	} {
-		got, stderr, code := agentcheck(t, array, append([]string{"eval", "--format", "jsonl"}, args...)...)
+		got, stderr, code := runAgentcheck(t, array, append([]string{"eval", "--format", "jsonl"}, args...)...)
 		if code != 0 || got != want {
 			t.Errorf("%s: exit %d, stderr %q, output differs from JSON Lines: %s", name, code, stderr, cmp.Diff(want, got))
 		}
 	}
-	got, _, _ := agentcheck(t, jsonl, "eval", "--format", "jsonl", "-")
+	got, _, _ := runAgentcheck(t, jsonl, "eval", "--format", "jsonl", "-")
 	if got != want {
 		t.Errorf("JSON Lines on stdin differs from the file")
 	}
@@ -364,8 +365,8 @@ func TestEvalFormatJSON(t *testing.T) {
 	lines := synthLines(600, 5)
 	lines[300] = `{"user_input": 1}`
 	path := writeFile(t, "d.jsonl", strings.Join(lines, "\n"))
-	jsonl, _, _ := agentcheck(t, "", "eval", "--format", "jsonl", path)
-	out, _, code := agentcheck(t, "", "eval", "--format", "json", path)
+	jsonl, _, _ := runAgentcheck(t, "", "eval", "--format", "jsonl", path)
+	out, _, code := runAgentcheck(t, "", "eval", "--format", "json", path)
 	if code != 1 {
 		t.Errorf("exit %d, want 1 for the bad sample", code)
 	}
@@ -381,7 +382,7 @@ func TestEvalFormatJSON(t *testing.T) {
 	}
 
 	for format, want := range map[string]string{"json": "[]\n", "jsonl": ""} {
-		out, _, code := agentcheck(t, "", "eval", "--format", format, "-")
+		out, _, code := runAgentcheck(t, "", "eval", "--format", format, "-")
 		if code != 0 || out != want {
 			t.Errorf("--format %s of no samples: exit %d, %q, want %q", format, code, out, want)
 		}
@@ -393,7 +394,7 @@ func TestEvalTableErrors(t *testing.T) {
 {"user_input": [{"type": "tool", "content": "orphan"}], "reference_tool_calls": []}
 {"user_input": [{"type": "human", "content": "Thanks"}], "reference_tool_calls": []}
 `
-	out, _, code := agentcheck(t, "", "eval", writeFile(t, "t.jsonl", data))
+	out, _, code := runAgentcheck(t, "", "eval", writeFile(t, "t.jsonl", data))
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -416,7 +417,7 @@ func TestEvalTableFiles(t *testing.T) {
 	lines := synthLines(2, 4)
 	a := writeFile(t, "a.jsonl", lines[0])
 	b := writeFile(t, "bb.jsonl", lines[1])
-	out, _, code := agentcheck(t, "", "eval", a, b)
+	out, _, code := runAgentcheck(t, "", "eval", a, b)
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -439,7 +440,7 @@ func TestEvalBrokenInput(t *testing.T) {
 	truncated := writeFile(t, "cut.json", "[\n"+good[0]+",\n"+good[1][:100])
 	missing := filepath.Join(t.TempDir(), "missing.jsonl")
 	second := writeFile(t, "second.jsonl", good[1])
-	out, stderr, code := agentcheck(t, "", "eval", "--format", "jsonl", truncated, missing, second)
+	out, stderr, code := runAgentcheck(t, "", "eval", "--format", "jsonl", truncated, missing, second)
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -447,7 +448,7 @@ func TestEvalBrokenInput(t *testing.T) {
 	if len(objs) != 4 {
 		t.Fatalf("want 4 lines (a sample, the framing error, the missing file, a sample):\n%s", out)
 	}
-	want := []map[string]any{scoresOf(t, good[0], agenttest.ToolCallAccuracy{}, agenttest.ToolCallF1{}), nil, nil, scoresOf(t, good[1], agenttest.ToolCallAccuracy{}, agenttest.ToolCallF1{})}
+	want := []map[string]any{scoresOf(t, good[0], metric.ToolCallAccuracy{}, metric.ToolCallF1{}), nil, nil, scoresOf(t, good[1], metric.ToolCallAccuracy{}, metric.ToolCallF1{})}
 	for _, i := range []int{0, 3} {
 		if diff := cmp.Diff(want[i], objs[i]); diff != "" {
 			t.Errorf("line %d (-want +got):\n%s", i+1, diff)
@@ -493,7 +494,7 @@ func TestUsage(t *testing.T) {
 		{args: []string{"eval", "--verbose"}, code: 2, error: "flag provided but not defined: -verbose"},
 	}
 	for _, tt := range tests {
-		out, stderr, code := agentcheck(t, "", tt.args...)
+		out, stderr, code := runAgentcheck(t, "", tt.args...)
 		if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(stderr, tt.error) {
 			t.Errorf("agentcheck %q: exit %d (want %d)\nstdout: %s\nstderr: %s\nwant stdout with %q, stderr with %q", tt.args, code, tt.code, out, stderr, tt.out, tt.error)
 		}

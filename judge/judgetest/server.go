@@ -15,11 +15,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -334,11 +332,18 @@ func NewServer(script Script) *Server {
 	return s
 }
 
+// T is what Start needs of a test. *testing.T, *testing.B and Ginkgo's
+// GinkgoT() have it.
+type T interface {
+	Helper()
+	Cleanup(func())
+}
+
 // Start is NewServer closed at the end of the test.
-func Start(tb testing.TB, script Script) *Server {
-	tb.Helper()
+func Start(t T, script Script) *Server {
+	t.Helper()
 	s := NewServer(script)
-	tb.Cleanup(s.Close)
+	t.Cleanup(s.Close)
 	return s
 }
 
@@ -544,34 +549,3 @@ func completion(req Request, rep Reply) []byte {
 }
 
 func tokens(n int) int { return (n + 3) / 4 }
-
-// CheckGoroutines fails the test if, once it and its cleanups are over, more
-// goroutines run than when CheckGoroutines was called: call it first, so
-// that its check runs after the other cleanups (Server.Close among them).
-// Goroutines get a few seconds to wind down. Not for parallel tests, whose
-// goroutines it would count.
-func CheckGoroutines(tb testing.TB) {
-	tb.Helper()
-	before := runtime.NumGoroutine()
-	tb.Cleanup(func() {
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			// Idle keep-alive connections of the default transport hold two
-			// goroutines each; they are a pool, not a leak.
-			if t, ok := http.DefaultTransport.(interface{ CloseIdleConnections() }); ok {
-				t.CloseIdleConnections()
-			}
-			n := runtime.NumGoroutine()
-			if n <= before {
-				return
-			}
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<20)
-				buf = buf[:runtime.Stack(buf, true)]
-				tb.Errorf("goroutine leak: %d goroutines running, %d before the test:\n%s", n, before, buf)
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	})
-}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"go.uber.org/goleak"
 )
 
 const goalRequest = `{"model":"m1","messages":[{"role":"system","content":"judge"},{"role":"user","content":"did it work?"}],
@@ -65,7 +66,7 @@ func decode(t *testing.T, data []byte) completion {
 }
 
 func TestMinimalAnswerFitsTheSchemaAndRequestsAreRecorded(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.Start(t, nil)
 	if !strings.HasPrefix(s.URL, "http://127.0.0.1:") && !strings.HasPrefix(s.URL, "http://[::1]:") {
 		t.Errorf("URL %s is not on loopback", s.URL)
@@ -122,7 +123,7 @@ func mustJSON(t *testing.T, v any) string {
 }
 
 func TestRepliesAndFaults(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	for _, c := range []struct {
 		name   string
 		reply  judgetest.Reply
@@ -205,7 +206,7 @@ func TestRepliesAndFaults(t *testing.T) {
 }
 
 func TestDroppedConnections(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.Start(t, judgetest.Sequence(judgetest.Drop(), judgetest.JSON(map[string]int{"n": 1}).CutMidBody()))
 	if _, _, err := post(t, context.Background(), s.URL, goalRequest); err == nil {
 		t.Error("a dropped connection gave no error")
@@ -217,7 +218,7 @@ func TestDroppedConnections(t *testing.T) {
 }
 
 func TestSequenceThenAndExhaustion(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.Start(t, judgetest.BySchema(map[string]judgetest.Script{
 		"goal":  judgetest.Sequence(judgetest.Status(503)).Then(judgetest.Always(judgetest.Content("{}"))),
 		"other": judgetest.Sequence(),
@@ -246,7 +247,7 @@ func TestSequenceThenAndExhaustion(t *testing.T) {
 }
 
 func TestBadRequests(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.Start(t, nil)
 	for _, c := range []struct {
 		method, path, body string
@@ -276,7 +277,7 @@ func TestBadRequests(t *testing.T) {
 }
 
 func TestLatencyHonoursTheClientAndClose(t *testing.T) {
-	judgetest.CheckGoroutines(t)
+	checkGoroutines(t)
 	s := judgetest.NewServer(judgetest.Always(judgetest.Content("{}").After(time.Hour)))
 	defer s.Close()
 
@@ -316,4 +317,11 @@ func TestLatencyDelaysTheReply(t *testing.T) {
 	if d := time.Since(start); d < 30*time.Millisecond {
 		t.Errorf("reply after %v, before its latency", d)
 	}
+}
+
+// checkGoroutines fails t if goroutines started after it outlive t and its
+// cleanups (the server's Close among them): call it first.
+func checkGoroutines(t *testing.T) {
+	opt := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, opt) })
 }

@@ -1,0 +1,339 @@
+// Package dataset reads agent runs written as JSON: datasets of samples to
+// score, in ragas's MultiTurnSample format (a JSON array, objects one after
+// another, or JSON Lines), streamed with bounded memory, every bad sample
+// reported by file, line and index while the others load; and OpenAI Chat
+// Completions messages (ParseOpenAIMessages), as an agent sends them or an
+// adapter writes them. Each sample is parsed by agentcheck.ParseSample.
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentcheck/agentcheck"
+)
+
+// LoadError is a sample that could not be loaded, located by file, line
+// (1-based, where the sample starts or where the JSON broke) and the
+// sample's index in the file (0-based).
+type LoadError struct {
+	File   string
+	Line   int
+	Sample int
+	Err    error
+}
+
+// Error is "file:line: sample n: " and the problem.
+func (e *LoadError) Error() string {
+	file := e.File
+	if file == "" {
+		file = "<input>"
+	}
+	return fmt.Sprintf("%s:%d: sample %d: %v", file, e.Line, e.Sample, e.Err)
+}
+
+// Unwrap is the problem with the sample: a *agentcheck.SyntaxError, a
+// *agentcheck.MessageError, or another error of ParseSample.
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// Record is one sample's JSON text as it stands in a dataset, with where it
+// stands. ReadRecords yields them so that parsing can be spread over cores
+// while the file is read once, in order.
+type Record struct {
+	File  string
+	Line  int // line on which the sample starts, 1-based
+	Index int // position of the sample in the file, 0-based
+	Text  string
+}
+
+// Sample parses the record as a ragas MultiTurnSample. Errors are
+// *LoadError naming the file, line, sample and, inside it, the message and
+// tool call.
+func (r Record) Sample() (agentcheck.Sample, error) {
+	s, err := agentcheck.ParseSample(r.Text)
+	if err != nil {
+		line := r.Line
+		var se *agentcheck.SyntaxError
+		if errors.As(err, &se) {
+			line += se.Line - 1
+		}
+		return agentcheck.Sample{}, &LoadError{File: r.File, Line: line, Sample: r.Index, Err: err}
+	}
+	return s, nil
+}
+
+// ReadRecords splits a dataset into samples without parsing them: JSON Lines
+// (one sample per line; chosen for .jsonl and .ndjson files and for input
+// that does not start with '['), a JSON array of samples, or JSON objects
+// one after another (.json files). Memory stays bounded by the largest
+// sample, whatever the file's size. A framing error (an unterminated array,
+// say) is yielded once and ends the sequence.
+func ReadRecords(r io.Reader, file string) iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		br := bufio.NewReaderSize(r, 1<<16)
+		ext := strings.ToLower(filepath.Ext(file))
+		first, err := peekNonSpace(br)
+		if err != nil {
+			if err != io.EOF {
+				yield(Record{}, fmt.Errorf("%s: %w", file, err))
+			}
+			return
+		}
+		switch {
+		case ext == ".jsonl" || ext == ".ndjson":
+			readLines(br, file, yield)
+		case first == '[' || ext == ".json":
+			readValues(br, file, first == '[', yield)
+		default:
+			readLines(br, file, yield)
+		}
+	}
+}
+
+func peekNonSpace(br *bufio.Reader) (byte, error) {
+	for i := 1; i <= 1<<16; i++ {
+		b, err := br.Peek(i)
+		if len(b) < i {
+			return 0, err
+		}
+		if c := b[i-1]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return c, nil
+		}
+	}
+	return 0, errors.New("no JSON in the first 64 KiB")
+}
+
+// readLines yields the non-blank lines. The complete lines of each read
+// are copied into one string and records are substrings of it, so that a
+// record costs no allocation of its own; a record kept after reading keeps
+// its block (64 KiB, or its line if longer) alive.
+func readLines(br *bufio.Reader, file string, yield func(Record, error) bool) {
+	line, index := 0, 0
+	buf := make([]byte, 0, 1<<16)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // a line longer than the buffer
+		}
+		n, err := br.Read(buf[len(buf):cap(buf)])
+		// What was left from the last read has no newline.
+		end := 0
+		if i := bytes.LastIndexByte(buf[len(buf):len(buf)+n], '\n'); i >= 0 {
+			end = len(buf) + i + 1
+		}
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			end = len(buf) // the last line may have no newline
+		}
+		if end == 0 && err == nil {
+			continue
+		}
+		block := string(buf[:end])
+		for len(block) > 0 {
+			text := block
+			if i := strings.IndexByte(block, '\n'); i >= 0 {
+				text, block = block[:i+1], block[i+1:]
+			} else {
+				block = ""
+			}
+			line++
+			if text = strings.TrimSpace(text); text != "" {
+				if !yield(Record{File: file, Line: line, Index: index, Text: text}, nil) {
+					return
+				}
+				index++
+			}
+		}
+		buf = buf[:copy(buf, buf[end:])]
+		if err != nil {
+			if err != io.EOF {
+				yield(Record{}, fmt.Errorf("%s:%d: %w", file, line+1, err))
+			}
+			return
+		}
+	}
+}
+
+// readValues yields the elements of a top-level array, or top-level values
+// one after another, by tracking nesting and strings without parsing.
+func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, error) bool) {
+	line := 1
+	index := 0
+	fail := func(format string, args ...any) {
+		yield(Record{}, &LoadError{File: file, Line: line, Sample: index, Err: fmt.Errorf(format, args...)})
+	}
+	next := func() (byte, bool) {
+		c, err := br.ReadByte()
+		if err != nil {
+			return 0, false
+		}
+		if c == '\n' {
+			line++
+		}
+		return c, true
+	}
+	skip := func() (byte, bool) {
+		for {
+			c, ok := next()
+			if !ok || (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+				return c, ok
+			}
+		}
+	}
+	if inArray {
+		skip() // the '[' that was peeked, after any space
+	}
+	var buf []byte
+	expectValue := true
+	for {
+		c, ok := skip()
+		if !ok {
+			if inArray {
+				fail("unexpected end of input: the array of samples is not closed with ']'")
+			}
+			return
+		}
+		if inArray {
+			if c == ']' {
+				if c2, ok := skip(); ok {
+					fail("unexpected %q after the array of samples", c2)
+				}
+				return
+			}
+			if c == ',' && !expectValue {
+				expectValue = true
+				continue
+			}
+			if !expectValue {
+				fail("unexpected %q between samples, want ',' or ']'", c)
+				return
+			}
+		}
+		start := line
+		buf = append(buf[:0], c)
+		depth := 0
+		if c == '{' || c == '[' {
+			depth = 1
+		}
+		inString := c == '"'
+		escaped := false
+		// Scan what the reader holds in one go, not byte by byte.
+		for depth > 0 || inString {
+			chunk, err := br.Peek(max(br.Buffered(), 1))
+			if err != nil {
+				fail("unexpected end of input inside the sample that starts on line %d", start)
+				return
+			}
+			i := 0
+			for i < len(chunk) && (depth > 0 || inString) {
+				// Skip the bytes that change nothing, one lookup each.
+				if !escaped {
+					stops := &framingStops[0]
+					if inString {
+						stops = &framingStops[1]
+					}
+					for i < len(chunk) && !stops[chunk[i]] {
+						i++
+					}
+					if i == len(chunk) {
+						break
+					}
+				}
+				c := chunk[i]
+				i++
+				switch {
+				case c == '\n':
+					line++
+					escaped = false
+				case escaped:
+					escaped = false
+				case inString:
+					if c == '\\' {
+						escaped = true
+					} else if c == '"' {
+						inString = false
+					}
+				case c == '"':
+					inString = true
+				case c == '{' || c == '[':
+					depth++
+				case c == '}' || c == ']':
+					depth--
+				}
+			}
+			buf = append(buf, chunk[:i]...)
+			br.Discard(i)
+		}
+		if c := buf[0]; c != '{' && c != '[' && c != '"' {
+			// A bare scalar: read up to the next separator.
+			for {
+				p, err := br.Peek(1)
+				if err != nil || bytes.IndexByte([]byte(",] \t\r\n"), p[0]) >= 0 {
+					break
+				}
+				c, _ := next()
+				buf = append(buf, c)
+			}
+		}
+		if !yield(Record{File: file, Line: start, Index: index, Text: string(buf)}, nil) {
+			return
+		}
+		index++
+		expectValue = false
+	}
+}
+
+// framingStops are the bytes readValues must look at: outside strings
+// ([0]) and inside them ([1]).
+var framingStops = func() (t [2][256]bool) {
+	for _, c := range []byte("\"{}[]\n") {
+		t[0][c] = true
+	}
+	for _, c := range []byte("\"\\\n") {
+		t[1][c] = true
+	}
+	return t
+}()
+
+// ReadSamples reads and parses every sample of a dataset (see ReadRecords).
+// A bad sample yields its *LoadError and reading goes on with the next.
+func ReadSamples(r io.Reader, file string) iter.Seq2[agentcheck.Sample, error] {
+	return func(yield func(agentcheck.Sample, error) bool) {
+		for rec, err := range ReadRecords(r, file) {
+			if err != nil {
+				yield(agentcheck.Sample{}, err)
+				return
+			}
+			s, err := rec.Sample()
+			if !yield(s, err) {
+				return
+			}
+		}
+	}
+}
+
+// LoadSamples reads a dataset file. It returns every sample that loaded and,
+// joined, an error for each one that did not.
+func LoadSamples(path string) ([]agentcheck.Sample, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var samples []agentcheck.Sample
+	var errs []error
+	for s, err := range ReadSamples(f, path) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		samples = append(samples, s)
+	}
+	return samples, errors.Join(errs...)
+}

@@ -1,0 +1,242 @@
+// Package pyvalue gives JSON values the semantics ragas's Python code gives
+// them after json.loads: str() and repr() texts, which ToolCallAccuracy
+// compares, and == with its hash keys, which ToolCallF1's sets use
+// (1 == 1.0 == True; objects whatever their key order).
+package pyvalue
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/pytext"
+)
+
+// Str returns Python's str() of v: a string as it is, anything else as
+// Python prints it (None, True, 1.0, 1e-05, {'k': [1, 'a']}).
+func Str(v agentcheck.Value) string { return string(AppendStr(nil, v)) }
+
+// AppendStr appends Python's str() of v.
+func AppendStr(b []byte, v agentcheck.Value) []byte {
+	switch v.Kind() {
+	case agentcheck.StringKind, agentcheck.IntKind:
+		return append(b, v.Text()...)
+	case agentcheck.BoolKind:
+		return appendBool(b, v)
+	case agentcheck.NullKind:
+		return append(b, "None"...)
+	case agentcheck.FloatKind:
+		return pytext.AppendFloat(b, v.Float())
+	}
+	return appendRepr(b, v)
+}
+
+// Repr returns Python's repr() of v: as Str, but strings quoted.
+func Repr(v agentcheck.Value) string { return string(appendRepr(nil, v)) }
+
+func appendRepr(b []byte, v agentcheck.Value) []byte {
+	switch v.Kind() {
+	case agentcheck.NullKind:
+		return append(b, "None"...)
+	case agentcheck.BoolKind:
+		return appendBool(b, v)
+	case agentcheck.IntKind:
+		return append(b, v.Text()...)
+	case agentcheck.FloatKind:
+		return pytext.AppendFloat(b, v.Float())
+	case agentcheck.StringKind:
+		return pytext.AppendRepr(b, v.Text())
+	case agentcheck.ArrayKind:
+		b = append(b, '[')
+		for i := range v.Len() {
+			if i > 0 {
+				b = append(b, ',', ' ')
+			}
+			b = appendRepr(b, v.Index(i))
+		}
+		return append(b, ']')
+	case agentcheck.ObjectKind:
+		b = append(b, '{')
+		for i, m := range v.Members() {
+			if i > 0 {
+				b = append(b, ',', ' ')
+			}
+			b = pytext.AppendRepr(b, m.Key)
+			b = append(b, ':', ' ')
+			b = appendRepr(b, m.Value)
+		}
+		return append(b, '}')
+	}
+	return b
+}
+
+func appendBool(b []byte, v agentcheck.Value) []byte {
+	if v.BoolValue() {
+		return append(b, "True"...)
+	}
+	return append(b, "False"...)
+}
+
+// SameStr reports whether str(a) == str(b), when it can tell without
+// writing the texts (known). Python's str() is one-to-one within a kind,
+// which makes identity (same kind, same key order) the answer for two values
+// of the same kind, and texts of different kinds can only meet when one is a
+// string: "1", "True", "None" or "[1, 2]" are the str() of non-strings too.
+func SameStr(a, b agentcheck.Value) (same, known bool) {
+	if a.Kind() == b.Kind() {
+		return identical(a, b), true
+	}
+	if a.Kind() == agentcheck.StringKind {
+		a, b = b, a
+	}
+	if b.Kind() != agentcheck.StringKind {
+		return false, true
+	}
+	switch a.Kind() {
+	case agentcheck.IntKind:
+		return a.Text() == b.Text(), true
+	case agentcheck.BoolKind:
+		return string(appendBool(nil, a)) == b.Text(), true
+	case agentcheck.NullKind:
+		return b.Text() == "None", true
+	}
+	return false, false
+}
+
+// identical reports whether a and b are the same value with the same key
+// order and number kinds: the identity str() sees.
+func identical(a, b agentcheck.Value) bool {
+	if a.Kind() != b.Kind() || a.Len() != b.Len() {
+		return false
+	}
+	switch a.Kind() {
+	case agentcheck.FloatKind:
+		x, y := a.Float(), b.Float()
+		return x == y && math.Signbit(x) == math.Signbit(y) || (math.IsNaN(x) && math.IsNaN(y))
+	case agentcheck.BoolKind:
+		return a.BoolValue() == b.BoolValue()
+	case agentcheck.ArrayKind:
+		for i := range a.Len() {
+			if !identical(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case agentcheck.ObjectKind:
+		am, bm := a.Members(), b.Members()
+		for i := range am {
+			if am[i].Key != bm[i].Key || !identical(am[i].Value, bm[i].Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return a.Text() == b.Text()
+}
+
+// AppendKey appends a key that is equal for two values exactly when
+// Python's == (after ragas makes them hashable) says they are: the keys of
+// agentcheck.AppendCanonical, but with booleans as the numbers 1 and 0,
+// which Python's == makes them. nan is as AppendCanonical's: with nan nil,
+// every NaN gets the same key, as Python's json module decodes every NaN to
+// one shared float object and ragas's sets compare by identity before ==.
+func AppendKey(b []byte, v agentcheck.Value, nan *int) []byte {
+	switch v.Kind() {
+	case agentcheck.BoolKind:
+		if v.BoolValue() {
+			return append(b, 'n', '1')
+		}
+		return append(b, 'n', '0')
+	case agentcheck.ArrayKind:
+		b = append(b, '[')
+		for i := range v.Len() {
+			b = AppendKey(b, v.Index(i), nan)
+			b = append(b, ',')
+		}
+		return append(b, ']')
+	case agentcheck.ObjectKind:
+		ms := v.Members()
+		b = append(b, '{')
+		b = binary.AppendUvarint(b, uint64(len(ms)))
+		var stack [8]int
+		for _, i := range agentcheck.SortedMembers(ms, stack[:0]) {
+			b = binary.AppendUvarint(b, uint64(len(ms[i].Key)))
+			b = append(b, ms[i].Key...)
+			b = AppendKey(b, ms[i].Value, nan)
+			b = append(b, ',')
+		}
+		return append(b, '}')
+	}
+	return agentcheck.AppendCanonical(b, v, nan)
+}
+
+// Equal reports whether AppendKey(nil, a, nil) and AppendKey(nil, b, nil)
+// are equal, without writing them (but for a number against a number of
+// another kind).
+func Equal(a, b *agentcheck.Value) bool {
+	an, bn := isNumber(a.Kind()), isNumber(b.Kind())
+	if an || bn {
+		switch {
+		case !an || !bn:
+			return false
+		case a.Kind() == agentcheck.IntKind && b.Kind() == agentcheck.IntKind:
+			return a.Text() == b.Text()
+		case a.Kind() == agentcheck.FloatKind && b.Kind() == agentcheck.FloatKind:
+			// Two floats have the same key exactly when they are the same
+			// number (0.0 and -0.0 both being "0"), or both NaN.
+			x, y := a.Float(), b.Float()
+			return x == y || x != x && y != y
+		}
+		var abuf, bbuf [32]byte
+		return string(AppendKey(abuf[:0], *a, nil)) == string(AppendKey(bbuf[:0], *b, nil))
+	}
+	if a.Kind() != b.Kind() || a.Len() != b.Len() {
+		return false
+	}
+	switch a.Kind() {
+	case agentcheck.StringKind:
+		return a.Text() == b.Text()
+	case agentcheck.ArrayKind:
+		for i := range a.Len() {
+			x, y := a.Index(i), b.Index(i)
+			if !Equal(&x, &y) {
+				return false
+			}
+		}
+		return true
+	case agentcheck.ObjectKind:
+		// The keys compare the members in key order. With the same keys in
+		// the same order both sides sort alike, so the members compare in
+		// place.
+		am, bm := a.Members(), b.Members()
+		same := true
+		for i := range am {
+			if am[i].Key != bm[i].Key {
+				same = false
+				break
+			}
+		}
+		if same {
+			for i := range am {
+				if !Equal(&am[i].Value, &bm[i].Value) {
+					return false
+				}
+			}
+			return true
+		}
+		var as, bs [8]int
+		ai, bi := agentcheck.SortedMembers(am, as[:0]), agentcheck.SortedMembers(bm, bs[:0])
+		for k := range ai {
+			m, n := &am[ai[k]], &bm[bi[k]]
+			if m.Key != n.Key || !Equal(&m.Value, &n.Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return true // Null
+}
+
+func isNumber(k agentcheck.Kind) bool {
+	return k == agentcheck.BoolKind || k == agentcheck.IntKind || k == agentcheck.FloatKind
+}

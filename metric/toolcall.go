@@ -1,0 +1,634 @@
+package metric
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"hash/maphash"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/pytext"
+	"github.com/agentcheck/agentcheck/internal/pyvalue"
+)
+
+// Metric scores a sample. The deterministic metrics ignore the context; the
+// judged ones use it for their calls to the judge.
+type Metric interface {
+	Name() string
+	Evaluate(ctx context.Context, s agentcheck.Sample) (Result, error)
+}
+
+// Result is what a metric found: the score and why.
+type Result struct {
+	Metric string
+	Score  float64
+	// Reason says in one sentence how the score came about.
+	Reason string
+	// Warnings are what ragas would warn about (length mismatch, no calls,
+	// empty reference), in ragas's words where it has some.
+	Warnings []string
+	// Pairs is the alignment of reference and predicted tool calls the score
+	// was computed on, for the tool call metrics.
+	Pairs []CallPair
+	// Verdicts are the judges' verdicts, one per judge model, for the judged
+	// metrics; Usage their tokens in total; Disagreement what a consensus
+	// panel disagreed on, when it did.
+	Verdicts     []Verdict
+	Usage        Usage
+	Disagreement string
+}
+
+// CallPair is a reference call and the predicted call it was compared with.
+// Either index is -1 when that side has no partner.
+type CallPair struct {
+	Reference int
+	Predicted int
+	// Score is the argument score of the pair (0 when names differ or a side
+	// is missing); Matched whether the pair counts as a match.
+	Score   float64
+	Matched bool
+}
+
+// String renders the result as "name = score: reason".
+func (r Result) String() string {
+	s := r.Metric + " = " + strconv.FormatFloat(r.Score, 'g', -1, 64)
+	if r.Reason != "" {
+		s += ": " + r.Reason
+	}
+	return s
+}
+
+// Warnings ragas gives, in its words.
+const (
+	warnNoPredictions  = "No tool calls found in the user input"
+	warnEmptyReference = "Reference tool calls are empty but predictions exist"
+)
+
+// ToolCallAccuracy is ragas's ToolCallAccuracy, to the last bit: the
+// predicted calls must have the reference's names in the reference's order
+// (or, with AnyOrder, the same names after sorting both lists), and the score
+// is the mean argument score of the calls paired position by position. Any
+// missing or extra call scores 0; extra arguments are ignored. The zero value
+// is ragas's default: strict order, exact argument comparison.
+type ToolCallAccuracy struct {
+	// AnyOrder is ragas's strict_order=False: both lists are sorted by name
+	// and arguments, then paired position by position (not by best match;
+	// see ToolCallMatch for that).
+	AnyOrder bool
+	// ArgSimilarity compares argument values as Python str() texts.
+	ArgSimilarity StringSimilarity
+}
+
+// Name is "tool_call_accuracy".
+func (m ToolCallAccuracy) Name() string { return "tool_call_accuracy" }
+
+// Evaluate scores the sample's tool calls against its reference calls. It
+// fails, as ragas does, when the sample has no reference tool calls at all
+// (nil, as opposed to an empty list).
+func (m ToolCallAccuracy) Evaluate(_ context.Context, s agentcheck.Sample) (Result, error) {
+	if s.ReferenceToolCalls == nil {
+		return Result{Metric: m.Name()}, fmt.Errorf("%s needs reference_tool_calls, and the sample has none", m.Name())
+	}
+	return m.Compare(s.Conversation.ToolCalls(), s.ReferenceToolCalls), nil
+}
+
+// Compare scores predicted calls against reference calls.
+func (m ToolCallAccuracy) Compare(predicted, reference []agentcheck.ToolCall) Result {
+	r := Result{Metric: m.Name()}
+	switch {
+	case len(predicted) == 0 && len(reference) == 0:
+		r.Score = 1
+		r.Reason = "no tool calls expected and none made"
+		return r
+	case len(predicted) == 0:
+		r.Warnings = []string{warnNoPredictions}
+		r.Reason = fmt.Sprintf("no tool calls made, %d expected", len(reference))
+		r.Pairs = unpaired(len(reference), 0)
+		return r
+	case len(reference) == 0:
+		r.Warnings = []string{warnEmptyReference}
+		r.Reason = fmt.Sprintf("no tool calls expected, %d made", len(predicted))
+		r.Pairs = unpaired(0, len(predicted))
+		return r
+	}
+	sc := getScratch()
+	defer scratchPool.Put(sc)
+	var pbuf, rbuf [16]int
+	pi, ri := identity(pbuf[:0], len(predicted)), identity(rbuf[:0], len(reference))
+	if m.AnyOrder {
+		sc.sortCalls(predicted, pi)
+		sc.sortCalls(reference, ri)
+	}
+	n := min(len(predicted), len(reference))
+	if len(predicted) != len(reference) {
+		// Written without fmt, which costs more than the rest of a typical
+		// sample's scoring.
+		b := append(sc.text[:0], "Length mismatch: predicted tool calls ("...)
+		b = strconv.AppendInt(b, int64(len(predicted)), 10)
+		b = append(b, ") vs reference tool calls ("...)
+		b = strconv.AppendInt(b, int64(len(reference)), 10)
+		b = append(b, "). Only the first "...)
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, " tool calls will be compared."...)
+		r.Warnings = []string{string(b)}
+		sc.text = b[:0]
+	}
+	// Sorting by a key that starts with the name sorts the names, so in any
+	// order too, equal name lists (ragas compares sorted(names)) line up.
+	aligned := len(predicted) == len(reference)
+	for i := 0; aligned && i < n; i++ {
+		aligned = predicted[pi[i]].Name == reference[ri[i]].Name
+	}
+	r.Pairs = make([]CallPair, 0, max(len(predicted), len(reference)))
+	score := 0.0
+	for i := 0; i < n; i++ {
+		p, ref := &predicted[pi[i]], &reference[ri[i]]
+		pair := CallPair{Reference: ri[i], Predicted: pi[i]}
+		if p.Name == ref.Name {
+			pair.Score = sc.argScore(p.Args, ref.Args, m.ArgSimilarity)
+			pair.Matched = pair.Score == 1
+			score += pair.Score
+		}
+		r.Pairs = append(r.Pairs, pair)
+	}
+	for i := n; i < len(reference); i++ {
+		r.Pairs = append(r.Pairs, CallPair{Reference: ri[i], Predicted: -1})
+	}
+	for i := n; i < len(predicted); i++ {
+		r.Pairs = append(r.Pairs, CallPair{Reference: -1, Predicted: pi[i]})
+	}
+	score /= float64(len(reference))
+	if n < len(reference) {
+		score *= float64(n) / float64(len(reference))
+	}
+	b := sc.text[:0]
+	if !aligned {
+		b = append(b, "the called tools "...)
+		b = appendCallNames(b, predicted)
+		b = append(b, " do not match the reference "...)
+		b = appendCallNames(b, reference)
+		if m.AnyOrder {
+			b = append(b, " in any order, so the score is 0"...)
+		} else {
+			b = append(b, " in order, so the score is 0"...)
+		}
+		r.Reason = string(b)
+		return r
+	}
+	r.Score = score
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, " calls aligned by name; mean argument score "...)
+	b = strconv.AppendFloat(b, score, 'g', 4, 64)
+	r.Reason = string(b)
+	return r
+}
+
+func appendCallNames(b []byte, calls []agentcheck.ToolCall) []byte {
+	b = append(b, '[')
+	for i := range calls {
+		if i > 0 {
+			b = append(b, ',', ' ')
+		}
+		b = append(b, calls[i].Name...)
+	}
+	return append(b, ']')
+}
+
+func unpaired(ref, pred int) []CallPair {
+	pairs := make([]CallPair, 0, ref+pred)
+	for i := 0; i < ref; i++ {
+		pairs = append(pairs, CallPair{Reference: i, Predicted: -1})
+	}
+	for i := 0; i < pred; i++ {
+		pairs = append(pairs, CallPair{Reference: -1, Predicted: i})
+	}
+	return pairs
+}
+
+// identity appends 0..n-1 to idx.
+func identity(idx []int, n int) []int {
+	for i := 0; i < n; i++ {
+		idx = append(idx, i)
+	}
+	return idx
+}
+
+// scratch is working memory for scoring one sample: texts of argument
+// values, their code points, and sort or set keys. Scratches are reused
+// through scratchPool, so that scoring allocates only what the Result keeps.
+type scratch struct {
+	a, b   []byte   // str() of the reference and the predicted value
+	ra, rb []rune   // their code points, for the edit distances
+	keys   []byte   // sort or set keys of calls, one after another
+	spans  [][2]int // where each call's key is in keys
+	hashes []uint64 // the hash of each set key
+	text   []byte   // the Result's Reason, before it becomes a string
+}
+
+// hashSeed seeds the hashes of set keys; the results never depend on it.
+var hashSeed = maphash.MakeSeed()
+
+var scratchPool = sync.Pool{New: func() any {
+	return &scratch{
+		a: make([]byte, 0, 256), b: make([]byte, 0, 256),
+		ra: make([]rune, 0, 128), rb: make([]rune, 0, 128),
+		keys: make([]byte, 0, 1024), spans: make([][2]int, 0, 32), hashes: make([]uint64, 0, 32),
+		text: make([]byte, 0, 256),
+	}
+}}
+
+// getScratch takes a scratch from the pool, dropping any buffer a huge
+// sample grew, so that the pool does not keep it alive.
+func getScratch() *scratch {
+	sc := scratchPool.Get().(*scratch)
+	const limit = 64 << 10
+	if cap(sc.a) > limit || cap(sc.b) > limit || cap(sc.ra) > limit || cap(sc.rb) > limit ||
+		cap(sc.keys) > limit || cap(sc.spans) > limit || cap(sc.hashes) > limit || cap(sc.text) > limit {
+		sc = scratchPool.New().(*scratch)
+	}
+	sc.a, sc.b, sc.ra, sc.rb = sc.a[:0], sc.b[:0], sc.ra[:0], sc.rb[:0]
+	sc.keys, sc.spans, sc.hashes, sc.text = sc.keys[:0], sc.spans[:0], sc.hashes[:0], sc.text[:0]
+	return sc
+}
+
+// argScore is ragas's _get_arg_score: the mean, over the reference's keys in
+// order, of the similarity of str() of the two values (0 for a key the
+// prediction lacks). Extra predicted keys are ignored.
+func (sc *scratch) argScore(pred, ref agentcheck.Value, sim StringSimilarity) float64 {
+	if ref.Len() == 0 {
+		if pred.Len() == 0 {
+			return 1
+		}
+		return 0
+	}
+	score := 0.0
+	members := ref.Members()
+	for i := range members {
+		m := &members[i]
+		pv, ok := pred.Get(m.Key)
+		if !ok {
+			continue
+		}
+		score += sc.compare(m.Value, pv, sim)
+	}
+	return score / float64(len(members))
+}
+
+// compare is sim.Score(str(ref), str(pred)). Every similarity gives
+// exactly 1 for equal texts, and whether the texts are equal is mostly
+// known without writing them out; only unequal texts are written, into the
+// scratch buffers.
+func (sc *scratch) compare(ref, pred agentcheck.Value, sim StringSimilarity) float64 {
+	same, known := pyvalue.SameStr(ref, pred)
+	switch {
+	case known && same:
+		return 1
+	case known && sim == ExactText:
+		return 0
+	}
+	sc.a = pyvalue.AppendStr(sc.a[:0], ref)
+	sc.b = pyvalue.AppendStr(sc.b[:0], pred)
+	if sim == ExactText {
+		return b2f(string(sc.a) == string(sc.b))
+	}
+	sc.ra = pytext.AppendCodePointsBytes(sc.ra[:0], sc.a)
+	sc.rb = pytext.AppendCodePointsBytes(sc.rb[:0], sc.b)
+	return sim.scoreRunes(sc.ra, sc.rb)
+}
+
+// sortCalls sorts idx (indexes into calls) stably by ragas's key: the tuple
+// (name, k1, str(v1), k2, str(v2), ...) with keys in code point order. Names
+// decide most comparisons; the rest of a call's tuple is written out, once,
+// only when its name ties with another's, as bytes whose order is the
+// tuple's order (see appendKeyPart).
+func (sc *scratch) sortCalls(calls []agentcheck.ToolCall, idx []int) {
+	sc.keys, sc.spans = sc.keys[:0], sc.spans[:0]
+	for range calls {
+		sc.spans = append(sc.spans, [2]int{-1, -1})
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if c := strings.Compare(calls[a].Name, calls[b].Name); c != 0 {
+			return c
+		}
+		sc.buildArgsKey(calls, a)
+		sc.buildArgsKey(calls, b)
+		return bytes.Compare(sc.key(a), sc.key(b))
+	})
+}
+
+// key is the key of call i written by buildArgsKey or Compare.
+func (sc *scratch) key(i int) []byte {
+	return sc.keys[sc.spans[i][0]:sc.spans[i][1]]
+}
+
+func (sc *scratch) buildArgsKey(calls []agentcheck.ToolCall, i int) {
+	if sc.spans[i][0] >= 0 {
+		return
+	}
+	start := len(sc.keys)
+	var stack [8]int
+	args := calls[i].Args.Members()
+	for _, j := range agentcheck.SortedMembers(args, stack[:0]) {
+		m := &args[j]
+		sc.keys = appendKeyPart(sc.keys, m.Key)
+		if m.Value.Kind() == agentcheck.StringKind {
+			sc.keys = appendKeyPart(sc.keys, m.Value.Text())
+		} else {
+			// Only a str has a 0 byte in its str(): repr() escapes it.
+			sc.keys = append(pyvalue.AppendStr(sc.keys, m.Value), 0, 0)
+		}
+	}
+	sc.spans[i] = [2]int{start, len(sc.keys)}
+}
+
+// appendKeyPart appends s as one element of a tuple written so that
+// comparing the bytes compares the tuples as Python does, element by
+// element with a shorter prefix first: a 0 byte inside an element is
+// written 0x00 0xFF and an element ends with 0x00 0x00, which sorts below
+// any content. WTF-8 bytes sort in code point order, as Python compares str.
+func appendKeyPart(b []byte, s string) []byte {
+	for {
+		i := strings.IndexByte(s, 0)
+		if i < 0 {
+			break
+		}
+		b = append(b, s[:i+1]...)
+		b = append(b, 0xFF)
+		s = s[i+1:]
+	}
+	b = append(b, s...)
+	return append(b, 0, 0)
+}
+
+// ToolCallF1 is ragas's ToolCallF1: the F1 of the set of predicted calls
+// against the set of reference calls, where a call is its name and its
+// arguments compared with Python's == (objects regardless of key order,
+// 1 == 1.0 == true), duplicates collapse, and the result is rounded to 4
+// decimals. Both lists empty scores 0.
+type ToolCallF1 struct{}
+
+// Name is "tool_call_f1".
+func (ToolCallF1) Name() string { return "tool_call_f1" }
+
+// Evaluate scores the sample's tool calls; a sample without reference tool
+// calls is scored against an empty reference, as ragas does.
+func (m ToolCallF1) Evaluate(_ context.Context, s agentcheck.Sample) (Result, error) {
+	return m.Compare(s.Conversation.ToolCalls(), s.ReferenceToolCalls), nil
+}
+
+// Compare scores predicted calls against reference calls.
+func (m ToolCallF1) Compare(predicted, reference []agentcheck.ToolCall) Result {
+	r := Result{Metric: m.Name()}
+	sc := getScratch()
+	defer scratchPool.Put(sc)
+	np, nr := len(predicted), len(reference)
+	var mbuf [16]int
+	match := slices.Grow(mbuf[:0], nr)[:nr]
+	for i := range match {
+		match[i] = -1
+	}
+	var actual, expected, tp, paired int
+	if np+nr <= smallF1 {
+		actual, expected, tp, paired = f1Pairwise(predicted, reference, match)
+	} else {
+		actual, expected, tp, paired = sc.f1Sorted(predicted, reference, match)
+	}
+	fp, fn := actual-tp, expected-tp
+	precision, recall, f1 := 0.0, 0.0, 0.0
+	if tp+fp > 0 {
+		precision = float64(tp) / float64(tp+fp)
+	}
+	if tp+fn > 0 {
+		recall = float64(tp) / float64(tp+fn)
+	}
+	if precision+recall > 0 {
+		f1 = 2 * precision * recall / (precision + recall)
+	}
+	r.Score = pytext.Round(f1, 4)
+
+	r.Pairs = make([]CallPair, 0, nr+np-paired)
+	var ubuf [16]bool
+	used := slices.Grow(ubuf[:0], np)[:np]
+	clear(used)
+	for i, p := range match {
+		if p >= 0 {
+			used[p] = true
+		}
+		r.Pairs = append(r.Pairs, CallPair{Reference: i, Predicted: p, Matched: p >= 0, Score: b2f(p >= 0)})
+	}
+	for j := range used {
+		if !used[j] {
+			r.Pairs = append(r.Pairs, CallPair{Reference: -1, Predicted: j})
+		}
+	}
+
+	b := strconv.AppendInt(sc.text[:0], int64(tp), 10)
+	b = append(b, " of "...)
+	b = strconv.AppendInt(b, int64(actual), 10)
+	b = append(b, " distinct calls made were expected (precision "...)
+	b = appendRatio(b, tp, actual, precision)
+	b = append(b, "), "...)
+	b = strconv.AppendInt(b, int64(tp), 10)
+	b = append(b, " of "...)
+	b = strconv.AppendInt(b, int64(expected), 10)
+	b = append(b, " distinct expected calls were made (recall "...)
+	b = appendRatio(b, tp, expected, recall)
+	b = append(b, ')')
+	r.Reason = string(b)
+	return r
+}
+
+// smallF1 is the most calls, predicted and reference together, that
+// ToolCallF1 compares pairwise: up to there comparing each pair of calls
+// costs less than building, hashing and sorting their keys.
+const smallF1 = 16
+
+// f1Sorted counts the distinct calls of each side and those they share by
+// sorting set keys, and pairs equal calls in match (see Compare).
+func (sc *scratch) f1Sorted(predicted, reference []agentcheck.ToolCall, match []int) (actual, expected, tp, paired int) {
+	np, nr := len(predicted), len(reference)
+	// Each call's key is equal to another's exactly when ragas's sets hold
+	// them as one element. Sorting each side by key brings equal calls
+	// together, so the sets are counted in one merge walk, in O(n log n).
+	// Keys are ordered by their hash first, which settles most comparisons
+	// without reading the keys.
+	for _, set := range [2][]agentcheck.ToolCall{predicted, reference} {
+		for i := range set {
+			start := len(sc.keys)
+			sc.keys = appendSetKey(sc.keys, &set[i])
+			sc.spans = append(sc.spans, [2]int{start, len(sc.keys)})
+			sc.hashes = append(sc.hashes, maphash.Bytes(hashSeed, sc.keys[start:]))
+		}
+	}
+	var obuf [32]int
+	order := identity(obuf[:0], np+nr)
+	po, ro := order[:np], order[np:]
+	byKey := func(a, b int) int {
+		if c := cmp.Compare(sc.hashes[a], sc.hashes[b]); c != 0 {
+			return c
+		}
+		return bytes.Compare(sc.key(a), sc.key(b))
+	}
+	slices.SortStableFunc(po, byKey)
+	slices.SortStableFunc(ro, byKey)
+	// match[i] is the predicted call paired with reference call i, or -1:
+	// within a group of equal calls, the first reference call takes the
+	// first predicted one and so on, for the explanation.
+	for i, j := 0, 0; i < np || j < nr; {
+		c := -1
+		if i == np {
+			c = 1
+		} else if j < nr {
+			c = byKey(po[i], ro[j])
+		}
+		gi, gj := i, j
+		if c <= 0 {
+			for actual, i = actual+1, i+1; i < np && byKey(po[i], po[gi]) == 0; i++ {
+			}
+		}
+		if c >= 0 {
+			for expected, j = expected+1, j+1; j < nr && byKey(ro[j], ro[gj]) == 0; j++ {
+			}
+		}
+		if c == 0 {
+			tp++
+			for k := 0; k < min(i-gi, j-gj); k++ {
+				match[ro[gj+k]-np] = po[gi+k]
+				paired++
+			}
+		}
+	}
+	return actual, expected, tp, paired
+}
+
+// f1Pairwise does what f1Sorted does by comparing calls pair by pair with
+// callEqual, for a few calls. Within a group of equal calls the k-th
+// reference call takes the k-th predicted one, in index order, as the
+// stable sort of f1Sorted does.
+func f1Pairwise(predicted, reference []agentcheck.ToolCall, match []int) (actual, expected, tp, paired int) {
+	np, nr := len(predicted), len(reference)
+	// rep[i] is the first call of i's side equal to call i.
+	var rbuf [smallF1]int
+	rep := rbuf[:np+nr]
+	calls := func(i int) *agentcheck.ToolCall {
+		if i < np {
+			return &predicted[i]
+		}
+		return &reference[i-np]
+	}
+	for i := range rep {
+		rep[i] = i
+		lo := 0
+		if i >= np {
+			lo = np
+		}
+		for j := lo; j < i; j++ {
+			if rep[j] == j && callEqual(calls(i), calls(j)) {
+				rep[i] = j
+				break
+			}
+		}
+		if rep[i] == i {
+			if i < np {
+				actual++
+			} else {
+				expected++
+			}
+		}
+	}
+	for r := np; r < np+nr; r++ {
+		if rep[r] != r {
+			continue
+		}
+		for p := 0; p < np; p++ {
+			if rep[p] != p || !callEqual(calls(r), calls(p)) {
+				continue
+			}
+			tp++
+			// Pair the group's members in index order.
+			i, j := p, r
+			for i < np && j < np+nr {
+				match[j-np] = i
+				paired++
+				for i++; i < np && rep[i] != p; i++ {
+				}
+				for j++; j < np+nr && rep[j] != r; j++ {
+				}
+			}
+			break
+		}
+	}
+	return actual, expected, tp, paired
+}
+
+// callEqual reports whether two calls have equal set keys (appendSetKey)
+// without writing them: the same name, and arguments equal by Python's ==,
+// no arguments being the empty dict.
+func callEqual(a, b *agentcheck.ToolCall) bool {
+	if a.Name != b.Name {
+		return false
+	}
+	x, y := &a.Args, &b.Args
+	if x.Kind() == agentcheck.NullKind && y.Kind() == agentcheck.NullKind {
+		return true
+	}
+	empty := agentcheck.ObjectOf()
+	if x.Kind() == agentcheck.NullKind {
+		x = &empty
+	}
+	if y.Kind() == agentcheck.NullKind {
+		y = &empty
+	}
+	return pyvalue.Equal(x, y)
+}
+
+// ratioTexts[d][n] is strconv's 'f', -1 text of n/d, for the few calls a
+// sample has: formatting a float costs more than scoring the calls.
+var ratioTexts = func() (t [smallF1 + 1][]string) {
+	for d := range t {
+		t[d] = make([]string, d+1)
+		for n := range t[d] {
+			x := 0.0
+			if d > 0 {
+				x = float64(n) / float64(d)
+			}
+			t[d][n] = strconv.FormatFloat(x, 'f', -1, 64)
+		}
+	}
+	return t
+}()
+
+// appendRatio appends x, which is n/d (0 for d 0), as 'f', -1 formats it.
+func appendRatio(b []byte, n, d int, x float64) []byte {
+	if d < len(ratioTexts) && n <= d {
+		return append(b, ratioTexts[d][n]...)
+	}
+	return strconv.AppendFloat(b, x, 'f', -1, 64)
+}
+
+// appendSetKey writes the call as ragas puts it in a set: the name, then
+// the arguments made hashable, compared by Python's ==. No arguments at all
+// are the empty dict.
+func appendSetKey(b []byte, tc *agentcheck.ToolCall) []byte {
+	b = strconv.AppendInt(b, int64(len(tc.Name)), 10)
+	b = append(b, ':')
+	b = append(b, tc.Name...)
+	if tc.Args.Kind() == agentcheck.NullKind {
+		return append(b, '{', 0, '}') // as the empty object
+	}
+	return pyvalue.AppendKey(b, tc.Args, nil)
+}
+
+func formatRatio(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,532 @@
+package agentcheck
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/agentcheck/agentcheck/internal/pytext"
+)
+
+// parser is a JSON reader that builds Values without losing key order or the
+// literal form of numbers, and that reports errors by line and column. It
+// works on a string so that strings without escapes are substrings of the
+// input, not copies: loading a large dataset is mostly allocation-free.
+type parser struct {
+	src string
+	pos int
+	// stack holds the members of the objects and arrays still being read,
+	// innermost last; a finished container's members are moved from it into
+	// arena, so that each container costs no allocation of its own and a
+	// whole sample a few (see finish).
+	stack  []Member
+	stackp *[]Member // where stack came from, to give it back
+	arena  []Member
+	// perChunk is how many members an arena chunk holds; 0 means an
+	// estimate from the document's length, as for a document of Values only.
+	perChunk int
+}
+
+// stackPool recycles parser stacks between documents.
+var stackPool = sync.Pool{New: func() any { return new([]Member) }}
+
+// release gives the parser's stack back for reuse. A parser that is not
+// released just leaves its stack to the garbage collector.
+func (p *parser) release() {
+	if p.stackp == nil {
+		return
+	}
+	// Drop references into the document: finish clears what it pops, so
+	// only what an error left on the stack remains.
+	clear(p.stack)
+	*p.stackp = p.stack[:0]
+	stackPool.Put(p.stackp)
+	p.stack, p.stackp = nil, nil
+}
+
+func (p *parser) push(m Member) {
+	if p.stackp == nil {
+		p.stackp = stackPool.Get().(*[]Member)
+		p.stack = *p.stackp
+	}
+	p.stack = append(p.stack, m)
+}
+
+// finish moves the members pushed since mark into the arena and returns
+// them as an exactly sized slice; appending to it cannot write into its
+// neighbours. Arena chunks are sized from the length of the document, so
+// that a typical sample needs one.
+func (p *parser) finish(mark int) []Member {
+	n := len(p.stack) - mark
+	if n == 0 {
+		return []Member{}
+	}
+	if cap(p.arena)-len(p.arena) < n {
+		size := p.perChunk
+		if size == 0 {
+			// A member takes 16 bytes of JSON or more; the cap keeps a
+			// large document from reserving much more than it needs.
+			size = min(len(p.src)/16+8, 1024)
+		}
+		size = max(n, size)
+		p.arena = make([]Member, 0, size)
+	}
+	start := len(p.arena)
+	p.arena = append(p.arena, p.stack[mark:]...)
+	clear(p.stack[mark:])
+	p.stack = p.stack[:mark]
+	return p.arena[start:len(p.arena):len(p.arena)]
+}
+
+// maxDepth matches the nesting at which Python's json module gives up with
+// a RecursionError, so that a sample ragas cannot load is an error here too.
+const maxDepth = 990
+
+// maxIntDigits is Python's default limit on int literal length
+// (sys.get_int_max_str_digits); longer literals fail to load in ragas.
+const maxIntDigits = 4300
+
+// SyntaxError is malformed JSON, located by line and column (1-based).
+type SyntaxError struct {
+	Line, Column int
+	Offset       int
+	Msg          string
+}
+
+// Error is "line l, column c: " and the problem.
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	return p.errorAt(p.pos, format, args...)
+}
+
+func (p *parser) errorAt(pos int, format string, args ...any) error {
+	line := 1 + strings.Count(p.src[:pos], "\n")
+	col := pos - strings.LastIndexByte(p.src[:pos], '\n')
+	return &SyntaxError{Line: line, Column: col, Offset: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) describe() string {
+	if p.pos >= len(p.src) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRuneInString(p.src[p.pos:])
+	return strconv.QuoteRune(r)
+}
+
+// at reports whether the next byte is c.
+func (p *parser) at(c byte) bool { return p.pos < len(p.src) && p.src[p.pos] == c }
+
+// literal consumes word if it comes next.
+func (p *parser) literal(word string) bool {
+	if strings.HasPrefix(p.src[p.pos:], word) {
+		p.pos += len(word)
+		return true
+	}
+	return false
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.src) {
+		switch p.src[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (Value, error) {
+	if p.pos >= len(p.src) {
+		return Value{}, p.errorf("unexpected end of input, want a value")
+	}
+	switch c := p.src[p.pos]; {
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		s, err := p.str()
+		return Value{kind: StringKind, s: s}, err
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case strings.HasPrefix(p.src[p.pos:], "true"):
+		p.pos += 4
+		return BoolOf(true), nil
+	case strings.HasPrefix(p.src[p.pos:], "false"):
+		p.pos += 5
+		return BoolOf(false), nil
+	case strings.HasPrefix(p.src[p.pos:], "null"):
+		p.pos += 4
+		return Value{}, nil
+	case strings.HasPrefix(p.src[p.pos:], "NaN"):
+		p.pos += 3
+		return FloatOf(nan), nil
+	case strings.HasPrefix(p.src[p.pos:], "Infinity"):
+		p.pos += 8
+		return FloatOf(inf), nil
+	}
+	return Value{}, p.errorf("unexpected %s, want a value", p.describe())
+}
+
+func (p *parser) object(depth int) (Value, error) {
+	if depth > maxDepth {
+		return Value{}, p.errorf("nesting deeper than %d levels", maxDepth)
+	}
+	mark := len(p.stack)
+	for key, more, err := p.nextKey(true); more || err != nil; key, more, err = p.nextKey(false) {
+		if err != nil {
+			return Value{}, err
+		}
+		v, err := p.value(depth)
+		if err != nil {
+			return Value{}, err
+		}
+		p.addMember(mark, key, v)
+	}
+	return Value{kind: ObjectKind, elems: p.finish(mark)}, nil
+}
+
+// nextKey and nextElem are the steps of reading an object or an array,
+// which object and array take, and which a reader of a known shape, such as
+// ParseSample, takes to read the parts it knows without building Values for
+// them: the same scanning and the same errors either way. A loop over an
+// object's members goes
+//
+//	for key, more, err := p.nextKey(true); more || err != nil; key, more, err = p.nextKey(false) {
+//		if err != nil { ... }
+//		// read the member's value
+//	}
+
+// nextKey reads up to the value of an object's next member: the '{' at
+// p.pos when open is set, else the ',' after the last member's value, then
+// the key and the ':' after it. more is false, and the '}' read, when the
+// object ends instead.
+func (p *parser) nextKey(open bool) (key string, more bool, err error) {
+	if open {
+		p.pos++ // {
+		p.skipSpace()
+		if p.at('}') {
+			p.pos++
+			return "", false, nil
+		}
+	} else {
+		p.skipSpace()
+		if p.pos >= len(p.src) {
+			return "", false, p.errorf("unexpected end of input in object")
+		}
+		switch p.src[p.pos] {
+		case ',':
+			p.pos++
+			p.skipSpace()
+		case '}':
+			p.pos++
+			return "", false, nil
+		default:
+			return "", false, p.unexpected(" in object, want ',' or '}'")
+		}
+	}
+	if !p.at('"') {
+		return "", false, p.unexpected(", want an object key")
+	}
+	if key, err = p.str(); err != nil {
+		return "", false, err
+	}
+	p.skipSpace()
+	if !p.at(':') {
+		return "", false, p.unexpected(" after object key, want ':'")
+	}
+	p.pos++
+	p.skipSpace()
+	return key, true, nil
+}
+
+// nextElem reads up to an array's next element: the '[' at p.pos when
+// open is set, else the ',' after the last element. more is false, and the
+// ']' read, when the array ends instead.
+func (p *parser) nextElem(open bool) (more bool, err error) {
+	if open {
+		p.pos++ // [
+		p.skipSpace()
+		if p.at(']') {
+			p.pos++
+			return false, nil
+		}
+		return true, nil
+	}
+	p.skipSpace()
+	if p.pos >= len(p.src) {
+		return false, p.errorf("unexpected end of input in array")
+	}
+	switch p.src[p.pos] {
+	case ',':
+		p.pos++
+		p.skipSpace()
+		return true, nil
+	case ']':
+		p.pos++
+		return false, nil
+	}
+	return false, p.unexpected(" in array, want ',' or ']'")
+}
+
+// unexpected is the error for what comes next, which is not what was
+// wanted: "unexpected 'x'" and then what.
+func (p *parser) unexpected(what string) error {
+	return p.errorf("unexpected %s%s", p.describe(), what)
+}
+
+// addMember appends a member to the object whose members start at mark,
+// or, for a key already present, replaces its value in place: a Python dict
+// keeps the first position and the last value.
+func (p *parser) addMember(mark int, key string, v Value) {
+	elems := p.stack[mark:]
+	for i := range elems {
+		if elems[i].Key == key {
+			elems[i].Value = v
+			return
+		}
+	}
+	p.push(Member{key, v})
+}
+
+func (p *parser) array(depth int) (Value, error) {
+	if depth > maxDepth {
+		return Value{}, p.errorf("nesting deeper than %d levels", maxDepth)
+	}
+	mark := len(p.stack)
+	for more, err := p.nextElem(true); more || err != nil; more, err = p.nextElem(false) {
+		if err != nil {
+			return Value{}, err
+		}
+		v, err := p.value(depth)
+		if err != nil {
+			return Value{}, err
+		}
+		p.push(Member{Value: v})
+	}
+	return Value{kind: ArrayKind, elems: p.finish(mark)}, nil
+}
+
+func (p *parser) number() (Value, error) {
+	start := p.pos
+	if p.src[p.pos] == '-' {
+		p.pos++
+		if strings.HasPrefix(p.src[p.pos:], "Infinity") {
+			p.pos += 8
+			return FloatOf(-inf), nil
+		}
+	}
+	digits := func() int {
+		n := 0
+		for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
+			p.pos++
+			n++
+		}
+		return n
+	}
+	intStart := p.pos
+	if n := digits(); n == 0 {
+		return Value{}, p.errorf("unexpected %s in number, want a digit", p.describe())
+	} else if n > 1 && p.src[intStart] == '0' {
+		return Value{}, p.errorAt(intStart, "number with a leading zero")
+	}
+	isFloat := false
+	if p.pos < len(p.src) && p.src[p.pos] == '.' {
+		p.pos++
+		isFloat = true
+		if digits() == 0 {
+			return Value{}, p.errorf("unexpected %s after decimal point, want a digit", p.describe())
+		}
+	}
+	if p.pos < len(p.src) && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
+		p.pos++
+		isFloat = true
+		if p.pos < len(p.src) && (p.src[p.pos] == '+' || p.src[p.pos] == '-') {
+			p.pos++
+		}
+		if digits() == 0 {
+			return Value{}, p.errorf("unexpected %s in exponent, want a digit", p.describe())
+		}
+	}
+	lit := p.src[start:p.pos]
+	if isFloat {
+		// Out-of-range literals become ±Inf or 0 as in Python; ignore ErrRange.
+		f, _ := strconv.ParseFloat(lit, 64)
+		return FloatOf(f), nil
+	}
+	if len(lit) > maxIntDigits {
+		return Value{}, p.errorAt(start, "integer literal of %d digits exceeds Python's limit of %d", len(lit), maxIntDigits)
+	}
+	if lit == "-0" {
+		lit = "0"
+	}
+	if len(lit) <= 15 {
+		// Exact in a float64, so no need for ParseFloat's rounding.
+		n, _ := strconv.ParseInt(lit, 10, 64)
+		return Value{kind: IntKind, s: lit, f: float64(n)}, nil
+	}
+	f, _ := strconv.ParseFloat(lit, 64)
+	return Value{kind: IntKind, s: lit, f: f}, nil
+}
+
+// str reads a JSON string. Escaped lone surrogates, which Python keeps in its
+// str, are kept as WTF-8 so that repr() and the similarity functions see the
+// same code points Python does.
+func (p *parser) str() (string, error) {
+	// The common string, without escapes, is a substring of the input,
+	// found with one table lookup per byte. (Eight bytes at a time with bit
+	// tricks measured slower: most strings are a few bytes long.)
+	start := p.pos
+	src := p.src
+	ascii := true
+	for i := start + 1; i < len(src); i++ {
+		switch strByte[src[i]] {
+		case strPlain:
+			continue
+		case strNonASCII:
+			ascii = false
+			continue
+		case strQuote:
+			s := src[start+1 : i]
+			if !ascii && !utf8.ValidString(s) {
+				return "", p.errorAt(start, "string is not valid UTF-8")
+			}
+			p.pos = i + 1
+			return s, nil
+		}
+		break // an escape or a control character
+	}
+	return p.strScan()
+}
+
+// What a byte is to a JSON string.
+const (
+	strPlain = iota
+	strNonASCII
+	strQuote
+	strOther // a backslash or a control character
+)
+
+var strByte = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c == '"':
+			t[c] = strQuote
+		case c == '\\' || c < 0x20:
+			t[c] = strOther
+		case c >= 0x80:
+			t[c] = strNonASCII
+		}
+	}
+	return t
+}()
+
+// strScan is str byte by byte, for strings with escapes and for errors.
+func (p *parser) strScan() (string, error) {
+	start := p.pos
+	p.pos++ // opening quote
+	i := p.pos
+	for i < len(p.src) {
+		c := p.src[i]
+		if c == '"' {
+			s := p.src[p.pos:i]
+			if !utf8.ValidString(s) {
+				return "", p.errorAt(start, "string is not valid UTF-8")
+			}
+			p.pos = i + 1
+			return s, nil
+		}
+		if c == '\\' {
+			return p.strSlow(start)
+		}
+		if c < 0x20 {
+			return "", p.errorAt(i, "invalid control character %q in string", c)
+		}
+		i++
+	}
+	return "", p.errorAt(start, "unterminated string")
+}
+
+func (p *parser) strSlow(start int) (string, error) {
+	var b []byte
+	i := start + 1
+	for i < len(p.src) {
+		c := p.src[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			if !utf8.Valid(b) && !pytext.ValidWTF8(b) {
+				return "", p.errorAt(start, "string is not valid UTF-8")
+			}
+			return string(b), nil
+		case c < 0x20:
+			return "", p.errorAt(i, "invalid control character %q in string", c)
+		case c != '\\':
+			b = append(b, c)
+			i++
+			continue
+		}
+		if i+1 >= len(p.src) {
+			break
+		}
+		esc := p.src[i+1]
+		i += 2
+		switch esc {
+		case '"', '\\', '/':
+			b = append(b, esc)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := hex4(p.src, i)
+			if !ok {
+				return "", p.errorAt(i-2, "invalid \\u escape")
+			}
+			i += 4
+			if r >= 0xD800 && r < 0xDC00 && i+6 <= len(p.src) && p.src[i] == '\\' && p.src[i+1] == 'u' {
+				if lo, ok := hex4(p.src, i+2); ok && lo >= 0xDC00 && lo < 0xE000 {
+					r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+					i += 6
+				}
+			}
+			b = pytext.AppendWTF8(b, r)
+		default:
+			return "", p.errorAt(i-2, "invalid escape \\%c", esc)
+		}
+	}
+	return "", p.errorAt(start, "unterminated string")
+}
+
+func hex4(s string, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(s[i : i+4]) {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}

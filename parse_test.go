@@ -1,0 +1,228 @@
+package agentcheck
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestParseValueErrors(t *testing.T) {
+	tests := []struct{ in, err string }{
+		{``, `line 1, column 1: unexpected end of input, want a value`},
+		{`   `, `line 1, column 4: unexpected end of input, want a value`},
+		{`{"a" 1}`, `line 1, column 6: unexpected '1' after object key, want ':'`},
+		{`{"a": 1,}`, `line 1, column 9: unexpected '}', want an object key`},
+		{`{"a": 1 "b": 2}`, `line 1, column 9: unexpected '"' in object, want ',' or '}'`},
+		{`{1: 2}`, `line 1, column 2: unexpected '1', want an object key`},
+		{`[1,]`, `line 1, column 4: unexpected ']', want a value`},
+		{`[1 2]`, `line 1, column 4: unexpected '2' in array, want ',' or ']'`},
+		{`[1`, `line 1, column 3: unexpected end of input in array`},
+		{`{"a": 1`, `line 1, column 8: unexpected end of input in object`},
+		{`01`, `line 1, column 1: number with a leading zero`},
+		{`-01`, `line 1, column 2: number with a leading zero`},
+		{`-`, `line 1, column 2: unexpected end of input in number, want a digit`},
+		{`-a`, `line 1, column 2: unexpected 'a' in number, want a digit`},
+		{`1.`, `line 1, column 3: unexpected end of input after decimal point, want a digit`},
+		{`1.e5`, `line 1, column 3: unexpected 'e' after decimal point, want a digit`},
+		{`1e`, `line 1, column 3: unexpected end of input in exponent, want a digit`},
+		{`1e+`, `line 1, column 4: unexpected end of input in exponent, want a digit`},
+		{`+1`, `line 1, column 1: unexpected '+', want a value`},
+		{`.5`, `line 1, column 1: unexpected '.', want a value`},
+		{`tru`, `line 1, column 1: unexpected 't', want a value`},
+		{`nan`, `line 1, column 1: unexpected 'n', want a value`},
+		{`1 2`, `line 1, column 3: unexpected '2' after the JSON value`},
+		{`"abc`, `line 1, column 1: unterminated string`},
+		{"\"a\x01b\"", `line 1, column 3: invalid control character '\x01' in string`},
+		{"\"a\nb\"", `line 1, column 3: invalid control character '\n' in string`},
+		{`"\q"`, `line 1, column 2: invalid escape \q`},
+		{`"\u12"`, `line 1, column 2: invalid \u escape`},
+		{`"\u12g4"`, `line 1, column 2: invalid \u escape`},
+		{"\"\xff\"", `line 1, column 1: string is not valid UTF-8`},
+		{"\"\\n\xc3\"", `line 1, column 1: string is not valid UTF-8`},
+		{"{\n  \"a\": [1,\n   x]}", `line 3, column 4: unexpected 'x', want a value`},
+		{"[\r\n1,\r\n}", `line 3, column 1: unexpected '}', want a value`},
+		{`"é" x`, `line 1, column 6: unexpected 'x' after the JSON value`},
+	}
+	for _, tt := range tests {
+		_, err := ParseValue([]byte(tt.in))
+		if err == nil || err.Error() != tt.err {
+			t.Errorf("ParseValue(%q):\n got %v\nwant %s", tt.in, err, tt.err)
+			continue
+		}
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Line < 1 || se.Column < 1 || se.Offset < 0 || se.Offset > len(tt.in) {
+			t.Errorf("ParseValue(%q): %#v is not a located *SyntaxError", tt.in, err)
+		}
+	}
+}
+
+// TestParseValueLimits: what Python's json module refuses (nesting past
+// its recursion limit, ints past 4300 digits) is refused too.
+func TestParseValueLimits(t *testing.T) {
+	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	if _, err := ParseValue([]byte(nest(maxDepth))); err != nil {
+		t.Errorf("%d levels: %v", maxDepth, err)
+	}
+	if _, err := ParseValue([]byte(nest(maxDepth + 1))); err == nil || !strings.Contains(err.Error(), "nesting deeper than 990 levels") {
+		t.Errorf("%d levels: %v", maxDepth+1, err)
+	}
+	deepObj := strings.Repeat(`{"a":`, maxDepth+1) + "1" + strings.Repeat("}", maxDepth+1)
+	if _, err := ParseValue([]byte(deepObj)); err == nil || !strings.Contains(err.Error(), "nesting deeper") {
+		t.Errorf("deep objects: %v", err)
+	}
+	digits := strings.Repeat("7", maxIntDigits)
+	if v, err := ParseValue([]byte(digits)); err != nil || v.String() != digits {
+		t.Errorf("%d digits: %v", maxIntDigits, err)
+	}
+	if _, err := ParseValue([]byte("[" + digits + "7]")); err == nil || err.Error() != "line 1, column 2: integer literal of 4301 digits exceeds Python's limit of 4300" {
+		t.Errorf("%d digits: %v", maxIntDigits+1, err)
+	}
+}
+
+func TestParseValueScalars(t *testing.T) {
+	tests := []struct {
+		in   string
+		kind Kind
+		json string // String(): JSON as it is written back
+		f    float64
+	}{
+		{`0`, IntKind, "0", 0},
+		{`-0`, IntKind, "0", 0},
+		{`-12`, IntKind, "-12", -12},
+		{`123456789012345678901234567890`, IntKind, "123456789012345678901234567890", 1.2345678901234568e29},
+		{`1.0`, FloatKind, "1.0", 1},
+		{`1E2`, FloatKind, "100.0", 100},
+		{`1e+2`, FloatKind, "100.0", 100},
+		{`-0.0`, FloatKind, "-0.0", math.Copysign(0, -1)},
+		{`1e400`, FloatKind, "Infinity", math.Inf(1)},
+		{`-1e400`, FloatKind, "-Infinity", math.Inf(-1)},
+		{`1e-400`, FloatKind, "0.0", 0},
+		{`NaN`, FloatKind, "NaN", math.NaN()},
+		{`Infinity`, FloatKind, "Infinity", math.Inf(1)},
+		{`-Infinity`, FloatKind, "-Infinity", math.Inf(-1)},
+		{`true`, BoolKind, "true", 1},
+		{`false`, BoolKind, "false", 0},
+		{`null`, NullKind, "null", 0},
+		{` "a\/b\"\\\b\f\n\r\t" `, StringKind, `"a/b\"\\\u0008\u000c\n\r\t"`, 0},
+		{`"\u00e9\u4E2D"`, StringKind, `"é中"`, 0},
+		{`"\ud83d\ude00"`, StringKind, `"😀"`, 0},
+		{`"\ud83d"`, StringKind, `"\ud83d"`, 0},
+		{`"\ude00\ud83d"`, StringKind, `"\ude00\ud83d"`, 0},
+		{`"\ud83dx\ude00"`, StringKind, `"\ud83dx\ude00"`, 0},
+		{`"\ud83d\u0041"`, StringKind, `"\ud83dA"`, 0},
+		{`"raw é 😀 \u2028"`, StringKind, "\"raw é 😀 \u2028\"", 0},
+	}
+	for _, tt := range tests {
+		v, err := ParseValue([]byte(tt.in))
+		if err != nil {
+			t.Errorf("ParseValue(%s): %v", tt.in, err)
+			continue
+		}
+		if v.Kind() != tt.kind || v.String() != tt.json {
+			t.Errorf("ParseValue(%s) = %s %s, want %s %s", tt.in, v.Kind(), v.String(), tt.kind, tt.json)
+		}
+		if got := v.Float(); got != tt.f && !(math.IsNaN(got) && math.IsNaN(tt.f)) || math.Signbit(got) != math.Signbit(tt.f) {
+			t.Errorf("ParseValue(%s).Float() = %v, want %v", tt.in, got, tt.f)
+		}
+	}
+	// Strings keep their text, lone surrogates in WTF-8.
+	texts := map[string]string{
+		` "a\/b\"\\\b\f\n\r\t" `: "a/b\"\\\b\f\n\r\t",
+		`"\ud83d"`:               "\xed\xa0\xbd",
+		`"\ude00\ud83d"`:         "\xed\xb8\x80\xed\xa0\xbd",
+		`"\ud83dx\ude00"`:        "\xed\xa0\xbdx\xed\xb8\x80",
+		`"\ud83d\u0041"`:         "\xed\xa0\xbdA",
+	}
+	for in, want := range texts {
+		if got := MustParseValue(in).Text(); got != want {
+			t.Errorf("ParseValue(%s).Text() = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestParseValueContainers checks that containers keep their members apart
+// (the parser builds them in shared storage) and objects their key order,
+// with a duplicate key in its first position holding its last value.
+func TestParseValueContainers(t *testing.T) {
+	v := MustParseValue(`{"z": [1, [2, 3], {"y": [], "x": {}}], "a": {"k": 1, "j": 2, "k": [4]}, "m": "s", "z": [5, {"q": null}]}`)
+	const want = `{"z":[5,{"q":null}],"a":{"k":[4],"j":2},"m":"s"}`
+	if got := v.String(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// Appending to a parsed container must not write into its neighbours.
+	a, _ := v.Get("a")
+	k, _ := a.Get("k")
+	grown := append(k.elems, Member{Value: IntOf(9)})
+	_ = grown
+	if got := v.String(); got != want {
+		t.Errorf("after appending to a member's elements: %s", got)
+	}
+	for _, in := range []string{`[]`, `{}`, `[[]]`, `[{}, {}]`, `{"a": {}, "b": []}`} {
+		if got := MustParseValue(in).String(); got != strings.ReplaceAll(in, " ", "") {
+			t.Errorf("ParseValue(%s).String() = %s", in, got)
+		}
+	}
+	// Many documents parsed one after another stay intact.
+	var vals []Value
+	for i := range 200 {
+		vals = append(vals, MustParseValue(`{"i": [`+strings.Repeat(`{"n": 1}, `, i%7)+`2]}`))
+	}
+	for i, v := range vals {
+		want := `{"i":[` + strings.Repeat(`{"n":1},`, i%7) + `2]}`
+		if got := v.String(); got != want {
+			t.Fatalf("document %d: %s, want %s", i, got, want)
+		}
+	}
+}
+
+func TestMustParseValuePanics(t *testing.T) {
+	defer func() {
+		if _, ok := recover().(*SyntaxError); !ok {
+			t.Error("MustParseValue of bad JSON did not panic with its *SyntaxError")
+		}
+	}()
+	MustParseValue(`{`)
+}
+
+// FuzzParseValue: the parser never panics, and what it accepts survives a
+// round trip through MarshalJSON unchanged: the same JSON text, key order
+// and number kinds included, and a value Equal to it (but for NaN, which
+// equals nothing).
+func FuzzParseValue(f *testing.F) {
+	for _, s := range []string{`{"a": [1, 1.0, true, null, "x\u00e9\ud800"]}`, `[1e400, -0.0, NaN]`, `"\ud83d\ude00"`, `{"k": 1, "k": 2}`, `12345678901234567890`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseValue([]byte(s))
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %v is not a *SyntaxError", err)
+			}
+			return
+		}
+		out, _ := v.MarshalJSON()
+		back, err := ParseValue(out)
+		if err != nil {
+			t.Fatalf("re-parsing %s: %v", out, err)
+		}
+		if v.String() != back.String() || !Equal(v, back) && !hasNaN(v) {
+			t.Fatalf("round trip changed %s: %s", s, out)
+		}
+	})
+}
+
+func hasNaN(v Value) bool {
+	switch v.kind {
+	case FloatKind:
+		return math.IsNaN(v.f)
+	case ArrayKind, ObjectKind:
+		for _, m := range v.elems {
+			if hasNaN(m.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,447 @@
+package agentcheck
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// ParseSample parses one ragas MultiTurnSample written as a JSON object:
+//
+//	{"user_input": [{"type": "human", "content": "..."},
+//	                {"type": "ai", "content": "...", "tool_calls": [{"name": "...", "args": {...}}]},
+//	                {"type": "tool", "content": "..."}],
+//	 "reference": "...", "reference_tool_calls": [...], "reference_topics": ["..."]}
+//
+// Malformed JSON anywhere in text is a *SyntaxError with its line and
+// column in text; a problem in a message is a *MessageError naming the
+// message and tool call. A field given twice counts once, with its last
+// value, as in a Python dict. The Sample's strings share text's memory.
+func ParseSample(text string) (Sample, error) {
+	d := sampleDecoderPool.Get().(*sampleDecoder)
+	// Only arguments become Values: a tenth of a typical sample's JSON.
+	d.p = parser{src: text, perChunk: min(len(text)/48+8, 1024)}
+	s, err := d.sample()
+	d.p.release()
+	d.reset()
+	sampleDecoderPool.Put(d)
+	return s, err
+}
+
+// sampleDecoder reads a sample in one pass, straight into a Sample: it
+// builds Values only for the arguments of tool calls (and for what it
+// skips), with the parser's own steps (nextKey, nextElem), so that the JSON
+// is scanned, and its errors worded, as ParseValue does.
+//
+// A field of the wrong shape does not stop it: it notes the problem and
+// reads on, so that malformed JSON later in the text is still reported, and
+// reported first, and so that a field given again can replace it. Once the
+// text is read, the problems are reported in the order of ragas's checks:
+// user_input, then each message (type, content, tool_calls, each call),
+// the conversation as a whole, reference, reference_tool_calls and
+// reference_topics, whatever the order of the fields in the JSON.
+//
+// Messages and calls are gathered on scratch slices, reused from sample to
+// sample, and copied out once into slices of exactly the right size.
+type sampleDecoder struct {
+	p     parser
+	msgs  []Message
+	calls []ToolCall
+	// spans[i] is the range of msgs[i]'s calls in calls; start -1 for a
+	// message without "tool_calls".
+	spans [][2]int
+}
+
+var sampleDecoderPool = sync.Pool{New: func() any { return new(sampleDecoder) }}
+
+func (d *sampleDecoder) reset() {
+	clear(d.msgs)
+	clear(d.calls)
+	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
+	d.p = parser{}
+}
+
+// The depths of the parts of a sample, counted as ParseValue counts them,
+// so that its nesting limit applies to arguments and ignored fields alike:
+// a part at depth n holds values read at depth n.
+const (
+	depthSample   = 1
+	depthMessages = 2 // user_input, and reference_tool_calls and reference_topics
+	depthMessage  = 3
+	depthCalls    = 4 // a message's tool_calls
+)
+
+// text reads a value that ought to be a string: its text, and its kind,
+// which for anything else is all that matters of it.
+func (d *sampleDecoder) text(depth int) (string, Kind, error) {
+	p := &d.p
+	if p.at('"') {
+		s, err := p.str()
+		return s, StringKind, err
+	}
+	v, err := p.value(depth)
+	return "", v.kind, err
+}
+
+// isSyntax reports whether err is malformed JSON, which ends the reading,
+// rather than a problem with a field, which does not.
+func isSyntax(err error) bool {
+	_, ok := err.(*SyntaxError)
+	return ok
+}
+
+func (d *sampleDecoder) sample() (Sample, error) {
+	p := &d.p
+	p.skipSpace()
+	if !p.at('{') {
+		v, err := p.value(0)
+		if err == nil {
+			err = d.end()
+		}
+		if err != nil {
+			return Sample{}, err
+		}
+		return Sample{}, fmt.Errorf("a sample must be a JSON object, got %s", v.kind)
+	}
+	var f sampleFields
+	f.refCalls = [2]int{-1, -1}
+	for key, more, err := p.nextKey(true); more || err != nil; key, more, err = p.nextKey(false) {
+		if err == nil {
+			err = d.field(key, &f)
+		}
+		if err != nil {
+			return Sample{}, err
+		}
+	}
+	if err := d.end(); err != nil {
+		return Sample{}, err
+	}
+	if !f.seenUI {
+		return Sample{}, errors.New(`"user_input" is missing`)
+	}
+	if f.uiErr != nil {
+		return Sample{}, f.uiErr
+	}
+	// Copy the messages and calls out of the scratch space.
+	s := f.s
+	calls := make([]ToolCall, len(d.calls))
+	copy(calls, d.calls)
+	s.Conversation = make(Conversation, len(d.msgs))
+	copy(s.Conversation, d.msgs)
+	for i, sp := range d.spans {
+		if sp[0] >= 0 {
+			s.Conversation[i].ToolCalls = calls[sp[0]:sp[1]:sp[1]]
+		}
+	}
+	if err := s.Conversation.Validate(); err != nil {
+		return Sample{}, err
+	}
+	for _, err := range [...]error{f.refErr, f.refCallsErr, f.topicsErr} {
+		if err != nil {
+			return Sample{}, err
+		}
+	}
+	if f.refCalls[0] >= 0 {
+		s.ReferenceToolCalls = calls[f.refCalls[0]:f.refCalls[1]:f.refCalls[1]]
+	}
+	return s, nil
+}
+
+// sampleFields is what the fields of a sample held, each as its last
+// occurrence left it: the Sample's strings, and the problem with each field.
+type sampleFields struct {
+	s                                     Sample
+	seenUI                                bool
+	uiErr, refErr, refCallsErr, topicsErr error
+	refCalls                              [2]int // range of reference calls in d.calls; -1 for none
+}
+
+// field reads the value of the sample's field key into f. It returns only
+// a *SyntaxError; a problem with the field is noted in f.
+func (d *sampleDecoder) field(key string, f *sampleFields) error {
+	p := &d.p
+	switch key {
+	case "user_input":
+		f.seenUI = true
+		f.uiErr = d.messages()
+		if isSyntax(f.uiErr) {
+			return f.uiErr
+		}
+	case "reference":
+		var kind Kind
+		var err error
+		if f.s.Reference, kind, err = d.text(depthSample); err != nil {
+			return err
+		}
+		f.refErr = nil
+		if kind != StringKind && kind != NullKind {
+			f.refErr = fmt.Errorf(`"reference" must be a string, got %s`, kind)
+		}
+	case "reference_tool_calls":
+		f.refCalls, f.refCallsErr = [2]int{-1, -1}, nil
+		if !p.at('[') {
+			v, err := p.value(depthSample)
+			if err != nil {
+				return err
+			}
+			if v.kind != NullKind {
+				f.refCallsErr = fmt.Errorf(`"reference_tool_calls" must be a list, got %s`, v.kind)
+			}
+			return nil
+		}
+		start := len(d.calls)
+		bad, _, err := d.toolCalls(depthMessages)
+		if err != nil {
+			if isSyntax(err) {
+				return err
+			}
+			f.refCallsErr = fmt.Errorf("reference_tool_calls[%d]: %w", bad, err)
+		}
+		f.refCalls = [2]int{start, len(d.calls)}
+	case "reference_topics":
+		f.s.ReferenceTopics, f.topicsErr = nil, nil
+		if !p.at('[') {
+			v, err := p.value(depthSample)
+			if err != nil {
+				return err
+			}
+			if v.kind != NullKind {
+				f.topicsErr = fmt.Errorf(`"reference_topics" must be a list of strings, got %s`, v.kind)
+			}
+			return nil
+		}
+		j := 0
+		for more, err := p.nextElem(true); more || err != nil; more, err = p.nextElem(false) {
+			if err != nil {
+				return err
+			}
+			topic, kind, err := d.text(depthMessages)
+			if err != nil {
+				return err
+			}
+			if kind != StringKind && f.topicsErr == nil {
+				f.topicsErr = fmt.Errorf("reference_topics[%d] must be a string, got %s", j, kind)
+			}
+			f.s.ReferenceTopics = append(f.s.ReferenceTopics, topic)
+			j++
+		}
+	default:
+		_, err := p.value(depthSample)
+		return err
+	}
+	return nil
+}
+
+// end checks that nothing but space follows the sample.
+func (d *sampleDecoder) end() error {
+	p := &d.p
+	p.skipSpace()
+	if p.pos != len(p.src) {
+		return p.errorf("unexpected %s after the sample", p.describe())
+	}
+	return nil
+}
+
+// messages reads the value of "user_input" onto d.msgs and d.spans. It
+// returns a *SyntaxError at once, or, once the whole value is read, the
+// first problem with it.
+func (d *sampleDecoder) messages() error {
+	p := &d.p
+	d.msgs, d.spans = d.msgs[:0], d.spans[:0]
+	if !p.at('[') {
+		v, err := p.value(depthSample)
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf(`"user_input" must be a list of messages, got %s`, v.kind)
+	}
+	var first error
+	i := 0
+	for more, err := p.nextElem(true); more || err != nil; more, err = p.nextElem(false) {
+		if err == nil {
+			err = d.message(i)
+		}
+		if err != nil {
+			if isSyntax(err) {
+				return err
+			}
+			if first == nil {
+				first = err
+			}
+		}
+		i++
+	}
+	return first
+}
+
+// message reads message i of "user_input" onto d.msgs and d.spans, or
+// returns a *SyntaxError, or, once the message is read, a *MessageError.
+// The fields are checked in the order type, content, tool_calls, whatever
+// their order in the JSON.
+func (d *sampleDecoder) message(i int) error {
+	p := &d.p
+	if !p.at('{') {
+		v, err := p.value(depthMessages)
+		if err != nil {
+			return err
+		}
+		return messageError(i, "", -1, "", fmt.Errorf("a message must be an object, got %s", v.kind))
+	}
+	var (
+		m                  Message
+		typ                string
+		typKind, textKind  Kind // the kinds of "type" and "content"
+		seenType, seenText bool
+		calls              = NullKind // the kind of "tool_calls"
+		span               = [2]int{-1, -1}
+		bad                = -1 // the first call that could not be read
+		badName            string
+		badErr             error
+	)
+	for key, more, err := p.nextKey(true); more || err != nil; key, more, err = p.nextKey(false) {
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "type":
+			seenType = true
+			typ, typKind, err = d.text(depthMessage)
+		case "content":
+			seenText = true
+			m.Content, textKind, err = d.text(depthMessage)
+		case "tool_calls":
+			span, bad, badErr = [2]int{-1, -1}, -1, nil
+			if !p.at('[') {
+				var v Value
+				v, err = p.value(depthMessage)
+				calls = v.kind
+				break
+			}
+			calls = ArrayKind
+			span[0] = len(d.calls)
+			bad, badName, err = d.toolCalls(depthCalls)
+			span[1] = len(d.calls)
+			if err != nil && !isSyntax(err) {
+				badErr, err = err, nil
+			}
+		default:
+			_, err = p.value(depthMessage)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seenType || typKind != StringKind {
+		return messageError(i, "", -1, "", errors.New(`"type" must be "human", "ai" or "tool"`))
+	}
+	switch typ {
+	case "human":
+		m.Role = Human
+	case "ai":
+		m.Role = AI
+	case "tool":
+		m.Role = Tool
+	default:
+		return messageError(i, "", -1, "", fmt.Errorf(`unknown "type" %q (want "human", "ai" or "tool")`, typ))
+	}
+	if !seenText || textKind != StringKind {
+		what := "missing"
+		if seenText {
+			what = textKind.String()
+		}
+		return messageError(i, m.Role, -1, "", fmt.Errorf(`"content" must be a string, got %s`, what))
+	}
+	if calls != NullKind {
+		switch {
+		case m.Role != AI:
+			return messageError(i, m.Role, -1, "", errors.New(`only ai messages have "tool_calls"`))
+		case calls != ArrayKind:
+			return messageError(i, m.Role, -1, "", fmt.Errorf(`"tool_calls" must be a list, got %s`, calls))
+		case badErr != nil:
+			return messageError(i, m.Role, bad, badName, badErr)
+		}
+	}
+	d.msgs = append(d.msgs, m)
+	d.spans = append(d.spans, span)
+	return nil
+}
+
+func messageError(i int, role Role, call int, name string, err error) error {
+	return &MessageError{Message: i, Role: role, ToolCall: call, Name: name, Err: err}
+}
+
+// toolCalls reads a list of tool calls, the list at depth, onto d.calls.
+// It returns a *SyntaxError at once, or, once the list is read, the problem
+// with the first call that could not be read, with its index and, if it has
+// a good one, its name.
+func (d *sampleDecoder) toolCalls(depth int) (bad int, name string, err error) {
+	p := &d.p
+	bad = -1
+	var first error
+	j := 0
+	for more, err := p.nextElem(true); more || err != nil; more, err = p.nextElem(false) {
+		if err != nil {
+			return -1, "", err
+		}
+		tc, err := d.toolCall(depth + 1)
+		if err != nil {
+			if isSyntax(err) {
+				return -1, "", err
+			}
+			if first == nil {
+				bad, name, first = j, tc.Name, err
+			}
+		} else {
+			d.calls = append(d.calls, tc)
+		}
+		j++
+	}
+	return bad, name, first
+}
+
+// toolCall reads a tool call, an object at depth, or returns a
+// *SyntaxError, or, once the call is read, the problem with it, with the
+// call's name if that was good.
+func (d *sampleDecoder) toolCall(depth int) (ToolCall, error) {
+	p := &d.p
+	if !p.at('{') {
+		v, err := p.value(depth - 1)
+		if err != nil {
+			return ToolCall{}, err
+		}
+		return ToolCall{}, fmt.Errorf("a tool call must be an object, got %s", v.kind)
+	}
+	var (
+		tc                 ToolCall
+		nameKind           Kind
+		seenName, seenArgs bool
+	)
+	for key, more, err := p.nextKey(true); more || err != nil; key, more, err = p.nextKey(false) {
+		if err != nil {
+			return ToolCall{}, err
+		}
+		switch key {
+		case "name":
+			seenName = true
+			tc.Name, nameKind, err = d.text(depth)
+		case "args":
+			seenArgs = true
+			tc.Args, err = p.value(depth)
+		default:
+			_, err = p.value(depth)
+		}
+		if err != nil {
+			return ToolCall{}, err
+		}
+	}
+	if !seenName || nameKind != StringKind {
+		return ToolCall{}, errors.New(`"name" must be a string`)
+	}
+	if !seenArgs {
+		return ToolCall{Name: tc.Name}, errors.New(`"args" is missing`)
+	}
+	if tc.Args.kind != ObjectKind {
+		return ToolCall{Name: tc.Name}, fmt.Errorf(`"args" must be an object, got %s`, tc.Args.kind)
+	}
+	return tc, nil
+}

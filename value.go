@@ -1,0 +1,499 @@
+package agentcheck
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"sort"
+	"strconv"
+
+	"github.com/agentcheck/agentcheck/internal/pytext"
+)
+
+// Kind is the JSON type of a Value, with numbers split the way Python's json
+// module splits them: a literal with a fraction or an exponent is a Float,
+// anything else an Int. ragas compares arguments through Python's str(), so
+// 1 and 1.0 are different arguments and the split must survive loading.
+type Kind uint8
+
+// The kinds of a Value.
+const (
+	NullKind Kind = iota
+	BoolKind
+	IntKind
+	FloatKind
+	StringKind
+	ArrayKind
+	ObjectKind
+)
+
+var (
+	nan = math.NaN()
+	inf = math.Inf(1)
+)
+
+var kindNames = [...]string{"null", "bool", "int", "float", "string", "array", "object"}
+
+// String is the kind's name: null, bool, int, float, string, array or
+// object.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Value is a JSON value as a tool call's arguments carry it: objects keep
+// their key order and numbers keep the int/float distinction. The zero Value
+// is JSON null.
+type Value struct {
+	kind Kind
+	// s holds a String's text, an Int's canonical decimal digits, or a Bool
+	// ("True"/"False"), so that Python's str() of a scalar costs nothing.
+	s     string
+	f     float64
+	elems []Member // Array elements (empty keys) or Object members in order.
+}
+
+// Member is one key and value of a JSON object, in the order it was written.
+type Member struct {
+	Key   string
+	Value Value
+}
+
+// Kind reports the JSON type of v.
+func (v Value) Kind() Kind { return v.kind }
+
+// Len is the number of elements of an Array or members of an Object, else 0.
+func (v Value) Len() int { return len(v.elems) }
+
+// Members returns the members of an Object in key order as written.
+// The slice is shared; do not modify it.
+func (v Value) Members() []Member {
+	if v.kind != ObjectKind {
+		return nil
+	}
+	return v.elems
+}
+
+// Index returns element i of an Array.
+func (v Value) Index(i int) Value { return v.elems[i].Value }
+
+// Get returns the value of key in an Object and whether it is present.
+// A duplicate key in the source keeps its first position and its last value,
+// as a Python dict does.
+func (v Value) Get(key string) (Value, bool) {
+	if v.kind != ObjectKind {
+		return Value{}, false
+	}
+	for i := range v.elems {
+		if v.elems[i].Key == key {
+			return v.elems[i].Value, true
+		}
+	}
+	return Value{}, false
+}
+
+// Keys returns the keys of an Object in order.
+func (v Value) Keys() []string {
+	if v.kind != ObjectKind {
+		return nil
+	}
+	keys := make([]string, len(v.elems))
+	for i, m := range v.elems {
+		keys[i] = m.Key
+	}
+	return keys
+}
+
+// Float returns the numeric value of an Int, Float or Bool as float64.
+func (v Value) Float() float64 { return v.f }
+
+// Text returns a String's text, an Int's decimal digits as written
+// (canonical: no sign for zero, no leading zeros), and "" for other kinds.
+func (v Value) Text() string {
+	if v.kind == StringKind || v.kind == IntKind {
+		return v.s
+	}
+	return ""
+}
+
+// BoolValue returns the value of a Bool.
+func (v Value) BoolValue() bool { return v.kind == BoolKind && v.f != 0 }
+
+// String returns v as JSON, keeping key order and number kinds
+// ({"city":"Paris","n":1.0}).
+func (v Value) String() string { return string(v.appendJSON(nil)) }
+
+// MarshalJSON writes v as JSON, keeping key order and number kinds.
+func (v Value) MarshalJSON() ([]byte, error) { return v.appendJSON(nil), nil }
+
+// Interface converts v to plain Go values for matchers: nil, bool, int64
+// (or *big.Int when it does not fit), float64, string, []any and
+// map[string]any.
+func (v Value) Interface() any {
+	switch v.kind {
+	case BoolKind:
+		return v.f != 0
+	case IntKind:
+		if n, err := strconv.ParseInt(v.s, 10, 64); err == nil {
+			return n
+		}
+		n, _ := new(big.Int).SetString(v.s, 10)
+		return n
+	case FloatKind:
+		return v.f
+	case StringKind:
+		return v.s
+	case ArrayKind:
+		out := make([]any, len(v.elems))
+		for i := range v.elems {
+			out[i] = v.elems[i].Value.Interface()
+		}
+		return out
+	case ObjectKind:
+		out := make(map[string]any, len(v.elems))
+		for _, m := range v.elems {
+			out[m.Key] = m.Value.Interface()
+		}
+		return out
+	}
+	return nil
+}
+
+// Values built from Go.
+
+// NullValue returns JSON null, the zero Value.
+func NullValue() Value { return Value{} }
+
+// StringOf returns the String s.
+func StringOf(s string) Value { return Value{kind: StringKind, s: s} }
+
+// IntOf returns the Int n.
+func IntOf(n int64) Value { return Value{kind: IntKind, s: strconv.FormatInt(n, 10), f: float64(n)} }
+
+// FloatOf returns the Float f, which keeps its kind even when integral:
+// FloatOf(1) is written 1.0.
+func FloatOf(f float64) Value { return Value{kind: FloatKind, f: f} }
+
+// ArrayOf returns an Array of items, in order.
+func ArrayOf(items ...Value) Value { return arrayOf(items) }
+
+// BoolOf returns the Bool b.
+func BoolOf(b bool) Value {
+	if b {
+		return Value{kind: BoolKind, s: "True", f: 1}
+	}
+	return Value{kind: BoolKind, s: "False"}
+}
+
+func arrayOf(items []Value) Value {
+	elems := make([]Member, len(items))
+	for i, it := range items {
+		elems[i].Value = it
+	}
+	return Value{kind: ArrayKind, elems: elems}
+}
+
+// ObjectOf builds an Object from members in the given order.
+func ObjectOf(members ...Member) Value {
+	return Value{kind: ObjectKind, elems: append([]Member{}, members...)}
+}
+
+// ParseValue parses one JSON document into a Value. Like Python's json
+// module it accepts NaN, Infinity and -Infinity.
+func ParseValue(data []byte) (Value, error) {
+	p := parser{src: string(data)}
+	p.skipSpace()
+	v, err := p.value(0)
+	if err != nil {
+		return Value{}, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.src) {
+		return Value{}, p.errorf("unexpected %s after the JSON value", p.describe())
+	}
+	return v, nil
+}
+
+// MustParseValue is ParseValue for literals in tests; it panics on error.
+func MustParseValue(s string) Value {
+	v, err := ParseValue([]byte(s))
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// ValueOf converts a Go value to a Value: nil, bool, all integer and float
+// types, string, json.Number, json.RawMessage, Value, slices, arrays, and
+// maps with string keys (whose keys are sorted, Go maps having no order).
+// Structs go through encoding/json.
+func ValueOf(x any) (Value, error) {
+	switch t := x.(type) {
+	case nil:
+		return Value{}, nil
+	case Value:
+		return t, nil
+	case bool:
+		return BoolOf(t), nil
+	case string:
+		return StringOf(t), nil
+	case int:
+		return IntOf(int64(t)), nil
+	case int64:
+		return IntOf(t), nil
+	case int32:
+		return IntOf(int64(t)), nil
+	case float64:
+		return FloatOf(t), nil
+	case float32:
+		return FloatOf(float64(t)), nil
+	case json.Number:
+		return ParseValue([]byte(t))
+	case json.RawMessage:
+		return ParseValue(t)
+	case *big.Int:
+		return Value{kind: IntKind, s: t.String(), f: bigToFloat(t)}, nil
+	case []any:
+		items := make([]Value, len(t))
+		for i, e := range t {
+			v, err := ValueOf(e)
+			if err != nil {
+				return Value{}, fmt.Errorf("[%d]: %w", i, err)
+			}
+			items[i] = v
+		}
+		return arrayOf(items), nil
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		elems := make([]Member, len(keys))
+		for i, k := range keys {
+			v, err := ValueOf(t[k])
+			if err != nil {
+				return Value{}, fmt.Errorf("%s: %w", k, err)
+			}
+			elems[i] = Member{k, v}
+		}
+		return Value{kind: ObjectKind, elems: elems}, nil
+	}
+	rv := reflect.ValueOf(x)
+	switch rv.Kind() {
+	case reflect.Int8, reflect.Int16:
+		return IntOf(rv.Int()), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return Value{kind: IntKind, s: strconv.FormatUint(rv.Uint(), 10), f: float64(rv.Uint())}, nil
+	case reflect.Slice, reflect.Array:
+		items := make([]any, rv.Len())
+		for i := range items {
+			items[i] = rv.Index(i).Interface()
+		}
+		return ValueOf(items)
+	case reflect.Map:
+		if rv.Type().Key().Kind() == reflect.String {
+			m := make(map[string]any, rv.Len())
+			for it := rv.MapRange(); it.Next(); {
+				m[it.Key().String()] = it.Value().Interface()
+			}
+			return ValueOf(m)
+		}
+	}
+	data, err := json.Marshal(x)
+	if err != nil {
+		return Value{}, fmt.Errorf("agentcheck: cannot convert %T to a JSON value: %w", x, err)
+	}
+	return ParseValue(data)
+}
+
+func bigToFloat(n *big.Int) float64 {
+	f, _ := new(big.Float).SetInt(n).Float64()
+	return f
+}
+
+// JSON output, keeping order and number kinds.
+
+func (v Value) appendJSON(b []byte) []byte {
+	switch v.kind {
+	case NullKind:
+		return append(b, "null"...)
+	case BoolKind:
+		if v.f != 0 {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case IntKind:
+		return append(b, v.s...)
+	case FloatKind:
+		switch {
+		case math.IsNaN(v.f):
+			return append(b, "NaN"...)
+		case math.IsInf(v.f, 1):
+			return append(b, "Infinity"...)
+		case math.IsInf(v.f, -1):
+			return append(b, "-Infinity"...)
+		}
+		return pytext.AppendFloat(b, v.f)
+	case StringKind:
+		return appendJSONString(b, v.s)
+	case ArrayKind:
+		b = append(b, '[')
+		for i := range v.elems {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = v.elems[i].Value.appendJSON(b)
+		}
+		return append(b, ']')
+	case ObjectKind:
+		b = append(b, '{')
+		for i := range v.elems {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, v.elems[i].Key)
+			b = append(b, ':')
+			b = v.elems[i].Value.appendJSON(b)
+		}
+		return append(b, '}')
+	}
+	return b
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < 0x80 {
+			i++
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20:
+				b = pytext.AppendHex(append(b, '\\', 'u', '0', '0'), uint32(c), 2)
+			default:
+				b = append(b, c)
+			}
+			continue
+		}
+		r, size := pytext.DecodeWTF8(s[i:])
+		if r >= 0xD800 && r <= 0xDFFF {
+			b = append(b, '\\', 'u')
+			b = pytext.AppendHex(b, uint32(r), 4)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}
+
+// Equality of JSON values.
+
+// Equal reports whether a and b are the same JSON value: numbers by exact
+// value whatever their spelling (10 == 10.0 == 1e1), strings by their code
+// points, arrays element by element, objects member by member whatever their
+// key order. true is not 1, and NaN equals nothing, NaN included. It is the
+// equality every expectation and every JSON comparison of agentcheck uses.
+func Equal(a, b Value) bool {
+	var nan int
+	var ab, bb [64]byte
+	return string(AppendCanonical(ab[:0], a, &nan)) == string(AppendCanonical(bb[:0], b, &nan))
+}
+
+// AppendCanonical appends to b a key for v under Equal: two values get the
+// same key exactly when Equal reports them equal. nan is a counter the
+// caller owns that gives each NaN a key of its own; with nan nil, every NaN
+// gets the same key. Metrics use the keys to hash calls.
+func AppendCanonical(b []byte, v Value, nan *int) []byte {
+	switch v.kind {
+	case NullKind:
+		return append(b, 'N')
+	case BoolKind:
+		if v.f != 0 {
+			return append(b, 't')
+		}
+		return append(b, 'f')
+	case IntKind:
+		b = append(b, 'n')
+		return append(b, v.s...)
+	case FloatKind:
+		b = append(b, 'n')
+		switch {
+		case math.IsNaN(v.f):
+			if nan == nil {
+				return append(b, "nan"...)
+			}
+			*nan++
+			b = append(b, "nan#"...)
+			return strconv.AppendInt(b, int64(*nan), 10)
+		case math.IsInf(v.f, 0):
+			return pytext.AppendFloat(b, v.f)
+		case v.f == math.Trunc(v.f):
+			// An integral float equals the int of the same exact value.
+			if math.Abs(v.f) < 1<<53 {
+				return strconv.AppendInt(b, int64(v.f), 10)
+			}
+			n, _ := new(big.Float).SetFloat64(v.f).Int(nil)
+			return n.Append(b, 10)
+		}
+		// A fractional float equals only itself: its bits are its key,
+		// fixed-length, so the key needs no end marker.
+		return binary.BigEndian.AppendUint64(append(b, 'x'), math.Float64bits(v.f))
+	case StringKind:
+		b = binary.AppendUvarint(append(b, 's'), uint64(len(v.s)))
+		return append(b, v.s...)
+	case ArrayKind:
+		b = append(b, '[')
+		for i := range v.elems {
+			b = AppendCanonical(b, v.elems[i].Value, nan)
+			b = append(b, ',')
+		}
+		return append(b, ']')
+	case ObjectKind:
+		// The member count up front keeps keys unambiguous: without it the
+		// '}' that closes an object reads like the length (125) of a next
+		// key.
+		b = binary.AppendUvarint(append(b, '{'), uint64(len(v.elems)))
+		var stack [8]int
+		for _, i := range SortedMembers(v.elems, stack[:0]) {
+			m := &v.elems[i]
+			b = binary.AppendUvarint(b, uint64(len(m.Key)))
+			b = append(b, m.Key...)
+			b = AppendCanonical(b, m.Value, nan)
+			b = append(b, ',')
+		}
+		return append(b, '}')
+	}
+	return b
+}
+
+// SortedMembers appends to buf the indexes of ms sorted by key (byte order,
+// which for UTF-8 is code point order, Python's string order) and returns
+// it. Equal keys keep their order.
+func SortedMembers(ms []Member, buf []int) []int {
+	idx := buf[:0]
+	for i := range ms {
+		idx = append(idx, i)
+	}
+	// Insertion sort: argument lists are short, and this keeps it
+	// allocation-free and stable.
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0 && ms[idx[j]].Key < ms[idx[j-1]].Key; j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
+	return idx
+}
