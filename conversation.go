@@ -73,7 +73,7 @@ func MustParseToolCall(name, argsJSON string) ToolCall {
 func (tc ToolCall) String() string {
 	b := append([]byte(tc.Name), '(')
 	if tc.Args.Len() > 0 {
-		b = tc.Args.appendJSON(b)
+		b = tc.Args.appendJSON(b, false)
 	}
 	return string(append(b, ')'))
 }

@@ -472,7 +472,7 @@ func TestReadmeHarness(t *testing.T) {
 		"```go\n" + // 19
 		"func TestB(t *testing.T) {\n" + // 20
 		"\tj := judge.ForTest(t)\n" +
-		"\tsample := agenttest.Sample{}\n" +
+		"\tsample := agenttest.Report{}\n" +
 		"\tg := NewWithT(t)\n" +
 		"\tg.Expect(j).NotTo(BeNil())\n" +
 		"\tg.Expect(sample.Reference).To(BeEmpty())\n" +

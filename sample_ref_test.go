@@ -251,7 +251,7 @@ func sameSample(a, b Sample) bool {
 		}
 		for i := range x {
 			if x[i].ID != y[i].ID || x[i].Name != y[i].Name || x[i].Args.kind != y[i].Args.kind ||
-				string(x[i].Args.appendJSON(nil)) != string(y[i].Args.appendJSON(nil)) {
+				string(x[i].Args.appendJSON(nil, false)) != string(y[i].Args.appendJSON(nil, false)) {
 				return false
 			}
 		}

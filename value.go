@@ -126,10 +126,19 @@ func (v Value) BoolValue() bool { return v.kind == BoolKind && v.f != 0 }
 
 // String returns v as JSON, keeping key order and number kinds
 // ({"city":"Paris","n":1.0}).
-func (v Value) String() string { return string(v.appendJSON(nil)) }
+func (v Value) String() string { return string(v.appendJSON(nil, false)) }
+
+// Canonical returns v as JSON in one canonical form: no insignificant
+// space, object members in key order, strings escaped one way, ints as
+// their digits and floats as their shortest round-trip text (1.5e3 is
+// 1500.0). Two JSON texts that differ only in spacing, member order,
+// string escapes and number spelling have the same Canonical form; texts
+// that differ in a value, 1 and 1.0 included, do not. Recorded requests
+// match by it.
+func (v Value) Canonical() string { return string(v.appendJSON(nil, true)) }
 
 // MarshalJSON writes v as JSON, keeping key order and number kinds.
-func (v Value) MarshalJSON() ([]byte, error) { return v.appendJSON(nil), nil }
+func (v Value) MarshalJSON() ([]byte, error) { return v.appendJSON(nil, false), nil }
 
 // Interface converts v to plain Go values for matchers: nil, bool, int64
 // (or *big.Int when it does not fit), float64, string, []any and
@@ -319,7 +328,7 @@ func bigToFloat(n *big.Int) float64 {
 
 // JSON output, keeping order and number kinds.
 
-func (v Value) appendJSON(b []byte) []byte {
+func (v Value) appendJSON(b []byte, sorted bool) []byte {
 	switch v.kind {
 	case NullKind:
 		return append(b, "null"...)
@@ -348,18 +357,27 @@ func (v Value) appendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = v.elems[i].Value.appendJSON(b)
+			b = v.elems[i].Value.appendJSON(b, sorted)
 		}
 		return append(b, ']')
 	case ObjectKind:
 		b = append(b, '{')
-		for i := range v.elems {
-			if i > 0 {
+		var stack [8]int
+		order := stack[:0]
+		if sorted {
+			order = SortedMembers(v.elems, order)
+		}
+		for k := range v.elems {
+			i := k
+			if sorted {
+				i = order[k]
+			}
+			if k > 0 {
 				b = append(b, ',')
 			}
 			b = appendJSONString(b, v.elems[i].Key)
 			b = append(b, ':')
-			b = v.elems[i].Value.appendJSON(b)
+			b = v.elems[i].Value.appendJSON(b, sorted)
 		}
 		return append(b, '}')
 	}

@@ -65,6 +65,9 @@ var _ = ginkgo.Describe("a judged assertion under Ginkgo", ginkgo.Ordered, func(
 		g.Expect(late).To(AchieveGoal(j))
 		gomega.Expect(msg).To(gomega.ContainSubstring("the judge found it did not (agent_goal_accuracy 0, want 1)"))
 		gomega.Expect(msg).To(gomega.MatchRegexp(`cassette: .*a_judged_assertion_under_Ginkgo_records_its_judge.*\.yaml`))
+		// Re-recording focuses the spec: go test -run would pick a test
+		// function, not a spec.
+		gomega.Expect(msg).To(gomega.ContainSubstring(`re-record: AGENTCHECK_RECORD=all go test ./matchers -ginkgo.focus '^a judged assertion under Ginkgo records its judge'\''s answers through GinkgoT\(\), then replays them offline$'`))
 	})
 
 	ginkgo.It("asked the server only while recording", func() {

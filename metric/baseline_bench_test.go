@@ -95,7 +95,7 @@ func BenchmarkPairing(b *testing.B) {
 // one (checked on the first 1,000 cases), or if greedy is ever wrong in strict mode (equal calls are
 // interchangeable, so greedy is optimal there). With -v it prints the rate:
 //
-//	go test ./agenttest -run TestGreedyWrongRate -v
+//	go test ./metric -run TestGreedyWrongRate -v
 func TestGreedyWrongRate(t *testing.T) {
 	const cases = 10000
 	rng := rand.New(rand.NewPCG(9, 10))

@@ -3,6 +3,7 @@ package recorder
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -44,6 +45,12 @@ func ForTest(t T, opts ...Option) *Recorder {
 	}
 	if cfg.test == "" {
 		cfg.test = t.Name()
+	}
+	if _, ginkgo := t.(interface{ ParallelProcess() int }); ginkgo && cfg.command == "" {
+		// A Ginkgo spec: go test -run picks test functions, not specs, so the
+		// command focuses the spec by its full text.
+		cfg.command = RecordEnv + "=missing go test " + packageDir() + " -ginkgo.focus '" +
+			strings.ReplaceAll("^"+regexp.QuoteMeta(t.Name())+"$", "'", `'\''`) + "'"
 	}
 	r, err := open(path, cfg)
 	if err != nil {

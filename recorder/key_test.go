@@ -7,13 +7,16 @@ import (
 
 func TestCanonicalJSON(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{` {"b" : 1, "a": {"d": [true, false, null], "c": -1.5e3}} `, `{"a":{"c":-1.5e3,"d":[true,false,null]},"b":1}`},
+		{` {"b" : 1, "a": {"d": [true, false, null], "c": -1.5e3}} `, `{"a":{"c":-1500.0,"d":[true,false,null]},"b":1}`},
 		{`[]`, `[]`},
 		{`{}`, `{}`},
 		{`"a \"quoted\" string"`, `"a \"quoted\" string"`},
 		{`{"b":"x\\", "a":"q\"r\\\"s"}`, `{"a":"q\"r\\\"s","b":"x\\"}`},
 		// Strings by what they decode to: an escape matches its character.
 		{`{"z":{},"y":[{}],"x":"\u00e9"}`, `{"x":"é","y":[{}],"z":{}}`},
+		// Numbers by kind and value: an int stays an int, a float is its
+		// shortest text.
+		{`[2, 2.0, 2.00, 1e2, -0, 12345678901234567890123]`, `[2,2.0,2.0,100.0,0,12345678901234567890123]`},
 	}
 	for _, tt := range tests {
 		got, ok := appendCanonicalJSON(nil, []byte(tt.in))

@@ -1,0 +1,11 @@
+// Package agenttest is agentcheck's face in go test: an expectation DSL for
+// the tool calls an agent should make (CallTo(name).With(Args{...}), with
+// literals, OneOf, Approx, Absent, Anything or any Gomega matcher as
+// argument values), checks that compare a transcript with it or score it with
+// a metric and return a Report (CheckToolCalls, CheckCalled, CheckScore,
+// CheckGoal, CheckTopics), and Assert/Require helpers that fail a test with
+// that Report. The Report's message is the one failure wording: the
+// matchers package renders the same Reports for Gomega, so a failure reads
+// the same whichever way a test asserts. The helpers take any T with Errorf
+// (*testing.T, Ginkgo's GinkgoT(), testify's mocks).
+package agenttest
