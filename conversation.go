@@ -27,16 +27,37 @@ type Message struct {
 	// it has an empty list, which ragas counts as "with tool calls" when it
 	// checks that a tool message follows one.
 	ToolCalls []ToolCall
-	// ToolCallID links a Tool message to the call it answers (OpenAI).
+	// ToolCallID links a Tool message to the call it answers, by the call's
+	// ID.
 	ToolCallID string
+	// IsError marks a Tool message whose call failed: Content is the error
+	// the tool gave.
+	IsError bool
 }
 
 // ToolCall is a call of a tool by name with JSON arguments.
 type ToolCall struct {
-	ID   string // optional, as OpenAI assigns it
+	ID   string // optional, as the SDK or the model assigns it
 	Name string
-	Args Value // an Object; the zero Value means no arguments
+	Args Value    // an Object; the zero Value means no arguments
+	Kind ToolKind // who runs the tool: the agent's code (the zero value), an MCP server, the provider
 }
+
+// ToolKind says who runs a tool. The metrics compare calls by name and
+// arguments whatever their kind; assertions can tell kinds apart.
+type ToolKind string
+
+// The kinds of tools.
+const (
+	// FunctionTool is a tool the agent's own code runs when the model calls
+	// it: a function call. It is the zero value.
+	FunctionTool ToolKind = ""
+	// MCPTool is a tool of a Model Context Protocol server.
+	MCPTool ToolKind = "mcp"
+	// HostedTool is a tool the model's provider runs itself: web search,
+	// file search, code execution and the like.
+	HostedTool ToolKind = "hosted"
+)
 
 // NewToolCall builds a ToolCall from a Go map of arguments. Go maps have no
 // order, so keys are sorted; use ParseToolCall to keep a written order.

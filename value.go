@@ -79,6 +79,11 @@ func (v Value) Members() []Member {
 	return v.elems
 }
 
+// Elements returns the elements of an Array (with empty keys) or the
+// members of an Object, in order, and nil for other kinds. The slice is
+// shared; do not modify it.
+func (v Value) Elements() []Member { return v.elems }
+
 // Index returns element i of an Array.
 func (v Value) Index(i int) Value { return v.elems[i].Value }
 

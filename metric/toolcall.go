@@ -284,7 +284,13 @@ func (sc *scratch) argScore(pred, ref agentcheck.Value, sim StringSimilarity) fl
 // known without writing them out; only unequal texts are written, into the
 // scratch buffers.
 func (sc *scratch) compare(ref, pred agentcheck.Value, sim StringSimilarity) float64 {
-	same, known := pyvalue.SameStr(ref, pred)
+	var same, known bool
+	if ref.Kind() == agentcheck.StringKind && pred.Kind() == agentcheck.StringKind {
+		// Most arguments are strings, whose str() is their text.
+		same, known = ref.Text() == pred.Text(), true
+	} else {
+		same, known = pyvalue.SameStr(ref, pred)
+	}
 	switch {
 	case known && same:
 		return 1
@@ -573,16 +579,15 @@ func callEqual(a, b *agentcheck.ToolCall) bool {
 	if a.Name != b.Name {
 		return false
 	}
-	x, y := &a.Args, &b.Args
+	x, y := a.Args, b.Args
 	if x.Kind() == agentcheck.NullKind && y.Kind() == agentcheck.NullKind {
 		return true
 	}
-	empty := agentcheck.ObjectOf()
 	if x.Kind() == agentcheck.NullKind {
-		x = &empty
+		x = agentcheck.ObjectOf()
 	}
 	if y.Kind() == agentcheck.NullKind {
-		y = &empty
+		y = agentcheck.ObjectOf()
 	}
 	return pyvalue.Equal(x, y)
 }

@@ -173,68 +173,79 @@ func AppendKey(b []byte, v agentcheck.Value, nan *int) []byte {
 // Equal reports whether AppendKey(nil, a, nil) and AppendKey(nil, b, nil)
 // are equal, without writing them (but for a number against a number of
 // another kind).
-func Equal(a, b *agentcheck.Value) bool {
-	an, bn := isNumber(a.Kind()), isNumber(b.Kind())
-	if an || bn {
-		switch {
-		case !an || !bn:
-			return false
-		case a.Kind() == agentcheck.IntKind && b.Kind() == agentcheck.IntKind:
+func Equal(a, b agentcheck.Value) bool { return equal(&a, &b) }
+
+// equal is Equal on values in place: ToolCallF1 compares every pair of a
+// sample's calls with it, most of their arguments strings.
+func equal(a, b *agentcheck.Value) bool {
+	ak, bk := a.Kind(), b.Kind()
+	if ak == bk {
+		switch ak {
+		case agentcheck.StringKind, agentcheck.IntKind:
 			return a.Text() == b.Text()
-		case a.Kind() == agentcheck.FloatKind && b.Kind() == agentcheck.FloatKind:
+		case agentcheck.NullKind:
+			return true
+		case agentcheck.BoolKind:
+			return a.BoolValue() == b.BoolValue()
+		case agentcheck.FloatKind:
 			// Two floats have the same key exactly when they are the same
 			// number (0.0 and -0.0 both being "0"), or both NaN.
 			x, y := a.Float(), b.Float()
 			return x == y || x != x && y != y
-		}
-		var abuf, bbuf [32]byte
-		return string(AppendKey(abuf[:0], *a, nil)) == string(AppendKey(bbuf[:0], *b, nil))
-	}
-	if a.Kind() != b.Kind() || a.Len() != b.Len() {
-		return false
-	}
-	switch a.Kind() {
-	case agentcheck.StringKind:
-		return a.Text() == b.Text()
-	case agentcheck.ArrayKind:
-		for i := range a.Len() {
-			x, y := a.Index(i), b.Index(i)
-			if !Equal(&x, &y) {
+		case agentcheck.ArrayKind:
+			ae, be := a.Elements(), b.Elements()
+			if len(ae) != len(be) {
 				return false
 			}
-		}
-		return true
-	case agentcheck.ObjectKind:
-		// The keys compare the members in key order. With the same keys in
-		// the same order both sides sort alike, so the members compare in
-		// place.
-		am, bm := a.Members(), b.Members()
-		same := true
-		for i := range am {
-			if am[i].Key != bm[i].Key {
-				same = false
-				break
-			}
-		}
-		if same {
-			for i := range am {
-				if !Equal(&am[i].Value, &bm[i].Value) {
+			for i := range ae {
+				if !equal(&ae[i].Value, &be[i].Value) {
 					return false
 				}
 			}
 			return true
+		case agentcheck.ObjectKind:
+			return equalMembers(a.Members(), b.Members())
 		}
-		var as, bs [8]int
-		ai, bi := agentcheck.SortedMembers(am, as[:0]), agentcheck.SortedMembers(bm, bs[:0])
-		for k := range ai {
-			m, n := &am[ai[k]], &bm[bi[k]]
-			if m.Key != n.Key || !Equal(&m.Value, &n.Value) {
+		return false
+	}
+	if !isNumber(ak) || !isNumber(bk) {
+		return false
+	}
+	var abuf, bbuf [32]byte
+	return string(AppendKey(abuf[:0], *a, nil)) == string(AppendKey(bbuf[:0], *b, nil))
+}
+
+// equalMembers compares two objects' members as Python's == compares
+// dicts. The keys compare the members in key order; with the same keys in
+// the same order both sides sort alike, so the members compare in place.
+func equalMembers(am, bm []agentcheck.Member) bool {
+	if len(am) != len(bm) {
+		return false
+	}
+	same := true
+	for i := range am {
+		if am[i].Key != bm[i].Key {
+			same = false
+			break
+		}
+	}
+	if same {
+		for i := range am {
+			if !equal(&am[i].Value, &bm[i].Value) {
 				return false
 			}
 		}
 		return true
 	}
-	return true // Null
+	var as, bs [8]int
+	ai, bi := agentcheck.SortedMembers(am, as[:0]), agentcheck.SortedMembers(bm, bs[:0])
+	for k := range ai {
+		m, n := &am[ai[k]], &bm[bi[k]]
+		if m.Key != n.Key || !equal(&m.Value, &n.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 func isNumber(k agentcheck.Kind) bool {

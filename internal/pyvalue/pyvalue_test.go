@@ -206,7 +206,7 @@ func TestAppendKey(t *testing.T) {
 		}
 		// Equal compares as the keys do, without writing them.
 		a, b := agentcheck.MustParseValue(tt.a), agentcheck.MustParseValue(tt.b)
-		if got := pyvalue.Equal(&a, &b); got != tt.equal {
+		if got := pyvalue.Equal(a, b); got != tt.equal {
 			t.Errorf("Equal(%s, %s) = %v, Python gives %v", tt.a, tt.b, got, tt.equal)
 		}
 	}
@@ -224,7 +224,7 @@ func Example() {
 	fmt.Println(pyvalue.Str(v))
 	fmt.Println(pyvalue.Repr(agentcheck.StringOf("it's")))
 	a, b := agentcheck.MustParseValue(`{"n": 1, "ok": true}`), agentcheck.MustParseValue(`{"ok": 1.0, "n": true}`)
-	fmt.Println(pyvalue.Equal(&a, &b), agentcheck.Equal(a, b))
+	fmt.Println(pyvalue.Equal(a, b), agentcheck.Equal(a, b))
 	// Output:
 	// {'city': 'Paris', 'days': 2.0, 'metric': True, 'stops': None}
 	// "it's"
