@@ -84,7 +84,7 @@ func appendBool(b []byte, v agentcheck.Value) []byte {
 // string: "1", "True", "None" or "[1, 2]" are the str() of non-strings too.
 func SameStr(a, b agentcheck.Value) (same, known bool) {
 	if a.Kind() == b.Kind() {
-		return identical(a, b), true
+		return identical(&a, &b), true
 	}
 	if a.Kind() == agentcheck.StringKind {
 		a, b = b, a
@@ -105,8 +105,8 @@ func SameStr(a, b agentcheck.Value) (same, known bool) {
 
 // identical reports whether a and b are the same value with the same key
 // order and number kinds: the identity str() sees.
-func identical(a, b agentcheck.Value) bool {
-	if a.Kind() != b.Kind() || a.Len() != b.Len() {
+func identical(a, b *agentcheck.Value) bool {
+	if a.Kind() != b.Kind() {
 		return false
 	}
 	switch a.Kind() {
@@ -115,17 +115,13 @@ func identical(a, b agentcheck.Value) bool {
 		return x == y && math.Signbit(x) == math.Signbit(y) || (math.IsNaN(x) && math.IsNaN(y))
 	case agentcheck.BoolKind:
 		return a.BoolValue() == b.BoolValue()
-	case agentcheck.ArrayKind:
-		for i := range a.Len() {
-			if !identical(a.Index(i), b.Index(i)) {
-				return false
-			}
+	case agentcheck.ArrayKind, agentcheck.ObjectKind:
+		ae, be := a.Elements(), b.Elements()
+		if len(ae) != len(be) {
+			return false
 		}
-		return true
-	case agentcheck.ObjectKind:
-		am, bm := a.Members(), b.Members()
-		for i := range am {
-			if am[i].Key != bm[i].Key || !identical(am[i].Value, bm[i].Value) {
+		for i := range ae {
+			if ae[i].Key != be[i].Key || !identical(&ae[i].Value, &be[i].Value) {
 				return false
 			}
 		}

@@ -30,7 +30,7 @@ func TestSameStr(t *testing.T) {
 	}
 	for _, tt := range tests {
 		a, b := agentcheck.MustParseValue(tt.a), agentcheck.MustParseValue(tt.b)
-		if got := identical(a, b); got != tt.equal {
+		if got := identical(&a, &b); got != tt.equal {
 			t.Errorf("identical(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.equal)
 		}
 		same, known := SameStr(a, b)
