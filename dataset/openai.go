@@ -3,6 +3,7 @@ package dataset
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
@@ -38,7 +39,41 @@ func ParseOpenAIMessages(data []byte) (agentcheck.Conversation, error) {
 		}
 		conv[i] = m
 	}
-	return conv, conv.Validate()
+	if err := conv.Validate(); err != nil {
+		return nil, err
+	}
+	return conv, pairResults(conv)
+}
+
+// pairResults checks that each tool message with a tool_call_id answers a
+// call of the assistant message it follows. Calls without IDs (some servers
+// send none) and results without one are not checked.
+func pairResults(conv agentcheck.Conversation) error {
+	calls := -1 // the assistant message whose results follow
+	for i, m := range conv {
+		switch {
+		case m.Role == agentcheck.AI && m.ToolCalls != nil:
+			calls = i
+		case m.Role == agentcheck.Tool && m.ToolCallID != "" && calls >= 0:
+			var ids []string
+			for _, tc := range conv[calls].ToolCalls {
+				if tc.ID == m.ToolCallID {
+					ids = nil
+					break
+				}
+				if tc.ID != "" {
+					ids = append(ids, strconv.Quote(tc.ID))
+				}
+			}
+			if len(ids) > 0 {
+				return &agentcheck.MessageError{Message: i, Role: m.Role, ToolCall: -1,
+					Err: fmt.Errorf("tool_call_id %q answers no call of message %d (its calls: %s)", m.ToolCallID, calls, strings.Join(ids, ", "))}
+			}
+		case m.Role != agentcheck.Tool:
+			calls = -1
+		}
+	}
+	return nil
 }
 
 func openAIRole(role string) (agentcheck.Role, bool) {
@@ -78,13 +113,22 @@ func openAIMessage(v agentcheck.Value, i int) (agentcheck.Message, error) {
 	case agentcheck.ArrayKind: // content parts: keep the text ones
 		var parts []string
 		for j := 0; j < c.Len(); j++ {
-			if t, ok := c.Index(j).Get("text"); ok && t.Kind() == agentcheck.StringKind {
+			part := c.Index(j)
+			if t, ok := part.Get("text"); ok && t.Kind() == agentcheck.StringKind {
+				parts = append(parts, t.Text())
+			} else if t, ok := part.Get("refusal"); ok && t.Kind() == agentcheck.StringKind {
 				parts = append(parts, t.Text())
 			}
 		}
 		m.Content = strings.Join(parts, "\n")
 	default:
 		return fail(role, -1, "", `"content" must be a string, a list of parts or null, got %s`, c.Kind())
+	}
+	if m.Content == "" {
+		// A refusal is what the assistant said instead of an answer.
+		if r, ok := v.Get("refusal"); ok && r.Kind() == agentcheck.StringKind {
+			m.Content = r.Text()
+		}
 	}
 	tcs, ok := v.Get("tool_calls")
 	if !ok || tcs.Kind() == agentcheck.NullKind {
@@ -99,6 +143,22 @@ func openAIMessage(v agentcheck.Value, i int) (agentcheck.Message, error) {
 	m.ToolCalls = make([]agentcheck.ToolCall, tcs.Len())
 	for j := range m.ToolCalls {
 		tcv := tcs.Index(j)
+		if typ, _ := tcv.Get("type"); typ.Text() == "custom" {
+			// A custom tool takes free text: its input, as {"input": ...}.
+			custom, _ := tcv.Get("custom")
+			name, _ := custom.Get("name")
+			input, _ := custom.Get("input")
+			id, _ := tcv.Get("id")
+			if name.Kind() != agentcheck.StringKind || name.Text() == "" {
+				return fail(role, j, "", `"custom.name" must be a non-empty string`)
+			}
+			if input.Kind() != agentcheck.StringKind {
+				return fail(role, j, name.Text(), `"custom.input" must be a string, got %s`, input.Kind())
+			}
+			m.ToolCalls[j] = agentcheck.ToolCall{ID: stringText(id), Name: name.Text(),
+				Args: agentcheck.ObjectOf(agentcheck.Member{Key: "input", Value: input})}
+			continue
+		}
 		fn, _ := tcv.Get("function")
 		name, _ := fn.Get("name")
 		args, _ := fn.Get("arguments")
