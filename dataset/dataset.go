@@ -57,24 +57,7 @@ type Record struct {
 // Auto): a ragas MultiTurnSample, or a sample whose "messages" are in a
 // provider's shape. Errors are *LoadError naming the file, line, sample
 // and, inside it, the message and tool call.
-func (r Record) Sample() (agentcheck.Sample, error) {
-	s, err := agentcheck.ParseSample(r.Text)
-	if err != nil {
-		return agentcheck.Sample{}, r.located(err)
-	}
-	return s, nil
-}
-
-// located wraps err, a problem with the record's sample, in a *LoadError
-// that says where it is.
-func (r Record) located(err error) error {
-	line := r.Line
-	var se *agentcheck.SyntaxError
-	if errors.As(err, &se) {
-		line += se.Line - 1
-	}
-	return &LoadError{File: r.File, Line: line, Sample: r.Index, Err: err}
-}
+func (r Record) Sample() (agentcheck.Sample, error) { return r.SampleAs(Auto) }
 
 // ReadRecords splits a dataset into samples without parsing them: JSON Lines
 // (one sample per line; chosen for .jsonl and .ndjson files and for input

@@ -310,7 +310,7 @@ func (sc *scorer) evaluate(rec dataset.Record) (s agentcheck.Sample, err error) 
 			err = internalError(rec, p)
 		}
 	}()
-	s, err = rec.Sample()
+	s, err = rec.SampleAs(sc.cfg.input)
 	if err != nil {
 		return s, err
 	}

@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -64,8 +65,13 @@ Run "agentcheck eval" without files to score the bundled example dataset.
 
 const evalUsageText = `Usage: agentcheck eval [flags] [FILE...]
 
-Scores ragas MultiTurnSample records, one JSON object per line (JSON Lines)
-or a JSON array of them. FILE "-" is standard input. Without FILE, the
+Scores samples, one JSON object per line (JSON Lines) or a JSON array of
+them: ragas MultiTurnSample records, or objects whose "messages" are in an
+API's own shape, with ragas's references beside them:
+  {"messages": [...], "reference_tool_calls": [{"name": ..., "args": {...}}],
+   "reference": "...", "reference_topics": ["..."]}
+The shape is told apart sample by sample (--input-format). FILE "-" is
+standard input. Without FILE, the
 bundled example dataset is scored, by default with all four metrics, the
 judged ones replayed from a cassette built into agentcheck.
 
@@ -91,6 +97,10 @@ Flags:
   --format NAME           table (default): aligned table with a mean per metric;
                           jsonl: one JSON object of scores per sample;
                           json: a JSON array of the same objects
+  --input-format NAME     how samples are written: auto (default: detected per
+                          sample), ragas, openai (Chat Completions messages),
+                          responses (Responses API items), anthropic (Messages
+                          API), gemini (Gemini API contents)
   --workers N             samples are parsed and scored on N goroutines
                           (default: the number of CPUs; judged runs use
                           --judge-concurrency instead)
@@ -190,7 +200,8 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // evalConfig is what the eval flags ask for. Every error parseEvalFlags
 // returns is a usage error.
 type evalConfig struct {
-	names   []string // metric names, in output order
+	input   dataset.Format // how the samples are written
+	names   []string       // metric names, in output order
 	metrics []metric.Metric
 	opts    metricOptions
 	format  format
@@ -255,6 +266,7 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	tolerance := fs.Float64("tolerance", 0.1, "")
 	concurrency := fs.Int("judge-concurrency", 8, "")
 	cassette := fs.String("cassette", "", "")
+	inputFormat := fs.String("input-format", "auto", "")
 	if err := fs.Parse(args); err != nil {
 		return evalConfig{}, nil, err
 	}
@@ -263,6 +275,9 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	var err error
 	if cfg.format, err = parseFormat(*formatName); err != nil {
 		return cfg, nil, err
+	}
+	if cfg.input, err = dataset.ParseFormat(*inputFormat); err != nil {
+		return cfg, nil, fmt.Errorf("--input-format: %v", err)
 	}
 	argSim, err := metric.ParseStringSimilarity(*sim)
 	if err != nil {

@@ -1,0 +1,181 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentcheck/agentcheck"
+)
+
+// Format is how a dataset writes a sample's conversation: as ragas does, or
+// as a provider's API sends messages, under "messages" in a sample object
+// that keeps ragas's references:
+//
+//	{"messages": [...], "reference_tool_calls": [{"name": ..., "args": {...}}], "reference": "...", "reference_topics": [...]}
+type Format string
+
+// The formats a sample may be written in.
+const (
+	// Auto tells the format apart sample by sample: ragas's "user_input",
+	// or "messages" in the shape its messages have. "" means Auto too.
+	Auto Format = "auto"
+	// Ragas is a ragas MultiTurnSample (agentcheck.ParseSample).
+	Ragas Format = "ragas"
+	// OpenAI is OpenAI Chat Completions messages (ParseOpenAIMessages).
+	OpenAI Format = "openai"
+	// Responses is OpenAI Responses API items (ParseResponsesItems).
+	Responses Format = "responses"
+	// Anthropic is Anthropic Messages API messages (ParseAnthropicMessages).
+	Anthropic Format = "anthropic"
+	// Gemini is Gemini API contents (ParseGeminiContents).
+	Gemini Format = "gemini"
+)
+
+var formats = []Format{Auto, Ragas, OpenAI, Responses, Anthropic, Gemini}
+
+// ParseFormat reads a format's name: auto, ragas, openai, responses,
+// anthropic or gemini.
+func ParseFormat(name string) (Format, error) {
+	for _, f := range formats {
+		if name == string(f) {
+			return f, nil
+		}
+	}
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = string(f)
+	}
+	return "", fmt.Errorf("unknown input format %q (want %s)", name, strings.Join(names, ", "))
+}
+
+// SampleAs parses the record as a sample written in format f. The same
+// conversation written in any format gives the same Sample, and so the
+// same scores. Errors are *LoadError naming the file, line, sample and,
+// inside it, the message and tool call.
+func (r Record) SampleAs(f Format) (agentcheck.Sample, error) {
+	if f == "" {
+		f = Auto
+	}
+	if f == Ragas || f == Auto {
+		s, err := agentcheck.ParseSample(r.Text)
+		if err == nil || f == Ragas {
+			return s, r.locate(err)
+		}
+		// Not a ragas sample: a provider's messages, if it has them.
+		v, perr := agentcheck.ParseValue([]byte(r.Text))
+		if perr != nil || v.Kind() != agentcheck.ObjectKind {
+			return agentcheck.Sample{}, r.locate(err)
+		}
+		if _, ragas := v.Get("user_input"); ragas {
+			return agentcheck.Sample{}, r.locate(err)
+		}
+		if _, ok := v.Get("messages"); !ok {
+			return agentcheck.Sample{}, r.locate(err)
+		}
+		s, err = messagesSample(v, Auto)
+		return s, r.locate(err)
+	}
+	v, err := agentcheck.ParseValue([]byte(r.Text))
+	if err == nil {
+		var s agentcheck.Sample
+		s, err = messagesSample(v, f)
+		if err == nil {
+			return s, nil
+		}
+	}
+	return agentcheck.Sample{}, r.locate(err)
+}
+
+// locate wraps err, a problem with the record's sample, in a *LoadError
+// that says where it is; nil stays nil.
+func (r Record) locate(err error) error {
+	if err == nil {
+		return nil
+	}
+	line := r.Line
+	var se *agentcheck.SyntaxError
+	if errors.As(err, &se) {
+		line += se.Line - 1
+	}
+	return &LoadError{File: r.File, Line: line, Sample: r.Index, Err: err}
+}
+
+// messagesSample reads a sample object whose conversation is "messages" in
+// format f (Auto: the shape they have), and whose references are ragas's.
+func messagesSample(v agentcheck.Value, f Format) (agentcheck.Sample, error) {
+	if v.Kind() != agentcheck.ObjectKind {
+		return agentcheck.Sample{}, fmt.Errorf("a sample must be a JSON object, got %s", v.Kind())
+	}
+	msgs, ok := v.Get("messages")
+	if !ok {
+		return agentcheck.Sample{}, errors.New(`"messages" is missing`)
+	}
+	if f == Auto {
+		f = detect(msgs)
+	}
+	data := []byte(msgs.String())
+	var conv agentcheck.Conversation
+	var err error
+	switch f {
+	case OpenAI:
+		conv, err = ParseOpenAIMessages(data)
+	case Responses:
+		conv, err = ParseResponsesItems(data)
+	case Gemini:
+		conv, err = ParseGeminiContents(data)
+	default:
+		return agentcheck.Sample{}, fmt.Errorf("input format %q has no \"messages\"", f)
+	}
+	if err != nil {
+		return agentcheck.Sample{}, fmt.Errorf("%s messages: %w", f, err)
+	}
+	// The references, as ragas writes them, through the one sample decoder.
+	var b strings.Builder
+	b.WriteString(`{"user_input":[]`)
+	for _, key := range [...]string{"reference", "reference_tool_calls", "reference_topics"} {
+		if ref, ok := v.Get(key); ok {
+			b.WriteString(`,"` + key + `":`)
+			b.WriteString(ref.String())
+		}
+	}
+	b.WriteByte('}')
+	s, err := agentcheck.ParseSample(b.String())
+	if err != nil {
+		return agentcheck.Sample{}, err
+	}
+	s.Conversation = conv
+	return s, nil
+}
+
+// detect tells which provider's shape messages are in: Gemini's contents
+// have "parts"; Responses items have a "type", or content parts of type
+// input_text or output_text; Anthropic's content blocks are tool_use,
+// tool_result and the like; anything else reads as OpenAI Chat Completions
+// (whose plain-text messages Anthropic's and the Responses API's share).
+func detect(msgs agentcheck.Value) Format {
+	for i := range msgs.Len() {
+		m := msgs.Index(i)
+		if _, ok := m.Get("parts"); ok {
+			return Gemini
+		}
+		if role, _ := m.Get("role"); role.Text() == "model" {
+			return Gemini
+		}
+		if _, ok := m.Get("type"); ok {
+			return Responses
+		}
+		content, _ := m.Get("content")
+		for j := range content.Len() {
+			typ, _ := content.Index(j).Get("type")
+			switch typ.Text() {
+			case "input_text", "output_text", "input_image", "input_file":
+				return Responses
+			case "tool_use", "tool_result", "server_tool_use", "mcp_tool_use", "mcp_tool_result",
+				"thinking", "redacted_thinking", "web_search_tool_result", "code_execution_tool_result", "document":
+				return Anthropic
+			}
+		}
+	}
+	return OpenAI
+}
