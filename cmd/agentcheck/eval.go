@@ -60,8 +60,9 @@ const batchSize = 256
 // item is one sample's record, or an error that stands in its place in the
 // output (a file that does not open, a broken JSON array).
 type item struct {
-	rec dataset.Record
-	err error
+	rec    dataset.Record
+	sample *agentcheck.Sample // already read (an OTLP trace), else nil
+	err    error
 }
 
 type batch struct {
@@ -114,7 +115,7 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (st
 	// still written, those the judge did not get to as errors.
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	var wg sync.WaitGroup
-	wg.Go(func() { readBatches(ins, cfg.batch, free, work, order, &stop) })
+	wg.Go(func() { readBatches(ins, cfg.otel, cfg.batch, free, work, order, &stop) })
 	for range cfg.workers {
 		wg.Go(func() {
 			sc := newScorer(ctx, cfg)
@@ -178,7 +179,7 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (st
 // readBatches splits the inputs into records, batchSize to a batch, and
 // sends each batch both to the workers and, to keep the order, to the
 // writer.
-func readBatches(ins []input, batchSize int, free <-chan *batch, work, order chan<- *batch, stop *atomic.Bool) {
+func readBatches(ins []input, otel bool, batchSize int, free <-chan *batch, work, order chan<- *batch, stop *atomic.Bool) {
 	defer close(order)
 	defer close(work)
 	b := <-free
@@ -199,6 +200,24 @@ func readBatches(ins []input, batchSize int, free <-chan *batch, work, order cha
 		r, err := in.open()
 		if err != nil {
 			add(item{rec: dataset.Record{File: in.name}, err: err})
+			continue
+		}
+		if otel {
+			// One sample per trace, read whole: a trace's spans may be
+			// spread over the file.
+			i := 0
+			for ts, err := range dataset.ReadOTLPTraces(r, in.name) {
+				it := item{rec: dataset.Record{File: in.name, Line: ts.Line, Index: i}, err: err}
+				if err == nil {
+					it.sample = &ts.Sample
+				}
+				add(it)
+				i++
+				if stop.Load() {
+					break
+				}
+			}
+			r.Close()
 			continue
 		}
 		for rec, err := range dataset.ReadRecords(r, in.name) {
@@ -285,7 +304,7 @@ func (sc *scorer) score(b *batch) {
 		var s agentcheck.Sample
 		err := it.err
 		if err == nil {
-			s, err = sc.evaluate(it.rec)
+			s, err = sc.evaluate(it.rec, it.sample)
 		}
 		if err != nil {
 			b.stats.errors++
@@ -303,15 +322,16 @@ func (sc *scorer) score(b *batch) {
 // evaluate parses a record and scores it with every metric into sc.scores
 // and sc.results. Errors name the file, line and sample; with several failing
 // metrics, the first in --metrics order.
-func (sc *scorer) evaluate(rec dataset.Record) (s agentcheck.Sample, err error) {
+func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample) (s agentcheck.Sample, err error) {
 	defer func() {
 		// A metric that panics on one sample must not hide the others.
 		if p := recover(); p != nil {
 			err = internalError(rec, p)
 		}
 	}()
-	s, err = rec.SampleAs(sc.cfg.input)
-	if err != nil {
+	if read != nil {
+		s = *read
+	} else if s, err = rec.SampleAs(sc.cfg.input); err != nil {
 		return s, err
 	}
 	if sc.judged >= 2 {

@@ -100,7 +100,11 @@ Flags:
   --input-format NAME     how samples are written: auto (default: detected per
                           sample), ragas, openai (Chat Completions messages),
                           responses (Responses API items), anthropic (Messages
-                          API), gemini (Gemini API contents)
+                          API), gemini (Gemini API contents), otel (an OTLP JSON
+                          trace export: one sample per trace, the conversation
+                          from the last chat span's gen_ai.input.messages and
+                          gen_ai.output.messages, the references from the root
+                          span's agentcheck.reference_tool_calls)
   --workers N             samples are parsed and scored on N goroutines
                           (default: the number of CPUs; judged runs use
                           --judge-concurrency instead)
@@ -201,6 +205,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // returns is a usage error.
 type evalConfig struct {
 	input   dataset.Format // how the samples are written
+	otel    bool           // the input is OTLP JSON traces, a sample each
 	names   []string       // metric names, in output order
 	metrics []metric.Metric
 	opts    metricOptions
@@ -276,8 +281,10 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	if cfg.format, err = parseFormat(*formatName); err != nil {
 		return cfg, nil, err
 	}
-	if cfg.input, err = dataset.ParseFormat(*inputFormat); err != nil {
-		return cfg, nil, fmt.Errorf("--input-format: %v", err)
+	if *inputFormat == "otel" {
+		cfg.otel = true
+	} else if cfg.input, err = dataset.ParseFormat(*inputFormat); err != nil {
+		return cfg, nil, fmt.Errorf("--input-format: %v (or otel)", err)
 	}
 	argSim, err := metric.ParseStringSimilarity(*sim)
 	if err != nil {

@@ -43,3 +43,22 @@ func TestEvalReadsEveryShape(t *testing.T) {
 		t.Errorf("--input-format yaml: exit %d: %s", code, errOut.String())
 	}
 }
+
+// TestEvalReadsOTLPTraces: --input-format otel scores one sample per
+// trace, in order of first appearance; a trace without references gets its
+// own error line and the others are scored.
+func TestEvalReadsOTLPTraces(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"eval", "--format", "jsonl", "--input-format", "otel", "../../dataset/testdata/otel/weather.jsonl"}, nil, &out, &errOut)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if code != 1 || len(lines) != 2 || lines[0] != `{"tool_call_accuracy":0.75,"tool_call_f1":0.5}` ||
+		!strings.Contains(lines[1], `weather.jsonl:2: sample 1: tool_call_accuracy needs reference_tool_calls`) {
+		t.Errorf("exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	// The same trace, pretty-printed in one document, scores the same.
+	out.Reset()
+	if code := run([]string{"eval", "--format", "jsonl", "--input-format", "otel", "../../dataset/testdata/otel/weather.json"}, nil, &out, &errOut); code != 0 ||
+		strings.TrimSpace(out.String()) != lines[0] {
+		t.Errorf("weather.json: exit %d: %s", code, out.String())
+	}
+}

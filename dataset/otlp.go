@@ -1,0 +1,388 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentcheck/agentcheck"
+)
+
+// ReadOTLPTraces reads OpenTelemetry traces written as OTLP JSON, as a
+// collector's file exporter writes them: exports
+// {"resourceSpans": [{"scopeSpans": [{"spans": [...]}]}]} one per line, or
+// one document (or several, or a list of them) however printed. It yields
+// one sample per trace, in order of the trace's first span in the input,
+// each made by OTelTraceSample; TraceSample.TraceID names it. A trace's
+// spans may be spread over several exports, so the whole input is read
+// before the first trace is yielded; of the spans' attributes only gen_ai.*,
+// agentcheck.* and error.type are kept.
+//
+// A trace that cannot be read yields its own *TraceError, naming the file,
+// the line of the span at fault (where its "spanId" is), the trace, the
+// span and the attribute, and the others still read; so does an export that
+// cannot be read (malformed JSON, say), in its place among the traces. A
+// line that is not valid JSON loses only its own spans when the input is
+// one export per line (its first line is a whole JSON value).
+func ReadOTLPTraces(r io.Reader, file string) iter.Seq2[TraceSample, error] {
+	return func(yield func(TraceSample, error) bool) {
+		var rd otlpReader
+		rd.read(r, file)
+		for k, id := range rd.order {
+			if !rd.yieldErrors(k, yield) {
+				return
+			}
+			if err := rd.traceErr[id]; err != nil {
+				if !yield(TraceSample{}, err) {
+					return
+				}
+				continue
+			}
+			spans := rd.traces[id]
+			s, err := OTelTraceSample(spans)
+			if err != nil {
+				if te, ok := err.(*TraceError); ok {
+					te.File = file
+				}
+				if !yield(TraceSample{}, err) {
+					return
+				}
+				continue
+			}
+			if !yield(TraceSample{TraceID: id, File: file, Line: spans[0].Line, Sample: s}, nil) {
+				return
+			}
+		}
+		rd.yieldErrors(len(rd.order), yield)
+	}
+}
+
+// otlpReader gathers the spans of an OTLP JSON input by trace.
+type otlpReader struct {
+	file     string
+	order    []string // trace IDs, in order of their first span
+	traces   map[string][]OTelSpan
+	traceErr map[string]error // the first problem with a trace's spans
+	// errs are the problems not of one trace, each with the number of
+	// traces seen before it.
+	errs []otlpError
+}
+
+type otlpError struct {
+	before int
+	err    error
+}
+
+func (rd *otlpReader) yieldErrors(k int, yield func(TraceSample, error) bool) bool {
+	for len(rd.errs) > 0 && rd.errs[0].before <= k {
+		err := rd.errs[0].err
+		rd.errs = rd.errs[1:]
+		if !yield(TraceSample{}, err) {
+			return false
+		}
+	}
+	return true
+}
+
+func (rd *otlpReader) fail(line int, format string, args ...any) {
+	rd.errs = append(rd.errs, otlpError{len(rd.order), &TraceError{File: rd.file, Line: line, Err: fmt.Errorf(format, args...)}})
+}
+
+func (rd *otlpReader) read(r io.Reader, file string) {
+	rd.file = file
+	rd.traces = map[string][]OTelSpan{}
+	rd.traceErr = map[string]error{}
+	// One export per line when the first line is one whole value;
+	// otherwise values however printed.
+	br := bufio.NewReaderSize(r, 1<<16)
+	var head []byte
+	var first []byte
+	for len(first) == 0 {
+		line, err := br.ReadBytes('\n')
+		head = append(head, line...)
+		first = bytes.TrimSpace(line)
+		if err != nil {
+			if err != io.EOF {
+				rd.fail(0, "%v", err)
+				return
+			}
+			break
+		}
+	}
+	if len(first) == 0 {
+		return
+	}
+	lines := json.Valid(first) || (first[0] == '{' && first[len(first)-1] == '}')
+	in := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(head), br), 1<<16)
+	records := func(rec Record, err error) bool {
+		if err != nil {
+			var le *LoadError
+			if errors.As(err, &le) {
+				rd.fail(le.Line, "%v", le.Err)
+			} else {
+				rd.fail(0, "%v", err)
+			}
+			return true
+		}
+		rd.record(rec)
+		return true
+	}
+	if lines {
+		readLines(in, file, records)
+	} else {
+		readValues(in, file, first[0] == '[', records)
+	}
+}
+
+// record reads one export, or a list of them.
+func (rd *otlpReader) record(rec Record) {
+	v, err := agentcheck.ParseValue([]byte(rec.Text))
+	if err != nil {
+		line := rec.Line
+		var se *agentcheck.SyntaxError
+		if errors.As(err, &se) {
+			line += se.Line - 1
+		}
+		rd.fail(line, "%v", err)
+		return
+	}
+	loc := otlpLocator{text: rec.Text, line: rec.Line}
+	exports := []agentcheck.Value{v}
+	if v.Kind() == agentcheck.ArrayKind {
+		exports = exports[:0]
+		for i := range v.Len() {
+			exports = append(exports, v.Index(i))
+		}
+	}
+	for _, x := range exports {
+		rss, ok := otlpGet(x, "resourceSpans", "resource_spans")
+		if x.Kind() != agentcheck.ObjectKind || !ok {
+			rd.fail(rec.Line, `not an OTLP trace export: want an object with "resourceSpans"`)
+			continue
+		}
+		for i := range rss.Len() {
+			sss, _ := otlpGet(rss.Index(i), "scopeSpans", "scope_spans")
+			if sss.Kind() == agentcheck.NullKind {
+				sss, _ = otlpGet(rss.Index(i), "instrumentationLibrarySpans", "instrumentation_library_spans")
+			}
+			for j := range sss.Len() {
+				spans, _ := sss.Index(j).Get("spans")
+				for k := range spans.Len() {
+					rd.span(spans.Index(k), &loc)
+				}
+			}
+		}
+	}
+}
+
+func (rd *otlpReader) span(v agentcheck.Value, loc *otlpLocator) {
+	tid, _ := otlpGet(v, "traceId", "trace_id")
+	sid, _ := otlpGet(v, "spanId", "span_id")
+	name, _ := v.Get("name")
+	sp := OTelSpan{TraceID: stringText(tid), SpanID: stringText(sid), Name: stringText(name), Attributes: map[string]agentcheck.Value{}}
+	sp.Line = loc.find(sp.SpanID)
+	if sp.TraceID == "" {
+		rd.fail(sp.Line, `span %s %q: "traceId" must be a non-empty string`, sp.SpanID, sp.Name)
+		return
+	}
+	if _, seen := rd.traces[sp.TraceID]; !seen {
+		rd.order = append(rd.order, sp.TraceID)
+	}
+	if err := otlpSpan(v, &sp); err != nil && rd.traceErr[sp.TraceID] == nil {
+		err.File, err.Line, err.TraceID, err.SpanID, err.Span = rd.file, sp.Line, sp.TraceID, sp.SpanID, sp.Name
+		rd.traceErr[sp.TraceID] = err
+	}
+	rd.traces[sp.TraceID] = append(rd.traces[sp.TraceID], sp)
+}
+
+// otlpSpan reads the span v's parent, end time, status and attributes
+// into sp.
+func otlpSpan(v agentcheck.Value, sp *OTelSpan) *TraceError {
+	if sp.SpanID == "" {
+		return &TraceError{Err: errors.New(`"spanId" must be a non-empty string`)}
+	}
+	parent, _ := otlpGet(v, "parentSpanId", "parent_span_id")
+	sp.ParentSpanID = stringText(parent)
+	end, _ := otlpGet(v, "endTimeUnixNano", "end_time_unix_nano")
+	if n, err := otlpInt(end); err == nil && n > 0 {
+		sp.EndTime = time.Unix(0, n)
+	}
+	status, _ := v.Get("status")
+	switch code, _ := status.Get("code"); code.Kind() {
+	case agentcheck.IntKind:
+		sp.Error = code.Float() == 2
+	case agentcheck.StringKind:
+		sp.Error = code.Text() == "STATUS_CODE_ERROR"
+	}
+	attrs, _ := v.Get("attributes")
+	if k := attrs.Kind(); k != agentcheck.ArrayKind && k != agentcheck.NullKind {
+		return &TraceError{Err: fmt.Errorf(`"attributes" must be a list, got %s`, k)}
+	}
+	for i := range attrs.Len() {
+		kv := attrs.Index(i)
+		key, _ := kv.Get("key")
+		if key.Kind() != agentcheck.StringKind {
+			return &TraceError{Err: fmt.Errorf(`attribute %d: "key" must be a string, got %s`, i, key.Kind())}
+		}
+		k := key.Text()
+		if !strings.HasPrefix(k, "gen_ai.") && !strings.HasPrefix(k, "agentcheck.") && k != otelErrorType {
+			continue
+		}
+		val, _ := kv.Get("value")
+		x, err := otlpAnyValue(val)
+		if err != nil {
+			return &TraceError{Attribute: k, Err: err}
+		}
+		sp.Attributes[k] = x
+	}
+	return nil
+}
+
+// otlpAnyValue reads an OTLP AnyValue as JSON.
+func otlpAnyValue(v agentcheck.Value) (agentcheck.Value, error) {
+	if v.Kind() == agentcheck.NullKind {
+		return v, nil
+	}
+	if v.Kind() != agentcheck.ObjectKind {
+		return v, fmt.Errorf("a value must be an object, got %s", v.Kind())
+	}
+	ms := v.Members()
+	if len(ms) == 0 {
+		return agentcheck.NullValue(), nil
+	}
+	x := ms[0].Value
+	want := func(kind string) (agentcheck.Value, error) {
+		return agentcheck.Value{}, fmt.Errorf("%q must be %s, got %s", ms[0].Key, kind, x.Kind())
+	}
+	switch ms[0].Key {
+	case "stringValue", "string_value", "bytesValue", "bytes_value":
+		if x.Kind() != agentcheck.StringKind {
+			return want("a string")
+		}
+		return x, nil
+	case "boolValue", "bool_value":
+		if x.Kind() != agentcheck.BoolKind {
+			return want("a boolean")
+		}
+		return x, nil
+	case "intValue", "int_value":
+		n, err := otlpInt(x)
+		if err != nil {
+			return want("an integer")
+		}
+		return agentcheck.IntOf(n), nil
+	case "doubleValue", "double_value":
+		switch x.Kind() {
+		case agentcheck.IntKind, agentcheck.FloatKind:
+			return agentcheck.FloatOf(x.Float()), nil
+		case agentcheck.StringKind:
+			switch x.Text() {
+			case "NaN":
+				return agentcheck.FloatOf(math.NaN()), nil
+			case "Infinity":
+				return agentcheck.FloatOf(math.Inf(1)), nil
+			case "-Infinity":
+				return agentcheck.FloatOf(math.Inf(-1)), nil
+			}
+		}
+		return want("a number")
+	case "arrayValue", "array_value":
+		vals, _ := x.Get("values")
+		if k := vals.Kind(); x.Kind() != agentcheck.ObjectKind || (k != agentcheck.ArrayKind && k != agentcheck.NullKind) {
+			return want(`an object with a list of "values"`)
+		}
+		items := make([]agentcheck.Value, vals.Len())
+		for i := range items {
+			var err error
+			if items[i], err = otlpAnyValue(vals.Index(i)); err != nil {
+				return agentcheck.Value{}, fmt.Errorf("[%d]: %w", i, err)
+			}
+		}
+		return agentcheck.ArrayOf(items...), nil
+	case "kvlistValue", "kvlist_value":
+		vals, _ := x.Get("values")
+		if k := vals.Kind(); x.Kind() != agentcheck.ObjectKind || (k != agentcheck.ArrayKind && k != agentcheck.NullKind) {
+			return want(`an object with a list of "values"`)
+		}
+		members := make([]agentcheck.Member, vals.Len())
+		for i := range members {
+			key, _ := vals.Index(i).Get("key")
+			if key.Kind() != agentcheck.StringKind {
+				return agentcheck.Value{}, fmt.Errorf(`kvlistValue [%d]: "key" must be a string, got %s`, i, key.Kind())
+			}
+			val, _ := vals.Index(i).Get("value")
+			y, err := otlpAnyValue(val)
+			if err != nil {
+				return agentcheck.Value{}, fmt.Errorf("%s: %w", key.Text(), err)
+			}
+			members[i] = agentcheck.Member{Key: key.Text(), Value: y}
+		}
+		return agentcheck.ObjectOf(members...), nil
+	}
+	return agentcheck.Value{}, fmt.Errorf("unknown value type %q", ms[0].Key)
+}
+
+// otlpInt reads a 64-bit integer, which OTLP JSON writes as a decimal
+// string (or a number).
+func otlpInt(v agentcheck.Value) (int64, error) {
+	switch v.Kind() {
+	case agentcheck.StringKind:
+		if n, err := strconv.ParseInt(v.Text(), 10, 64); err == nil {
+			return n, nil
+		}
+		n, err := strconv.ParseUint(v.Text(), 10, 64)
+		return int64(n), err
+	case agentcheck.IntKind:
+		return strconv.ParseInt(v.String(), 10, 64)
+	}
+	return 0, fmt.Errorf("want an integer, got %s", v.Kind())
+}
+
+// otlpGet is the member spelled in lowerCamelCase, as OTLP JSON writes it,
+// or in snake_case.
+func otlpGet(v agentcheck.Value, camel, snake string) (agentcheck.Value, bool) {
+	if x, ok := v.Get(camel); ok {
+		return x, ok
+	}
+	return v.Get(snake)
+}
+
+// otlpLocator finds the lines of an export's spans in its text: each span
+// is where its "spanId" is, searched from the last span found on.
+type otlpLocator struct {
+	text string
+	line int // the line of text[pos]
+	pos  int
+}
+
+func (l *otlpLocator) find(spanID string) int {
+	if spanID == "" {
+		return l.line
+	}
+	quoted := strconv.Quote(spanID)
+	for from := l.pos; ; {
+		i := strings.Index(l.text[from:], quoted)
+		if i < 0 {
+			return l.line
+		}
+		i += from
+		before := strings.TrimRight(l.text[l.pos:i], " \t\r\n")
+		if strings.HasSuffix(before, ":") {
+			before = strings.TrimRight(before[:len(before)-1], " \t\r\n")
+			if strings.HasSuffix(before, `"spanId"`) || strings.HasSuffix(before, `"span_id"`) {
+				l.line += strings.Count(l.text[l.pos:i], "\n")
+				l.pos = i
+				return l.line
+			}
+		}
+		from = i + len(quoted)
+	}
+}
