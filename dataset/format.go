@@ -122,6 +122,8 @@ func messagesSample(v agentcheck.Value, f Format) (agentcheck.Sample, error) {
 		conv, err = ParseOpenAIMessages(data)
 	case Responses:
 		conv, err = ParseResponsesItems(data)
+	case Anthropic:
+		conv, err = ParseAnthropicMessages(data)
 	case Gemini:
 		conv, err = ParseGeminiContents(data)
 	default:

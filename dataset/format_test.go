@@ -31,6 +31,11 @@ var sameRun = map[dataset.Format]string{
 	  {"type": "function_call", "call_id": "c2", "name": "get_weather", "arguments": "{\"city\":\"Rome\",\"days\":1}"},
 	  {"type": "function_call_output", "call_id": "c1", "output": "sunny"}, {"type": "function_call_output", "call_id": "c2", "output": "rain"},
 	  {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Paris is sunny, Rome rainy."}]}], ` + refs + `}`,
+	dataset.Anthropic: `{"messages": [
+	  {"role": "user", "content": "Weather in Paris and Rome?"},
+	  {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "get_weather", "input": {"city": "Paris", "days": 2.0}}, {"type": "tool_use", "id": "c2", "name": "get_weather", "input": {"city": "Rome", "days": 1}}]},
+	  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "sunny"}, {"type": "tool_result", "tool_use_id": "c2", "content": "rain"}]},
+	  {"role": "assistant", "content": [{"type": "text", "text": "Paris is sunny, Rome rainy."}]}], ` + refs + `}`,
 	dataset.Gemini: `{"messages": [
 	  {"role": "user", "parts": [{"text": "Weather in Paris and Rome?"}]},
 	  {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "get_weather", "args": {"city": "Paris", "days": 2.0}}}, {"functionCall": {"id": "c2", "name": "get_weather", "args": {"city": "Rome", "days": 1}}}]},

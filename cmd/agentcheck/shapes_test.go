@@ -7,8 +7,9 @@ import (
 )
 
 // TestEvalReadsEveryShape: the same run written as a ragas sample and as
-// OpenAI Chat, Responses and Gemini messages (testdata/shapes.jsonl, a line
-// each) scores the same, the shape detected line by line.
+// OpenAI Chat, Responses, Gemini and Anthropic messages
+// (testdata/shapes.jsonl, a line each) scores the same, the shape detected
+// line by line.
 func TestEvalReadsEveryShape(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := run([]string{"eval", "--format", "jsonl", "--metrics", "tool_call_accuracy,tool_call_f1", "testdata/shapes.jsonl"}, nil, &out, &errOut)
@@ -16,8 +17,8 @@ func TestEvalReadsEveryShape(t *testing.T) {
 		t.Fatalf("exit %d: %s%s", code, out.String(), errOut.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 4 {
-		t.Fatalf("want 4 lines, got %q", lines)
+	if len(lines) != 5 {
+		t.Fatalf("want 5 lines, got %q", lines)
 	}
 	for i, l := range lines {
 		// 2.0 against the reference's 2: str() differs, == does not.
@@ -32,7 +33,7 @@ func TestEvalReadsEveryShape(t *testing.T) {
 	errOut.Reset()
 	code = run([]string{"eval", "--format", "jsonl", "--input-format", "openai", "testdata/shapes.jsonl"}, nil, &out, &errOut)
 	lines = strings.Split(strings.TrimSpace(out.String()), "\n")
-	if code != 1 || len(lines) != 4 || !strings.Contains(lines[0], `testdata/shapes.jsonl:1: sample 0: \"messages\" is missing`) ||
+	if code != 1 || len(lines) != 5 || !strings.Contains(lines[0], `testdata/shapes.jsonl:1: sample 0: \"messages\" is missing`) ||
 		lines[1] != `{"tool_call_accuracy":0.5,"tool_call_f1":1.0}` {
 		t.Errorf("--input-format openai: exit %d\n%s%s", code, out.String(), errOut.String())
 	}
