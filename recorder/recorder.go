@@ -372,8 +372,7 @@ func (r *Recorder) roundTrip(req *http.Request, upstream http.RoundTripper) (*ht
 			return nil, err
 		}
 	}
-	storedURL := r.redact.URL(req.URL)
-	storedBody := r.redact.Body(body)
+	storedURL, storedBody := r.scrubRequest(req, body)
 	exact := exactKey(nil, req.Method, storedURL, storedBody)
 	r.mu.Lock()
 	key, ok := r.exact[string(exact)]
@@ -449,7 +448,6 @@ func (r *Recorder) record(req *http.Request, body []byte, storedURL string, stor
 	if resp.StatusCode < 200 || resp.StatusCode >= 400 {
 		return resp, nil
 	}
-	stored := r.redact.Body(respBody)
 	it := &cassette.Interaction{
 		Request: cassette.Request{
 			Proto:         "HTTP/1.1",
@@ -458,7 +456,7 @@ func (r *Recorder) record(req *http.Request, body []byte, storedURL string, stor
 			ContentLength: int64(len(storedBody)),
 			Host:          req.URL.Host,
 			Body:          string(storedBody),
-			Headers:       r.redact.Headers(req.Header),
+			Headers:       req.Header.Clone(),
 			URL:           storedURL,
 			Method:        req.Method,
 		},
@@ -466,14 +464,14 @@ func (r *Recorder) record(req *http.Request, body []byte, storedURL string, stor
 			Proto:         resp.Proto,
 			ProtoMajor:    resp.ProtoMajor,
 			ProtoMinor:    resp.ProtoMinor,
-			ContentLength: int64(len(stored)),
-			Body:          string(stored),
-			Headers:       r.redact.Headers(resp.Header),
+			Body:          string(respBody),
+			Headers:       resp.Header.Clone(),
 			Status:        resp.Status,
 			Code:          resp.StatusCode,
 			Duration:      time.Since(start),
 		},
 	}
+	r.scrubInteraction(it, req)
 	if it.Response.Headers == nil {
 		it.Response.Headers = http.Header{}
 	}
