@@ -89,7 +89,7 @@ func TestCassetteCutShortOrCorrupt(t *testing.T) {
 	path, good := recordBookings(t, 3)
 	lines := strings.SplitAfter(string(good), "\n")
 	inBody := offsetOf(t, good, "body: '", 2, 60)
-	bodyLine := fmt.Sprintf(" at L%d.", strings.Count(string(good[:inBody]), "\n")+1)
+	bodyLine := fmt.Sprintf("line %d: ", strings.Count(string(good[:inBody]), "\n")+1)
 	tests := []struct {
 		name string
 		data string
@@ -101,7 +101,7 @@ func TestCassetteCutShortOrCorrupt(t *testing.T) {
 		{"the last lines lost", strings.Join(lines[:len(lines)-3], ""), []string{"interaction 2 of 3", "no response code"}},
 		{"empty", "", []string{"the file is empty"}},
 		{"a document marker only", "---\n", []string{"the file is empty"}},
-		{"a merge conflict", "<<<<<<< HEAD\n" + string(good) + "=======\n" + string(good) + ">>>>>>> theirs\n", []string{"line 1: cannot construct"}},
+		{"a merge conflict", "<<<<<<< HEAD\n" + string(good) + "=======\n" + string(good) + ">>>>>>> theirs\n", []string{"line 1: cannot unmarshal"}},
 		{"not YAML", "\x00\x01\x02 binary", []string{"control characters are not allowed"}},
 	}
 	command := "AGENTCHECK_RECORD=all go test ./judge -run '^TestCassetteCutShortOrCorrupt$'"

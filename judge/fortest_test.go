@@ -173,7 +173,7 @@ func TestForTestRefusesToRecordOnCI(t *testing.T) {
 	t.Setenv("CI", "true")
 	t.Setenv(recorder.RecordEnv, "missing")
 	msg := fatalOf(t, func(tb testing.TB) { judge.ForTest(tb) })
-	for _, want := range []string{"AGENTCHECK_RECORD=missing", "refused because CI=true", "unset AGENTCHECK_RECORD", filepath.Join("testdata", "cassettes", t.Name()+".yaml")} {
+	for _, want := range []string{"AGENTCHECK_RECORD=missing", "refused because this is a CI run (CI=true)", "unset AGENTCHECK_RECORD", filepath.Join("testdata", "cassettes", t.Name()+".yaml")} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("ForTest with CI=true and AGENTCHECK_RECORD=missing: fatal message lacks %q: %q", want, msg)
 		}
@@ -183,7 +183,7 @@ func TestForTestRefusesToRecordOnCI(t *testing.T) {
 	msg = fatalOf(t, func(tb testing.TB) {
 		judge.ForTest(tb, judge.WithRecorder(recorder.ForTest(tb, recorder.WithMode(recorder.RecordAll))))
 	})
-	if !strings.Contains(msg, "AGENTCHECK_RECORD=all") || !strings.Contains(msg, "refused because CI=true") {
+	if !strings.Contains(msg, "AGENTCHECK_RECORD=all") || !strings.Contains(msg, "refused because this is a CI run (CI=true)") {
 		t.Errorf("ForTest with CI=true and RecordAll in code: fatal message %q", msg)
 	}
 

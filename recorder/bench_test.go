@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
+
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 	vcr "gopkg.in/dnaeon/go-vcr.v4/pkg/recorder"
 )
@@ -19,7 +21,9 @@ import (
 // replay the same requests again.
 func (r *Recorder) rewind() {
 	r.mu.Lock()
-	clear(r.used)
+	for _, g := range r.idx.groups {
+		g.used = 0
+	}
 	r.mu.Unlock()
 }
 
@@ -134,5 +138,27 @@ func BenchmarkCassetteReplay(b *testing.B) {
 				replayOnce(b, rec, bodies[spread(i, n)])
 			}
 		})
+	}
+}
+
+// BenchmarkOpenCassette opens a cassette of 1,000 judge interactions
+// (about 4 MB) in the recorder's own layout: read, parse and index.
+func BenchmarkOpenCassette(b *testing.B) {
+	path, _ := writeBenchCassette(b, 1000)
+	its, _, err := loadCassette(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, encodeCassette(its), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		r, err := Open(path, WithMode(RecordNone))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(r.loaded) != 1000 {
+			b.Fatalf("%d interactions", len(r.loaded))
+		}
 	}
 }

@@ -81,7 +81,7 @@ func TestForTestFailsTheTestThatCannotStart(t *testing.T) {
 	if r := forTest(ft, WithDir(dir), env(RecordEnv, "missing", "CI", "true")); r != nil {
 		t.Errorf("ForTest recording on CI returned %v", r)
 	}
-	for _, want := range []string{"AGENTCHECK_RECORD=missing", "refused because CI=true", filepath.Join(dir, "TestOnCI.yaml")} {
+	for _, want := range []string{"AGENTCHECK_RECORD=missing", "refused because this is a CI run (CI=true)", filepath.Join(dir, "TestOnCI.yaml")} {
 		if !strings.Contains(ft.fatal, want) {
 			t.Errorf("fatal message %q lacks %q", ft.fatal, want)
 		}
@@ -101,8 +101,8 @@ func TestForTestReportsAFailedSave(t *testing.T) {
 	r := forTest(ft, WithDir(t.TempDir()), WithMode(RecordMissing), env(), func(c *config) {
 		c.syncFile = func(*os.File) error { return diskFull }
 	})
-	if _, err := ask(t, openaiClient(srv.URL, "sk-x", r.Client()), "q", "v1"); err != nil {
-		t.Fatal(err)
+	if _, err := ask(t, openaiClient(srv.URL, "sk-x", r.Client()), "q", "v1"); !errors.Is(err, diskFull) {
+		t.Fatalf("recording = %v, want the write error", err)
 	}
 	ft.end()
 	if len(ft.errors) != 1 || !strings.Contains(ft.errors[0], "agentcheck: saving cassette:") || !strings.Contains(ft.errors[0], diskFull.Error()) {

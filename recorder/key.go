@@ -1,61 +1,101 @@
 package recorder
 
 import (
+	"context"
 	"net/url"
+	"strings"
 
 	"github.com/agentcheck/agentcheck"
 )
 
-// exactKey is a request as it is stored: method, URL and body, unchanged,
-// but for the URL's scheme and host, which requestKey ignores too, so that
-// a cassette recorded against one server finds its requests byte for byte
-// when replayed with another base URL. requestKey depends only on what
-// exactKey keeps: method, escaped path, raw query and body (or the whole
-// URL when it does not parse).
-func exactKey(b []byte, method, storedURL string, body []byte) []byte {
-	b = append(b, method...)
-	b = append(b, ' ')
-	if u, err := url.Parse(storedURL); err == nil {
-		b = append(b, 'P')
-		b = append(b, u.EscapedPath()...)
-		b = append(b, '?')
-		b = append(b, u.RawQuery...)
-	} else {
-		b = append(b, 'R')
-		b = append(b, storedURL...)
-	}
-	b = append(b, '\n')
-	return append(b, body...)
+// CaseHeader names, in a stored request, the case that sent it (see
+// [WithCase]). It is written to the cassette only, never sent upstream.
+const CaseHeader = "X-Agentcheck-Case"
+
+type caseKey struct{}
+
+// WithCase returns a context whose requests belong to the case id: a
+// sample, a repeat of it, a subtest. Identical requests of different cases
+// then replay each its own case's answers, whatever order concurrent cases
+// run in, so a replay reports what the recording run reported for every
+// case. Without it, the n-th identical request of a run gets the n-th
+// answer recorded for it, which is deterministic only when identical
+// requests are sent one after another.
+func WithCase(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, caseKey{}, id)
 }
 
-// requestKey is what a request matches by: method, path, sorted query and
-// canonical body. Its first line is the route, "METHOD path".
-func requestKey(method, rawURL string, body []byte) string {
-	path, query := rawURL, ""
-	if u, err := url.Parse(rawURL); err == nil {
-		path = u.EscapedPath()
-		if u.RawQuery != "" {
-			if q, err := url.ParseQuery(u.RawQuery); err == nil {
-				query = q.Encode()
-			} else {
-				query = u.RawQuery
-			}
+func caseOf(ctx context.Context) string {
+	id, _ := ctx.Value(caseKey{}).(string)
+	return id
+}
+
+// endpoints are the API paths that OpenAI-compatible servers (and
+// Anthropic's) put under a base URL of their choosing: /v1 at OpenAI and
+// Ollama, /api/v1 at OpenRouter, a deployment path at Azure. A request to
+// one of them matches by the endpoint alone, so that a cassette recorded
+// against one server replays against another, or with no server set.
+var endpoints = []string{"/chat/completions", "/completions", "/embeddings", "/responses", "/moderations", "/v1/messages"}
+
+// volatileQuery are query parameters that say how a server was reached, not
+// what was asked: Azure's api-version.
+var volatileQuery = map[string]bool{"api-version": true}
+
+// request is a request as the recorder matches it: its case, method, the
+// path's route (the endpoint alone for the endpoints above), the query
+// without volatile parameters, and the body as stored.
+type request struct {
+	label, method, route, query, body string
+}
+
+// exactKey is a request byte for byte as stored: most replayed requests are
+// found by it, without canonicalizing their bodies.
+type exactKey request
+
+func newRequest(label, method, storedURL string, body []byte) request {
+	q := request{label: label, method: method, body: string(body)}
+	u, err := url.Parse(storedURL)
+	if err != nil {
+		q.route = storedURL
+		return q
+	}
+	q.route = u.EscapedPath()
+	for _, e := range endpoints {
+		if strings.HasSuffix(q.route, e) {
+			q.route = e
+			break
 		}
 	}
-	b := make([]byte, 0, len(method)+len(path)+len(query)+len(body)+3)
-	b = append(b, method...)
+	q.query = u.RawQuery
+	if q.query != "" {
+		if v, err := url.ParseQuery(q.query); err == nil {
+			for name := range volatileQuery {
+				v.Del(name)
+			}
+			q.query = v.Encode() // sorted
+		}
+	}
+	return q
+}
+
+// canonical is what a request matches by when its bytes differ from every
+// stored request's: method, route, sorted query and canonical body. Its
+// first line is "METHOD route".
+func (q request) canonical() string {
+	b := make([]byte, 0, len(q.method)+len(q.route)+len(q.query)+len(q.body)+3)
+	b = append(b, q.method...)
 	b = append(b, ' ')
-	b = append(b, path...)
+	b = append(b, q.route...)
 	b = append(b, '\n')
-	if query != "" {
+	if q.query != "" {
 		b = append(b, '?')
-		b = append(b, query...)
+		b = append(b, q.query...)
 	}
 	b = append(b, '\n')
-	if canon, ok := appendCanonicalJSON(b, body); ok {
+	if canon, ok := appendCanonicalJSON(b, []byte(q.body)); ok {
 		return string(canon)
 	}
-	return string(append(b, body...))
+	return string(append(b, q.body...))
 }
 
 // appendCanonicalJSON appends b's canonical form, agentcheck's

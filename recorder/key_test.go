@@ -31,9 +31,15 @@ func TestCanonicalJSON(t *testing.T) {
 	}
 }
 
+// requestKey is a request's canonical key, for tests.
+func requestKey(method, rawURL string, body []byte) string {
+	return newRequest("", method, rawURL, body).canonical()
+}
+
 // TestExactKeyFactorsRequestKey checks that requests with the same exact key
-// have the same request key, which the replay's exact index relies on, and
-// that the exact key ignores only the scheme and host.
+// have the same canonical key, which the replay's exact index relies on; that
+// the keys ignore the scheme, the host, the base path of an OpenAI-compatible
+// endpoint and Azure's api-version; and that they keep the rest.
 func TestExactKeyFactorsRequestKey(t *testing.T) {
 	body := []byte(`{"model": "m", "messages": [{"role": "user", "content": "hi"}]}`)
 	urls := []string{
@@ -41,31 +47,45 @@ func TestExactKeyFactorsRequestKey(t *testing.T) {
 		"https://api.example.com/v1/chat/completions",
 		"http://127.0.0.1:9/v1/chat/completions?b=2&a=1",
 		"http://h/v1/chat/completions?b=2&a=1",
-		"http://127.0.0.1:9/v2/chat/completions",
+		"https://openrouter.ai/api/v1/chat/completions",
 		"http://127.0.0.1:9/v1/chat%2Fcompletions",
 		"/v1/chat/completions",
 		"http://[::1/v1/chat/completions",
 		"%zz",
+		"https://x.openai.azure.com/openai/deployments/judge/chat/completions?api-version=2024-06-01",
+		"http://localhost:11434/v1/chat/completions",
+		"http://127.0.0.1:9/v1/orders/7",
+		"http://127.0.0.1:9/v2/orders/7",
 	}
+	exact := func(u string, body []byte) exactKey { return exactKey(newRequest("", "POST", u, body)) }
 	for _, a := range urls {
 		for _, b := range urls {
-			ea, eb := string(exactKey(nil, "POST", a, body)), string(exactKey(nil, "POST", b, body))
-			ka, kb := requestKey("POST", a, body), requestKey("POST", b, body)
-			if ea == eb && ka != kb {
-				t.Errorf("%q and %q: same exact key, request keys differ:\n%s\n%s", a, b, ka, kb)
+			if exact(a, body) == exact(b, body) && requestKey("POST", a, body) != requestKey("POST", b, body) {
+				t.Errorf("%q and %q: same exact key, request keys differ", a, b)
 			}
 		}
 	}
-	same := func(a, b string) bool {
-		return string(exactKey(nil, "POST", a, body)) == string(exactKey(nil, "POST", b, body))
+	same := func(a, b string) bool { return exact(a, body) == exact(b, body) }
+	for _, i := range []int{1, 4, 6, 9, 10} {
+		if !same(urls[0], urls[i]) {
+			t.Errorf("%q and %q are the same endpoint, but their keys differ", urls[0], urls[i])
+		}
 	}
-	if !same(urls[0], urls[1]) {
-		t.Errorf("the host changed the exact key of %q", urls[0])
+	if !same(urls[2], urls[3]) {
+		t.Errorf("the host changed the key of %q", urls[2])
 	}
-	if same(urls[0], urls[4]) || same(urls[0], urls[2]) || same(urls[0], urls[5]) {
-		t.Errorf("exact key ignores more than the scheme and host")
+	for _, i := range []int{2, 5, 11} {
+		if same(urls[0], urls[i]) {
+			t.Errorf("%q and %q have the same key", urls[0], urls[i])
+		}
 	}
-	if string(exactKey(nil, "POST", urls[0], body)) == string(exactKey(nil, "POST", urls[0], append(slices.Clone(body), ' '))) {
+	if same(urls[11], urls[12]) {
+		t.Errorf("paths outside the OpenAI-compatible endpoints must match whole")
+	}
+	if exact(urls[0], body) == exact(urls[0], append(slices.Clone(body), ' ')) {
 		t.Errorf("exact key ignores the body's bytes")
+	}
+	if exactKey(newRequest("case 1", "POST", urls[0], body)) == exact(urls[0], body) {
+		t.Errorf("the case is not part of the key")
 	}
 }

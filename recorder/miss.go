@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"slices"
 	"strings"
-
-	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 )
 
 // ReplayMissError is returned by [Recorder.RoundTrip] (wrapped by the HTTP
@@ -51,31 +48,33 @@ func (e *ReplayMissError) Error() string {
 }
 
 // miss builds the error for a request nothing answers. It is off the fast
-// path, so it may scan every key of the route.
-func (r *Recorder) miss(key string) error {
+// path, so it may scan every request of the route.
+func (r *Recorder) miss(q request, path string) error {
+	key := q.canonical()
 	route := key[:strings.IndexByte(key, '\n')]
 	e := &ReplayMissError{
 		Cassette: r.path,
 		Test:     r.test,
-		Request:  route,
+		Request:  q.method + " " + path,
 		Command:  r.command(),
 	}
+	if q.label != "" {
+		e.Request += " (case " + q.label + ")"
+	}
 	r.mu.Lock()
-	recorded, used := len(r.slots[key]), r.used[key]
-	candidates := slices.Clone(r.routes[route])
+	recorded, used := r.idx.matching(q)
+	var best *group
+	bestKey, bestDist := "", -1
 	total := 0
-	for _, s := range r.slots {
-		total += len(s)
-	}
-	var slots []*cassette.Interaction
-	best, bestDist := "", -1
-	for _, k := range candidates {
-		if d := bodyDistance(k, key); bestDist < 0 || d < bestDist {
-			best, bestDist = k, d
+	for _, g := range r.idx.groups {
+		total += len(g.its)
+		k := g.canonical()
+		if !strings.HasPrefix(k, route+"\n") || g.req.label != q.label && g.req.label != "" {
+			continue
 		}
-	}
-	if best != "" {
-		slots = r.slots[best]
+		if d := bodyDistance(k, key); bestDist < 0 || d < bestDist {
+			best, bestKey, bestDist = g, k, d
+		}
 	}
 	r.mu.Unlock()
 
@@ -85,17 +84,17 @@ func (r *Recorder) miss(key string) error {
 		return e
 	case !r.existed:
 		e.Reason = "the cassette file does not exist yet"
-	case best == "":
+	case best == nil:
 		e.Reason = fmt.Sprintf("no recorded request has this method and path (the cassette holds %d interaction(s))", total)
 	default:
 		e.Reason = "no recorded request has this body"
 	}
-	if best == "" {
+	if best == nil {
 		return e
 	}
-	it := slots[0]
+	it := best.its[0]
 	e.Closest = fmt.Sprintf("interaction %d, %s %s", it.ID, it.Request.Method, it.Request.URL)
-	wantQuery, wantBody := splitKey(best)
+	wantQuery, wantBody := splitKey(bestKey)
 	gotQuery, gotBody := splitKey(key)
 	var diff []string
 	if wantQuery != gotQuery {
@@ -103,9 +102,14 @@ func (r *Recorder) miss(key string) error {
 	}
 	diff = append(diff, lineDiff(prettyBody(wantBody), prettyBody(gotBody), 24)...)
 	e.Diff = strings.Join(diff, "\n")
-	if w, g := promptVersion(wantBody), promptVersion(gotBody); w != g {
+	w, g := bodyFields(wantBody), bodyFields(gotBody)
+	switch {
+	case w.version() != g.version():
 		e.Hint = fmt.Sprintf("the prompt version differs (recorded %q, now %q): the judge's prompt changed, so its cassettes need re-recording; %s also drops the old prompt's interactions",
-			w, g, r.RerecordCommand())
+			w.version(), g.version(), r.RerecordCommand())
+	case w.Model != g.Model && w.Model != "":
+		e.Hint = fmt.Sprintf("the cassette was recorded with model %q and this run asks for %q: name no model (unset AGENTCHECK_JUDGE_MODEL, drop judge.WithModel) to replay with the recorded one, or record the new model's answers with: %s",
+			w.Model, g.Model, r.command())
 	}
 	return e
 }
@@ -217,15 +221,20 @@ func prettyBody(body string) []string {
 	return strings.Split(body, "\n")
 }
 
-func promptVersion(body string) string {
-	var v struct {
-		User string `json:"user"`
-	}
-	if json.Unmarshal([]byte(body), &v) != nil {
-		return ""
-	}
-	return strings.TrimPrefix(v.User, PromptVersionPrefix)
+// requestFields are the fields of a JSON request body that a miss's hint
+// looks at.
+type requestFields struct {
+	Model string `json:"model"`
+	User  string `json:"user"`
 }
+
+func bodyFields(body string) requestFields {
+	var v requestFields
+	json.Unmarshal([]byte(body), &v) // a body that is not JSON has neither
+	return v
+}
+
+func (f requestFields) version() string { return strings.TrimPrefix(f.User, PromptVersionPrefix) }
 
 // lineDiff renders the changed lines of want → got with one line of context,
 // at most limit lines; long lines are cut around their first difference.

@@ -36,7 +36,7 @@ func TestRecorderMissSaysWhatDiffersAndHowToRecord(t *testing.T) {
 		"POST /v1/chat/completions",
 		"cassette: " + path,
 		"test: TestRecorderMissSaysWhatDiffersAndHowToRecord",
-		"closest recorded request: interaction 1",
+		"closest recorded request: interaction 0, POST http://127.0.0.1/v1/chat/completions",
 		`-       "content": "Book a flight to Paris on Friday."`,
 		`+       "content": "Book a flight to Rome on Friday."`,
 		`-   "user": "agentcheck-prompt:goal-v1"`,
@@ -107,9 +107,9 @@ func TestRecordModeFromEnvironment(t *testing.T) {
 		{"all", []Option{env(RecordEnv, "all")}, RecordAll, ""},
 		{"CI may replay", []Option{env("CI", "true")}, RecordNone, ""},
 		{"option overrides environment", []Option{env(RecordEnv, "all"), WithMode(RecordNone)}, RecordNone, ""},
-		{"bad value", []Option{env(RecordEnv, "yes")}, 0, `AGENTCHECK_RECORD="yes": want missing, all, or empty`},
-		{"CI refuses", []Option{env(RecordEnv, "missing", "CI", "true")}, 0, "recording (AGENTCHECK_RECORD=missing) refused because CI=true"},
-		{"CI refuses the option too", []Option{env("CI", "1"), WithMode(RecordAll)}, 0, "refused because CI=true"},
+		{"bad value", []Option{env(RecordEnv, "yes")}, 0, `AGENTCHECK_RECORD="yes": want missing, all, prune, or empty`},
+		{"CI refuses", []Option{env(RecordEnv, "missing", "CI", "true")}, 0, "AGENTCHECK_RECORD=missing refused because this is a CI run (CI=true)"},
+		{"CI refuses the option too", []Option{env("CI", "1"), WithMode(RecordAll)}, 0, "refused because this is a CI run (CI=1)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

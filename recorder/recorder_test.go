@@ -284,7 +284,9 @@ func TestRecorderReplaysGoVCRRecordings(t *testing.T) {
 	}
 }
 
-func TestRecorderRecordsOnlySuccessfulAnswers(t *testing.T) {
+// Every answer is recorded, errors included, and replayed as it came: a
+// judge that failed when recording fails the same way on replay.
+func TestRecorderRecordsErrorAnswers(t *testing.T) {
 	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch calls.Add(1) {
@@ -299,19 +301,23 @@ func TestRecorderRecordsOnlySuccessfulAnswers(t *testing.T) {
 	}))
 	defer srv.Close()
 	path := filepath.Join(t.TempDir(), "status.yaml")
-	rec, _ := Open(path, WithMode(RecordMissing), env())
-	var codes []int
-	for range 3 {
-		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/thing", nil)
-		resp, err := rec.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
+	get := func(rec *Recorder) (got []string) {
+		for range 3 {
+			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/thing", nil)
+			resp, err := rec.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			got = append(got, fmt.Sprintf("%d %s", resp.StatusCode, strings.TrimSpace(string(b))))
 		}
-		resp.Body.Close()
-		codes = append(codes, resp.StatusCode)
+		return got
 	}
-	if !cmp.Equal(codes, []int{503, 429, 200}) {
-		t.Errorf("caller saw %v, want the failures passed through then 200", codes)
+	rec, _ := Open(path, WithMode(RecordMissing), env())
+	want := []string{"503 overloaded", "429 slow down", "200 ok"}
+	if got := get(rec); !cmp.Equal(got, want) {
+		t.Errorf("recording: caller saw %q, want %q", got, want)
 	}
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
@@ -320,19 +326,16 @@ func TestRecorderRecordsOnlySuccessfulAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Interactions) != 1 || c.Interactions[0].Response.Code != 200 {
-		t.Fatalf("cassette = %+v, want the 200 only", c.Interactions)
+	var codes []int
+	for _, it := range c.Interactions {
+		codes = append(codes, it.Response.Code)
 	}
-	// The 200 fills the first slot: a replay gets it on the first try.
+	if !cmp.Equal(codes, []int{503, 429, 200}) {
+		t.Fatalf("cassette holds %v, want every answer in the order it came", codes)
+	}
 	rec, _ = Open(path, env(), WithUpstream(offline(t)))
-	req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1:1/thing", nil)
-	resp, err := rec.RoundTrip(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 || string(b) != "ok" {
-		t.Errorf("replay = %d %q, want 200 ok", resp.StatusCode, b)
+	if got := get(rec); !cmp.Equal(got, want) {
+		t.Errorf("replay: caller saw %q, want what the recording saw, %q", got, want)
 	}
 }
 

@@ -2,27 +2,27 @@ package recorder
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v4"
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 )
 
-// Close saves the interactions recorded since the recorder started, if any:
-// under a lock on the cassette's directory, it re-reads the file so that
-// interactions another process recorded meanwhile are kept, and replaces it
-// atomically (temporary file, fsync, rename). With RecordAll, the
-// interactions the file held at the start are dropped. Close is idempotent;
-// a test's cassette from ForTest is closed when the test ends.
+// Close finishes the cassette. Each interaction was written to the file
+// when it was recorded; Close rewrites the file once more, under a lock on
+// its directory, with what other processes recorded meanwhile kept and this
+// run's interactions in a stable order (by case, then request), so that
+// recording the same answers again gives the same file. In Prune mode it
+// drops the interactions the run did not use, if every request was
+// answered and the test passed. Close is idempotent; a test's cassette from
+// ForTest is closed when the test ends.
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -31,9 +31,48 @@ func (r *Recorder) Close() error {
 	}
 	r.closed = true
 	unshare(r)
+	if r.mode == Prune {
+		return r.prune()
+	}
 	if len(r.added) == 0 {
 		return nil
 	}
+	if r.written < len(r.added) {
+		if err := r.persist(); err != nil {
+			return err
+		}
+	}
+	unlock, err := lockDir(filepath.Dir(r.path))
+	if err != nil {
+		return fmt.Errorf("agentcheck: cassette %s: lock: %w", r.path, err)
+	}
+	defer unlock()
+	current, _, err := loadCassette(r.path)
+	if err != nil {
+		return err
+	}
+	others := minus(current, r.added)
+	// A stable order: by case, then by request; identical requests keep
+	// the order they were made in.
+	order := make([]int, len(r.added))
+	keys := make([]string, len(r.added))
+	for i, q := range r.addedAs {
+		order[i] = i
+		keys[i] = q.label + "\x00" + q.canonical()
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	all := others
+	for _, i := range order {
+		all = append(all, r.added[i])
+	}
+	return r.writeAtomic(encodeCassette(all))
+}
+
+// persist writes the interactions recorded since the last call to the
+// file: the first time by rewriting it whole (with RecordAll, without its
+// old interactions), then by appending, so that a run cut short (os.Exit, a
+// panic, go test -timeout) keeps what it recorded. Callers hold mu.
+func (r *Recorder) persist() error {
 	dir := filepath.Dir(r.path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("agentcheck: cassette %s: %w", r.path, err)
@@ -43,58 +82,89 @@ func (r *Recorder) Close() error {
 		return fmt.Errorf("agentcheck: cassette %s: lock: %w", r.path, err)
 	}
 	defer unlock()
-	current, _, err := loadCassette(r.path)
-	if err != nil && r.mode != RecordAll {
-		return err
-	}
-	var keep []*cassette.Interaction
-	if r.mode == RecordAll {
-		// Keep only what others added since we loaded: our old interactions
-		// are the ones this run re-recorded.
-		old := make(map[string]int, len(r.loaded))
-		for _, it := range r.loaded {
-			old[r.fingerprint(it)]++
+	pending := r.added[r.written:]
+	if r.written == 0 {
+		current, _, err := loadCassette(r.path)
+		if err != nil && r.mode != RecordAll {
+			return err
 		}
-		for _, it := range current {
-			if fp := r.fingerprint(it); old[fp] > 0 {
-				old[fp]--
-				continue
-			}
-			keep = append(keep, it)
+		base := current
+		if r.mode == RecordAll {
+			// Drop the interactions the file held at the start; keep what
+			// other processes added since.
+			base = minus(current, r.loaded)
+		}
+		if err := r.writeAtomic(encodeCassette(append(slices.Clip(base), pending...))); err != nil {
+			return err
 		}
 	} else {
-		keep = current
+		f, err := os.OpenFile(r.path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return fmt.Errorf("agentcheck: cassette %s: %w", r.path, err)
+		}
+		// One write, so that the file never holds half an interaction.
+		_, err = f.Write(appendInteractions(nil, pending, r.written))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("agentcheck: cassette %s: %w", r.path, err)
+		}
 	}
-	c := cassette.New(strings.TrimSuffix(r.path, ".yaml"))
-	c.Interactions = append(keep, r.added...)
-	for i, it := range c.Interactions {
-		it.ID = i
+	r.written = len(r.added)
+	return nil
+}
+
+// prune rewrites the cassette with only the interactions this run used,
+// unless a request went unanswered or the test failed. Callers hold mu.
+func (r *Recorder) prune() error {
+	if r.missed || r.failed != nil && r.failed() {
+		return nil
 	}
-	data, err := yaml.Marshal(c)
+	used := make(map[*cassette.Interaction]bool)
+	for _, it := range r.idx.usedInteractions() {
+		used[it] = true
+	}
+	var kept []*cassette.Interaction
+	for _, it := range r.loaded {
+		if used[it] {
+			kept = append(kept, it)
+		}
+	}
+	if len(kept) == len(r.loaded) {
+		return nil
+	}
+	unlock, err := lockDir(filepath.Dir(r.path))
 	if err != nil {
-		return fmt.Errorf("agentcheck: cassette %s: %w", r.path, err)
+		return fmt.Errorf("agentcheck: cassette %s: lock: %w", r.path, err)
 	}
-	return r.writeAtomic(append([]byte("---\n"), data...))
+	defer unlock()
+	return r.writeAtomic(encodeCassette(kept))
 }
 
-// recordingHeader marks each recorded response with an identity of its own,
-// so that RecordAll, when it drops the interactions the file held at the
-// start, tells them apart from identical ones another recorder of the same
-// file has just written (a deterministic server answers both alike).
-const recordingHeader = "X-Agentcheck-Recording"
-
-func newRecordingID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+// minus is the interactions of all that are not in drop (as multisets of
+// fingerprints), in order.
+func minus(all, drop []*cassette.Interaction) []*cassette.Interaction {
+	n := make(map[string]int, len(drop))
+	for _, it := range drop {
+		n[fingerprint(it)]++
+	}
+	var out []*cassette.Interaction
+	for _, it := range all {
+		if fp := fingerprint(it); n[fp] > 0 {
+			n[fp]--
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
 }
 
-func (r *Recorder) fingerprint(it *cassette.Interaction) string {
-	if id := http.Header(it.Response.Headers).Get(recordingHeader); id != "" {
-		return id
-	}
-	return r.key(it.Request.Method, it.Request.URL, []byte(it.Request.Body)) +
-		"\x00" + strconv.Itoa(it.Response.Code) + "\x00" + it.Response.Body
+// fingerprint identifies an interaction as stored, to tell this run's
+// interactions in a re-read file from those of other processes.
+func fingerprint(it *cassette.Interaction) string {
+	return it.Request.Method + " " + it.Request.URL + "\n" + it.Request.Body + "\x00" +
+		http.Header(it.Request.Headers).Get(CaseHeader) + "\x00" + strconv.Itoa(it.Response.Code) + "\x00" + it.Response.Body
 }
 
 // writeAtomic replaces the cassette so that a reader, or a crash, sees either
@@ -138,8 +208,7 @@ func (r *Recorder) writeAtomic(data []byte) (err error) {
 	return nil
 }
 
-// loadCassette reads a cassette with go-vcr's own loader; a missing file is
-// an empty cassette.
+// loadCassette reads a cassette file; a missing file is an empty cassette.
 func loadCassette(path string) (interactions []*cassette.Interaction, existed bool, err error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -151,19 +220,19 @@ func loadCassette(path string) (interactions []*cassette.Interaction, existed bo
 	return loadCassetteData(path, data)
 }
 
-// loadCassetteData reads a cassette's content with go-vcr's own loader, and
-// refuses one that is cut short: go-vcr reads an empty file as an empty
-// cassette, and an interaction that lost its last fields as one whose
-// response has status 0.
+// loadCassetteData reads a cassette's content (decodeCassette) and refuses
+// one that is cut short: YAML reads an empty file as an empty cassette, and
+// an interaction that lost its last fields as one whose response has status
+// 0.
 func loadCassetteData(path string, data []byte) (interactions []*cassette.Interaction, existed bool, err error) {
 	if len(bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(data), []byte("---")))) == 0 {
 		return nil, true, fmt.Errorf("agentcheck: cassette %s: the file is empty, yet a cassette always holds its version", path)
 	}
-	c, err := cassette.LoadWithFS(strings.TrimSuffix(path, ".yaml"), cassetteData(data))
+	its, err := decodeCassette(data)
 	if err != nil {
 		return nil, true, fmt.Errorf("agentcheck: cassette %s: %w", path, err)
 	}
-	for i, it := range c.Interactions {
+	for i, it := range its {
 		var missing []string
 		switch {
 		case it == nil:
@@ -181,18 +250,8 @@ func loadCassetteData(path string, data []byte) (interactions []*cassette.Intera
 		}
 		if len(missing) > 0 {
 			return nil, true, fmt.Errorf("agentcheck: cassette %s: interaction %d of %d has no %s: the file was cut short or edited",
-				path, i, len(c.Interactions), strings.Join(missing, ", "))
+				path, i, len(its), strings.Join(missing, ", "))
 		}
 	}
-	return c.Interactions, true, nil
+	return its, true, nil
 }
-
-// cassetteData is a go-vcr file system holding one cassette's content,
-// whatever its name.
-type cassetteData []byte
-
-func (d cassetteData) ReadFile(string) ([]byte, error) { return d, nil }
-func (d cassetteData) WriteFile(name string, _ []byte) error {
-	return fmt.Errorf("cassette %s is read-only", name)
-}
-func (d cassetteData) IsFileExists(string) bool { return true }
