@@ -30,6 +30,9 @@ const (
 	// DefaultMaxAnswerAttempts bounds the requests made for one question
 	// when the answers do not fit its schema.
 	DefaultMaxAnswerAttempts = 3
+	// DefaultQuestionTimeout bounds one question, its retries and its
+	// re-asks included.
+	DefaultQuestionTimeout = 5 * time.Minute
 )
 
 // Environment variables read by New when the matching option is absent.
@@ -56,11 +59,14 @@ type Client struct {
 	seed          int
 	language      string
 	answerTries   int
+	timeout       time.Duration
 	api           *openai.Client
 	configProblem error
 	// rerecord is the recorder's command that records its cassette anew,
 	// for the answers that came from it.
 	rerecord string
+	// replaying: answers come from a cassette, errors included.
+	replaying bool
 	// bound, when set, ends every Ask when it ends: ForTest binds the
 	// test's context.
 	bound context.Context
@@ -72,6 +78,7 @@ type Option func(*options)
 type options struct {
 	model, baseURL, apiKey *string
 	seed, answerTries      *int
+	timeout                *time.Duration
 	language               string
 	retry                  RetryPolicy
 	httpClient             *http.Client
@@ -103,6 +110,11 @@ func WithLanguage(lang string) Option { return func(o *options) { o.language = l
 // answers are refused, cut off, empty, not JSON or do not fit the schema
 // (default 3; at least 1). HTTP retries are counted apart, by RetryPolicy.
 func WithMaxAnswerAttempts(n int) Option { return func(o *options) { o.answerTries = &n } }
+
+// WithQuestionTimeout bounds each question, its retries and re-asks
+// included (default DefaultQuestionTimeout, 5 minutes; zero or negative:
+// none but the context's).
+func WithQuestionTimeout(d time.Duration) Option { return func(o *options) { o.timeout = &d } }
 
 // WithRetry sets how failed HTTP requests are retried; zero fields keep
 // their defaults.
@@ -143,12 +155,26 @@ func New(opts ...Option) *Client {
 		opt(&o)
 	}
 	c := &Client{
-		model:       setting(o.model, EnvModel, DefaultModel),
+		model:       setting(o.model, EnvModel, ""),
 		baseURL:     strings.TrimRight(setting(o.baseURL, EnvBaseURL, DefaultBaseURL), "/"),
 		apiKey:      setting(o.apiKey, EnvAPIKey, ""),
 		seed:        DefaultSeed,
 		language:    o.language,
 		answerTries: DefaultMaxAnswerAttempts,
+		timeout:     DefaultQuestionTimeout,
+	}
+	if o.timeout != nil {
+		c.timeout = *o.timeout
+	}
+	if c.model == "" {
+		// Named nowhere: a replayed cassette answers with the model it
+		// was recorded with, whatever the default is.
+		c.model = DefaultModel
+		if r := o.recorder; r != nil && (r.Mode() == recorder.RecordNone || r.Mode() == recorder.Prune) {
+			if recorded := r.Models(); len(recorded) == 1 {
+				c.model = recorded[0]
+			}
+		}
 	}
 	if o.seed != nil {
 		c.seed = *o.seed
@@ -177,6 +203,7 @@ func New(opts ...Option) *Client {
 	if o.recorder != nil {
 		rt = o.recorder.Transport(rt)
 		c.rerecord = o.recorder.RerecordCommand()
+		c.replaying = o.recorder.Mode() == recorder.RecordNone || o.recorder.Mode() == recorder.Prune
 	}
 	if !fixedTemperature(c.model) {
 		rt = zeroTemperature{rt}
@@ -238,6 +265,11 @@ func (c *Client) Ask(ctx context.Context, q metric.Question) (metric.Answer, err
 			cancel(nil)
 		}()
 	}
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, c.timeout, &QuestionTimeoutError{Question: q.Name, Timeout: c.timeout})
+		defer cancel()
+	}
 	ans := metric.Answer{Model: c.model, Source: live, PromptVersion: q.PromptVersion}
 	fail := func(err error) (metric.Answer, error) {
 		ans.Duration = time.Since(start)
@@ -264,6 +296,10 @@ func (c *Client) Ask(ctx context.Context, q metric.Question) (metric.Answer, err
 		resp, err := c.api.CreateChatCompletion(context.WithValue(ctx, attemptLogKey{}, log), c.request(q, rawSchema, attempt, prev))
 		ans.Attempts += max(1, log.count())
 		if err != nil {
+			var timeout *QuestionTimeoutError
+			if errors.As(context.Cause(ctx), &timeout) {
+				return fail(fmt.Errorf("%w (%d requests made)", timeout, ans.Attempts))
+			}
 			return fail(c.httpError(q, err, log))
 		}
 		ans.Usage = ans.Usage.Add(metric.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
@@ -285,6 +321,17 @@ func (c *Client) Ask(ctx context.Context, q metric.Question) (metric.Answer, err
 		problems = append(problems, c.scrub(problem))
 	}
 	return fail(&AnswerError{Question: q.Name, Model: ans.Model, Problems: problems})
+}
+
+// QuestionTimeoutError is a question that took longer than its timeout
+// (WithQuestionTimeout).
+type QuestionTimeoutError struct {
+	Question string
+	Timeout  time.Duration
+}
+
+func (e *QuestionTimeoutError) Error() string {
+	return fmt.Sprintf("judge: question %q got no answer within %v, the question timeout (judge.WithQuestionTimeout)", e.Question, e.Timeout)
 }
 
 // AnswerError is a judge that gave no usable answer: every attempt came back
@@ -440,11 +487,17 @@ func (c *Client) httpError(q metric.Question, err error, log *attemptLog) error 
 	} else if errors.As(err, &reqErr) {
 		status = reqErr.HTTPStatusCode
 	}
-	if (status == http.StatusUnauthorized || status == http.StatusForbidden) && c.apiKey == "" {
-		notes = append(notes, "no API key was given: set "+EnvAPIKey+" or use judge.WithAPIKey")
-	}
-	if advice := c.advice(status, err); advice != "" {
-		notes = append(notes, advice)
+	switch {
+	case status != 0 && c.replaying:
+		// A recorded error answer: the endpoint is not involved.
+		notes = append(notes, "the cassette recorded this error answer; once the judge answers again, record it anew with: "+c.rerecord)
+	default:
+		if (status == http.StatusUnauthorized || status == http.StatusForbidden) && c.apiKey == "" {
+			notes = append(notes, "no API key was given: set "+EnvAPIKey+" or use judge.WithAPIKey")
+		}
+		if advice := c.advice(status, err); advice != "" {
+			notes = append(notes, advice)
+		}
 	}
 	note := ""
 	if len(notes) > 0 {

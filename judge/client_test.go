@@ -367,7 +367,7 @@ func TestCancelStopsPromptly(t *testing.T) {
 				cancel()
 			}()
 			start := time.Now()
-			_, err := newClient(s, judge.WithRetry(c.policy)).Ask(ctx, goalQuestion)
+			_, err := newClient(s, judge.WithRetry(c.policy), judge.WithQuestionTimeout(0)).Ask(ctx, goalQuestion)
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("err = %v, want context.Canceled", err)
 			}

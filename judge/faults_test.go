@@ -413,7 +413,9 @@ func TestHTTPFaultsThatDoNotPassSayWhatToDo(t *testing.T) {
 func panelOf(s *judgetest.Server, policy judge.RetryPolicy, models ...string) *judge.Panel {
 	var members []metric.Judge
 	for _, m := range models {
-		members = append(members, newClient(s, judge.WithModel(m), judge.WithRetry(policy)))
+		// No question timeout: the tests that use it wait on the retry
+		// policy and the context alone.
+		members = append(members, newClient(s, judge.WithModel(m), judge.WithRetry(policy), judge.WithQuestionTimeout(0)))
 	}
 	return judge.NewPanel(members, metric.Aggregation{})
 }

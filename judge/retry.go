@@ -33,6 +33,15 @@ type RetryPolicy struct {
 	// AttemptTimeout bounds each request (default 2 min; negative: none),
 	// so that a hung connection is retried rather than waited on forever.
 	AttemptTimeout time.Duration
+	// FailFastAfter is how many requests in a row may fail with a 5xx
+	// status or a connection error, retries included, before the client
+	// stops asking: every later request fails at once, so that a judge
+	// that is down costs a few requests, not a run's worth of retries
+	// (default 5; negative: never).
+	FailFastAfter int
+	// MaxResponseBytes bounds each response body, read as it arrives
+	// (default 32 MiB). An answer over the bound is an error, not retried.
+	MaxResponseBytes int64
 }
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
@@ -51,6 +60,12 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	if p.AttemptTimeout == 0 {
 		p.AttemptTimeout = 2 * time.Minute
 	}
+	if p.FailFastAfter == 0 {
+		p.FailFastAfter = 5
+	}
+	if p.MaxResponseBytes <= 0 {
+		p.MaxResponseBytes = 32 << 20
+	}
 	return p
 }
 
@@ -61,9 +76,6 @@ func (p RetryPolicy) backoff(n int) time.Duration {
 	d = min(d, float64(p.Max))
 	return time.Duration(d/2 + rand.Float64()*d/2)
 }
-
-// maxResponseBody bounds what the retrying transport reads into memory.
-const maxResponseBody = 64 << 20
 
 // RetryTransport retries requests through base that fail for reasons that
 // pass: 408, 429 and 5xx statuses (but 501), timeouts, dropped connections
@@ -85,6 +97,61 @@ func RetryTransport(base http.RoundTripper, p RetryPolicy) http.RoundTripper {
 type retryTransport struct {
 	base http.RoundTripper
 	p    RetryPolicy
+
+	mu       sync.Mutex
+	failures int    // requests failed in a row with a 5xx or a connection error
+	last     string // the last of them
+}
+
+// UnavailableError is the error of a request a client did not send because
+// the judge failed RetryPolicy.FailFastAfter requests in a row.
+type UnavailableError struct {
+	Failures int
+	Last     string // the last failure: a status or a connection error
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("judge unavailable: %d requests in a row failed (the last: %s), so this one was not sent (RetryPolicy.FailFastAfter)", e.Failures, e.Last)
+}
+
+// TooLargeError is an answer whose body passed RetryPolicy.MaxResponseBytes.
+type TooLargeError struct {
+	Status string
+	Limit  int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("the response (%s) is larger than %d bytes (RetryPolicy.MaxResponseBytes); not retried", e.Status, e.Limit)
+}
+
+// unavailable is the error for a request not sent, nil when the judge may
+// be asked.
+func (t *retryTransport) unavailable() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.p.FailFastAfter > 0 && t.failures >= t.p.FailFastAfter {
+		return &UnavailableError{Failures: t.failures, Last: t.last}
+	}
+	return nil
+}
+
+// count records the outcome of one attempt.
+func (t *retryTransport) count(resp *http.Response, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var tooLarge *TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		t.failures = 0 // the server answered
+	case err != nil:
+		t.failures++
+		t.last = err.Error()
+	case resp.StatusCode >= 500:
+		t.failures++
+		t.last = resp.Status
+	default:
+		t.failures = 0
+	}
 }
 
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -100,8 +167,15 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	log, _ := ctx.Value(attemptLogKey{}).(*attemptLog)
 	for n := 1; ; n++ {
+		if err := t.unavailable(); err != nil {
+			log.setReason(err.Error())
+			return nil, err
+		}
 		log.add()
 		resp, err := t.once(req, body)
+		if ctx.Err() == nil {
+			t.count(resp, err)
+		}
 		if ctx.Err() != nil {
 			if resp != nil {
 				resp.Body.Close()
@@ -168,13 +242,18 @@ func (t *retryTransport) once(req *http.Request, body []byte) (*http.Response, e
 		}
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody+1))
+	limit := t.p.MaxResponseBytes
+	if resp.ContentLength > limit {
+		resp.Body.Close()
+		return nil, &TooLargeError{Status: resp.Status, Limit: limit}
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	resp.Body.Close()
 	if err != nil {
 		return nil, fmt.Errorf("reading the response (%s): %w", resp.Status, err)
 	}
-	if len(data) > maxResponseBody {
-		return nil, fmt.Errorf("the response (%s) is larger than %d MiB", resp.Status, maxResponseBody>>20)
+	if int64(len(data)) > limit {
+		return nil, &TooLargeError{Status: resp.Status, Limit: limit}
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	resp.ContentLength = int64(len(data))
@@ -194,7 +273,8 @@ func (e attemptTimeout) Unwrap() error { return e.err }
 func (t *retryTransport) retryable(resp *http.Response, err error) (string, bool) {
 	if err != nil {
 		var certErr *tls.CertificateVerificationError
-		if errors.As(err, &certErr) {
+		var tooLarge *TooLargeError
+		if errors.As(err, &certErr) || errors.As(err, &tooLarge) {
 			return "", false
 		}
 		return err.Error(), true

@@ -307,7 +307,8 @@ func minimal(schema map[string]any, depth int) any {
 type Server struct {
 	// URL is the base URL to give a client, e.g. as OPENAI_BASE_URL:
 	// "http://127.0.0.1:port/v1". The server answers POST
-	// {URL}/chat/completions, and /chat/completions without the /v1.
+	// {URL}/chat/completions, and /chat/completions under any other base
+	// path (/api/v1 as at OpenRouter, /openai/deployments/NAME as at Azure).
 	URL string
 
 	srv    *httptest.Server
@@ -375,8 +376,8 @@ func (s *Server) Requests() []Request {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
-	if path != "/v1/chat/completions" && path != "/chat/completions" {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("judgetest: no endpoint %s %s (only POST /v1/chat/completions)", r.Method, path))
+	if !strings.HasSuffix(path, "/chat/completions") {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("judgetest: no endpoint %s %s (only POST .../chat/completions)", r.Method, path))
 		return
 	}
 	if r.Method != http.MethodPost {
