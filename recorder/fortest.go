@@ -1,6 +1,8 @@
 package recorder
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,6 +59,12 @@ func ForTest(t T, opts ...Option) *Recorder {
 		t.Fatalf("%v", err)
 	}
 	r.shared = abs
+	if f, ok := t.(interface{ Failed() bool }); ok {
+		r.failed = f.Failed
+		if s, ok := t.(interface{ Skipped() bool }); ok {
+			r.failed = func() bool { return f.Failed() || s.Skipped() }
+		}
+	}
 	shared.m[abs] = r
 	t.Cleanup(func() {
 		if err := r.Close(); err != nil {
@@ -89,25 +97,36 @@ func unshare(r *Recorder) {
 	shared.Unlock()
 }
 
-// cassetteFileName turns a test name into a relative file name: subtests
-// become directories, characters outside [A-Za-z0-9._-] become "_", and "."
-// or ".." segments cannot climb out of the cassette directory.
+// cassetteFileName turns a test name into a relative file name, one of its
+// own for each test and subtest: subtests become directories; characters
+// outside [A-Za-z0-9._-] become "_" and a segment that lost some, or is
+// longer than maxSegment, is shortened and gets a hash of its name, so that
+// "café" and "cafë" stay apart and every name fits a file system; "." or
+// ".." segments cannot climb out of the cassette directory.
 func cassetteFileName(test string) string {
 	segs := strings.Split(test, "/")
-	for i, s := range segs {
-		s = strings.Map(func(c rune) rune {
+	for i, name := range segs {
+		s := strings.Map(func(c rune) rune {
 			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' {
 				return c
 			}
 			return '_'
-		}, s)
+		}, name)
 		if s == "" || strings.Trim(s, ".") == "" {
 			s = strings.Repeat("_", max(len(s), 1))
+		}
+		if s != name || len(s) > maxSegment {
+			sum := sha256.Sum256([]byte(name))
+			s = s[:min(len(s), maxSegment-9)] + "-" + hex.EncodeToString(sum[:4])
 		}
 		segs[i] = s
 	}
 	return filepath.Join(segs...) + ".yaml"
 }
+
+// maxSegment bounds a cassette file or directory name (file systems allow
+// 255 bytes; ".yaml" and the temporary file's suffix need some).
+const maxSegment = 120
 
 // packageDir is the package go test runs in, relative to its module root
 // ("./judge"), for the commands a miss prints.

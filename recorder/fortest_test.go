@@ -52,7 +52,7 @@ func forTest(t *fakeT, opts ...Option) *Recorder {
 
 func TestForTestSharesTheRecorderOfItsFile(t *testing.T) {
 	dir := t.TempDir()
-	ft := &fakeT{name: "TestX/case 1"}
+	ft := &fakeT{name: "TestX/case_1"}
 	a := forTest(ft, WithDir(dir), env())
 	b := forTest(ft, WithDir(dir), WithMode(RecordAll), env()) // the first call's options stand
 	if a == nil || a != b {

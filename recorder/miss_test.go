@@ -66,7 +66,7 @@ func TestRecorderMissWithoutCassette(t *testing.T) {
 			t.Fatalf("want *ReplayMissError, got %v", err)
 		}
 		want := &ReplayMissError{
-			Cassette: filepath.Join(dir, "TestRecorderMissWithoutCassette", "sub_test", "with__odd__name.yaml"),
+			Cassette: filepath.Join(dir, "TestRecorderMissWithoutCassette", "sub_test", "with__odd__name-11dcc353.yaml"),
 			Test:     "TestRecorderMissWithoutCassette/sub_test/with_'odd'_name",
 			Request:  "GET /items",
 			Reason:   "the cassette file does not exist yet",
@@ -82,14 +82,33 @@ func TestCassetteFileName(t *testing.T) {
 	tests := map[string]string{
 		"TestX":                 "TestX.yaml",
 		"TestX/case_1":          filepath.Join("TestX", "case_1.yaml"),
-		"TestX/a:b*c?<d>|e\\f":  filepath.Join("TestX", "a_b_c__d__e_f.yaml"),
-		"TestX/../../etc":       filepath.Join("TestX", "__", "__", "etc.yaml"),
-		"TestX/#01":             filepath.Join("TestX", "_01.yaml"),
-		"TestX/Ünïcode_and.dot": filepath.Join("TestX", "_n_code_and.dot.yaml"),
+		"TestX/a:b*c?<d>|e\\f":  filepath.Join("TestX", "a_b_c__d__e_f-00b51144.yaml"),
+		"TestX/../../etc":       filepath.Join("TestX", "__-5ec1f7e7", "__-5ec1f7e7", "etc.yaml"),
+		"TestX/#01":             filepath.Join("TestX", "_01-63e34b05.yaml"),
+		"TestX/Ünïcode_and.dot": filepath.Join("TestX", "_n_code_and.dot-c6267397.yaml"),
 	}
 	for name, want := range tests {
 		if got := cassetteFileName(name); got != want {
 			t.Errorf("cassetteFileName(%q) = %q, want %q", name, got, want)
+		}
+	}
+	// Each test and subtest its own file, whatever its name holds.
+	names := []string{
+		"TestX/café", "TestX/cafë", "TestX/caf_", "TestX/caf_-x", "TestX/a_b", "TestX/a.b", "TestX/日本語", "TestX/中文字",
+		"TestX/" + strings.Repeat("long name ", 40) + "1", "TestX/" + strings.Repeat("long name ", 40) + "2",
+		"TestX", "TestX/sub", "TestX/sub/deeper", "TestX/Sub",
+	}
+	seen := map[string]string{}
+	for _, n := range names {
+		f := cassetteFileName(n)
+		if other, dup := seen[f]; dup {
+			t.Errorf("%q and %q share the cassette %s", n, other, f)
+		}
+		seen[f] = n
+		for _, seg := range strings.Split(f, string(filepath.Separator)) {
+			if len(seg) > maxSegment+len(".yaml") {
+				t.Errorf("cassetteFileName(%q) has a segment of %d bytes", n, len(seg))
+			}
 		}
 	}
 }
