@@ -256,7 +256,9 @@ func TestReRecordingIsByteIdentical(t *testing.T) {
 		}))
 		var wg sync.WaitGroup
 		for _, i := range rand.Perm(6) {
-			wg.Go(func() { post(t, rt, srv.URL+"/v1/chat/completions", fmt.Sprintf("case %d", i%3), fmt.Sprintf(`{"q":%d}`, i)) })
+			wg.Go(func() {
+				post(t, rt, srv.URL+"/v1/chat/completions", fmt.Sprintf("case %d", i%3), fmt.Sprintf(`{"q":%d}`, i))
+			})
 		}
 		wg.Wait()
 		if err := rec.Close(); err != nil {
