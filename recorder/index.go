@@ -31,6 +31,7 @@ type index struct {
 	exact  map[exactKey]*group
 	groups []*group
 	canon  map[labelledKey][]*group // nil until needed
+	any    map[string][]*group      // by canonical key alone, whatever the case
 	labels map[string]bool          // the cases the interactions belong to
 }
 
@@ -49,6 +50,7 @@ func (x *index) add(q request, it *cassette.Interaction) *group {
 		if x.canon != nil {
 			k := labelledKey{q.label, g.canonical()}
 			x.canon[k] = append(x.canon[k], g)
+			x.any[k.key] = append(x.any[k.key], g)
 		}
 	}
 	g.its = append(g.its, it)
@@ -60,24 +62,30 @@ func (x *index) buildCanonical() {
 		return
 	}
 	x.canon = make(map[labelledKey][]*group, len(x.groups))
+	x.any = make(map[string][]*group, len(x.groups))
 	for _, g := range x.groups {
 		k := labelledKey{g.req.label, g.canonical()}
 		x.canon[k] = append(x.canon[k], g)
+		x.any[k.key] = append(x.any[k.key], g)
 	}
 }
 
 // next consumes and returns q's next interaction, nil when none is left.
-// A request of a case that the cassette has no interaction for falls back
-// on the interactions recorded without a case (older cassettes).
+// A request of a case the cassette does not know (a sample that moved, a
+// cassette recorded without cases), or of no case, takes the next
+// interaction recorded for the request in any case.
 func (x *index) next(q request) *cassette.Interaction {
-	if it := x.nextOf(q); it != nil || q.label == "" {
+	if it := x.nextOf(q); it != nil || x.labels[q.label] {
 		return it
 	}
-	if x.labels[q.label] {
-		return nil
+	x.buildCanonical()
+	for _, g := range x.any[q.canonical()] {
+		if g.used < len(g.its) {
+			g.used++
+			return g.its[g.used-1]
+		}
 	}
-	q.label = ""
-	return x.nextOf(q)
+	return nil
 }
 
 func (x *index) nextOf(q request) *cassette.Interaction {

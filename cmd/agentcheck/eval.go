@@ -334,8 +334,12 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample) (s agent
 	} else if s, err = rec.SampleAs(sc.cfg.input); err != nil {
 		return s, err
 	}
+	ctx := sc.ctx
+	if sc.judged > 0 {
+		ctx = caseContext(ctx, rec)
+	}
 	if sc.judged >= 2 {
-		sc.evaluateTogether(rec, s)
+		sc.evaluateTogether(ctx, rec, s)
 	} else {
 		// The tool-call metrics score the conversation's calls: gathered
 		// once here rather than once by each metric's Evaluate, which
@@ -351,7 +355,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample) (s agent
 				sc.results[j], sc.errs[j] = m.Compare(calls, s.ReferenceToolCalls), nil
 			case metric.ToolCallAccuracy:
 				if s.ReferenceToolCalls == nil {
-					sc.results[j], sc.errs[j] = m.Evaluate(sc.ctx, s)
+					sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
 					break
 				}
 				if !gathered {
@@ -359,7 +363,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample) (s agent
 				}
 				sc.results[j], sc.errs[j] = m.Compare(calls, s.ReferenceToolCalls), nil
 			default:
-				sc.results[j], sc.errs[j] = m.Evaluate(sc.ctx, s)
+				sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
 			}
 		}
 	}
@@ -380,14 +384,14 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample) (s agent
 // side, as they wait on the judge rather than the CPU. It is a function of
 // its own because its goroutines capture the sample: inside evaluate, that
 // would move every sample to the heap, on the fast path too.
-func (sc *scorer) evaluateTogether(rec dataset.Record, s agentcheck.Sample) {
+func (sc *scorer) evaluateTogether(ctx context.Context, rec dataset.Record, s agentcheck.Sample) {
 	var wg sync.WaitGroup
 	// A panic in a metric here still waits for the judgments in flight,
 	// which write to sc.
 	defer wg.Wait()
 	for j, m := range sc.cfg.metrics {
 		if !sc.isJudged[j] {
-			sc.results[j], sc.errs[j] = m.Evaluate(sc.ctx, s)
+			sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
 			continue
 		}
 		wg.Go(func() {
@@ -396,7 +400,7 @@ func (sc *scorer) evaluateTogether(rec dataset.Record, s agentcheck.Sample) {
 					sc.errs[j] = internalError(rec, p)
 				}
 			}()
-			sc.results[j], sc.errs[j] = m.Evaluate(sc.ctx, s)
+			sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
 		})
 	}
 }

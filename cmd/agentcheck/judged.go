@@ -1,21 +1,24 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
-	"net/url"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentcheck/agentcheck/cassettes"
+	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
-	"go.yaml.in/yaml/v4"
 )
 
 // demoCassette is the cassette, in package cassettes, that the bundled
@@ -57,8 +60,9 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 	switch {
 	case jf.cassette == "" && len(files) == 0:
 		// The bundled dataset: replayed from the cassette built into the
-		// binary, with the models and endpoint it was recorded with, so that
-		// the environment's judge settings do not turn it into misses.
+		// binary, with the models it was recorded with, so that the
+		// environment's judge settings do not turn it into misses (the
+		// endpoint does not matter to a replay).
 		data, err := fs.ReadFile(cassettes.FS(), demoCassette)
 		if err != nil {
 			return nil, fmt.Errorf("the bundled dataset's cassette: %w", err)
@@ -68,13 +72,8 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 		if err != nil {
 			return nil, fmt.Errorf("%w (to record the bundled dataset's judgments, give --cassette PATH)", err)
 		}
-		baseURL, recorded, err := recordedEndpoint(data)
-		if err != nil {
-			return nil, fmt.Errorf("the bundled dataset's cassette: %w", err)
-		}
-		opts = append(opts, judge.WithBaseURL(baseURL))
 		if len(models) == 0 {
-			models = recorded
+			models = rec.Models()
 		}
 	default:
 		path := jf.cassette
@@ -87,6 +86,11 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 		rec, err = recorder.Open(path, recorder.WithRecordCommand(record))
 		if err != nil {
 			return nil, err
+		}
+		if len(models) == 0 && rec.Mode() == recorder.RecordNone && os.Getenv(judge.EnvModel) == "" {
+			// Named nowhere: replay with the models the cassette was
+			// recorded with, a panel if it holds several.
+			models = rec.Models()
 		}
 	}
 	opts = append(opts, judge.WithRecorder(rec))
@@ -108,50 +112,6 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 	return s, nil
 }
 
-// recordedEndpoint reads from a cassette the base URL its requests went to
-// (the path is what replay matches; the host is not) and the judge models
-// they asked, sorted.
-func recordedEndpoint(data []byte) (baseURL string, models []string, err error) {
-	var c struct {
-		Interactions []struct {
-			Request struct {
-				URL  string `yaml:"url"`
-				Body string `yaml:"body"`
-			} `yaml:"request"`
-		} `yaml:"interactions"`
-	}
-	if err := yaml.Unmarshal(data, &c); err != nil {
-		return "", nil, err
-	}
-	for i, it := range c.Interactions {
-		u, err := url.Parse(it.Request.URL)
-		if err != nil {
-			return "", nil, fmt.Errorf("interaction %d: %q is no chat completions URL: %v", i, it.Request.URL, err)
-		}
-		base, ok := strings.CutSuffix(u.Path, "/chat/completions")
-		if !ok {
-			return "", nil, fmt.Errorf("interaction %d: %q is no chat completions URL", i, it.Request.URL)
-		}
-		if baseURL == "" {
-			baseURL = u.Scheme + "://" + u.Host + base
-		}
-		var body struct {
-			Model string `json:"model"`
-		}
-		if err := json.Unmarshal([]byte(it.Request.Body), &body); err != nil || body.Model == "" {
-			return "", nil, fmt.Errorf("interaction %d: the request names no model", i)
-		}
-		if !slices.Contains(models, body.Model) {
-			models = append(models, body.Model)
-		}
-	}
-	if baseURL == "" {
-		return "", nil, errors.New("the cassette holds no interaction")
-	}
-	slices.Sort(models)
-	return baseURL, models, nil
-}
-
 // shellJoin quotes args for a POSIX shell, so that a printed command can be
 // pasted back.
 func shellJoin(args []string) string {
@@ -165,4 +125,16 @@ func shellJoin(args []string) string {
 		}
 	}
 	return strings.Join(quoted, " ")
+}
+
+// caseContext makes a sample's judge requests a case of their own in the
+// cassette (recorder.WithCase): identical questions of different samples
+// then replay each its own sample's answers, at any --judge-concurrency.
+// The case is the sample's position and a hash of its text, so that the
+// same dataset replays case by case whatever its file is called; a sample
+// that moved or changed is a case the cassette does not know, whose
+// questions replay by their content alone.
+func caseContext(ctx context.Context, rec dataset.Record) context.Context {
+	sum := sha256.Sum256([]byte(rec.Text))
+	return recorder.WithCase(ctx, "sample "+strconv.Itoa(rec.Index+1)+" "+hex.EncodeToString(sum[:6]))
 }

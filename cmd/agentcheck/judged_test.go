@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -386,7 +385,7 @@ func TestEvalJudgedSetupErrors(t *testing.T) {
 		wantMessage []string
 	}{
 		{"CI refuses recording", "true", "missing", judgedArgs(path),
-			[]string{"recording (AGENTCHECK_RECORD=missing) refused because CI=true", path + ".cassette.yaml"}},
+			[]string{"AGENTCHECK_RECORD=missing refused because this is a CI run (CI=true)", path + ".cassette.yaml"}},
 		{"the built-in cassette only replays", "", "all", []string{"eval"},
 			[]string{"cassettes/demo.yaml is embedded in the program, so it can only be replayed", "give --cassette PATH"}},
 		{"standard input needs a cassette", "", "", judgedArgs("-"),
@@ -411,37 +410,6 @@ func TestEvalJudgedSetupErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(path + ".cassette.yaml"); !os.IsNotExist(err) {
 		t.Errorf("a refused run left a cassette (stat: %v)", err)
-	}
-}
-
-// TestRecordedEndpoint reads the endpoint and models a cassette was
-// recorded with, and refuses a request URL that does not parse, or is no
-// chat completions URL, instead of reading a URL it could not parse.
-func TestRecordedEndpoint(t *testing.T) {
-	cassette := func(urls ...string) []byte {
-		var b strings.Builder
-		b.WriteString("version: 2\ninteractions:\n")
-		for i, u := range urls {
-			fmt.Fprintf(&b, "    - id: %d\n      request:\n        url: %q\n        body: '{\"model\":\"m%d\"}'\n", i, u, i%2)
-		}
-		return []byte(b.String())
-	}
-	base, models, err := recordedEndpoint(cassette("http://127.0.0.1:4321/v1/chat/completions", "http://other:1/v1/chat/completions", "http://127.0.0.1:4321/v1/chat/completions"))
-	if err != nil || base != "http://127.0.0.1:4321/v1" || !slices.Equal(models, []string{"m0", "m1"}) {
-		t.Errorf("recordedEndpoint = %q, %q, %v; want the first URL's base and both models", base, models, err)
-	}
-	for _, tc := range []struct{ url, want string }{
-		{"http://[::1/v1/chat/completions", `interaction 1: "http://[::1/v1/chat/completions" is no chat completions URL: parse`},
-		{"%zz/chat/completions", `interaction 1: "%zz/chat/completions" is no chat completions URL: parse`},
-		{"http://127.0.0.1:4321/v1/embeddings", `interaction 1: "http://127.0.0.1:4321/v1/embeddings" is no chat completions URL`},
-	} {
-		_, _, err := recordedEndpoint(cassette("http://127.0.0.1:4321/v1/chat/completions", tc.url))
-		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("a request to %q: error %v, want %q", tc.url, err, tc.want)
-		}
-	}
-	if _, _, err := recordedEndpoint(cassette()); err == nil || err.Error() != "the cassette holds no interaction" {
-		t.Errorf("an empty cassette: %v", err)
 	}
 }
 
