@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentcheck/agentcheck/cassettes"
 	"github.com/agentcheck/agentcheck/recorder"
-	"go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
 // secrets are what a key or a credential header looks like in a file.

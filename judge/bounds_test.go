@@ -5,8 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -224,5 +226,95 @@ func TestRecordedErrorAnswerReplays(t *testing.T) {
 	}
 	if s.Count() != 1 {
 		t.Errorf("the server got %d requests, want the recording's one", s.Count())
+	}
+}
+
+// readmeRecipes reads the README's recording recipes: the variables each
+// "# Name" recipe of its sh block sets, by name.
+func readmeRecipes(t *testing.T) map[string]map[string]string {
+	t.Helper()
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recipes := map[string]map[string]string{}
+	var name string
+	assign := regexp.MustCompile(`^([A-Z_]+)=(\S+)$`)
+	for _, line := range strings.Split(strings.ReplaceAll(string(data), "\\\n", " "), "\n") {
+		switch {
+		case strings.HasPrefix(line, "# ") && !strings.HasPrefix(line, "# agentcheck"):
+			name = strings.Fields(strings.TrimPrefix(line, "# "))[0]
+			name = strings.TrimSuffix(name, ",")
+		case name != "" && strings.Contains(line, "go test"):
+			vars := map[string]string{}
+			for _, f := range strings.Fields(line) {
+				if m := assign.FindStringSubmatch(f); m != nil {
+					vars[m[1]] = m[2]
+				}
+			}
+			recipes[name] = vars
+			name = ""
+		case strings.TrimSpace(line) == "":
+			name = ""
+		}
+	}
+	return recipes
+}
+
+// The README's recipes for OpenRouter and Ollama: a cassette recorded with
+// their variables (against the scripted judge standing in for the service,
+// at the service's base path) replays on CI with none of them set.
+func TestReadmeRecipesReplayOnCI(t *testing.T) {
+	recipes := readmeRecipes(t)
+	for _, name := range []string{"OpenRouter", "Ollama"} {
+		t.Run(name, func(t *testing.T) {
+			vars, ok := recipes[name]
+			if !ok || vars[judge.EnvBaseURL] == "" || vars[judge.EnvModel] == "" || vars[recorder.RecordEnv] != "missing" {
+				t.Fatalf("the README's %s recipe sets %v; want a base URL, a model and %s=missing", name, vars, recorder.RecordEnv)
+			}
+			s := judgetest.Start(t, judgetest.Always(judgetest.Content(goodAnswer)))
+			service, err := url.Parse(vars[judge.EnvBaseURL])
+			if err != nil {
+				t.Fatal(err)
+			}
+			origin := strings.TrimSuffix(s.URL, "/v1")
+			path := filepath.Join(t.TempDir(), "TestBookingAgent.yaml")
+
+			clearEndpointEnv(t)
+			t.Setenv("CI", "")
+			for k, v := range vars {
+				if k == judge.EnvBaseURL {
+					v = origin + service.Path // the service, at its own base path
+				}
+				t.Setenv(k, v)
+			}
+			rec, err := recorder.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recorded, err := judge.New(judge.WithRecorder(rec)).Ask(context.Background(), goalQuestion)
+			if err != nil {
+				t.Fatalf("recording as the recipe says: %v", err)
+			}
+			rec.Close()
+			s.Close()
+
+			for k := range vars {
+				t.Setenv(k, "")
+				os.Unsetenv(k)
+			}
+			t.Setenv("CI", "true")
+			replay, err := recorder.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := judge.New(judge.WithRecorder(replay)).Ask(context.Background(), goalQuestion)
+			if err != nil {
+				t.Fatalf("replay on CI with none of the recipe's variables: %v", err)
+			}
+			if string(got.JSON) != string(recorded.JSON) || got.Model != recorded.Model {
+				t.Errorf("replay = %s by %s, want %s by %s", got.JSON, got.Model, recorded.JSON, recorded.Model)
+			}
+		})
 	}
 }
