@@ -52,8 +52,8 @@ type request struct {
 // found by it, without canonicalizing their bodies.
 type exactKey request
 
-func newRequest(label, method, storedURL string, body []byte) request {
-	q := request{label: label, method: method, body: string(body)}
+func newRequest(label, method, storedURL, body string) request {
+	q := request{label: label, method: method, body: body}
 	u, err := url.Parse(storedURL)
 	if err != nil {
 		q.route = storedURL

@@ -161,9 +161,11 @@ func open(path string, cfg config) (*Recorder, error) {
 
 // storedRequest is the request a stored interaction answers.
 func (r *Recorder) storedRequest(it *cassette.Interaction) request {
-	u, body := it.Request.URL, []byte(it.Request.Body)
+	u, body := it.Request.URL, it.Request.Body
 	if len(r.normal) > 0 {
-		u, body = r.normalize(it.Request.Method, u, body)
+		var b []byte
+		u, b = r.normalize(it.Request.Method, u, []byte(body))
+		body = string(b)
 	}
 	return newRequest(http.Header(it.Request.Headers).Get(CaseHeader), it.Request.Method, u, body)
 }
@@ -243,7 +245,7 @@ func (r *Recorder) roundTrip(req *http.Request, upstream http.RoundTripper) (*ht
 	}
 	storedURL, storedBody := r.scrubRequest(req, body)
 	storedURL, storedBody = r.normalize(req.Method, storedURL, storedBody)
-	q := newRequest(caseOf(req.Context()), req.Method, storedURL, storedBody)
+	q := newRequest(caseOf(req.Context()), req.Method, storedURL, string(storedBody))
 
 	if r.mode != RecordAll {
 		r.mu.Lock()
