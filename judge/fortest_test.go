@@ -161,9 +161,11 @@ func TestForTestNamesTheCassetteAfterTheSubtest(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	want := filepath.Join(dir, "TestForTestNamesTheCassetteAfterTheSubtest", "refund_of_order__1042.yaml")
-	if _, err := os.Stat(want); err != nil {
-		t.Errorf("no cassette at %s: %v", want, err)
+	// "#" is not kept in a file name, so the name carries a hash of the
+	// subtest's own name to keep "#1042" and "_1042" apart.
+	want := filepath.Join(dir, "TestForTestNamesTheCassetteAfterTheSubtest", "refund_of_order__1042-*.yaml")
+	if got, _ := filepath.Glob(want); len(got) != 1 {
+		t.Errorf("cassettes matching %s: %q, want one", want, got)
 	}
 }
 

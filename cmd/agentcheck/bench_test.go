@@ -31,12 +31,13 @@ func benchInput(array bool) []byte {
 	return []byte(strings.Join(lines, "\n") + "\n")
 }
 
-func benchmarkEval(b *testing.B, array bool, format string) {
+func benchmarkEval(b *testing.B, array bool, format string, flags ...string) {
 	data := benchInput(array)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	args := append([]string{"eval", "--format", format, "-"}, flags...)
 	for b.Loop() {
-		if code := run([]string{"eval", "--format", format, "-"}, bytes.NewReader(data), io.Discard, io.Discard); code != 0 {
+		if code := run(args, bytes.NewReader(data), io.Discard, io.Discard); code != 0 {
 			b.Fatalf("exit %d", code)
 		}
 	}
@@ -51,6 +52,20 @@ func BenchmarkEvalArray(b *testing.B) { benchmarkEval(b, true, "jsonl") }
 
 // BenchmarkEvalTable writes the readable table.
 func BenchmarkEvalTable(b *testing.B) { benchmarkEval(b, false, "table") }
+
+// BenchmarkEvalGates adds a mean gate and a sample threshold that every
+// sample passes.
+func BenchmarkEvalGates(b *testing.B) {
+	benchmarkEval(b, false, "jsonl", "--fail-under", "tool_call_f1=0", "--sample-threshold", "tool_call_accuracy=0")
+}
+
+// BenchmarkEvalJUnit writes JUnit XML, every sample named.
+func BenchmarkEvalJUnit(b *testing.B) { benchmarkEval(b, false, "junit") }
+
+// BenchmarkEvalSaveBaseline saves every sample's scores as a baseline.
+func BenchmarkEvalSaveBaseline(b *testing.B) {
+	benchmarkEval(b, false, "jsonl", "--save-baseline", filepath.Join(b.TempDir(), "baseline.json"))
+}
 
 // BenchmarkRecordSample is the parsing alone, on one core.
 func BenchmarkRecordSample(b *testing.B) {

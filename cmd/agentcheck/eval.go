@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,6 +63,7 @@ const batchSize = 256
 type item struct {
 	rec    dataset.Record
 	sample *agentcheck.Sample // already read (an OTLP trace), else nil
+	id     string             // the trace's ID for an OTLP trace
 	err    error
 }
 
@@ -70,23 +72,27 @@ type batch struct {
 	out   []byte // the items' formatted output
 	warn  []byte // the items' warnings, a line each
 	stats stats
+	notes []note        // samples below a threshold, lower than or new to the baseline
+	keyed []keyed       // with a baseline, each sample by name
 	done  chan struct{} // a token when out and stats are ready
 }
 
 // stats are counts and score sums, per batch and for the whole run.
 type stats struct {
 	samples, errors int
+	failed          int       // samples below a threshold or their baseline
 	sums            []float64 // per metric, over the samples that scored
 }
 
 func (s *stats) reset(metrics int) {
-	s.samples, s.errors = 0, 0
+	s.samples, s.errors, s.failed = 0, 0, 0
 	s.sums = append(s.sums[:0], make([]float64, metrics)...)
 }
 
 func (s *stats) add(t *stats) {
 	s.samples += t.samples
 	s.errors += t.errors
+	s.failed += t.failed
 	for i := range t.sums {
 		s.sums[i] += t.sums[i]
 	}
@@ -94,15 +100,18 @@ func (s *stats) add(t *stats) {
 
 // evaluate scores every sample of the inputs and writes the results to w
 // in cfg.format. Samples that cannot be scored are counted in the returned
-// stats and written as errors in their place; the error returned is about
+// result and written as errors in their place; the error returned is about
 // writing the output, or says that ctx ended the run early.
-func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (stats, error) {
+func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (*runResult, error) {
 	if len(ins) > 1 {
 		// Several files: the table says which one each row is from.
+		cfg.several = true
 		for _, in := range ins {
 			cfg.fileWidth = max(cfg.fileWidth, utf8.RuneCountInString(in.name))
 		}
 	}
+	cfg.named = cfg.base != nil || cfg.saveBaseline != "" || cfg.format == formatJUnit
+	res := newRunResult(&cfg, ins)
 	depth := 2*cfg.workers + 2
 	free := make(chan *batch, depth)
 	for range depth {
@@ -128,8 +137,6 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (st
 	defer wg.Wait()
 
 	out := bufio.NewWriterSize(w, 1<<16)
-	var total stats
-	total.reset(len(cfg.metrics))
 	var werr error
 	write := func(p []byte) {
 		if werr == nil {
@@ -139,41 +146,60 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (st
 			}
 		}
 	}
+	// JUnit's counts come before its testcases: they wait in cases.
+	var cases spool
+	defer cases.close()
 	switch cfg.format {
 	case formatJSON:
-		write([]byte("["))
+		write([]byte(`{"samples":[`))
 	case formatTable:
 		write(tableHeader(cfg))
 	}
 	for b := range order {
 		<-b.done
 		p := b.out
-		if cfg.format == formatJSON && total.samples == 0 && len(p) > 0 {
-			p = p[1:] // the first object needs no comma before it
+		switch cfg.format {
+		case formatJSON:
+			if res.total.samples == 0 && len(p) > 0 {
+				p = p[1:] // the first object needs no comma before it
+			}
+		case formatJUnit:
+			if werr == nil {
+				if _, werr = cases.Write(p); werr != nil {
+					stop.Store(true)
+				}
+			}
+			p = nil
 		}
 		write(p)
 		if len(b.warn) > 0 && cfg.warn != nil {
 			cfg.warn.Write(b.warn)
 		}
-		total.add(&b.stats)
+		res.collect(b)
 		free <- b
 	}
+	res.finish()
 	switch cfg.format {
 	case formatJSON:
-		if total.samples > 0 {
+		if res.total.samples > 0 {
 			write([]byte("\n"))
 		}
-		write([]byte("]\n"))
+		write(res.appendSummaryJSON([]byte(`],"summary":`)))
+		write([]byte("}\n"))
 	case formatTable:
-		write(tableSummary(cfg, &total))
+		write(tableSummary(cfg, &res.total))
+	case formatJUnit:
+		if werr == nil {
+			werr = writeJUnit(out, res, &cases, res.total.failed)
+		}
 	}
 	if werr == nil {
 		werr = out.Flush()
 	}
 	if werr == nil && ctx.Err() != nil {
-		werr = fmt.Errorf("interrupted (%v) after reading %d samples; the rest of the input was not read", context.Cause(ctx), total.samples)
+		werr = fmt.Errorf("interrupted (%v) after reading %d samples; the rest of the input was not read", context.Cause(ctx), res.total.samples)
 	}
-	return total, werr
+	return res, werr
 }
 
 // readBatches splits the inputs into records, batchSize to a batch, and
@@ -207,7 +233,7 @@ func readBatches(ins []input, otel bool, batchSize int, free <-chan *batch, work
 			// spread over the file.
 			i := 0
 			for ts, err := range dataset.ReadOTLPTraces(r, in.name) {
-				it := item{rec: dataset.Record{File: in.name, Line: ts.Line, Index: i}, err: err}
+				it := item{rec: dataset.Record{File: in.name, Line: ts.Line, Index: i}, id: ts.TraceID, err: err}
 				if err == nil {
 					it.sample = &ts.Sample
 				}
@@ -274,7 +300,8 @@ const maxCachedFloats = 1 << 12
 
 // appendFloat writes a score as Python's repr writes it (1.0,
 // 0.6666666666666666), the way ragas's results print; in JSON, NaN and the
-// infinities as Python's json module writes them.
+// infinities as Python's json module writes them. The table rounds to four
+// decimals (shortScore).
 func (sc *scorer) appendFloat(b []byte, x float64) []byte {
 	// NaN is no map key, and -0.0 would find 0.0: scores are neither.
 	cacheable := x == x && !math.Signbit(x)
@@ -284,7 +311,7 @@ func (sc *scorer) appendFloat(b []byte, x float64) []byte {
 	v := agentcheck.FloatOf(x)
 	var p []byte
 	if sc.cfg.format == formatTable {
-		p = []byte(v.String())
+		p = []byte(shortScore(x))
 	} else {
 		p, _ = v.MarshalJSON()
 	}
@@ -297,6 +324,8 @@ func (sc *scorer) appendFloat(b []byte, x float64) []byte {
 func (sc *scorer) score(b *batch) {
 	b.out = b.out[:0]
 	b.warn = b.warn[:0]
+	b.notes = b.notes[:0]
+	b.keyed = b.keyed[:0]
 	b.stats.reset(len(sc.cfg.metrics))
 	for i := range b.items {
 		it := &b.items[i]
@@ -306,16 +335,64 @@ func (sc *scorer) score(b *batch) {
 		if err == nil {
 			s, err = sc.evaluate(it.rec, it.sample)
 		}
+		var name string
+		if sc.cfg.named {
+			name = sampleName(it, sc.cfg.several)
+		}
 		if err != nil {
 			b.stats.errors++
-			b.out = sc.appendError(b.out, it, err)
+			if sc.cfg.base != nil || sc.cfg.saveBaseline != "" {
+				b.keyed = append(b.keyed, keyed{name: name, at: place{it.rec.File, it.rec.Line}})
+			}
+			if sc.cfg.format == formatJUnit {
+				b.out = sc.appendJUnitCase(b.out, it, name, nil, err)
+			} else {
+				b.out = sc.appendError(b.out, it, err)
+			}
 			continue
 		}
 		for j, x := range sc.scores {
 			b.stats.sums[j] += x
 		}
-		b.out = sc.appendScores(b.out, it, s)
+		notes := len(b.notes)
+		sc.check(b, it, &name)
+		for _, n := range b.notes[notes:] {
+			if n.kind != noteNew {
+				b.stats.failed++
+				break
+			}
+		}
+		if sc.cfg.format == formatJUnit {
+			b.out = sc.appendJUnitCase(b.out, it, name, b.notes[notes:], nil)
+		} else {
+			b.out = sc.appendScores(b.out, it, s)
+		}
 		b.warn = sc.appendWarnings(b.warn, it)
+	}
+}
+
+// check notes, in b, the gates a scored sample fails and how it fares
+// against the baseline; with a baseline to compare or save, it keys the
+// sample by name. name is the sample's name, worked out here if needed and
+// not yet.
+func (sc *scorer) check(b *batch, it *item, name *string) {
+	for gi, g := range sc.cfg.sampleThresholds {
+		if x := sc.scores[g.metric]; !(x >= g.threshold) {
+			if *name == "" {
+				*name = sampleName(it, sc.cfg.several)
+			}
+			b.notes = append(b.notes, note{kind: noteBelow, index: gi, name: *name, score: x})
+		}
+	}
+	if sc.cfg.base != nil {
+		sc.cfg.base.compare(b, *name, sc.scores, sc.cfg.baselineTolerance)
+	}
+	if sc.cfg.base != nil || sc.cfg.saveBaseline != "" {
+		k := keyed{name: *name, at: place{it.rec.File, it.rec.Line}}
+		if sc.cfg.saveBaseline != "" {
+			k.scores = slices.Clone(sc.scores)
+		}
+		b.keyed = append(b.keyed, k)
 	}
 }
 
@@ -498,7 +575,7 @@ const (
 	requestWidth = 60 // runes of the first human message shown
 )
 
-func columnWidth(metric string) int { return max(len(metric), len("0.6666666666666666")) }
+func columnWidth(metric string) int { return max(len(metric), len("0.6667")) }
 
 func appendCell(b []byte, text string, width int) []byte {
 	start := len(b)

@@ -13,7 +13,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -21,10 +20,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"runtime/debug"
-	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/metric"
@@ -37,6 +35,10 @@ func main() {
 		// would run every few MB. Memory stays bounded either way.
 		debug.SetGCPercent(400)
 	}
+	// A reader that closes the pipe early (agentcheck eval ... | head) makes
+	// writes fail with EPIPE, which ends the run quietly, rather than kill
+	// the process with SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
 	// Interrupted, a judged run stops asking and still saves what it has
 	// recorded.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -48,7 +50,7 @@ func main() {
 // Exit statuses.
 const (
 	exitOK     = 0
-	exitFailed = 1 // some sample could not be scored, or output failed
+	exitFailed = 1 // a sample could not be scored, a gate or the baseline failed, or output failed
 	exitUsage  = 2
 )
 
@@ -59,6 +61,7 @@ Usage:
   agentcheck cassettes check [flags] [PATH...]
                                       fail when a cassette holds a credential
   agentcheck help [eval]              show this help, or eval's
+  agentcheck --version                print agentcheck's version
 
 Run "agentcheck eval" without files to score the bundled example dataset.
 `
@@ -71,13 +74,20 @@ API's own shape, with ragas's references beside them:
   {"messages": [...], "reference_tool_calls": [{"name": ..., "args": {...}}],
    "reference": "...", "reference_topics": ["..."]}
 The shape is told apart sample by sample (--input-format). FILE "-" is
-standard input. Without FILE, the
-bundled example dataset is scored, by default with all four metrics, the
-judged ones replayed from a cassette built into agentcheck.
+standard input. Without FILE, the bundled example dataset is scored, by
+default with all four metrics, the judged ones replayed from a cassette
+built into agentcheck. Flags may come before or after the files; a bool
+flag takes its value after "=" or a space (--strict-order false).
 
 Every sample gets one output line, in input order. A sample that cannot be
 scored gets {"error": "..."} naming file, line, sample and message; the
 others are still scored and the exit status is 1.
+
+Exit status: 0 when every sample was scored and every gate passed; 1 when a
+sample could not be scored, a gate failed (--fail-under, --sample-threshold)
+or a score fell below the --baseline, each said on standard error; 2 for a
+usage error. When the reader of the output goes away (| head), eval stops
+quietly with status 0.
 
 Flags:
   --metrics LIST          comma-separated metrics (default tool_call_accuracy,
@@ -94,9 +104,16 @@ Flags:
                           order (default true; false is ragas strict_order=False)
   --arg-similarity NAME   tool_call_accuracy: how argument values compare: exact,
                           levenshtein, hamming, jaro or jaro_winkler (default exact)
-  --format NAME           table (default): aligned table with a mean per metric;
-                          jsonl: one JSON object of scores per sample;
-                          json: a JSON array of the same objects
+  --format NAME           table (default): aligned table with a mean per metric,
+                          scores rounded to 4 decimals;
+                          jsonl: one JSON object of scores per sample, every
+                          digit kept (Python's repr of the float);
+                          json: {"samples": [the same objects], "summary":
+                          {counts, means, gates, baseline, "pass"}};
+                          junit: JUnit XML, a testcase per sample (a failure
+                          below a threshold or the baseline, an error when not
+                          scored, the scores as properties), and one per
+                          --fail-under gate
   --input-format NAME     how samples are written: auto (default: detected per
                           sample), ragas, openai (Chat Completions messages),
                           responses (Responses API items), anthropic (Messages
@@ -108,6 +125,25 @@ Flags:
   --workers N             samples are parsed and scored on N goroutines
                           (default: the number of CPUs; judged runs use
                           --judge-concurrency instead)
+
+Gates and baselines (a sample is named by its "id", a string or an integer,
+else by "line N", "FILE line N" with several files; an OTLP trace by its
+trace ID; a failure names the first 100 samples and counts the rest):
+  --fail-under METRIC=X   fail when the mean of METRIC over the scored samples
+                          is under X (repeatable, one per metric)
+  --sample-threshold METRIC=X
+                          fail when a sample scores METRIC under X, naming
+                          each such sample (repeatable, one per metric)
+  --save-baseline FILE    write every scored sample's scores to FILE as JSON,
+                          sorted by sample name, one sample a line
+  --baseline FILE         compare with a saved baseline: fail when a sample's
+                          score dropped by more than the tolerance, naming the
+                          sample, metric and both scores; samples not in the
+                          baseline, and samples of it not in this run, are
+                          noted, not failed
+  --baseline-tolerance X  the drop allowed (default 0)
+When $GITHUB_STEP_SUMMARY names a file, a Markdown summary (means, gates,
+the samples that fell below) is appended to it.
 
 Judged metrics:
   --topic-mode NAME       topic_adherence reports precision, recall or f1
@@ -121,7 +157,7 @@ Judged metrics:
   --tolerance X           consensus: the largest spread of scores that is
                           agreement (default 0.1); a wider one is reported on
                           standard error and the mean is kept
-  --judge-concurrency N   samples judged at once (default 8)
+  --judge-concurrency N   samples judged at once, 1 to 256 (default 8)
   --cassette PATH         the go-vcr cassette judgments are replayed from and
                           recorded to. Default: FILE.cassette.yaml for one FILE;
                           needed for several files or standard input; the
@@ -154,6 +190,10 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			fmt.Fprint(stdout, usageText)
 		}
 		return exitOK
+	case "version", "-version", "--version":
+		info, ok := debug.ReadBuildInfo()
+		fmt.Fprintln(stdout, versionLine(info, ok))
+		return exitOK
 	case "eval":
 		return runEval(ctx, args[1:], stdin, stdout, stderr)
 	case "cassettes":
@@ -161,6 +201,16 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	fmt.Fprintf(stderr, "agentcheck: unknown command %q\n\n%s", args[0], usageText)
 	return exitUsage
+}
+
+// versionLine is what --version prints: the module's version from the
+// build information, "(devel)" for a build from a checkout that has none.
+func versionLine(info *debug.BuildInfo, ok bool) string {
+	v := "(devel)"
+	if ok && info.Main.Version != "" {
+		v = info.Main.Version
+	}
+	return "agentcheck " + v
 }
 
 func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -172,6 +222,12 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		fmt.Fprintf(stderr, "agentcheck eval: %v\n\nRun \"agentcheck eval -h\" for usage.\n", err)
 		return exitUsage
+	}
+	if cfg.baselinePath != "" {
+		if cfg.base, err = loadBaseline(cfg.baselinePath, cfg.names); err != nil {
+			fmt.Fprintf(stderr, "agentcheck eval: --baseline: %v\n", err)
+			return exitUsage
+		}
 	}
 	var sess *judgeSession
 	if cfg.judged() {
@@ -186,19 +242,49 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitUsage
 	}
 	cfg.warn = stderr
-	sum, err := evaluate(ctx, cfg, inputs(files, stdin), stdout)
-	if cerr := sess.close(); cerr != nil {
-		err = errors.Join(err, cerr)
+	res, err := evaluate(ctx, cfg, inputs(files, stdin), stdout)
+	cerr := sess.close()
+	if errors.Is(err, syscall.EPIPE) && cerr == nil {
+		// The reader has gone (| head): it has what it wanted.
+		return exitOK
 	}
-	if err != nil {
+	if err = errors.Join(err, cerr); err != nil {
 		fmt.Fprintf(stderr, "agentcheck eval: %v\n", err)
 		return exitFailed
 	}
-	if sum.errors > 0 {
-		fmt.Fprintf(stderr, "agentcheck eval: %d of %d samples could not be scored\n", sum.errors, sum.samples)
-		return exitFailed
+	res.report(stderr)
+	code := exitOK
+	if !res.pass() {
+		code = exitFailed
 	}
-	return exitOK
+	if cfg.saveBaseline != "" {
+		if res.nDups > 0 {
+			fmt.Fprintf(stderr, "agentcheck eval: --save-baseline: %s not written\n", cfg.saveBaseline)
+			code = exitFailed
+		} else if err := saveBaseline(cfg.saveBaseline, cfg.names, res.save); err != nil {
+			fmt.Fprintf(stderr, "agentcheck eval: --save-baseline: %v\n", err)
+			code = exitFailed
+		}
+	}
+	if path := os.Getenv(stepSummaryEnv); path != "" {
+		if err := appendFile(path, res.appendMarkdown(nil)); err != nil {
+			fmt.Fprintf(stderr, "agentcheck eval: %s: %v\n", stepSummaryEnv, err)
+			code = exitFailed
+		}
+	}
+	return code
+}
+
+// stepSummaryEnv names the file GitHub Actions shows as a job's summary.
+const stepSummaryEnv = "GITHUB_STEP_SUMMARY"
+
+func appendFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return errors.Join(err, f.Close())
 }
 
 // evalConfig is what the eval flags ask for. Every error parseEvalFlags
@@ -220,6 +306,14 @@ type evalConfig struct {
 	judge     judgeFlags
 	// warn gets the results' warnings, in input order; nil drops them.
 	warn io.Writer
+
+	failUnder, sampleThresholds []gate
+	baselinePath, saveBaseline  string
+	baselineTolerance           float64
+	base                        *baseline // read from baselinePath
+	// several is set when there are several inputs; named when every
+	// sample needs its name (sampleName), not only those failing a gate.
+	several, named bool
 }
 
 // judgeFlags are the flags of the judged metrics.
@@ -253,104 +347,6 @@ type stringsFlag []string
 
 func (f *stringsFlag) String() string     { return strings.Join(*f, ",") }
 func (f *stringsFlag) Set(v string) error { *f = append(*f, v); return nil }
-
-func parseEvalFlags(args []string) (evalConfig, []string, error) {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	var flagOut bytes.Buffer
-	fs.SetOutput(&flagOut)
-	fs.Usage = func() {}
-	metrics := fs.String("metrics", "", "")
-	strict := fs.Bool("strict-order", true, "")
-	sim := fs.String("arg-similarity", "exact", "")
-	formatName := fs.String("format", "table", "")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "")
-	topicMode := fs.String("topic-mode", "f1", "")
-	var models stringsFlag
-	fs.Var(&models, "judge-model", "")
-	aggregation := fs.String("aggregation", string(metric.Mean), "")
-	tolerance := fs.Float64("tolerance", 0.1, "")
-	concurrency := fs.Int("judge-concurrency", 8, "")
-	cassette := fs.String("cassette", "", "")
-	inputFormat := fs.String("input-format", "auto", "")
-	if err := fs.Parse(args); err != nil {
-		return evalConfig{}, nil, err
-	}
-	files := fs.Args()
-	cfg := evalConfig{batch: batchSize}
-	var err error
-	if cfg.format, err = parseFormat(*formatName); err != nil {
-		return cfg, nil, err
-	}
-	if *inputFormat == "otel" {
-		cfg.otel = true
-	} else if cfg.input, err = dataset.ParseFormat(*inputFormat); err != nil {
-		return cfg, nil, fmt.Errorf("--input-format: %v (or otel)", err)
-	}
-	argSim, err := metric.ParseStringSimilarity(*sim)
-	if err != nil {
-		return cfg, nil, fmt.Errorf("--arg-similarity: %v", err)
-	}
-	if *workers < 1 {
-		return cfg, nil, fmt.Errorf("--workers must be at least 1, got %d", *workers)
-	}
-	cfg.workers = *workers
-	cfg.opts = metricOptions{strictOrder: *strict, argSimilarity: argSim}
-	if cfg.opts.topicMode, err = metric.ParseTopicMode(*topicMode); err != nil {
-		return cfg, nil, fmt.Errorf("--topic-mode: %v", err)
-	}
-	if *metrics == "" {
-		*metrics = defaultMetrics
-		if len(files) == 0 {
-			*metrics = defaultDemoMetrics
-		}
-	}
-	for _, name := range strings.Split(*metrics, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
-		if slices.Contains(cfg.names, name) {
-			return cfg, nil, fmt.Errorf("--metrics: %s is listed twice", name)
-		}
-		if _, err := newMetric(name, cfg.opts); err != nil {
-			return cfg, nil, err
-		}
-		cfg.names = append(cfg.names, name)
-	}
-	if len(cfg.names) == 0 {
-		return cfg, nil, fmt.Errorf("--metrics lists no metric")
-	}
-
-	for i, m := range models {
-		if strings.TrimSpace(m) == "" {
-			return cfg, nil, fmt.Errorf("--judge-model: empty model name")
-		}
-		if slices.Contains(models[:i], m) {
-			return cfg, nil, fmt.Errorf("--judge-model: %s is given twice", m)
-		}
-	}
-	cfg.judge.models = models
-	cfg.judge.agg = metric.Aggregation{Method: metric.AggregationMethod(*aggregation), Tolerance: *tolerance}
-	switch cfg.judge.agg.Method {
-	case metric.Mean, metric.Majority, metric.Min, metric.Unanimous, metric.Consensus:
-	default:
-		return cfg, nil, fmt.Errorf("--aggregation: unknown method %q (want mean, majority, min, unanimous or consensus)", *aggregation)
-	}
-	if !(*tolerance >= 0 && *tolerance <= 1) {
-		return cfg, nil, fmt.Errorf("--tolerance must be between 0 and 1, got %v", *tolerance)
-	}
-	if *concurrency < 1 {
-		return cfg, nil, fmt.Errorf("--judge-concurrency must be at least 1, got %d", *concurrency)
-	}
-	cfg.judge.concurrency = *concurrency
-	cfg.judge.cassette = *cassette
-	if cfg.judged() {
-		// A judged sample waits on the network: as many samples in flight
-		// as the judge may be asked about, one at a time per worker.
-		cfg.workers, cfg.batch = cfg.judge.concurrency, 1
-	}
-	return cfg, files, nil
-}
 
 // buildMetrics makes the metrics named, the judged ones asking sess's judge.
 func (c *evalConfig) buildMetrics(sess *judgeSession) error {
@@ -399,6 +395,7 @@ const (
 	formatTable format = iota
 	formatJSONL
 	formatJSON
+	formatJUnit
 )
 
 func parseFormat(name string) (format, error) {
@@ -409,6 +406,8 @@ func parseFormat(name string) (format, error) {
 		return formatJSONL, nil
 	case "json":
 		return formatJSON, nil
+	case "junit":
+		return formatJUnit, nil
 	}
-	return 0, fmt.Errorf("--format: unknown format %q (want table, jsonl or json)", name)
+	return 0, fmt.Errorf("--format: unknown format %q (want table, jsonl, json or junit)", name)
 }

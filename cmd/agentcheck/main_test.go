@@ -275,11 +275,12 @@ func TestEvalDemo(t *testing.T) {
 		t.Errorf("header %q", rows[0])
 	}
 	for i, want := range demoScores {
-		var scores map[string]json.Number
+		// The table rounds to four decimals; jsonl keeps every digit.
+		var scores map[string]float64
 		json.Unmarshal([]byte(want), &scores)
 		wantFields := []string{fmt.Sprint(i), fmt.Sprint(i + 1)}
 		for _, m := range demoMetrics {
-			wantFields = append(wantFields, string(scores[m]))
+			wantFields = append(wantFields, fmt.Sprintf("%.4f", scores[m]))
 		}
 		f := strings.Fields(rows[1+i])
 		if len(f) < 7 || !cmp.Equal(f[:6], wantFields) {
@@ -370,10 +371,14 @@ func TestEvalFormatJSON(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1 for the bad sample", code)
 	}
-	var got []map[string]any
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("not a JSON array: %v\n%.300s", err, out)
+	var doc struct {
+		Samples []map[string]any
+		Summary map[string]any
 	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not a JSON object: %v\n%.300s", err, out)
+	}
+	got := doc.Samples
 	if diff := cmp.Diff(parseJSONL(t, jsonl), got); diff != "" {
 		t.Errorf("json and jsonl differ (-jsonl +json):\n%s", diff)
 	}
@@ -381,7 +386,10 @@ func TestEvalFormatJSON(t *testing.T) {
 		t.Errorf("error object %v", got[300])
 	}
 
-	for format, want := range map[string]string{"json": "[]\n", "jsonl": ""} {
+	for format, want := range map[string]string{
+		"json":  `{"samples":[],"summary":{"samples":0,"scored":0,"errors":0,"means":{"tool_call_accuracy":null,"tool_call_f1":null},"gates":[],"pass":true}}` + "\n",
+		"jsonl": "",
+	} {
 		out, _, code := runAgentcheck(t, "", "eval", "--format", format, "-")
 		if code != 0 || out != want {
 			t.Errorf("--format %s of no samples: exit %d, %q, want %q", format, code, out, want)
@@ -482,13 +490,15 @@ func TestUsage(t *testing.T) {
 		{args: []string{"eval", "--topic-mode", "accuracy"}, code: 2, error: `--topic-mode: unknown topic mode "accuracy" (want precision, recall or f1)`},
 		{args: []string{"eval", "--aggregation", "median"}, code: 2, error: `--aggregation: unknown method "median" (want mean, majority, min, unanimous or consensus)`},
 		{args: []string{"eval", "--tolerance", "-0.1"}, code: 2, error: "--tolerance must be between 0 and 1, got -0.1"},
-		{args: []string{"eval", "--judge-concurrency", "0"}, code: 2, error: "--judge-concurrency must be at least 1, got 0"},
+		{args: []string{"eval", "--judge-concurrency", "0"}, code: 2, error: "--judge-concurrency must be between 1 and 256, got 0"},
+		{args: []string{"eval", "--judge-concurrency", "257"}, code: 2, error: "--judge-concurrency must be between 1 and 256, got 257"},
+		{args: []string{"eval", "--judge-concurrency", "-3"}, code: 2, error: "--judge-concurrency must be between 1 and 256, got -3"},
 		{args: []string{"eval", "--judge-model", "a", "--judge-model", "a"}, code: 2, error: "--judge-model: a is given twice"},
 		{args: []string{"eval", "--judge-model", " "}, code: 2, error: "--judge-model: empty model name"},
 		{args: []string{"eval", "--metrics", "tool_call_f1,tool_call_f1"}, code: 2, error: "tool_call_f1 is listed twice"},
 		{args: []string{"eval", "--metrics", ","}, code: 2, error: "--metrics lists no metric"},
 		{args: []string{"eval", "--arg-similarity", "cosine"}, code: 2, error: `unknown string similarity "cosine"`},
-		{args: []string{"eval", "--format", "csv"}, code: 2, error: `unknown format "csv" (want table, jsonl or json)`},
+		{args: []string{"eval", "--format", "csv"}, code: 2, error: `unknown format "csv" (want table, jsonl, json or junit)`},
 		{args: []string{"eval", "--strict-order=maybe"}, code: 2, error: "invalid boolean value"},
 		{args: []string{"eval", "--workers", "0"}, code: 2, error: "--workers must be at least 1"},
 		{args: []string{"eval", "--verbose"}, code: 2, error: "flag provided but not defined: -verbose"},
