@@ -114,13 +114,18 @@ func (c Conversation) ToolCalls() []ToolCall {
 	if n == 0 {
 		return nil
 	}
-	calls := make([]ToolCall, 0, n)
+	return c.AppendToolCalls(make([]ToolCall, 0, n))
+}
+
+// AppendToolCalls appends the calls ToolCalls returns to dst, for a caller
+// that scores conversation after conversation into one buffer.
+func (c Conversation) AppendToolCalls(dst []ToolCall) []ToolCall {
 	for i := range c {
 		if c[i].Role == AI {
-			calls = append(calls, c[i].ToolCalls...)
+			dst = append(dst, c[i].ToolCalls...)
 		}
 	}
-	return calls
+	return dst
 }
 
 // MessageError locates a problem in a conversation by message index

@@ -27,6 +27,11 @@ type parser struct {
 	// perChunk is how many members an arena chunk holds; 0 means an
 	// estimate from the document's length, as for a document of Values only.
 	perChunk int
+	// owned is set when stack and arena belong to a SampleParser, which
+	// reuses them from document to document: release leaves the stack to
+	// it, and finish grows the arena geometrically so that the reuse
+	// settles on one chunk.
+	owned bool
 }
 
 // stackPool recycles parser stacks between documents.
@@ -35,7 +40,7 @@ var stackPool = sync.Pool{New: func() any { return new([]Member) }}
 // release gives the parser's stack back for reuse. A parser that is not
 // released just leaves its stack to the garbage collector.
 func (p *parser) release() {
-	if p.stackp == nil {
+	if p.stackp == nil || p.owned {
 		return
 	}
 	// Drop references into the document: finish clears what it pops, so
@@ -71,6 +76,9 @@ func (p *parser) finish(mark int) []Member {
 			size = min(len(p.src)/16+8, 1024)
 		}
 		size = max(n, size)
+		if p.owned {
+			size = max(size, 2*cap(p.arena))
+		}
 		p.arena = make([]Member, 0, size)
 	}
 	start := len(p.arena)

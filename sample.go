@@ -3,6 +3,7 @@ package agentcheck
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -19,12 +20,43 @@ import (
 // value, as in a Python dict. The Sample's strings share text's memory.
 func ParseSample(text string) (Sample, error) {
 	d := sampleDecoderPool.Get().(*sampleDecoder)
-	// Only arguments become Values: a tenth of a typical sample's JSON.
-	d.p = parser{src: text, perChunk: min(len(text)/48+8, 1024)}
+	d.p = parser{src: text, perChunk: perChunk(text)}
 	s, err := d.sample()
 	d.p.release()
 	d.reset()
 	sampleDecoderPool.Put(d)
+	return s, err
+}
+
+// perChunk is the size of a sample's arena chunk: only arguments become
+// Values, a tenth of a typical sample's JSON.
+func perChunk(text string) int { return min(len(text)/48+8, 1024) }
+
+// A SampleParser parses samples one after another as ParseSample does,
+// reusing its memory from sample to sample: the Sample that Parse returns,
+// with its messages, tool calls and argument values, is valid only until
+// the next call of Parse (its strings stay valid: they share the text's
+// memory). Scoring a large dataset sample by sample this way allocates
+// nothing per sample once the parser has warmed up. The zero SampleParser
+// is ready to use; it is not safe for concurrent use.
+type SampleParser struct {
+	d     sampleDecoder
+	stack []Member
+	arena []Member
+}
+
+// Parse parses one sample, as ParseSample does, into memory that the next
+// call of Parse reuses.
+func (sp *SampleParser) Parse(text string) (Sample, error) {
+	d := &sp.d
+	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
+	d.p = parser{src: text, perChunk: perChunk(text), owned: true, stack: sp.stack[:0], arena: sp.arena[:0]}
+	d.p.stackp = &sp.stack
+	d.reuse = true
+	s, err := d.sample()
+	// Keep the largest memory this sample needed for the next.
+	sp.stack, sp.arena = d.p.stack, d.p.arena
+	d.p = parser{}
 	return s, err
 }
 
@@ -49,7 +81,11 @@ type sampleDecoder struct {
 	calls []ToolCall
 	// spans[i] is the range of msgs[i]'s calls in calls; start -1 for a
 	// message without "tool_calls".
-	spans [][2]int
+	spans  [][2]int
+	topics []string
+	// reuse is set when the Sample may share the scratch slices (a
+	// SampleParser's), rather than get copies of them.
+	reuse bool
 }
 
 var sampleDecoderPool = sync.Pool{New: func() any { return new(sampleDecoder) }}
@@ -57,7 +93,8 @@ var sampleDecoderPool = sync.Pool{New: func() any { return new(sampleDecoder) }}
 func (d *sampleDecoder) reset() {
 	clear(d.msgs)
 	clear(d.calls)
-	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
+	clear(d.topics)
+	d.msgs, d.calls, d.spans, d.topics = d.msgs[:0], d.calls[:0], d.spans[:0], d.topics[:0]
 	d.p = parser{}
 }
 
@@ -122,12 +159,21 @@ func (d *sampleDecoder) sample() (Sample, error) {
 	if f.uiErr != nil {
 		return Sample{}, f.uiErr
 	}
-	// Copy the messages and calls out of the scratch space.
+	// Copy the messages and calls out of the scratch space, unless the
+	// Sample may share it.
 	s := f.s
-	calls := make([]ToolCall, len(d.calls))
-	copy(calls, d.calls)
-	s.Conversation = make(Conversation, len(d.msgs))
-	copy(s.Conversation, d.msgs)
+	calls, msgs := d.calls, d.msgs
+	if !d.reuse {
+		calls = make([]ToolCall, len(d.calls))
+		copy(calls, d.calls)
+		msgs = make([]Message, len(d.msgs))
+		copy(msgs, d.msgs)
+	}
+	if calls == nil {
+		// An empty list is not an absent one: slices of it must not be nil.
+		calls = []ToolCall{}
+	}
+	s.Conversation = Conversation(msgs[:len(msgs):len(msgs)])
 	for i, sp := range d.spans {
 		if sp[0] >= 0 {
 			s.Conversation[i].ToolCalls = calls[sp[0]:sp[1]:sp[1]]
@@ -211,6 +257,7 @@ func (d *sampleDecoder) field(key string, f *sampleFields) error {
 			return nil
 		}
 		j := 0
+		topics := d.topics[:0]
 		for more, err := p.nextElem(true); more || err != nil; more, err = p.nextElem(false) {
 			if err != nil {
 				return err
@@ -222,8 +269,15 @@ func (d *sampleDecoder) field(key string, f *sampleFields) error {
 			if kind != StringKind && f.topicsErr == nil {
 				f.topicsErr = fmt.Errorf("reference_topics[%d] must be a string, got %s", j, kind)
 			}
-			f.s.ReferenceTopics = append(f.s.ReferenceTopics, topic)
+			topics = append(topics, topic)
 			j++
+		}
+		d.topics = topics
+		if len(topics) > 0 {
+			f.s.ReferenceTopics = topics[:len(topics):len(topics)]
+			if !d.reuse {
+				f.s.ReferenceTopics = slices.Clone(f.s.ReferenceTopics)
+			}
 		}
 	default:
 		_, err := p.value(depthSample)

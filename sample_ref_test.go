@@ -287,7 +287,21 @@ func checkAgainstReference(t *testing.T, text string) {
 	if gotErr == nil && !sameSample(got, want) {
 		t.Fatalf("sample %q:\nParseSample: %#v\n  reference: %#v", text, got, want)
 	}
+	// A SampleParser that has parsed other samples before, into the memory
+	// it reuses, gives the same Sample and the same error.
+	reused, reusedErr := reusedParser.Parse(text)
+	if fmt.Sprint(reusedErr) != fmt.Sprint(gotErr) || fmt.Sprintf("%T", reusedErr) != fmt.Sprintf("%T", gotErr) {
+		t.Fatalf("sample %q: SampleParser error %v (%T), ParseSample's %v (%T)", text, reusedErr, reusedErr, gotErr, gotErr)
+	}
+	if gotErr == nil && !sameSample(reused, want) {
+		t.Fatalf("sample %q:\nSampleParser: %#v\n   reference: %#v", text, reused, want)
+	}
 }
+
+// reusedParser parses every sample checkAgainstReference checks, one after
+// another, as the CLI's workers do (tests in this file do not run in
+// parallel).
+var reusedParser SampleParser
 
 func TestParseSampleMatchesReference(t *testing.T) {
 	for _, s := range sampleSeeds {

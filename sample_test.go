@@ -164,3 +164,50 @@ func ExampleParseSample() {
 	// expected: weather({"city":"Rome"})
 	// message 0 (ai), tool call 0 "weather": "args" must be an object, got string
 }
+
+func BenchmarkSampleParser(b *testing.B) {
+	b.SetBytes(int64(len(benchSample)))
+	b.ReportAllocs()
+	var p agentcheck.SampleParser
+	for b.Loop() {
+		if _, err := p.Parse(benchSample); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestSampleParserReusesMemory: a sample parsed by a SampleParser is valid
+// until the next Parse, which reuses its memory rather than allocating.
+func TestSampleParserReusesMemory(t *testing.T) {
+	var p agentcheck.SampleParser
+	first, err := p.Parse(benchSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := first.Conversation[1].ToolCalls[1].Args.String(); got != `{"city":"Lisbon","nights":3,"max_price":120.0}` {
+		t.Fatalf("first sample's arguments: %s", got)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := p.Parse(benchSample); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("a warm SampleParser allocates %v times per sample, want 0", allocs)
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = agentcheck.ParseSample(benchSample) }); n == 0 {
+		t.Errorf("ParseSample allocates nothing: the Sample it returns would share memory")
+	}
+}
+
+// TestSampleParserKeepsEmptyListsApart: with its memory reused, an empty
+// list is still not an absent one (ragas scores them differently).
+func TestSampleParserKeepsEmptyListsApart(t *testing.T) {
+	var p agentcheck.SampleParser
+	for range 2 {
+		s, err := p.Parse(`{"user_input": [{"type": "ai", "content": "", "tool_calls": []}, {"type": "ai", "content": "", "tool_calls": null}], "reference_tool_calls": []}`)
+		if err != nil || s.Conversation[0].ToolCalls == nil || s.Conversation[1].ToolCalls != nil || s.ReferenceToolCalls == nil || len(s.ReferenceToolCalls) != 0 || s.ReferenceTopics != nil {
+			t.Errorf("empty and null lists: %#v, %v", s, err)
+		}
+	}
+}

@@ -120,9 +120,18 @@ checkout() {
 step "generating 100,000 and 1,000,000 samples"
 "$OUT/gendata" -n 100000 >"$OUT/samples-100k.jsonl"
 "$OUT/gendata" -n 1000000 >"$OUT/samples-1m.jsonl"
-step "agentcheck eval on 100,000 samples (3 runs)"
+# The throughput floor: the bare fastjson parse of the same file (the
+# shared parselimit program, its own module; PARSELIMIT=dir to point
+# elsewhere). Runs alternate with the CLI's so that both see the same load.
+PARSELIMIT=${PARSELIMIT:-$ROOT/../shared/bench/parselimit}
+FLOOR=0
+if [ -f "$PARSELIMIT/main.go" ] && (cd "$PARSELIMIT" && GOWORK=off GOFLAGS=-mod=readonly go build -o "$OUT/parselimit" .) 2>"$OUT/parselimit-build.err"; then
+	FLOOR=1
+fi
+step "agentcheck eval on 100,000 samples (3 runs), alternating with the parse floor"
 for i in 1 2 3; do
-	measure "cli-100k-$i" "$OUT/agentcheck" eval --format jsonl "$OUT/samples-100k.jsonl"
+	[ "$FLOOR" = 1 ] && measure "floor-100k-$i" "$OUT/parselimit" "$OUT/samples-100k.jsonl"
+	measure "cli-100k-$i" "$OUT/agentcheck" eval --metrics tool_call_accuracy,tool_call_f1 --format jsonl "$OUT/samples-100k.jsonl"
 	checkout "cli-100k-$i" 100000
 done
 step "agentcheck eval on 1,000,000 samples"
@@ -255,6 +264,21 @@ printf '| 100,000 (%s MB) | %.3f s (runs: %s s) | %s | %s× | %s | %s MB |\n' "$
 	"$(verdict "7.0 / $wall >= 20")" "$(calc "sprintf(\"%.0f\", $rss100 / 1024)")"
 printf '| 1,000,000 | %.3f s | %s | — | — | %s MB |\n' "$wall1m" "$(calc "sprintf(\"%.0f\", 1000000 / $wall1m)")" \
 	"$(calc "sprintf(\"%.0f\", $rss1m / 1024)")"
+if [ "$FLOOR" = 1 ]; then
+	floors=$(for i in 1 2 3; do cut -d' ' -f1 "$OUT/floor-100k-$i.stats"; done | sort -n)
+	floor=$(echo "$floors" | sed -n 2p)
+	echo
+	echo "Against the throughput floor, the bare fastjson parse of the same file (../shared/bench/parselimit), runs alternating:"
+	echo
+	echo "| 100,000 samples | wall (median of 3) | runs |"
+	echo "|---|---:|---|"
+	printf '| parse floor | %.3f s | %s s |\n' "$floor" "$(echo $floors | tr ' ' '/')"
+	printf '| agentcheck eval, 2 metrics | %.3f s | %s s |\n' "$wall" "$(echo $walls | tr ' ' '/')"
+	printf '| ratio | **%s×** | target ≤ 1.25×: %s |\n' "$(calc "sprintf(\"%.2f\", $wall / $floor)")" "$(verdict "$wall <= 1.25 * $floor")"
+else
+	echo
+	echo "(The parse floor, ../shared/bench/parselimit, was not found or did not build: no ratio.)"
+fi
 echo
 echo "ragas is not runnable here (no PyPI): its 7.0 s for 100,000 such samples is the figure measured on this"
 echo "project's machines (2 cores) and recorded in the shared spec's performance notes, not measured in this run."

@@ -53,12 +53,35 @@ func ParseFormat(name string) (Format, error) {
 // conversation written in any format gives the same Sample, and so the
 // same scores. Errors are *LoadError naming the file, line, sample and,
 // inside it, the message and tool call.
-func (r Record) SampleAs(f Format) (agentcheck.Sample, error) {
+func (r Record) SampleAs(f Format) (agentcheck.Sample, error) { return r.sample(f, nil) }
+
+// A Parser parses records into samples as Record.SampleAs does, reusing
+// its memory from record to record, as agentcheck.SampleParser does: the
+// Sample it returns is valid only until its next call. It is how a
+// program that scores samples one at a time reads a large dataset without
+// allocating per sample. The zero Parser reads Auto; a Parser is not safe
+// for concurrent use.
+type Parser struct {
+	Format Format
+	p      agentcheck.SampleParser
+}
+
+// Sample parses the record as a sample written in p.Format.
+func (p *Parser) Sample(r Record) (agentcheck.Sample, error) { return r.sample(p.Format, &p.p) }
+
+// sample is SampleAs, with ragas samples parsed by sp when it is not nil.
+func (r Record) sample(f Format, sp *agentcheck.SampleParser) (agentcheck.Sample, error) {
 	if f == "" {
 		f = Auto
 	}
 	if f == Ragas || f == Auto {
-		s, err := agentcheck.ParseSample(r.Text)
+		var s agentcheck.Sample
+		var err error
+		if sp != nil {
+			s, err = sp.Parse(r.Text)
+		} else {
+			s, err = agentcheck.ParseSample(r.Text)
+		}
 		if err == nil || f == Ragas {
 			return s, r.locate(err)
 		}

@@ -99,11 +99,25 @@ func (m ToolCallAccuracy) Evaluate(_ context.Context, s agentcheck.Sample) (Resu
 
 // Compare scores predicted calls against reference calls.
 func (m ToolCallAccuracy) Compare(predicted, reference []agentcheck.ToolCall) Result {
+	return m.compare(predicted, reference, true)
+}
+
+// Score is the score Compare gives, without its pairs, reason and
+// warnings: for a program that scores many samples and needs only their
+// scores, at no allocation per sample.
+func (m ToolCallAccuracy) Score(predicted, reference []agentcheck.ToolCall) float64 {
+	return m.compare(predicted, reference, false).Score
+}
+
+// compare is Compare, which explains its score when detail is set.
+func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, detail bool) Result {
 	r := Result{Metric: m.Name()}
 	switch {
 	case len(predicted) == 0 && len(reference) == 0:
 		r.Score = 1
 		r.Reason = "no tool calls expected and none made"
+		return r
+	case !detail && (len(predicted) == 0 || len(reference) == 0):
 		return r
 	case len(predicted) == 0:
 		r.Warnings = []string{warnNoPredictions}
@@ -125,7 +139,7 @@ func (m ToolCallAccuracy) Compare(predicted, reference []agentcheck.ToolCall) Re
 		sc.sortCalls(reference, ri)
 	}
 	n := min(len(predicted), len(reference))
-	if len(predicted) != len(reference) {
+	if len(predicted) != len(reference) && detail {
 		// Written without fmt, which costs more than the rest of a typical
 		// sample's scoring.
 		b := append(sc.text[:0], "Length mismatch: predicted tool calls ("...)
@@ -144,7 +158,9 @@ func (m ToolCallAccuracy) Compare(predicted, reference []agentcheck.ToolCall) Re
 	for i := 0; aligned && i < n; i++ {
 		aligned = predicted[pi[i]].Name == reference[ri[i]].Name
 	}
-	r.Pairs = make([]CallPair, 0, max(len(predicted), len(reference)))
+	if detail {
+		r.Pairs = make([]CallPair, 0, max(len(predicted), len(reference)))
+	}
 	score := 0.0
 	for i := 0; i < n; i++ {
 		p, ref := &predicted[pi[i]], &reference[ri[i]]
@@ -154,17 +170,25 @@ func (m ToolCallAccuracy) Compare(predicted, reference []agentcheck.ToolCall) Re
 			pair.Matched = pair.Score == 1
 			score += pair.Score
 		}
-		r.Pairs = append(r.Pairs, pair)
+		if detail {
+			r.Pairs = append(r.Pairs, pair)
+		}
 	}
-	for i := n; i < len(reference); i++ {
+	for i := n; i < len(reference) && detail; i++ {
 		r.Pairs = append(r.Pairs, CallPair{Reference: ri[i], Predicted: -1})
 	}
-	for i := n; i < len(predicted); i++ {
+	for i := n; i < len(predicted) && detail; i++ {
 		r.Pairs = append(r.Pairs, CallPair{Reference: -1, Predicted: pi[i]})
 	}
 	score /= float64(len(reference))
 	if n < len(reference) {
 		score *= float64(n) / float64(len(reference))
+	}
+	if !detail {
+		if aligned {
+			r.Score = score
+		}
+		return r
 	}
 	b := sc.text[:0]
 	if !aligned {
@@ -389,6 +413,18 @@ func (m ToolCallF1) Evaluate(_ context.Context, s agentcheck.Sample) (Result, er
 
 // Compare scores predicted calls against reference calls.
 func (m ToolCallF1) Compare(predicted, reference []agentcheck.ToolCall) Result {
+	return m.compare(predicted, reference, true)
+}
+
+// Score is the score Compare gives, without its pairs and reason: for a
+// program that scores many samples and needs only their scores, at no
+// allocation per sample.
+func (m ToolCallF1) Score(predicted, reference []agentcheck.ToolCall) float64 {
+	return m.compare(predicted, reference, false).Score
+}
+
+// compare is Compare, which explains its score when detail is set.
+func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, detail bool) Result {
 	r := Result{Metric: m.Name()}
 	sc := getScratch()
 	defer scratchPool.Put(sc)
@@ -416,6 +452,9 @@ func (m ToolCallF1) Compare(predicted, reference []agentcheck.ToolCall) Result {
 		f1 = 2 * precision * recall / (precision + recall)
 	}
 	r.Score = pytext.Round(f1, 4)
+	if !detail {
+		return r
+	}
 
 	r.Pairs = make([]CallPair, 0, nr+np-paired)
 	var ubuf [16]bool

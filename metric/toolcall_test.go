@@ -559,3 +559,26 @@ func TestToolCallF1KeysDoNotCollideOnLongKeys(t *testing.T) {
 		t.Errorf("F1 = %v, want %v: the two argument sets were taken as one", r.Score, pytext.Round(2*0.5*1/(0.5+1), 4))
 	}
 }
+
+// TestScoreIsCompareScore: Score, the CLI's path, gives bit for bit the
+// score Compare explains, for every vector and every mode.
+func TestScoreIsCompareScore(t *testing.T) {
+	accs := []ToolCallAccuracy{{}, {AnyOrder: true}, {ArgSimilarity: Levenshtein}, {AnyOrder: true, ArgSimilarity: Levenshtein}}
+	n := 0
+	forEachPyVector(t, func(line int, s agentcheck.Sample) {
+		pred, ref := s.Conversation.ToolCalls(), s.ReferenceToolCalls
+		for _, m := range accs {
+			want := m.Compare(pred, ref).Score
+			if got := m.Score(pred, ref); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("line %d: %+v: Score %v, Compare's score %v", line, m, got, want)
+			}
+		}
+		if got, want := (ToolCallF1{}).Score(pred, ref), (ToolCallF1{}).Compare(pred, ref).Score; math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("line %d: F1 Score %v, Compare's score %v", line, got, want)
+		}
+		n++
+	})
+	if n < 1000 {
+		t.Fatalf("only %d samples", n)
+	}
+}

@@ -277,10 +277,15 @@ type scorer struct {
 	// floats caches formatted scores: a dataset's scores are mostly a few
 	// fractions of small numbers, and formatting costs more than a lookup.
 	floats map[float64][]byte
+	// parser reuses its memory from sample to sample: a sample is scored
+	// and written out before the next is parsed.
+	parser dataset.Parser
+	calls  []agentcheck.ToolCall
 }
 
 func newScorer(ctx context.Context, cfg evalConfig) *scorer {
 	sc := &scorer{ctx: ctx, cfg: cfg, scores: make([]float64, len(cfg.metrics)), floats: make(map[float64][]byte)}
+	sc.parser.Format = cfg.input
 	sc.results = make([]metric.Result, len(cfg.metrics))
 	sc.errs = make([]error, len(cfg.metrics))
 	for _, n := range cfg.names {
@@ -408,7 +413,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample) (s agent
 	}()
 	if read != nil {
 		s = *read
-	} else if s, err = rec.SampleAs(sc.cfg.input); err != nil {
+	} else if s, err = sc.parser.Sample(rec); err != nil {
 		return s, err
 	}
 	ctx := sc.ctx
@@ -419,26 +424,27 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample) (s agent
 		sc.evaluateTogether(ctx, rec, s)
 	} else {
 		// The tool-call metrics score the conversation's calls: gathered
-		// once here rather than once by each metric's Evaluate, which
-		// otherwise is just Compare.
-		var calls []agentcheck.ToolCall
+		// once here, into memory reused from sample to sample, rather than
+		// once by each metric's Evaluate, which otherwise is just Compare.
+		// Only their scores are written, so Score, which explains nothing,
+		// stands for Compare.
 		gathered := false
 		for j, m := range sc.cfg.metrics {
 			switch m := m.(type) {
 			case metric.ToolCallF1:
 				if !gathered {
-					calls, gathered = s.Conversation.ToolCalls(), true
+					sc.calls, gathered = s.Conversation.AppendToolCalls(sc.calls[:0]), true
 				}
-				sc.results[j], sc.errs[j] = m.Compare(calls, s.ReferenceToolCalls), nil
+				sc.results[j], sc.errs[j] = metric.Result{Metric: m.Name(), Score: m.Score(sc.calls, s.ReferenceToolCalls)}, nil
 			case metric.ToolCallAccuracy:
 				if s.ReferenceToolCalls == nil {
 					sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
 					break
 				}
 				if !gathered {
-					calls, gathered = s.Conversation.ToolCalls(), true
+					sc.calls, gathered = s.Conversation.AppendToolCalls(sc.calls[:0]), true
 				}
-				sc.results[j], sc.errs[j] = m.Compare(calls, s.ReferenceToolCalls), nil
+				sc.results[j], sc.errs[j] = metric.Result{Metric: m.Name(), Score: m.Score(sc.calls, s.ReferenceToolCalls)}, nil
 			default:
 				sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
 			}
