@@ -70,17 +70,17 @@ func RequireToolCalls(t T, actual any, order Order, expected ...ExpectedCall) bo
 	return report(t, CheckToolCalls(actual, order, expected...), true)
 }
 
-// AssertCalled checks that actual has exactly times calls that call
-// accepts, or at least one when times is AtLeastOnce (CheckCalled).
-func AssertCalled(t T, actual any, call ExpectedCall, times int) bool {
+// AssertCalled checks that the number of calls in actual that call accepts
+// satisfies count: Times(n), AtLeastOnce(), AtMost(n)... (CheckCalled).
+func AssertCalled(t T, actual any, call ExpectedCall, count Count) bool {
 	helper(t)
-	return report(t, CheckCalled(actual, call, times), false)
+	return report(t, CheckCalled(actual, call, count), false)
 }
 
 // AssertNeverCalled checks that actual has no call to the named tool.
 func AssertNeverCalled(t T, actual any, name string) bool {
 	helper(t)
-	return report(t, CheckCalled(actual, CallTo(name), 0), false)
+	return report(t, CheckCalled(actual, CallTo(name), Never()), false)
 }
 
 // AssertScore checks that m scores the sample at least min (CheckScore):

@@ -197,14 +197,14 @@ reason: 1 of 3 distinct calls made were expected (precision 0.3333333333333333),
 func TestAssertCalled(t *testing.T) {
 	s := sample(t, travel)
 	ft := &fakeT{}
-	if !agenttest.AssertCalled(ft, s, agenttest.CallTo("book"), 1) || len(ft.errors) != 0 {
+	if !agenttest.AssertCalled(ft, s, agenttest.CallTo("book"), agenttest.Times(1)) || len(ft.errors) != 0 {
 		t.Fatalf("book was called once: %q", ft.errors)
 	}
-	if !agenttest.AssertCalled(ft, s.Conversation, agenttest.CallTo("search"), -1) || len(ft.errors) != 0 {
+	if !agenttest.AssertCalled(ft, s.Conversation, agenttest.CallTo("search"), agenttest.AtLeastOnce()) || len(ft.errors) != 0 {
 		t.Fatalf("search was called: %q", ft.errors)
 	}
 	ft = &fakeT{}
-	agenttest.AssertCalled(ft, s, agenttest.CallTo("search").With(agenttest.Args{"city": "Paris"}), 1)
+	agenttest.AssertCalled(ft, s, agenttest.CallTo("search").With(agenttest.Args{"city": "Paris"}), agenttest.Times(1))
 	want := `Expected search(city: "Paris") to be called 1 time, but it was called 0 times:
   ~ [0] search(city: "paris")
       - city: "Paris"

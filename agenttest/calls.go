@@ -570,40 +570,120 @@ func CountCalls(actual []agentcheck.ToolCall, c ExpectedCall) int {
 	return n
 }
 
-// AtLeastOnce is the times of a CheckCalled that wants one matching call or
-// more.
-const AtLeastOnce = -1
+// Count is how many matching calls CheckCalled wants: Times(n), Never(),
+// AtLeastOnce(), AtLeast(n), AtMost(n) or Between(lo, hi). The zero Count
+// is AtLeastOnce().
+type Count struct {
+	lo, hi int  // hi < 0: no upper bound
+	set    bool // false: the zero Count, AtLeastOnce()
+}
 
-// CheckCalled checks that call was made times times, or at least once when
-// times is AtLeastOnce. actual is anything ToolCallsOf takes. The Report
-// lists the calls made, marking those that match and, when too few do, the
+// Times wants exactly n matching calls.
+func Times(n int) Count { return Count{lo: n, hi: n, set: true} }
+
+// Never wants no matching call: Times(0).
+func Never() Count { return Times(0) }
+
+// AtLeastOnce wants one matching call or more.
+func AtLeastOnce() Count { return AtLeast(1) }
+
+// AtLeast wants n matching calls or more.
+func AtLeast(n int) Count { return Count{lo: n, hi: -1, set: true} }
+
+// AtMost wants at most n matching calls (none is fine).
+func AtMost(n int) Count { return Count{lo: 0, hi: n, set: true} }
+
+// Between wants from lo to hi matching calls, both included.
+func Between(lo, hi int) Count { return Count{lo: lo, hi: hi, set: true} }
+
+func (c Count) bounds() (lo, hi int) {
+	if !c.set {
+		return 1, -1
+	}
+	return c.lo, c.hi
+}
+
+// Allows reports whether n matching calls satisfy the count.
+func (c Count) Allows(n int) bool {
+	lo, hi := c.bounds()
+	return n >= lo && (hi < 0 || n <= hi)
+}
+
+// String is the count as Go: Times(2), AtLeast(1), Between(1, 3).
+func (c Count) String() string {
+	lo, hi := c.bounds()
+	switch {
+	case hi < 0 && lo == 1:
+		return "AtLeastOnce()"
+	case hi < 0:
+		return fmt.Sprintf("AtLeast(%d)", lo)
+	case lo == hi && lo == 0:
+		return "Never()"
+	case lo == hi:
+		return fmt.Sprintf("Times(%d)", lo)
+	case lo == 0:
+		return fmt.Sprintf("AtMost(%d)", hi)
+	}
+	return fmt.Sprintf("Between(%d, %d)", lo, hi)
+}
+
+// phrase is the count in a sentence: "2 times", "at least once", "at
+// most 3 times", "between 1 and 3 times".
+func (c Count) phrase() string {
+	lo, hi := c.bounds()
+	switch {
+	case hi < 0 && lo == 1:
+		return "at least once"
+	case hi < 0:
+		return "at least " + plural(lo, "time")
+	case lo == hi:
+		return plural(lo, "time")
+	case lo == 0:
+		return "at most " + plural(hi, "time")
+	}
+	return fmt.Sprintf("between %d and %d times", lo, hi)
+}
+
+func (c Count) valid() error {
+	lo, hi := c.bounds()
+	if lo < 0 || hi >= 0 && hi < lo {
+		return fmt.Errorf("%s is not a count: want 0 <= lo <= hi", c)
+	}
+	return nil
+}
+
+// CheckCalled checks that the number of calls in actual that call accepts
+// satisfies count (Times(n), Never(), AtLeastOnce(), AtLeast(n), AtMost(n),
+// Between(lo, hi)). actual is anything ToolCallsOf takes. The Report lists
+// the calls made, marking those that match and, when too few do, the
 // differences of the other calls of the same tool.
-func CheckCalled(actual any, call ExpectedCall, times int) Report {
+func CheckCalled(actual any, call ExpectedCall, count Count) Report {
 	calls, err := ToolCallsOf(actual)
 	if err != nil {
 		return failed(err)
 	}
-	if times < AtLeastOnce {
-		return failed(fmt.Errorf("agenttest: CheckCalled(%s, %d): times must be AtLeastOnce or a count >= 0", call, times))
+	if err := count.valid(); err != nil {
+		return failed(fmt.Errorf("agenttest: CheckCalled(%s, %v): %w", call, count, err))
 	}
-	r := checkCalled(calls, call, times)
+	r := checkCalled(calls, call, count)
 	return Report{ok: r.ok, why: r.String, whyNot: func() string {
-		if times == AtLeastOnce {
+		lo, hi := count.bounds()
+		if lo == 1 && hi < 0 {
 			// Not called at least once is never called: say so, with the calls.
-			return checkCalled(calls, call, 0).String()
+			return checkCalled(calls, call, Never()).String()
 		}
 		target := call.String()
 		if strings.HasSuffix(target, "(...)") {
 			target = call.Name()
 		}
-		return withDetail(fmt.Sprintf("Expected %s not to be called %s, but it was:", target, plural(times, "time")), r.Diff())
+		return withDetail(fmt.Sprintf("Expected %s not to be called %s, but it was:", target, count.phrase()), r.Diff())
 	}}
 }
 
-func checkCalled(actual []agentcheck.ToolCall, call ExpectedCall, times int) callsReport {
+func checkCalled(actual []agentcheck.ToolCall, call ExpectedCall, count Count) callsReport {
 	r := callsReport{actual: actual, expected: []ExpectedCall{call}, called: true}
 	r.cmp = [][]callDiff{make([]callDiff, len(actual))}
-	count := 0
+	n := 0
 	for j := range actual {
 		d := call.compare(actual[j])
 		r.cmp[0][j] = d
@@ -611,40 +691,29 @@ func checkCalled(actual []agentcheck.ToolCall, call ExpectedCall, times int) cal
 		switch {
 		case d.match():
 			mark = '='
-			count++
+			n++
 		case !d.nameDiffers:
 			mark = '~'
 		}
 		r.rows = append(r.rows, reportRow{mark, 0, j})
 	}
 	target := call.target()
+	lo, hi := count.bounds()
+	r.ok = count.Allows(n)
+	r.detail = n < lo
 	switch {
-	case times < 0:
-		r.ok = count > 0
-		r.detail = !r.ok
-		switch {
-		case r.ok:
-			r.headline = fmt.Sprintf("%s was called %s:", target, plural(count, "time"))
-		case len(actual) == 0:
-			r.headline = fmt.Sprintf("Expected a call to %s, but no tool calls were made", target)
-		default:
-			r.headline = fmt.Sprintf("Expected a call to %s among the %s made, but none matches:", target, plural(len(actual), "tool call"))
-		}
-	case times == 0:
-		r.ok = count == 0
-		if r.ok {
-			r.headline = fmt.Sprintf("%s was not called:", target)
-		} else {
-			r.headline = fmt.Sprintf("Expected no call to %s, but it was called %s:", target, plural(count, "time"))
-		}
+	case r.ok && n == 0:
+		r.headline = fmt.Sprintf("%s was not called:", target)
+	case r.ok:
+		r.headline = fmt.Sprintf("%s was called %s:", target, plural(n, "time"))
+	case lo == 1 && hi < 0 && len(actual) == 0:
+		r.headline = fmt.Sprintf("Expected a call to %s, but no tool calls were made", target)
+	case lo == 1 && hi < 0:
+		r.headline = fmt.Sprintf("Expected a call to %s among the %s made, but none matches:", target, plural(len(actual), "tool call"))
+	case hi == 0:
+		r.headline = fmt.Sprintf("Expected no call to %s, but it was called %s:", target, plural(n, "time"))
 	default:
-		r.ok = count == times
-		r.detail = count < times
-		if r.ok {
-			r.headline = fmt.Sprintf("%s was called %s:", target, plural(count, "time"))
-		} else {
-			r.headline = fmt.Sprintf("Expected %s to be called %s, but it was called %s:", target, plural(times, "time"), plural(count, "time"))
-		}
+		r.headline = fmt.Sprintf("Expected %s to be called %s, but it was called %s:", target, count.phrase(), plural(n, "time"))
 	}
 	if len(actual) == 0 {
 		r.headline = strings.TrimSuffix(r.headline, ":")

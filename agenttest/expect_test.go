@@ -361,18 +361,22 @@ func TestCheckCalled(t *testing.T) {
 	paris := agenttest.CallTo("search").With(agenttest.Args{"city": "Paris"})
 	tests := []struct {
 		call  agenttest.ExpectedCall
-		times int
+		times agenttest.Count
 		ok    bool
 		want  string
 	}{
-		{paris, 2, true, `search(city: "Paris") was called 2 times:`},
-		{paris, -1, true, `search(city: "Paris") was called 2 times:`},
-		{paris, 1, false, "Expected search(city: \"Paris\") to be called 1 time, but it was called 2 times:\n" +
+		{paris, agenttest.Times(2), true, `search(city: "Paris") was called 2 times:`},
+		{paris, agenttest.AtLeastOnce(), true, `search(city: "Paris") was called 2 times:`},
+		{paris, agenttest.AtMost(1), false, "Expected search(city: \"Paris\") to be called at most 1 time, but it was called 2 times:"},
+		{paris, agenttest.Between(1, 3), true, `search(city: "Paris") was called 2 times:`},
+		{paris, agenttest.AtLeast(3), false, `Expected search(city: "Paris") to be called at least 3 times, but it was called 2 times:`},
+		{agenttest.CallTo("delete"), agenttest.AtMost(2), true, "delete was not called:"},
+		{paris, agenttest.Times(1), false, "Expected search(city: \"Paris\") to be called 1 time, but it was called 2 times:\n" +
 			"  = [0] search(city: \"Paris\")\n" +
 			"    [1] pay(amount: 12)\n" +
 			"  ~ [2] search(city: \"Rome\")\n" +
 			"  = [3] search(city: \"Paris\")"},
-		{agenttest.CallTo("search").With(agenttest.Args{"city": "Oslo"}), 1, false,
+		{agenttest.CallTo("search").With(agenttest.Args{"city": "Oslo"}), agenttest.Times(1), false,
 			"Expected search(city: \"Oslo\") to be called 1 time, but it was called 0 times:\n" +
 				"  ~ [0] search(city: \"Paris\")\n" +
 				"      - city: \"Oslo\"\n" +
@@ -384,21 +388,21 @@ func TestCheckCalled(t *testing.T) {
 				"  ~ [3] search(city: \"Paris\")\n" +
 				"      - city: \"Oslo\"\n" +
 				"      + city: \"Paris\""},
-		{agenttest.CallTo("pay"), 0, false, "Expected no call to pay, but it was called 1 time:\n" +
+		{agenttest.CallTo("pay"), agenttest.Never(), false, "Expected no call to pay, but it was called 1 time:\n" +
 			"    [0] search(city: \"Paris\")\n  = [1] pay(amount: 12)\n    [2] search(city: \"Rome\")\n    [3] search(city: \"Paris\")"},
-		{agenttest.CallTo("delete"), 0, true, "delete was not called:"},
-		{agenttest.CallTo("delete"), -1, false, "Expected a call to delete among the 4 tool calls made, but none matches:"},
+		{agenttest.CallTo("delete"), agenttest.Never(), true, "delete was not called:"},
+		{agenttest.CallTo("delete"), agenttest.AtLeastOnce(), false, "Expected a call to delete among the 4 tool calls made, but none matches:"},
 	}
 	for _, tt := range tests {
 		r := agenttest.CheckCalled(actual, tt.call, tt.times)
 		if r.OK() != tt.ok || !strings.HasPrefix(r.String(), tt.want) {
-			t.Errorf("CheckCalled(%s, %d): OK() = %v, want %v; report:\n%s\nwant it to start:\n%s", tt.call, tt.times, r.OK(), tt.ok, r, tt.want)
+			t.Errorf("CheckCalled(%s, %v): OK() = %v, want %v; report:\n%s\nwant it to start:\n%s", tt.call, tt.times, r.OK(), tt.ok, r, tt.want)
 		}
-		if tt.ok != (tt.times < 0 && agenttest.CountCalls(actual, tt.call) > 0 || agenttest.CountCalls(actual, tt.call) == tt.times) {
+		if tt.ok != tt.times.Allows(agenttest.CountCalls(actual, tt.call)) {
 			t.Errorf("CountCalls(%s) = %d disagrees with CheckCalled", tt.call, agenttest.CountCalls(actual, tt.call))
 		}
 	}
-	if r := agenttest.CheckCalled([]agentcheck.ToolCall(nil), agenttest.CallTo("x"), agenttest.AtLeastOnce); r.OK() || r.String() != "Expected a call to x, but no tool calls were made" {
+	if r := agenttest.CheckCalled([]agentcheck.ToolCall(nil), agenttest.CallTo("x"), agenttest.AtLeastOnce()); r.OK() || r.String() != "Expected a call to x, but no tool calls were made" {
 		t.Errorf("no calls: %v %q", r.OK(), r)
 	}
 }

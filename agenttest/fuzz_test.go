@@ -254,12 +254,13 @@ func FuzzCheckToolCalls(f *testing.F) {
 
 		for _, e := range expected {
 			n := agenttest.CountCalls(actual, e)
-			for _, times := range []int{-1, 0, n, n + 1} {
+			for _, times := range []agenttest.Count{agenttest.AtLeastOnce(), agenttest.Never(), agenttest.Times(n), agenttest.Times(n + 1), agenttest.AtMost(n), agenttest.AtLeast(n + 1), agenttest.Between(n, n+1)} {
 				rep := agenttest.CheckCalled(actual, e, times)
 				checkReport(t, "CheckCalled", rep, len(actual))
-				want := times == n || times < 0 && n > 0
+				want := times.String() == "AtLeastOnce()" && n > 0 || times.String() == "Never()" && n == 0 ||
+					times == agenttest.Times(n) || times == agenttest.AtMost(n) || times == agenttest.Between(n, n+1)
 				if rep.OK() != want {
-					t.Fatalf("CheckCalled(%s, %d) = %v with %d matching calls:\n%s", e, times, rep.OK(), n, rep)
+					t.Fatalf("CheckCalled(%s, %v) = %v with %d matching calls:\n%s", e, times, rep.OK(), n, rep)
 				}
 			}
 		}

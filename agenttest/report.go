@@ -62,6 +62,15 @@ func (r Report) Score() (metric string, score float64, ok bool) {
 	return r.metric, r.score, r.hasScore
 }
 
+// NewReport is the Report of a check made outside this package (such as
+// tooldefs'): ok is whether it passed, why the failure message ("Expected
+// ... to ..., but ...") and whyNot the message of its negation, both built
+// only when a message is wanted; err, when not nil, means the check could
+// not be made.
+func NewReport(ok bool, why, whyNot func() string, err error) Report {
+	return Report{ok: ok, why: why, whyNot: whyNot, err: err}
+}
+
 // failed is a Report with only an error.
 func failed(err error) Report { return Report{err: err} }
 

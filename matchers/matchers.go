@@ -89,13 +89,14 @@ func toolCalls(order agenttest.Order, expected []agenttest.ExpectedCall) types.G
 	}}
 }
 
-// HaveCalledTool succeeds when a call matches call at least once, or
-// exactly n times after Times(n). call is a tool name (any arguments) or an
+// HaveCalledTool succeeds when a call matches call at least once, or as
+// many times as Times(n), or a count given to Counted (agenttest.AtMost(2),
+// agenttest.Between(1, 3)...) allows. call is a tool name (any arguments) or an
 // agenttest.ExpectedCall. To assert a tool was never called, negate it:
 //
 //	Expect(conv).NotTo(HaveCalledTool("delete_account"))
 func HaveCalledTool(call any) *CalledToolMatcher {
-	m := &CalledToolMatcher{times: agenttest.AtLeastOnce}
+	m := &CalledToolMatcher{times: agenttest.AtLeastOnce()}
 	switch c := call.(type) {
 	case string:
 		m.call = agenttest.CallTo(c)
@@ -112,13 +113,18 @@ func HaveCalledTool(call any) *CalledToolMatcher {
 type CalledToolMatcher struct {
 	reportMatcher
 	call  agenttest.ExpectedCall
-	times int
+	times agenttest.Count
 	err   error
 }
 
 // Times makes the matcher succeed only when exactly n calls match.
-func (m *CalledToolMatcher) Times(n int) *CalledToolMatcher {
-	c := &CalledToolMatcher{call: m.call, times: n, err: m.err}
+func (m *CalledToolMatcher) Times(n int) *CalledToolMatcher { return m.Counted(agenttest.Times(n)) }
+
+// Counted makes the matcher succeed when the number of matching calls
+// satisfies count: agenttest.AtLeast(2), agenttest.AtMost(3),
+// agenttest.Between(1, 3)...
+func (m *CalledToolMatcher) Counted(count agenttest.Count) *CalledToolMatcher {
+	c := &CalledToolMatcher{call: m.call, times: count, err: m.err}
 	c.check = c.run
 	return c
 }
