@@ -68,6 +68,8 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	metrics := fs.String("metrics", "", "")
 	strict := fs.Bool("strict-order", true, "")
 	sim := fs.String("arg-similarity", "exact", "")
+	trajMode := fs.String("trajectory-mode", "strict", "")
+	argsMode := fs.String("args-mode", "exact", "")
 	formatName := fs.String("format", "table", "")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "")
 	topicMode := fs.String("topic-mode", "f1", "")
@@ -106,6 +108,12 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	}
 	cfg.workers = *workers
 	cfg.opts = metricOptions{strictOrder: *strict, argSimilarity: argSim}
+	if cfg.opts.trajectory, err = metric.ParseTrajectoryMode(*trajMode); err != nil {
+		return cfg, nil, fmt.Errorf("--trajectory-mode: %v", err)
+	}
+	if cfg.opts.args, err = metric.ParseArgsMode(*argsMode); err != nil {
+		return cfg, nil, fmt.Errorf("--args-mode: %v", err)
+	}
 	if cfg.opts.topicMode, err = metric.ParseTopicMode(*topicMode); err != nil {
 		return cfg, nil, fmt.Errorf("--topic-mode: %v", err)
 	}

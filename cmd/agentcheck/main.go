@@ -94,6 +94,10 @@ Flags:
                           tool_call_f1; all four for the bundled dataset):
                             tool_call_accuracy   ragas ToolCallAccuracy
                             tool_call_f1         ragas ToolCallF1
+                            trajectory_match     1 when the calls made line up
+                                                 with reference_tool_calls in
+                                                 --trajectory-mode, arguments
+                                                 compared in --args-mode; else 0
                             agent_goal_accuracy  ragas AgentGoalAccuracy, judged:
                                                  against "reference" when the
                                                  sample has one, else against the
@@ -102,6 +106,16 @@ Flags:
                                                  needs "reference_topics"
   --strict-order BOOL     tool_call_accuracy: calls must come in the reference's
                           order (default true; false is ragas strict_order=False)
+  --trajectory-mode NAME  trajectory_match: strict (default: the same calls in
+                          the same order, position by position), unordered (the
+                          same calls in any order), subset (every call made is
+                          expected), superset (every expected call is made);
+                          calls pair one to one, optimally
+  --args-mode NAME        trajectory_match: how arguments compare: exact
+                          (default), ignore (names only), subset (the call's
+                          arguments are among the expected ones), superset (the
+                          call's arguments include the expected ones); values
+                          compare as JSON (1 equals 1.0, true is not 1)
   --arg-similarity NAME   tool_call_accuracy: how argument values compare: exact,
                           levenshtein, hamming, jaro or jaro_winkler (default exact)
   --format NAME           table (default): aligned table with a mean per metric,
@@ -324,13 +338,16 @@ type judgeFlags struct {
 	concurrency int
 }
 
+// verdictMetrics score 1 or 0, written as integers in JSON.
+var verdictMetrics = map[string]bool{"trajectory_match": true}
+
 // judgedMetrics are the metrics that ask an LLM judge.
 var judgedMetrics = map[string]bool{"agent_goal_accuracy": true, "topic_adherence": true}
 
 const (
 	defaultMetrics     = "tool_call_accuracy,tool_call_f1"
 	defaultDemoMetrics = "tool_call_accuracy,tool_call_f1,agent_goal_accuracy,topic_adherence"
-	availableMetrics   = "tool_call_accuracy, tool_call_f1, agent_goal_accuracy, topic_adherence"
+	availableMetrics   = "tool_call_accuracy, tool_call_f1, trajectory_match, agent_goal_accuracy, topic_adherence"
 )
 
 func (c *evalConfig) judged() bool {
@@ -369,6 +386,8 @@ func (c *evalConfig) buildMetrics(sess *judgeSession) error {
 type metricOptions struct {
 	strictOrder   bool
 	argSimilarity metric.StringSimilarity
+	trajectory    metric.TrajectoryMode
+	args          metric.ArgsMode
 	topicMode     metric.TopicMode
 	judge         metric.Judge // nil until the judge is set up
 }
@@ -380,6 +399,8 @@ func newMetric(name string, o metricOptions) (metric.Metric, error) {
 		return metric.ToolCallAccuracy{AnyOrder: !o.strictOrder, ArgSimilarity: o.argSimilarity}, nil
 	case "tool_call_f1":
 		return metric.ToolCallF1{}, nil
+	case "trajectory_match":
+		return metric.TrajectoryMatch{Mode: o.trajectory, Args: o.args}, nil
 	case "agent_goal_accuracy":
 		return metric.AgentGoalAccuracy{Judge: o.judge}, nil
 	case "topic_adherence":

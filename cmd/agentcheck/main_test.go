@@ -485,7 +485,7 @@ func TestUsage(t *testing.T) {
 		{args: []string{"eval", "-h"}, code: 0, out: "--strict-order BOOL"},
 		{args: []string{"eval", "--help"}, code: 0, out: "--format NAME"},
 		{args: []string{"grade"}, code: 2, error: `unknown command "grade"`},
-		{args: []string{"eval", "--metrics", "tool_call_acuracy"}, code: 2, error: `unknown metric "tool_call_acuracy" (available: tool_call_accuracy, tool_call_f1, agent_goal_accuracy, topic_adherence)`},
+		{args: []string{"eval", "--metrics", "tool_call_acuracy"}, code: 2, error: `unknown metric "tool_call_acuracy" (available: tool_call_accuracy, tool_call_f1, trajectory_match, agent_goal_accuracy, topic_adherence)`},
 		{args: []string{"help", "eval"}, code: 0, out: "--judge-model MODEL"},
 		{args: []string{"eval", "--topic-mode", "accuracy"}, code: 2, error: `--topic-mode: unknown topic mode "accuracy" (want precision, recall or f1)`},
 		{args: []string{"eval", "--aggregation", "median"}, code: 2, error: `--aggregation: unknown method "median" (want mean, majority, min, unanimous or consensus)`},

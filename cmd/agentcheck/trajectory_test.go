@@ -1,10 +1,4 @@
-//go:build trajectory_match
-
-// These tests of `eval --metrics trajectory_match` (issue 10 item 11) wait
-// for metric.TrajectoryMatch, metric.ParseTrajectoryMode and
-// metric.ParseArgsMode (helper T1). When they exist: drop this build
-// constraint and wire the metric into flags.go and main.go (see the CLI
-// helper's report).
+// Tests of `eval --metrics trajectory_match` (issue 10 item 11).
 
 package main
 

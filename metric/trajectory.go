@@ -1,0 +1,746 @@
+package metric
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentcheck/agentcheck"
+)
+
+// TrajectoryMode says how the calls an agent made must line up with the
+// expected calls. Every mode pairs calls one to one: an expected call pairs
+// with at most one call made, and the pairing is the best there is, not the
+// first that fits.
+type TrajectoryMode uint8
+
+const (
+	// TrajectoryStrict: the same calls in the same order, position by
+	// position (turn by turn with TrajectoryMatch.TurnAware).
+	TrajectoryStrict TrajectoryMode = iota
+	// TrajectoryUnordered: the same calls, as a multiset, in any order;
+	// nothing extra, nothing missing.
+	TrajectoryUnordered
+	// TrajectorySubset: every call made is one of the expected calls
+	// (made ⊆ expected); expected calls may be left out.
+	TrajectorySubset
+	// TrajectorySuperset: every expected call was made (made ⊇ expected);
+	// other calls may come too.
+	TrajectorySuperset
+)
+
+var trajectoryModes = [...]string{"strict", "unordered", "subset", "superset"}
+
+// String is the mode's name as the CLI takes it.
+func (m TrajectoryMode) String() string {
+	if int(m) < len(trajectoryModes) {
+		return trajectoryModes[m]
+	}
+	return "TrajectoryMode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// ParseTrajectoryMode reads a mode as the CLI takes it: strict, unordered,
+// subset or superset.
+func ParseTrajectoryMode(name string) (TrajectoryMode, error) {
+	if i := slices.Index(trajectoryModes[:], name); i >= 0 {
+		return TrajectoryMode(i), nil
+	}
+	return 0, fmt.Errorf("unknown trajectory mode %q: want strict, unordered, subset or superset", name)
+}
+
+// ArgsMode says how the arguments of a call made compare with those of the
+// expected call it pairs with. Subset and superset apply to the top-level
+// keys of the argument objects; the values under them compare as whole JSON
+// values (1 equals 1.0, true is not 1, objects whatever their key order).
+type ArgsMode uint8
+
+const (
+	// ArgsExact: the same arguments, no more and no fewer.
+	ArgsExact ArgsMode = iota
+	// ArgsIgnore: any arguments; only the tool name counts.
+	ArgsIgnore
+	// ArgsSubset: the arguments made are a subset of the expected ones:
+	// each is expected, with the expected value; expected ones may be left
+	// out.
+	ArgsSubset
+	// ArgsSuperset: the arguments made include every expected one, with
+	// its value; others may come too.
+	ArgsSuperset
+)
+
+var argsModes = [...]string{"exact", "ignore", "subset", "superset"}
+
+// String is the mode's name as the CLI takes it.
+func (m ArgsMode) String() string {
+	if int(m) < len(argsModes) {
+		return argsModes[m]
+	}
+	return "ArgsMode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// ParseArgsMode reads an argument mode as the CLI takes it: exact, ignore,
+// subset or superset.
+func ParseArgsMode(name string) (ArgsMode, error) {
+	if i := slices.Index(argsModes[:], name); i >= 0 {
+		return ArgsMode(i), nil
+	}
+	return 0, fmt.Errorf("unknown args mode %q: want exact, ignore, subset or superset", name)
+}
+
+// ArgsComparator decides whether the arguments of a call made match those
+// of an expected call of the same tool, in place of the ArgsMode.
+type ArgsComparator func(made, expected agentcheck.Value) bool
+
+// Equivalence says when two argument values are equal. The zero value is
+// JSON equality, agentcheck.Equal: 1 equals 1.0, true is not 1, objects
+// whatever their key order.
+type Equivalence struct {
+	// Strings, when set, rewrites both strings before they are compared:
+	// CaseInsensitive, BFCLStrings or the test's own.
+	Strings func(string) string
+	// Tolerance is the largest difference between two numbers that are
+	// still equal.
+	Tolerance float64
+}
+
+// CaseInsensitive compares strings without regard to case (Unicode simple
+// folding, as strings.EqualFold).
+func CaseInsensitive(s string) string { return strings.ToLower(strings.ToUpper(s)) }
+
+// BFCLStrings is the string normaliser of BFCL's AST checker: lower case,
+// with spaces and the characters , . / - _ * ^ removed.
+func BFCLStrings(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', ',', '.', '/', '-', '_', '*', '^':
+			return -1
+		}
+		return r
+	}, strings.ToLower(s))
+}
+
+func (e Equivalence) zero() bool { return e.Strings == nil && e.Tolerance == 0 }
+
+// Scoring says how TrajectoryMatch turns a comparison into a score.
+type Scoring uint8
+
+const (
+	// ScoreAll: 1 when the whole trajectory matches, else 0.
+	ScoreAll Scoring = iota
+	// ScorePerTurn: each turn (CompareTurns) scores 1 or 0 on its own and
+	// the score is their mean, as Google ADK's tool trajectory score
+	// averages over invocations. With no turns there is nothing to score:
+	// the score is 1.
+	ScorePerTurn
+)
+
+// TrajectoryMatch scores 1 when the calls made line up with the expected
+// calls in its Mode, their arguments compared in its Args mode, and 0
+// otherwise. It is the trajectory match of LangChain's agentevals (strict,
+// unordered, subset, superset; argument modes exact, ignore, subset,
+// superset with per-tool overrides), and with TurnAware and ScorePerTurn
+// also the match of Google ADK. The zero value is strict order with exact
+// arguments.
+type TrajectoryMatch struct {
+	Mode TrajectoryMode
+	Args ArgsMode
+	// ToolArgs overrides Args for the calls of a tool, by name.
+	ToolArgs map[string]ArgsMode
+	// Ignore leaves argument paths out of the comparison, by tool name ("*"
+	// for every tool): dotted key paths whose segments are path.Match
+	// patterns, such as "request_id", "time.start" or "*_id".
+	Ignore map[string][]string
+	// Comparators decide, by tool name, whether arguments match in place
+	// of the ArgsMode.
+	Comparators map[string]ArgsComparator
+	// Values says when two argument values are equal.
+	Values Equivalence
+	// TurnAware makes TrajectoryStrict compare turn by turn (the calls of
+	// one assistant message): the same number of turns, and within each
+	// the same calls in any order. Evaluate takes the turns from the
+	// conversation and, when the sample has a reference conversation, from
+	// it; CompareTurns takes them as given.
+	TurnAware bool
+	// Scoring is how the comparison becomes a score.
+	Scoring Scoring
+}
+
+// Name is "trajectory_match".
+func (m TrajectoryMatch) Name() string { return "trajectory_match" }
+
+// Evaluate scores the calls of the sample's conversation against its
+// reference tool calls; a sample without reference tool calls expects
+// none. The sample is one turn for ScorePerTurn. With TurnAware and
+// TrajectoryStrict, the calls each AI message makes may come in any order
+// among themselves: the reference calls are cut into turns of the sizes of
+// the messages' and compared turn by turn.
+func (m TrajectoryMatch) Evaluate(_ context.Context, s agentcheck.Sample) (Result, error) {
+	made := s.Conversation.ToolCalls()
+	if !m.TurnAware || m.Mode != TrajectoryStrict || len(made) != len(s.ReferenceToolCalls) {
+		m.TurnAware = false
+		return m.Compare(made, s.ReferenceToolCalls), nil
+	}
+	turns := turnsOf(s.Conversation)
+	exp := make([][]agentcheck.ToolCall, len(turns))
+	at := 0
+	for i, t := range turns {
+		exp[i], at = s.ReferenceToolCalls[at:at+len(t)], at+len(t)
+	}
+	m.Scoring = ScoreAll
+	return m.CompareTurns(turns, exp), nil
+}
+
+// turnsOf is the calls of each AI message of c that makes calls.
+func turnsOf(c agentcheck.Conversation) [][]agentcheck.ToolCall {
+	var turns [][]agentcheck.ToolCall
+	for _, msg := range c {
+		if msg.Role == agentcheck.AI && len(msg.ToolCalls) > 0 {
+			turns = append(turns, msg.ToolCalls)
+		}
+	}
+	return turns
+}
+
+// Compare scores the calls made against the expected calls.
+func (m TrajectoryMatch) Compare(made, expected []agentcheck.ToolCall) Result {
+	tm := m.newMatcher(made, expected)
+	pairs, ok := tm.run(m.Mode, 0, len(made), 0, len(expected))
+	return m.result(tm, pairs, b2f(ok), ok)
+}
+
+// CompareTurns scores turns of calls made against turns of expected calls.
+// With TurnAware, a strict comparison wants the same number of turns and
+// the same calls within each, in any order among themselves; otherwise the
+// turns are joined. With ScorePerTurn, the i-th turn made is compared with
+// the i-th expected turn in the Mode and the score is the share of turns
+// that match (a missing turn does not match).
+func (m TrajectoryMatch) CompareTurns(made, expected [][]agentcheck.ToolCall) Result {
+	flatMade, flatExp := slices.Concat(made...), slices.Concat(expected...)
+	tm := m.newMatcher(flatMade, flatExp)
+	bounds := func(turns [][]agentcheck.ToolCall) []int {
+		b := make([]int, len(turns)+1)
+		for i, t := range turns {
+			b[i+1] = b[i] + len(t)
+		}
+		return b
+	}
+	bm, be := bounds(made), bounds(expected)
+	if m.Scoring == ScorePerTurn {
+		n := max(len(made), len(expected))
+		if n == 0 {
+			return m.result(tm, nil, 1, true)
+		}
+		var pairs []CallPair
+		matched := 0
+		for i := range n {
+			lm, hm, le, he := 0, 0, 0, 0
+			if i < len(made) {
+				lm, hm = bm[i], bm[i+1]
+			}
+			if i < len(expected) {
+				le, he = be[i], be[i+1]
+			}
+			ps, ok := tm.run(m.turnMode(), lm, hm, le, he)
+			if ok && i < len(made) && i < len(expected) {
+				matched++
+			}
+			pairs = append(pairs, ps...)
+		}
+		return m.result(tm, pairs, float64(matched)/float64(n), matched == n)
+	}
+	if !m.TurnAware || m.Mode != TrajectoryStrict {
+		pairs, ok := tm.run(m.Mode, 0, len(flatMade), 0, len(flatExp))
+		return m.result(tm, pairs, b2f(ok), ok)
+	}
+	ok := len(made) == len(expected)
+	var pairs []CallPair
+	for i := range min(len(made), len(expected)) {
+		ps, turnOK := tm.run(TrajectoryUnordered, bm[i], bm[i+1], be[i], be[i+1])
+		ok = ok && turnOK
+		pairs = append(pairs, ps...)
+	}
+	if !ok {
+		tm.note = fmt.Sprintf("%d turns made against %d expected", len(made), len(expected))
+	}
+	return m.result(tm, pairs, b2f(ok), ok)
+}
+
+// turnMode is the mode a turn is compared in: strict when turn-aware means
+// any order within the turn.
+func (m TrajectoryMatch) turnMode() TrajectoryMode {
+	if m.Mode == TrajectoryStrict && m.TurnAware {
+		return TrajectoryUnordered
+	}
+	return m.Mode
+}
+
+// result explains a comparison: which expected calls were not made, which
+// calls made were not expected.
+func (m TrajectoryMatch) result(tm *trajMatcher, pairs []CallPair, score float64, ok bool) Result {
+	r := Result{Metric: m.Name(), Score: score, Pairs: pairs}
+	if ok {
+		r.Reason = fmt.Sprintf("%s: the %s made match the %d expected (arguments %s)", m.Mode, plural(len(tm.made), "call"), len(tm.exp), m.Args)
+		return r
+	}
+	var missing, extra []string
+	for _, p := range pairs {
+		switch {
+		case p.Predicted < 0:
+			missing = append(missing, fmt.Sprintf("[%d] %s", p.Reference, tm.exp[p.Reference]))
+		case p.Reference < 0:
+			extra = append(extra, fmt.Sprintf("[%d] %s", p.Predicted, tm.made[p.Predicted]))
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: the %s made do not match the %d expected (arguments %s)", m.Mode, plural(len(tm.made), "call"), len(tm.exp), m.Args)
+	if tm.note != "" {
+		b.WriteString("; " + tm.note)
+	}
+	if len(missing) > 0 {
+		b.WriteString("; expected, not made: " + strings.Join(missing, ", "))
+	}
+	if len(extra) > 0 {
+		b.WriteString("; made, not expected: " + strings.Join(extra, ", "))
+	}
+	r.Reason = b.String()
+	return r
+}
+
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + one + "s"
+}
+// trajMatcher compares calls made with expected calls under a
+// TrajectoryMatch. Each call's arguments are reduced once to canonical
+// member keys (ignored paths removed, strings normalised), so that most
+// comparisons are string comparisons.
+type trajMatcher struct {
+	m         TrajectoryMatch
+	made, exp []agentcheck.ToolCall
+	mk, ek    []callKey
+	// equivalence: every tool compares by exact or ignored arguments with
+	// no comparator and no tolerance, so "matches" is an equivalence and
+	// calls can be counted by key.
+	equivalence bool
+	note        string
+}
+
+// callKey is a call reduced for comparison: the whole key (name and
+// canonical arguments, or name alone when arguments are ignored) and the
+// canonical top-level members, sorted by key.
+type callKey struct {
+	whole   string
+	members []memberKey
+	object  bool
+}
+
+type memberKey struct{ key, value string }
+
+func (m TrajectoryMatch) newMatcher(made, exp []agentcheck.ToolCall) *trajMatcher {
+	tm := &trajMatcher{m: m, made: made, exp: exp, equivalence: m.Values.Tolerance == 0 && len(m.Comparators) == 0}
+	if tm.equivalence {
+		for _, mode := range m.ToolArgs {
+			if mode != ArgsExact && mode != ArgsIgnore {
+				tm.equivalence = false
+			}
+		}
+		if m.Args != ArgsExact && m.Args != ArgsIgnore {
+			tm.equivalence = false
+		}
+	}
+	tm.mk = make([]callKey, len(made))
+	tm.ek = make([]callKey, len(exp))
+	for i := range made {
+		tm.mk[i] = tm.key(made[i])
+	}
+	for i := range exp {
+		tm.ek[i] = tm.key(exp[i])
+	}
+	return tm
+}
+
+func (m TrajectoryMatch) argsFor(name string) ArgsMode {
+	if mode, ok := m.ToolArgs[name]; ok {
+		return mode
+	}
+	return m.Args
+}
+
+// ignoredFor is the ignore patterns for a tool, each split at dots.
+func (m TrajectoryMatch) ignoredFor(name string) [][]string {
+	var out [][]string
+	for _, tool := range []string{"*", name} {
+		for _, p := range m.Ignore[tool] {
+			out = append(out, strings.Split(p, "."))
+		}
+		if name == "*" {
+			break
+		}
+	}
+	return out
+}
+
+func (tm *trajMatcher) key(tc agentcheck.ToolCall) callKey {
+	mode := tm.m.argsFor(tc.Name)
+	if mode == ArgsIgnore {
+		return callKey{whole: tc.Name + "\x00"}
+	}
+	args := tc.Args
+	if ign := tm.m.ignoredFor(tc.Name); len(ign) > 0 {
+		args = prune(args, ign)
+	}
+	canon := func(v agentcheck.Value) string {
+		if tm.m.Values.Strings != nil {
+			v = mapStrings(v, tm.m.Values.Strings)
+		}
+		return string(agentcheck.AppendCanonical(nil, v, nil))
+	}
+	k := callKey{object: args.Kind() == agentcheck.ObjectKind || args.Kind() == agentcheck.NullKind}
+	if k.object {
+		for _, mb := range args.Members() {
+			k.members = append(k.members, memberKey{mb.Key, canon(mb.Value)})
+		}
+		slices.SortFunc(k.members, func(a, b memberKey) int { return strings.Compare(a.key, b.key) })
+		var b strings.Builder
+		b.WriteString(tc.Name)
+		b.WriteByte(0)
+		for _, mb := range k.members {
+			b.WriteString(strconv.Quote(mb.key))
+			b.WriteByte(':')
+			b.WriteString(mb.value)
+			b.WriteByte(',')
+		}
+		k.whole = b.String()
+	} else {
+		k.whole = tc.Name + "\x01" + canon(args)
+	}
+	return k
+}
+
+// prune removes from an object the members that ignore patterns name.
+func prune(v agentcheck.Value, patterns [][]string) agentcheck.Value {
+	if v.Kind() != agentcheck.ObjectKind {
+		return v
+	}
+	var kept []agentcheck.Member
+	for _, mb := range v.Members() {
+		var deeper [][]string
+		drop := false
+		for _, p := range patterns {
+			if ok, _ := path.Match(p[0], mb.Key); !ok {
+				continue
+			}
+			if len(p) == 1 {
+				drop = true
+				break
+			}
+			deeper = append(deeper, p[1:])
+		}
+		if drop {
+			continue
+		}
+		if len(deeper) > 0 {
+			mb.Value = prune(mb.Value, deeper)
+		}
+		kept = append(kept, mb)
+	}
+	return agentcheck.ObjectOf(kept...)
+}
+
+// mapStrings applies f to every string in v, keys excepted.
+func mapStrings(v agentcheck.Value, f func(string) string) agentcheck.Value {
+	switch v.Kind() {
+	case agentcheck.StringKind:
+		return agentcheck.StringOf(f(v.Text()))
+	case agentcheck.ArrayKind:
+		items := make([]agentcheck.Value, v.Len())
+		for i := range items {
+			items[i] = mapStrings(v.Index(i), f)
+		}
+		return agentcheck.ArrayOf(items...)
+	case agentcheck.ObjectKind:
+		ms := slices.Clone(v.Members())
+		for i := range ms {
+			ms[i].Value = mapStrings(ms[i].Value, f)
+		}
+		return agentcheck.ObjectOf(ms...)
+	}
+	return v
+}
+
+// matches reports whether made call i matches expected call j.
+func (tm *trajMatcher) matches(i, j int) bool {
+	a, e := tm.made[i], tm.exp[j]
+	if a.Name != e.Name {
+		return false
+	}
+	if cmp, ok := tm.m.Comparators[a.Name]; ok {
+		return cmp(a.Args, e.Args)
+	}
+	mk, ek := &tm.mk[i], &tm.ek[j]
+	mode := tm.m.argsFor(a.Name)
+	if mode == ArgsIgnore {
+		return true
+	}
+	if tm.m.Values.Tolerance != 0 {
+		return tm.slowMatch(mode, a, e)
+	}
+	if mode == ArgsExact || !mk.object || !ek.object {
+		return mk.whole == ek.whole
+	}
+	if mode == ArgsSubset {
+		return membersWithin(mk.members, ek.members)
+	}
+	return membersWithin(ek.members, mk.members)
+}
+
+// membersWithin reports whether every member of small is in big with the
+// same value; both are sorted by key.
+func membersWithin(small, big []memberKey) bool {
+	if len(small) > len(big) {
+		return false
+	}
+	j := 0
+	for _, s := range small {
+		for j < len(big) && big[j].key < s.key {
+			j++
+		}
+		if j == len(big) || big[j].key != s.key || big[j].value != s.value {
+			return false
+		}
+		j++
+	}
+	return true
+}
+
+// slowMatch compares with a numeric tolerance, value by value.
+func (tm *trajMatcher) slowMatch(mode ArgsMode, a, e agentcheck.ToolCall) bool {
+	aa, ea := a.Args, e.Args
+	if ign := tm.m.ignoredFor(a.Name); len(ign) > 0 {
+		aa, ea = prune(aa, ign), prune(ea, ign)
+	}
+	if mode == ArgsExact || aa.Kind() != agentcheck.ObjectKind || ea.Kind() != agentcheck.ObjectKind {
+		return tm.m.Values.equal(aa, ea)
+	}
+	small, big := aa, ea
+	if mode == ArgsSuperset {
+		small, big = ea, aa
+	}
+	for _, mb := range small.Members() {
+		bv, ok := big.Get(mb.Key)
+		if !ok || !tm.m.Values.equal(mb.Value, bv) {
+			return false
+		}
+	}
+	return true
+}
+
+// equal compares two values under the equivalence.
+func (e Equivalence) equal(a, b agentcheck.Value) bool {
+	if e.zero() {
+		return agentcheck.Equal(a, b)
+	}
+	num := func(k agentcheck.Kind) bool { return k == agentcheck.IntKind || k == agentcheck.FloatKind }
+	switch {
+	case num(a.Kind()) && num(b.Kind()):
+		if agentcheck.Equal(a, b) {
+			return true
+		}
+		return math.Abs(a.Float()-b.Float()) <= e.Tolerance
+	case a.Kind() != b.Kind():
+		return false
+	case a.Kind() == agentcheck.StringKind:
+		if e.Strings == nil {
+			return a.Text() == b.Text()
+		}
+		return e.Strings(a.Text()) == e.Strings(b.Text())
+	case a.Kind() == agentcheck.ArrayKind:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if !e.equal(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case a.Kind() == agentcheck.ObjectKind:
+		if len(a.Members()) != len(b.Members()) {
+			return false
+		}
+		for _, mb := range a.Members() {
+			bv, ok := b.Get(mb.Key)
+			if !ok || !e.equal(mb.Value, bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return agentcheck.Equal(a, b)
+}
+
+// run compares made calls [lm, hm) with expected calls [le, he) in mode
+// and returns the pairs (indices into the whole lists) and whether they
+// line up.
+func (tm *trajMatcher) run(mode TrajectoryMode, lm, hm, le, he int) ([]CallPair, bool) {
+	nm, ne := hm-lm, he-le
+	if mode == TrajectoryStrict {
+		pairs := make([]CallPair, 0, max(nm, ne))
+		ok := nm == ne
+		for k := range max(nm, ne) {
+			switch {
+			case k >= nm:
+				pairs = append(pairs, CallPair{Reference: le + k, Predicted: -1})
+			case k >= ne:
+				pairs = append(pairs, CallPair{Reference: -1, Predicted: lm + k})
+			default:
+				match := tm.matches(lm+k, le+k)
+				ok = ok && match
+				pairs = append(pairs, CallPair{Reference: le + k, Predicted: lm + k, Score: b2f(match)})
+			}
+		}
+		return pairs, ok
+	}
+	// The best one-to-one pairing of made with expected calls.
+	mateOfExp := tm.pairing(lm, hm, le, he)
+	paired := 0
+	var pairs []CallPair
+	madePaired := make([]bool, nm)
+	for j := range ne {
+		if i := mateOfExp[j]; i >= 0 {
+			paired++
+			madePaired[i] = true
+			pairs = append(pairs, CallPair{Reference: le + j, Predicted: lm + i, Score: 1})
+		} else {
+			pairs = append(pairs, CallPair{Reference: le + j, Predicted: -1})
+		}
+	}
+	for i := range nm {
+		if !madePaired[i] {
+			pairs = append(pairs, CallPair{Reference: -1, Predicted: lm + i})
+		}
+	}
+	switch mode {
+	case TrajectoryUnordered:
+		return pairs, paired == nm && paired == ne
+	case TrajectorySubset:
+		return pairs, paired == nm
+	default:
+		return pairs, paired == ne
+	}
+}
+
+// pairing is a maximum one-to-one pairing of made calls [lm, hm) with
+// expected calls [le, he): for each expected call, the index (from lm) of
+// its made call, or -1. When matching is an equivalence, calls pair by key
+// in order; otherwise Hopcroft and Karp's algorithm finds a maximum
+// matching, so that a call that fits two expected calls does not take the
+// one another call needs (as a greedy pairing would).
+func (tm *trajMatcher) pairing(lm, hm, le, he int) []int {
+	nm, ne := hm-lm, he-le
+	mate := make([]int, ne)
+	for j := range mate {
+		mate[j] = -1
+	}
+	if tm.equivalence {
+		free := make(map[string][]int, nm)
+		for i := range nm {
+			k := tm.mk[lm+i].whole
+			free[k] = append(free[k], i)
+		}
+		for j := range ne {
+			k := tm.ek[le+j].whole
+			if q := free[k]; len(q) > 0 {
+				mate[j], free[k] = q[0], q[1:]
+			}
+		}
+		return mate
+	}
+	// Edges only join calls of the same tool.
+	byName := make(map[string][]int, nm)
+	for i := range nm {
+		byName[tm.made[lm+i].Name] = append(byName[tm.made[lm+i].Name], i)
+	}
+	adj := make([][]int, ne)
+	for j := range ne {
+		for _, i := range byName[tm.exp[le+j].Name] {
+			if tm.matches(lm+i, le+j) {
+				adj[j] = append(adj[j], i)
+			}
+		}
+	}
+	hopcroftKarp(adj, nm, mate)
+	return mate
+}
+
+// hopcroftKarp finds a maximum matching of the bipartite graph whose left
+// vertices j have edges adj[j] to right vertices 0..n-1. mateL is filled
+// with each left vertex's mate (or -1).
+func hopcroftKarp(adj [][]int, n int, mateL []int) {
+	mateR := make([]int, n)
+	for i := range mateR {
+		mateR[i] = -1
+	}
+	// A greedy start: most pairs are found here.
+	for j, es := range adj {
+		for _, i := range es {
+			if mateR[i] < 0 {
+				mateL[j], mateR[i] = i, j
+				break
+			}
+		}
+	}
+	const inf = math.MaxInt
+	dist := make([]int, len(adj))
+	queue := make([]int, 0, len(adj))
+	bfs := func() bool {
+		queue = queue[:0]
+		for j := range adj {
+			if mateL[j] < 0 {
+				dist[j] = 0
+				queue = append(queue, j)
+			} else {
+				dist[j] = inf
+			}
+		}
+		found := false
+		for q := 0; q < len(queue); q++ {
+			j := queue[q]
+			for _, i := range adj[j] {
+				k := mateR[i]
+				if k < 0 {
+					found = true
+				} else if dist[k] == inf {
+					dist[k] = dist[j] + 1
+					queue = append(queue, k)
+				}
+			}
+		}
+		return found
+	}
+	var dfs func(j int) bool
+	dfs = func(j int) bool {
+		for _, i := range adj[j] {
+			k := mateR[i]
+			if k < 0 || dist[k] == dist[j]+1 && dfs(k) {
+				mateL[j], mateR[i] = i, j
+				return true
+			}
+		}
+		dist[j] = inf
+		return false
+	}
+	for bfs() {
+		for j := range adj {
+			if mateL[j] < 0 {
+				dfs(j)
+			}
+		}
+	}
+}
