@@ -316,6 +316,7 @@ func plural(n int, one string) string {
 	}
 	return strconv.Itoa(n) + " " + one + "s"
 }
+
 // trajMatcher compares calls made with expected calls under a
 // TrajectoryMatch. Each call's arguments are reduced once to canonical
 // member keys (ignored paths removed, strings normalised), so that most
