@@ -39,8 +39,12 @@ type Message struct {
 type ToolCall struct {
 	ID   string // optional, as the SDK or the model assigns it
 	Name string
-	Args Value    // an Object; the zero Value means no arguments
+	Args Value    // an Object as a rule; the zero Value means no arguments
 	Kind ToolKind // who runs the tool: the agent's code (the zero value), an MCP server, the provider
+	// InvalidArgs holds the arguments as the model wrote them when they
+	// are not valid JSON; Args is then null. Such a call fails every
+	// comparison of its arguments, and name-only checks still see it.
+	InvalidArgs string
 }
 
 // ToolKind says who runs a tool. The metrics compare calls by name and

@@ -23,8 +23,14 @@ const (
 	// come before, between and after them.
 	InOrder
 	// AnyOrder: each expected call is matched by a distinct actual call;
-	// other calls are allowed.
+	// other calls are allowed (a superset).
 	AnyOrder
+	// Unordered: the same calls as expected, in any order, each expected
+	// call matched by a distinct actual call and no other call made.
+	Unordered
+	// Subset: every actual call is matched by a distinct expected call;
+	// expected calls may be left out, but nothing else may be called.
+	Subset
 )
 
 func (o Order) String() string {
@@ -35,6 +41,10 @@ func (o Order) String() string {
 		return "InOrder"
 	case AnyOrder:
 		return "AnyOrder"
+	case Unordered:
+		return "Unordered"
+	case Subset:
+		return "Subset"
 	}
 	return "Order(" + strconv.Itoa(int(o)) + ")"
 }
@@ -96,43 +106,50 @@ func (r callsReport) Diff() string {
 // matched, the per-argument differences from the call it was paired with
 // or from the closest call made, marked as go-cmp marks them (-want +got).
 func CheckToolCalls(actual any, order Order, expected ...ExpectedCall) Report {
-	calls, err := ToolCallsOf(actual)
+	calls, results, err := callsAndResults(actual)
 	if err != nil {
 		return failed(err)
 	}
-	r := compareCalls(calls, order, expected)
+	r := compareCalls(calls, results, order, expected)
 	n := len(calls)
 	return Report{ok: r.ok, why: r.String, whyNot: func() string {
-		n0 := len(expected)
-		what := fmt.Sprintf("include these %d in any order", n0)
-		switch {
-		case order == Exactly && n0 == 1:
-			what = "be exactly this call"
-		case order == Exactly:
-			what = fmt.Sprintf("be exactly these %d, in this order", n0)
-		case n0 == 1:
-			what = "include this call"
-		case order == InOrder:
-			what = fmt.Sprintf("include these %d in this order", n0)
-		}
+		what := orderPhrase(order, len(expected))
 		return withDetail(fmt.Sprintf("Expected the %s made not to %s, but they do:", plural(n, "tool call"), what), r.Diff())
 	}}
 }
 
-func compareCalls(actual []agentcheck.ToolCall, order Order, expected []ExpectedCall) callsReport {
+func compareCalls(actual []agentcheck.ToolCall, results []*callResult, order Order, expected []ExpectedCall) callsReport {
 	r := callsReport{actual: actual, expected: expected}
 	r.cmp = make([][]callDiff, len(expected))
 	for i, e := range expected {
 		r.cmp[i] = make([]callDiff, len(actual))
 		for j := range actual {
-			r.cmp[i][j] = e.compare(actual[j])
+			r.cmp[i][j] = e.compare(actual[j], resultAt(results, j))
 		}
 	}
 	switch order {
 	case Exactly, InOrder:
 		r.rows = r.align(order)
-	case AnyOrder:
+	case AnyOrder, Unordered, Subset:
 		r.rows = r.assign()
+		if order != AnyOrder {
+			// Calls not paired are unexpected; under Subset, expected calls
+			// not made are allowed and left out of the table.
+			rows := r.rows[:0]
+			for _, row := range r.rows {
+				switch {
+				case row.want < 0:
+					row.mark = '+'
+				case order == Subset && row.mark != '=':
+					if row.got >= 0 {
+						rows = append(rows, reportRow{'+', -1, row.got})
+					}
+					continue
+				}
+				rows = append(rows, row)
+			}
+			r.rows = rows
+		}
 	default:
 		r.headline = fmt.Sprintf("agenttest: unknown %s", order)
 		return r
@@ -150,7 +167,14 @@ func compareCalls(actual []agentcheck.ToolCall, order Order, expected []Expected
 			extra++
 		}
 	}
-	r.ok = matched == len(expected) && (order != Exactly || len(actual) == len(expected))
+	switch order {
+	case Exactly, Unordered:
+		r.ok = matched == len(expected) && len(actual) == len(expected)
+	case Subset:
+		r.ok = matched == len(actual)
+	default:
+		r.ok = matched == len(expected)
+	}
 	r.headline = r.headlineFor(order, paired, notFound, extra)
 	return r
 }
@@ -175,7 +199,7 @@ func (r *callsReport) headlineFor(order Order, paired, notFound, extra int) stri
 		return fmt.Sprintf("Expected the tool calls to %s, but no tool calls were made (-want +got):", what)
 	}
 	var counts []string
-	if order == Exactly {
+	if order == Exactly || order == Unordered || order == Subset {
 		if paired > 0 {
 			counts = append(counts, fmt.Sprintf("%d %s", paired, pick(paired, "differs", "differ")))
 		}
@@ -195,14 +219,20 @@ func (r *callsReport) headlineFor(order Order, paired, notFound, extra int) stri
 // phrase: "include these 3 in any order".
 func orderPhrase(order Order, n int) string {
 	switch {
-	case order == Exactly && n == 1:
+	case (order == Exactly || order == Unordered) && n == 1:
 		return "be exactly this call"
+	case order == Subset && n == 1:
+		return "be this call or none"
 	case order == Exactly:
 		return fmt.Sprintf("be exactly these %d, in this order", n)
 	case n == 1:
 		return "include this call"
 	case order == InOrder:
 		return fmt.Sprintf("include these %d in this order", n)
+	case order == Unordered:
+		return fmt.Sprintf("be these %d, in any order", n)
+	case order == Subset:
+		return fmt.Sprintf("be among these %d", n)
 	}
 	return fmt.Sprintf("include these %d in any order", n)
 }
@@ -559,7 +589,8 @@ func pick(n int, one, many string) string {
 	return many
 }
 
-// CountCalls returns how many of the actual calls the expectation accepts.
+// CountCalls returns how many of the actual calls the expectation accepts
+// (an expectation on results sees none: use CheckCalled).
 func CountCalls(actual []agentcheck.ToolCall, c ExpectedCall) int {
 	n := 0
 	for i := range actual {
@@ -658,19 +689,19 @@ func (c Count) valid() error {
 // the calls made, marking those that match and, when too few do, the
 // differences of the other calls of the same tool.
 func CheckCalled(actual any, call ExpectedCall, count Count) Report {
-	calls, err := ToolCallsOf(actual)
+	calls, results, err := callsAndResults(actual)
 	if err != nil {
 		return failed(err)
 	}
 	if err := count.valid(); err != nil {
 		return failed(fmt.Errorf("agenttest: CheckCalled(%s, %v): %w", call, count, err))
 	}
-	r := checkCalled(calls, call, count)
+	r := checkCalled(calls, results, call, count)
 	return Report{ok: r.ok, why: r.String, whyNot: func() string {
 		lo, hi := count.bounds()
 		if lo == 1 && hi < 0 {
 			// Not called at least once is never called: say so, with the calls.
-			return checkCalled(calls, call, Never()).String()
+			return checkCalled(calls, results, call, Never()).String()
 		}
 		target := call.String()
 		if strings.HasSuffix(target, "(...)") {
@@ -680,12 +711,12 @@ func CheckCalled(actual any, call ExpectedCall, count Count) Report {
 	}}
 }
 
-func checkCalled(actual []agentcheck.ToolCall, call ExpectedCall, count Count) callsReport {
+func checkCalled(actual []agentcheck.ToolCall, results []*callResult, call ExpectedCall, count Count) callsReport {
 	r := callsReport{actual: actual, expected: []ExpectedCall{call}, called: true}
 	r.cmp = [][]callDiff{make([]callDiff, len(actual))}
 	n := 0
 	for j := range actual {
-		d := call.compare(actual[j])
+		d := call.compare(actual[j], resultAt(results, j))
 		r.cmp[0][j] = d
 		mark := byte(' ')
 		switch {
@@ -731,6 +762,60 @@ func (r callsReport) writeCalled(b *strings.Builder) {
 }
 
 // Taking calls out of what a test has.
+
+func resultAt(results []*callResult, j int) *callResult {
+	if j < len(results) {
+		return results[j]
+	}
+	return nil
+}
+
+// callsAndResults is ToolCallsOf with, for each call, its result where the
+// conversation has a tool message answering it: by the call's ID, or,
+// when the calls have none, the tool messages after an AI message answer
+// its calls in order.
+func callsAndResults(actual any) ([]agentcheck.ToolCall, []*callResult, error) {
+	if calls, ok := actual.([]agentcheck.ToolCall); ok {
+		return calls, nil, nil
+	}
+	conv, err := ConversationOf(actual)
+	if err != nil {
+		return nil, nil, err
+	}
+	calls := conv.ToolCalls()
+	results := make([]*callResult, len(calls))
+	byID := make(map[string]int)
+	var pending []int // the calls of the last AI message still unanswered
+	at := 0
+	for _, msg := range conv {
+		switch msg.Role {
+		case agentcheck.AI:
+			pending = pending[:0]
+			for _, tc := range msg.ToolCalls {
+				if tc.ID != "" {
+					byID[tc.ID] = at
+				}
+				pending = append(pending, at)
+				at++
+			}
+		case agentcheck.Tool:
+			j, ok := byID[msg.ToolCallID]
+			if !ok || msg.ToolCallID == "" {
+				if len(pending) == 0 {
+					continue
+				}
+				j, ok = pending[0], true
+			}
+			if results[j] == nil {
+				results[j] = &callResult{content: msg.Content, isError: msg.IsError}
+			}
+			if i := slices.Index(pending, j); i >= 0 {
+				pending = slices.Delete(pending, i, i+1)
+			}
+		}
+	}
+	return calls, results, nil
+}
 
 // ToolCallsOf returns the tool calls in actual, which may be a
 // Conversation, *Conversation, Sample, *Sample (its conversation's calls,

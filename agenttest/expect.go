@@ -3,12 +3,15 @@ package agenttest
 import (
 	"fmt"
 	"math"
+	"path"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	agentcheck "github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/metric"
 )
 
 // Args are the arguments an expected call must have, by name. A value is
@@ -33,7 +36,7 @@ type ArgMatcher interface {
 // cannot tell apart from null.
 type valueMatcher interface {
 	ArgMatcher
-	matchValue(v agentcheck.Value, present bool) (ok bool, note string)
+	matchValue(v agentcheck.Value, present bool, eq *metric.Equivalence) (ok bool, note string)
 	String() string
 }
 
@@ -46,7 +49,7 @@ func (a approx) String() string {
 	return "Approx(" + formatFloat(a.want) + ", " + formatFloat(a.tol) + ")"
 }
 
-func (a approx) matchValue(v agentcheck.Value, present bool) (bool, string) {
+func (a approx) matchValue(v agentcheck.Value, present bool, _ *metric.Equivalence) (bool, string) {
 	if !present {
 		return false, ""
 	}
@@ -74,9 +77,9 @@ func (o oneOf) String() string {
 	return "OneOf(" + strings.Join(parts, ", ") + ")"
 }
 
-func (o oneOf) matchValue(v agentcheck.Value, present bool) (bool, string) {
+func (o oneOf) matchValue(v agentcheck.Value, present bool, eq *metric.Equivalence) (bool, string) {
 	for _, alt := range o {
-		if len(compareValue("", alt, v, present, nil)) == 0 {
+		if len(compareValue("", alt, v, present, eq, nil)) == 0 {
 			return true, ""
 		}
 	}
@@ -91,8 +94,10 @@ func Absent() ArgMatcher { return absent{} }
 
 type absent struct{}
 
-func (absent) String() string                                             { return "Absent()" }
-func (absent) matchValue(_ agentcheck.Value, present bool) (bool, string) { return !present, "" }
+func (absent) String() string { return "Absent()" }
+func (absent) matchValue(_ agentcheck.Value, present bool, _ *metric.Equivalence) (bool, string) {
+	return !present, ""
+}
 
 // Match reports false: a value given to it is a value that is there.
 func (absent) Match(any) (bool, error) { return false, nil }
@@ -102,35 +107,71 @@ func Anything() ArgMatcher { return anything{} }
 
 type anything struct{}
 
-func (anything) String() string                                             { return "Anything()" }
-func (anything) matchValue(_ agentcheck.Value, present bool) (bool, string) { return present, "" }
-func (anything) Match(any) (bool, error)                                    { return true, nil }
+func (anything) String() string { return "Anything()" }
+func (anything) matchValue(_ agentcheck.Value, present bool, _ *metric.Equivalence) (bool, string) {
+	return present, ""
+}
+func (anything) Match(any) (bool, error) { return true, nil }
+
+// Optional matches a missing key, or a present value that want matches (a
+// literal or a matcher): BFCL's "may be omitted".
+func Optional(want any) ArgMatcher { return optional{want} }
+
+type optional struct{ want any }
+
+func (o optional) String() string { return "Optional(" + renderExpected(o.want) + ")" }
+
+func (o optional) matchValue(v agentcheck.Value, present bool, eq *metric.Equivalence) (bool, string) {
+	return !present || len(compareValue("", o.want, v, true, eq, nil)) == 0, ""
+}
+
+func (o optional) Match(actual any) (bool, error) { return matchPresent(o, actual) }
 
 func matchPresent(m valueMatcher, actual any) (bool, error) {
 	v, err := agentcheck.ValueOf(actual)
 	if err != nil {
 		return false, err
 	}
-	ok, note := m.matchValue(v, true)
+	ok, note := m.matchValue(v, true, nil)
 	if !ok && note != "" {
 		return false, fmt.Errorf("%s: %s: %s", m, note, renderJSON(v))
 	}
 	return ok, nil
 }
 
-// ExpectedCall describes a tool call a test expects: a tool name and what
-// its arguments must be. Build one with CallTo; every method returns a
-// changed copy.
+// ExpectedCall describes a tool call a test expects: a tool name (or a
+// pattern of names) and what its arguments, its kind and its result must
+// be. Build one with CallTo, CallToGlob or CallToRegexp; every method
+// returns a changed copy.
 type ExpectedCall struct {
-	name       string
-	withArgs   bool // false: any arguments
-	args       Args
-	ignored    []string
-	allowExtra bool
+	name         string
+	glob         bool           // name is a path.Match pattern
+	re           *regexp.Regexp // when set, names must match it
+	kind         *agentcheck.ToolKind
+	withArgs     bool // false: any arguments
+	args         Args
+	ignored      []string
+	allowExtra   bool
+	allowMissing bool
+	value        any // WithValue's expectation, when isValue
+	isValue      bool
+	eq           metric.Equivalence
+	result       any // what the result must be, when hasResult
+	hasResult    bool
+	outcome      int8 // 1: the call must have failed; -1: succeeded
 }
 
 // CallTo expects a call to the named tool with any arguments.
 func CallTo(name string) ExpectedCall { return ExpectedCall{name: name} }
+
+// CallToGlob expects a call to any tool whose name matches pattern, in the
+// syntax of path.Match: "search_*", "get_?".
+func CallToGlob(pattern string) ExpectedCall { return ExpectedCall{name: pattern, glob: true} }
+
+// CallToRegexp expects a call to any tool whose name re matches.
+func CallToRegexp(re *regexp.Regexp) ExpectedCall {
+	return ExpectedCall{name: "/" + re.String() + "/", re: re}
+}
 
 // With expects these arguments. Arguments the call has beyond them are a
 // difference unless AllowingExtraArgs is given.
@@ -143,63 +184,169 @@ func (c ExpectedCall) With(args Args) ExpectedCall {
 	return c
 }
 
+// WithValue expects arguments that are not an object, as some SDKs allow:
+// an array or a scalar (or a matcher of one), compared as With compares a
+// value.
+func (c ExpectedCall) WithValue(want any) ExpectedCall {
+	c.withArgs, c.args, c.value, c.isValue = true, nil, want, true
+	return c
+}
+
 // WithNoArgs expects a call without arguments (none, or an empty object).
 func (c ExpectedCall) WithNoArgs() ExpectedCall { return c.With(nil) }
 
-// Ignoring leaves these top-level arguments out of the comparison: they may
-// be present or not, with any value, even if With names them.
+// Ignoring leaves these arguments out of the comparison: they may be
+// present or not, with any value, even if With names them. A key is a
+// dotted path into nested objects ("time.start") whose segments may be
+// path.Match patterns ("*_id").
 func (c ExpectedCall) Ignoring(keys ...string) ExpectedCall {
 	c.ignored = append(slices.Clone(c.ignored), keys...)
 	return c
 }
 
-// AllowingExtraArgs accepts top-level arguments that With does not name.
-// Nested objects are still compared whole.
+// AllowingExtraArgs accepts top-level arguments that With does not name
+// (the call's arguments are a superset of the expected ones). Nested
+// objects are still compared whole.
 func (c ExpectedCall) AllowingExtraArgs() ExpectedCall {
 	c.allowExtra = true
 	return c
 }
 
-// Name returns the expected tool name.
+// AllowingMissingArgs accepts a call that leaves out top-level arguments
+// With names (the call's arguments are a subset of the expected ones);
+// those it gives must match.
+func (c ExpectedCall) AllowingMissingArgs() ExpectedCall {
+	c.allowMissing = true
+	return c
+}
+
+// Comparing compares argument values under eq: strings normalised
+// (metric.CaseInsensitive, metric.BFCLStrings) or numbers within a
+// tolerance. The zero Equivalence is JSON equality.
+func (c ExpectedCall) Comparing(eq metric.Equivalence) ExpectedCall {
+	c.eq = eq
+	return c
+}
+
+// OfKind expects a call of a tool of this kind: agentcheck.FunctionTool,
+// MCPTool or HostedTool.
+func (c ExpectedCall) OfKind(kind agentcheck.ToolKind) ExpectedCall {
+	c.kind = &kind
+	return c
+}
+
+// Returning expects the call's result, the content of the tool message
+// that answers it, to be want: a string compared exactly, or an ArgMatcher
+// (a Gomega matcher such as ContainSubstring) given the content as a
+// string.
+func (c ExpectedCall) Returning(want any) ExpectedCall {
+	c.result, c.hasResult = want, true
+	return c
+}
+
+// Failing expects the tool to have reported an error for the call.
+func (c ExpectedCall) Failing() ExpectedCall {
+	c.outcome = 1
+	return c
+}
+
+// Succeeding expects the call to have a result that is not an error.
+func (c ExpectedCall) Succeeding() ExpectedCall {
+	c.outcome = -1
+	return c
+}
+
+// Name returns the expected tool name (or the pattern of names).
 func (c ExpectedCall) Name() string { return c.name }
 
-// Matches reports whether tc is a call this expectation accepts.
-func (c ExpectedCall) Matches(tc agentcheck.ToolCall) bool { return c.compare(tc).match() }
+// Matches reports whether tc is a call this expectation accepts; an
+// expectation on the call's result does not hold for a call alone.
+func (c ExpectedCall) Matches(tc agentcheck.ToolCall) bool { return c.compare(tc, nil).match() }
 
 // String renders the expectation as a call: search(city: "Paris"),
 // search(...) for any arguments, search(city: "Paris", ...) when extra
-// arguments are allowed, and ignored arguments as "key: ignored".
+// arguments are allowed, and ignored arguments as "key: ignored"; then its
+// kind and result, as the methods that set them.
 func (c ExpectedCall) String() string {
-	if !c.withArgs {
-		return c.name + "(...)"
-	}
-	keys := sortedKeys(c.args)
-	parts := make([]string, 0, len(keys)+len(c.ignored)+1)
-	for _, k := range keys {
-		if c.isIgnored(k) {
-			continue
+	var b strings.Builder
+	switch {
+	case !c.withArgs:
+		b.WriteString(c.name + "(...)")
+	case c.isValue:
+		b.WriteString(c.name + "(" + renderExpected(c.value) + ")")
+	default:
+		keys := sortedKeys(c.args)
+		parts := make([]string, 0, len(keys)+len(c.ignored)+1)
+		for _, k := range keys {
+			if c.isIgnored(k) {
+				continue
+			}
+			parts = append(parts, renderKey(k)+": "+renderExpected(c.args[k]))
 		}
-		parts = append(parts, renderKey(k)+": "+renderExpected(c.args[k]))
+		for _, k := range c.ignored {
+			parts = append(parts, renderKey(k)+": ignored")
+		}
+		if c.allowExtra || c.allowMissing {
+			parts = append(parts, "...")
+		}
+		b.WriteString(c.name + "(" + strings.Join(parts, ", ") + ")")
 	}
-	for _, k := range c.ignored {
-		parts = append(parts, renderKey(k)+": ignored")
+	if c.kind != nil {
+		fmt.Fprintf(&b, ".OfKind(%q)", *c.kind)
 	}
-	if c.allowExtra {
-		parts = append(parts, "...")
+	if c.hasResult {
+		b.WriteString(".Returning(" + renderExpected(c.result) + ")")
 	}
-	return c.name + "(" + strings.Join(parts, ", ") + ")"
+	switch c.outcome {
+	case 1:
+		b.WriteString(".Failing()")
+	case -1:
+		b.WriteString(".Succeeding()")
+	}
+	return b.String()
 }
 
 // target names the expectation in a sentence: the bare tool name when any
-// arguments will do.
+// call to it will do.
 func (c ExpectedCall) target() string {
-	if !c.withArgs {
+	if !c.withArgs && c.kind == nil && !c.hasResult && c.outcome == 0 {
 		return c.name
 	}
 	return c.String()
 }
 
-func (c ExpectedCall) isIgnored(k string) bool { return slices.Contains(c.ignored, k) }
+func (c ExpectedCall) isIgnored(k string) bool {
+	for _, p := range c.ignored {
+		if ok, _ := path.Match(p, k); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (c ExpectedCall) nameMatches(name string) bool {
+	switch {
+	case c.re != nil:
+		return c.re.MatchString(name)
+	case c.glob:
+		ok, _ := path.Match(c.name, name)
+		return ok
+	}
+	return name == c.name
+}
+
+func (c ExpectedCall) eqp() *metric.Equivalence {
+	if c.eq.Strings == nil && c.eq.Tolerance == 0 {
+		return nil
+	}
+	return &c.eq
+}
+
+// callResult is what the transcript says of a call's outcome.
+type callResult struct {
+	content string
+	isError bool
+}
 
 // callDiff is how an actual call differs from an expected one.
 type callDiff struct {
@@ -226,35 +373,154 @@ type argDiff struct {
 	note string // a matcher's explanation, on one line
 }
 
-func (c ExpectedCall) compare(tc agentcheck.ToolCall) callDiff {
-	d := callDiff{nameDiffers: tc.Name != c.name}
+// compare compares a call, and its result (nil: none known), with the
+// expectation.
+func (c ExpectedCall) compare(tc agentcheck.ToolCall, res *callResult) callDiff {
+	d := callDiff{nameDiffers: !c.nameMatches(tc.Name)}
+	if c.kind != nil && tc.Kind != *c.kind {
+		d.args = append(d.args, argDiff{path: "(kind)", kind: differs, want: kindName(*c.kind), got: kindName(tc.Kind)})
+	}
+	d.args = c.compareResult(res, d.args)
 	if !c.withArgs {
 		return d
 	}
+	if tc.InvalidArgs != "" {
+		d.args = append(d.args, argDiff{kind: differs, want: renderExpected(c.args), got: "unparseable arguments " + strconv.Quote(tc.InvalidArgs), note: "the arguments are not valid JSON"})
+		return d
+	}
 	args := tc.Args
+	if c.isValue {
+		d.args = compareValue("(arguments)", c.value, args, args.Kind() != agentcheck.NullKind, c.eqp(), d.args)
+		return d
+	}
 	if args.Kind() != agentcheck.ObjectKind && args.Kind() != agentcheck.NullKind {
 		d.args = append(d.args, argDiff{kind: differs, want: "arguments object", got: renderJSON(args)})
 		return d
 	}
-	d.args = compareMembers("", c.args, args, c.isIgnored, c.allowExtra, nil)
+	want := c.args
+	if len(c.ignored) > 0 {
+		args, want = prune(args, c.ignored), pruneArgs(c.args, splitPaths(c.ignored))
+	}
+	if c.allowMissing {
+		// Subset arguments: the expected keys the call left out are fine.
+		kept := make(Args, len(want))
+		for k, v := range want {
+			if _, ok := args.Get(k); ok {
+				kept[k] = v
+			}
+		}
+		want = kept
+	}
+	d.args = compareMembers("", want, args, c.allowExtra, c.eqp(), d.args)
 	return d
 }
 
-// compareMembers compares an object's members with want's keys, appending
-// the differences to out. ignore and allowExtra apply to this level only.
-func compareMembers(path string, want map[string]any, got agentcheck.Value, ignore func(string) bool, allowExtra bool, out []argDiff) []argDiff {
-	for _, k := range sortedKeys(want) {
-		if ignore != nil && ignore(k) {
+func kindName(k agentcheck.ToolKind) string {
+	if k == agentcheck.FunctionTool {
+		return "function"
+	}
+	return string(k)
+}
+
+// compareResult compares the call's result with the expectation's.
+func (c ExpectedCall) compareResult(res *callResult, out []argDiff) []argDiff {
+	if !c.hasResult && c.outcome == 0 {
+		return out
+	}
+	if res == nil {
+		return append(out, argDiff{path: "(result)", kind: missing, want: c.resultWant(), note: "the transcript has no tool message answering this call"})
+	}
+	switch {
+	case c.outcome == 1 && !res.isError:
+		out = append(out, argDiff{path: "(result)", kind: differs, want: "an error", got: "success " + strconv.Quote(res.content)})
+	case c.outcome == -1 && res.isError:
+		out = append(out, argDiff{path: "(result)", kind: differs, want: "success", got: "error " + strconv.Quote(res.content)})
+	}
+	if !c.hasResult {
+		return out
+	}
+	got := agentcheck.StringOf(res.content)
+	if s, ok := c.result.(string); ok {
+		if s != res.content {
+			out = append(out, argDiff{path: "(result)", kind: differs, want: strconv.Quote(s), got: strconv.Quote(res.content)})
+		}
+		return out
+	}
+	if diffs := compareValue("(result)", c.result, got, true, c.eqp(), nil); len(diffs) > 0 {
+		out = append(out, diffs...)
+	}
+	return out
+}
+
+func (c ExpectedCall) resultWant() string {
+	switch {
+	case c.hasResult:
+		return renderExpected(c.result)
+	case c.outcome == 1:
+		return "an error"
+	}
+	return "success"
+}
+
+// prune removes the members that ignore paths name from an object, at any
+// depth.
+func prune(v agentcheck.Value, paths []string) agentcheck.Value {
+	return metric.IgnorePaths(v, paths...)
+}
+
+func splitPaths(paths []string) [][]string {
+	out := make([][]string, len(paths))
+	for i, p := range paths {
+		out[i] = strings.Split(p, ".")
+	}
+	return out
+}
+
+// pruneArgs removes the keys that ignore patterns name from expected
+// arguments, at any depth of nested Args and maps.
+func pruneArgs(want map[string]any, patterns [][]string) Args {
+	out := make(Args, len(want))
+	for k, v := range want {
+		var deeper [][]string
+		drop := false
+		for _, p := range patterns {
+			if ok, _ := path.Match(p[0], k); !ok {
+				continue
+			}
+			if len(p) == 1 {
+				drop = true
+				break
+			}
+			deeper = append(deeper, p[1:])
+		}
+		if drop {
 			continue
 		}
+		if len(deeper) > 0 {
+			switch m := v.(type) {
+			case Args:
+				v = pruneArgs(m, deeper)
+			case map[string]any:
+				v = pruneArgs(m, deeper)
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// compareMembers compares an object's members with want's keys, appending
+// the differences to out. allowExtra applies to this level only.
+func compareMembers(path string, want map[string]any, got agentcheck.Value, allowExtra bool, eq *metric.Equivalence, out []argDiff) []argDiff {
+	for _, k := range sortedKeys(want) {
 		gv, ok := got.Get(k)
-		out = compareValue(joinPath(path, k), want[k], gv, ok, out)
+		out = compareValue(joinPath(path, k), want[k], gv, ok, eq, out)
 	}
 	if allowExtra {
 		return out
 	}
 	for _, m := range got.Members() {
-		if _, ok := want[m.Key]; ok || (ignore != nil && ignore(m.Key)) {
+		if _, ok := want[m.Key]; ok {
 			continue
 		}
 		out = append(out, argDiff{path: joinPath(path, m.Key), kind: unexpected, got: renderJSON(m.Value)})
@@ -264,13 +530,13 @@ func compareMembers(path string, want map[string]any, got agentcheck.Value, igno
 
 // compareValue compares the actual value got (present or not) with want,
 // appending the differences to out.
-func compareValue(path string, want any, got agentcheck.Value, present bool, out []argDiff) []argDiff {
+func compareValue(path string, want any, got agentcheck.Value, present bool, eq *metric.Equivalence, out []argDiff) []argDiff {
 	miss := func() []argDiff {
 		return append(out, argDiff{path: path, kind: missing, want: renderExpected(want)})
 	}
 	switch w := want.(type) {
 	case valueMatcher:
-		ok, note := w.matchValue(got, present)
+		ok, note := w.matchValue(got, present, eq)
 		if ok {
 			return out
 		}
@@ -295,9 +561,9 @@ func compareValue(path string, want any, got agentcheck.Value, present bool, out
 		}
 		return append(out, d)
 	case Args:
-		return compareObject(path, w, got, present, out)
+		return compareObject(path, w, got, present, eq, out)
 	case map[string]any:
-		return compareObject(path, w, got, present, out)
+		return compareObject(path, w, got, present, eq, out)
 	case []any:
 		if !present {
 			return miss()
@@ -307,7 +573,7 @@ func compareValue(path string, want any, got agentcheck.Value, present bool, out
 		}
 		n := min(len(w), got.Len())
 		for i := 0; i < n; i++ {
-			out = compareValue(path+"["+strconv.Itoa(i)+"]", w[i], got.Index(i), true, out)
+			out = compareValue(path+"["+strconv.Itoa(i)+"]", w[i], got.Index(i), true, eq, out)
 		}
 		for i := n; i < len(w); i++ {
 			out = append(out, argDiff{path: path + "[" + strconv.Itoa(i) + "]", kind: missing, want: renderExpected(w[i])})
@@ -324,20 +590,20 @@ func compareValue(path string, want any, got agentcheck.Value, present bool, out
 	if err != nil {
 		return append(out, argDiff{path: path, kind: differs, want: fmt.Sprintf("%#v", want), got: renderJSON(got), note: err.Error()})
 	}
-	if !agentcheck.Equal(wv, got) {
+	if !eq.Equal(wv, got) {
 		return append(out, argDiff{path: path, kind: differs, want: renderJSON(wv), got: renderJSON(got)})
 	}
 	return out
 }
 
-func compareObject(path string, want map[string]any, got agentcheck.Value, present bool, out []argDiff) []argDiff {
+func compareObject(path string, want map[string]any, got agentcheck.Value, present bool, eq *metric.Equivalence, out []argDiff) []argDiff {
 	if !present {
 		return append(out, argDiff{path: path, kind: missing, want: renderExpected(want)})
 	}
 	if got.Kind() != agentcheck.ObjectKind {
 		return append(out, argDiff{path: path, kind: differs, want: renderExpected(want), got: renderJSON(got)})
 	}
-	return compareMembers(path, want, got, nil, false, out)
+	return compareMembers(path, want, got, false, eq, out)
 }
 
 // Rendering.

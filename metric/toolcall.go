@@ -400,7 +400,12 @@ func appendKeyPart(b []byte, s string) []byte {
 // arguments compared with Python's == (objects regardless of key order,
 // 1 == 1.0 == true), duplicates collapse, and the result is rounded to 4
 // decimals. Both lists empty scores 0.
-type ToolCallF1 struct{}
+type ToolCallF1 struct {
+	// NamesOnly compares the sets of tool names called and expected,
+	// arguments aside, and keeps every digit of the F1: promptfoo's
+	// tool-call-f1. The zero value is ragas's metric.
+	NamesOnly bool
+}
 
 // Name is "tool_call_f1".
 func (ToolCallF1) Name() string { return "tool_call_f1" }
@@ -423,8 +428,20 @@ func (m ToolCallF1) Score(predicted, reference []agentcheck.ToolCall) float64 {
 	return m.compare(predicted, reference, false).Score
 }
 
+// namesOf is the calls with their names alone.
+func namesOf(calls []agentcheck.ToolCall) []agentcheck.ToolCall {
+	out := make([]agentcheck.ToolCall, len(calls))
+	for i, c := range calls {
+		out[i] = agentcheck.ToolCall{Name: c.Name}
+	}
+	return out
+}
+
 // compare is Compare, which explains its score when detail is set.
 func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, detail bool) Result {
+	if m.NamesOnly {
+		predicted, reference = namesOf(predicted), namesOf(reference)
+	}
 	r := Result{Metric: m.Name()}
 	sc := getScratch()
 	defer scratchPool.Put(sc)
@@ -451,7 +468,10 @@ func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, detail b
 	if precision+recall > 0 {
 		f1 = 2 * precision * recall / (precision + recall)
 	}
-	r.Score = pytext.Round(f1, 4)
+	r.Score = f1
+	if !m.NamesOnly {
+		r.Score = pytext.Round(f1, 4)
+	}
 	if !detail {
 		return r
 	}

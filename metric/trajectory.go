@@ -31,9 +31,13 @@ const (
 	// TrajectorySuperset: every expected call was made (made ⊇ expected);
 	// other calls may come too.
 	TrajectorySuperset
+	// TrajectoryInOrder: every expected call was made, in the expected
+	// order; other calls may come before, between and after them (Google
+	// ADK's IN_ORDER, promptfoo's tool-sequence).
+	TrajectoryInOrder
 )
 
-var trajectoryModes = [...]string{"strict", "unordered", "subset", "superset"}
+var trajectoryModes = [...]string{"strict", "unordered", "subset", "superset", "in_order"}
 
 // String is the mode's name as the CLI takes it.
 func (m TrajectoryMode) String() string {
@@ -44,12 +48,12 @@ func (m TrajectoryMode) String() string {
 }
 
 // ParseTrajectoryMode reads a mode as the CLI takes it: strict, unordered,
-// subset or superset.
+// subset, superset or in_order.
 func ParseTrajectoryMode(name string) (TrajectoryMode, error) {
 	if i := slices.Index(trajectoryModes[:], name); i >= 0 {
 		return TrajectoryMode(i), nil
 	}
-	return 0, fmt.Errorf("unknown trajectory mode %q: want strict, unordered, subset or superset", name)
+	return 0, fmt.Errorf("unknown trajectory mode %q: want strict, unordered, subset, superset or in_order", name)
 }
 
 // ArgsMode says how the arguments of a call made compare with those of the
@@ -136,6 +140,15 @@ const (
 	// averages over invocations. With no turns there is nothing to score:
 	// the score is 1.
 	ScorePerTurn
+	// ScoreRecall: the share of expected calls that were made, paired one
+	// to one (in order for TrajectoryStrict and TrajectoryInOrder); 1 when
+	// none is expected. vitest-evals' ToolCallScorer with requireAll false.
+	ScoreRecall
+	// ScorePartialArgs: as ScoreRecall, but a pair earns the share of its
+	// arguments that match (ArgsCredit) rather than all or nothing, and
+	// the pairing is the one that earns most: DeepEval's ToolCorrectness
+	// with input parameters.
+	ScorePartialArgs
 )
 
 // TrajectoryMatch scores 1 when the calls made line up with the expected
@@ -154,8 +167,8 @@ type TrajectoryMatch struct {
 	// for every tool): dotted key paths whose segments are path.Match
 	// patterns, such as "request_id", "time.start" or "*_id".
 	Ignore map[string][]string
-	// Comparators decide, by tool name, whether arguments match in place
-	// of the ArgsMode.
+	// Comparators decide, by tool name ("*" for every tool without one of
+	// its own), whether arguments match in place of the ArgsMode.
 	Comparators map[string]ArgsComparator
 	// Values says when two argument values are equal.
 	Values Equivalence
@@ -208,6 +221,10 @@ func turnsOf(c agentcheck.Conversation) [][]agentcheck.ToolCall {
 // Compare scores the calls made against the expected calls.
 func (m TrajectoryMatch) Compare(made, expected []agentcheck.ToolCall) Result {
 	tm := m.newMatcher(made, expected)
+	if m.Scoring == ScoreRecall || m.Scoring == ScorePartialArgs {
+		pairs, score := tm.partial(m.Scoring == ScorePartialArgs)
+		return m.result(tm, pairs, score, score == 1)
+	}
 	pairs, ok := tm.run(m.Mode, 0, len(made), 0, len(expected))
 	return m.result(tm, pairs, b2f(ok), ok)
 }
@@ -366,6 +383,13 @@ func (m TrajectoryMatch) newMatcher(made, exp []agentcheck.ToolCall) *trajMatche
 	return tm
 }
 
+func (m TrajectoryMatch) comparator(name string) ArgsComparator {
+	if cmp, ok := m.Comparators[name]; ok {
+		return cmp
+	}
+	return m.Comparators["*"]
+}
+
 func (m TrajectoryMatch) argsFor(name string) ArgsMode {
 	if mode, ok := m.ToolArgs[name]; ok {
 		return mode
@@ -424,6 +448,18 @@ func (tm *trajMatcher) key(tc agentcheck.ToolCall) callKey {
 	return k
 }
 
+// IgnorePaths returns v without the members that paths name: dotted key
+// paths into nested objects whose segments are path.Match patterns
+// ("request_id", "time.start", "*_id"). Values that are not objects are
+// returned as they are.
+func IgnorePaths(v agentcheck.Value, paths ...string) agentcheck.Value {
+	split := make([][]string, len(paths))
+	for i, p := range paths {
+		split[i] = strings.Split(p, ".")
+	}
+	return prune(v, split)
+}
+
 // prune removes from an object the members that ignore patterns name.
 func prune(v agentcheck.Value, patterns [][]string) agentcheck.Value {
 	if v.Kind() != agentcheck.ObjectKind {
@@ -478,11 +514,14 @@ func mapStrings(v agentcheck.Value, f func(string) string) agentcheck.Value {
 // matches reports whether made call i matches expected call j.
 func (tm *trajMatcher) matches(i, j int) bool {
 	a, e := tm.made[i], tm.exp[j]
-	if a.Name != e.Name {
+	if a.Name != e.Name || a.Kind != e.Kind {
 		return false
 	}
-	if cmp, ok := tm.m.Comparators[a.Name]; ok {
+	if cmp := tm.m.comparator(a.Name); cmp != nil {
 		return cmp(a.Args, e.Args)
+	}
+	if a.InvalidArgs != "" || e.InvalidArgs != "" {
+		return tm.m.argsFor(a.Name) == ArgsIgnore
 	}
 	mk, ek := &tm.mk[i], &tm.ek[j]
 	mode := tm.m.argsFor(a.Name)
@@ -540,6 +579,15 @@ func (tm *trajMatcher) slowMatch(mode ArgsMode, a, e agentcheck.ToolCall) bool {
 		}
 	}
 	return true
+}
+
+// Equal reports whether a and b are equal under the equivalence; a nil
+// equivalence is JSON equality, agentcheck.Equal.
+func (e *Equivalence) Equal(a, b agentcheck.Value) bool {
+	if e == nil {
+		return agentcheck.Equal(a, b)
+	}
+	return e.equal(a, b)
 }
 
 // equal compares two values under the equivalence.
@@ -608,6 +656,33 @@ func (tm *trajMatcher) run(mode TrajectoryMode, lm, hm, le, he int) ([]CallPair,
 		}
 		return pairs, ok
 	}
+	if mode == TrajectoryInOrder {
+		// The earliest match of each expected call in turn: taking the
+		// earliest never leaves less room for the calls after it.
+		var pairs []CallPair
+		i := 0
+		ok := true
+		for j := range ne {
+			at := i
+			for at < nm && !tm.matches(lm+at, le+j) {
+				at++
+			}
+			if at == nm {
+				ok = false
+				pairs = append(pairs, CallPair{Reference: le + j, Predicted: -1})
+				continue
+			}
+			for ; i < at; i++ {
+				pairs = append(pairs, CallPair{Reference: -1, Predicted: lm + i})
+			}
+			pairs = append(pairs, CallPair{Reference: le + j, Predicted: lm + at, Score: 1})
+			i = at + 1
+		}
+		for ; i < nm; i++ {
+			pairs = append(pairs, CallPair{Reference: -1, Predicted: lm + i})
+		}
+		return pairs, ok
+	}
 	// The best one-to-one pairing of made with expected calls.
 	mateOfExp := tm.pairing(lm, hm, le, he)
 	paired := 0
@@ -649,7 +724,7 @@ func (tm *trajMatcher) pairing(lm, hm, le, he int) []int {
 	for j := range mate {
 		mate[j] = -1
 	}
-	if tm.equivalence {
+	if tm.equivalence && tm.exactKinds() {
 		free := make(map[string][]int, nm)
 		for i := range nm {
 			k := tm.mk[lm+i].whole
@@ -678,6 +753,19 @@ func (tm *trajMatcher) pairing(lm, hm, le, he int) []int {
 	}
 	hopcroftKarp(adj, nm, mate)
 	return mate
+}
+
+// exactKinds reports whether every call is of the same kind, so that keys
+// (which leave kinds out) decide matches alone.
+func (tm *trajMatcher) exactKinds() bool {
+	for _, calls := range [][]agentcheck.ToolCall{tm.made, tm.exp} {
+		for i := range calls {
+			if calls[i].Kind != agentcheck.FunctionTool || calls[i].InvalidArgs != "" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // hopcroftKarp finds a maximum matching of the bipartite graph whose left
