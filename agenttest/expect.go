@@ -292,7 +292,7 @@ func (c ExpectedCall) String() string {
 		b.WriteString(c.name + "(" + strings.Join(parts, ", ") + ")")
 	}
 	if c.kind != nil {
-		fmt.Fprintf(&b, ".OfKind(%q)", *c.kind)
+		fmt.Fprintf(&b, ".OfKind(%q)", kindName(*c.kind))
 	}
 	if c.hasResult {
 		b.WriteString(".Returning(" + renderExpected(c.result) + ")")
