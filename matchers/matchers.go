@@ -83,6 +83,20 @@ func HaveToolCallsInAnyOrder(expected ...agenttest.ExpectedCall) types.GomegaMat
 	return toolCalls(agenttest.AnyOrder, expected)
 }
 
+// ConsistOfToolCalls succeeds when the actual tool calls are the expected
+// ones in any order, as Gomega's ConsistOf: each expected call matched by a
+// distinct actual call, and no other call made.
+func ConsistOfToolCalls(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
+	return toolCalls(agenttest.Unordered, expected)
+}
+
+// HaveToolCallsAmong succeeds when every actual tool call is one of the
+// expected ones, each expected call matching at most one: expected calls
+// may be left out, but no other tool may be called.
+func HaveToolCallsAmong(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
+	return toolCalls(agenttest.Subset, expected)
+}
+
 func toolCalls(order agenttest.Order, expected []agenttest.ExpectedCall) types.GomegaMatcher {
 	return &reportMatcher{check: func(actual any) (agenttest.Report, error) {
 		return agenttest.CheckToolCalls(actual, order, expected...), nil

@@ -117,6 +117,16 @@ func TestHaveToolCalls(t *testing.T) {
 	contains(t, g.last(t), "to include these 2 in any order (1 not found;", "want[1] get_weather vs got[1] get_weather:\n", `+ city: "rome"`, "Expected <string>: rome to have suffix <string>: ris",
 		"- temp_c: BeNumerically(\"~\", 3.1, 0.1)  (missing)\n      (got[0] matches it but is already paired with want[0])")
 
+	// ConsistOf: the same calls in any order and nothing else; Among: no
+	// call outside the expected ones.
+	g.Expect(s).To(ConsistOfToolCalls(agenttest.CallTo("get_weather"), ok))
+	g.Expect(s).To(HaveToolCallsAmong(agenttest.CallTo("get_weather"), ok, agenttest.CallTo("sms")))
+	g.none(t)
+	g.Expect(s).To(ConsistOfToolCalls(ok))
+	contains(t, g.last(t), "Expected the 2 tool calls made to be exactly this call (1 unexpected; -want +got):")
+	g.Expect(s).To(HaveToolCallsAmong(agenttest.CallTo("sms"), ok))
+	contains(t, g.last(t), "Expected the 2 tool calls made to be among these 2 (1 unexpected; -want +got):")
+
 	// Negated, the message says that they do match, and shows the table.
 	g.Expect(s.Conversation).NotTo(HaveToolCallsInOrder(ok))
 	contains(t, g.last(t), "Expected the 2 tool calls made not to include this call, but they do:\n",
