@@ -303,9 +303,11 @@ func (m TrajectoryMatch) result(tm *trajMatcher, pairs []CallPair, score float64
 		r.Reason = fmt.Sprintf("%s: the %s made match the %d expected (arguments %s)", m.Mode, plural(len(tm.made), "call"), len(tm.exp), m.Args)
 		return r
 	}
-	var missing, extra []string
+	var missing, extra, differ []string
 	for _, p := range pairs {
 		switch {
+		case p.Predicted >= 0 && p.Reference >= 0 && p.Score < 1:
+			differ = append(differ, fmt.Sprintf("[%d] %s where [%d] %s was expected", p.Predicted, tm.made[p.Predicted], p.Reference, tm.exp[p.Reference]))
 		case p.Predicted < 0:
 			missing = append(missing, fmt.Sprintf("[%d] %s", p.Reference, tm.exp[p.Reference]))
 		case p.Reference < 0:
@@ -316,6 +318,9 @@ func (m TrajectoryMatch) result(tm *trajMatcher, pairs []CallPair, score float64
 	fmt.Fprintf(&b, "%s: the %s made do not match the %d expected (arguments %s)", m.Mode, plural(len(tm.made), "call"), len(tm.exp), m.Args)
 	if tm.note != "" {
 		b.WriteString("; " + tm.note)
+	}
+	if len(differ) > 0 {
+		b.WriteString("; made " + strings.Join(differ, ", "))
 	}
 	if len(missing) > 0 {
 		b.WriteString("; expected, not made: " + strings.Join(missing, ", "))
