@@ -62,8 +62,9 @@ func (v Violation) writeDetail(b *strings.Builder) {
 // that lists the defined tools, except a call of a hosted tool
 // (agentcheck.HostedTool), which the provider runs and need not be
 // defined. Arguments are checked as given; the zero Value (no arguments) is
-// checked as {}. A float argument that is NaN or infinite, which JSON
-// cannot carry, is a violation.
+// checked as {}. Arguments the model wrote that are not valid JSON
+// (ToolCall.InvalidArgs), and a float argument that is NaN or infinite,
+// which JSON cannot carry, are violations.
 func (s *Set) Check(calls []agentcheck.ToolCall) []Violation {
 	var out []Violation
 	for i := range calls {
@@ -84,6 +85,9 @@ func (s *Set) appendCall(out []Violation, i int, tc *agentcheck.ToolCall) []Viol
 			return out
 		}
 		return append(out, Violation{Call: i, Tool: tc.Name, Message: s.undefined()})
+	}
+	if tc.InvalidArgs != "" {
+		return append(out, Violation{Call: i, Tool: tc.Name, Message: "arguments are not valid JSON: " + strconv.Quote(truncate(tc.InvalidArgs, 80))})
 	}
 	args := tc.Args
 	if args.Kind() == agentcheck.NullKind {
@@ -329,4 +333,13 @@ func keyword(k jsonschema.ErrorKind) string {
 		return "false"
 	}
 	return "schema"
+}
+
+// truncate shortens s to n runes, marking the cut.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
 }

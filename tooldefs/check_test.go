@@ -127,6 +127,15 @@ func TestCheckFitting(t *testing.T) {
 	}
 }
 
+func TestCheckUnparseableArguments(t *testing.T) {
+	s := set(t, `{"type":"object","properties":{"q":{"type":"string"}}}`)
+	bad := agentcheck.ToolCall{Name: "t", InvalidArgs: `{"q": "Par`}
+	got := strs(s.Check([]agentcheck.ToolCall{call(t, "t", `{"q":"x"}`), bad}))
+	if want := `[1] t: arguments are not valid JSON: "{\"q\": \"Par"`; len(got) != 1 || got[0] != want {
+		t.Errorf("got %q, want [%s]", got, want)
+	}
+}
+
 func TestCheckUndefinedTool(t *testing.T) {
 	s, err := tooldefs.New(tooldefs.Define("search", `{}`), tooldefs.Define("book", `{}`))
 	if err != nil {

@@ -109,7 +109,8 @@ Flags:
   --trajectory-mode NAME  trajectory_match: strict (default: the same calls in
                           the same order, position by position), unordered (the
                           same calls in any order), subset (every call made is
-                          expected), superset (every expected call is made);
+                          expected), superset (every expected call is made),
+                          in_order (every expected call is made, in order);
                           calls pair one to one, optimally
   --args-mode NAME        trajectory_match: how arguments compare: exact
                           (default), ignore (names only), subset (the call's

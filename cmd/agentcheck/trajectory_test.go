@@ -105,3 +105,19 @@ func TestEvalTrajectoryUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestEvalTrajectoryInOrder(t *testing.T) {
+	search := `search({"city": "Paris"})`
+	book := `book({"id": "r1"})`
+	for _, tt := range []struct {
+		sample, want string
+	}{
+		{trajSample([]string{search, book}, []string{search}, []string{`sms({})`}, []string{book}), `1`},
+		{trajSample([]string{search, book}, []string{book}, []string{search}), `0`},
+	} {
+		out, stderr, code := runAgentcheck(t, tt.sample, "eval", "--metrics", "trajectory_match", "--trajectory-mode", "in_order", "--format", "jsonl", "-")
+		if want := `{"trajectory_match":` + tt.want + "}\n"; code != 0 || out != want {
+			t.Errorf("exit %d, output %q, want %q (stderr %q)", code, out, want, stderr)
+		}
+	}
+}
