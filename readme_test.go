@@ -99,6 +99,8 @@ var readmeImports = map[string]string{
 	"agenttest":  "github.com/agentcheck/agentcheck/agenttest",
 	"metric":     "github.com/agentcheck/agentcheck/metric",
 	"recorder":   "github.com/agentcheck/agentcheck/recorder",
+	"evalsuite":  "github.com/agentcheck/agentcheck/evalsuite",
+	"tooldefs":   "github.com/agentcheck/agentcheck/tooldefs",
 	"goopenai":   "github.com/agentcheck/agentcheck/adapters/goopenai",
 	"ginkgo":     "github.com/onsi/ginkgo/v2",
 	"judge":      "github.com/agentcheck/agentcheck/judge",
