@@ -2,7 +2,6 @@ package agenttest_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -17,33 +16,6 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 	"go.uber.org/goleak"
 )
-
-// judgedT records what the judged assertions do to a test.
-type judgedT struct {
-	errors  []string
-	helpers int
-	failNow int
-}
-
-func (f *judgedT) Errorf(format string, args ...any) {
-	f.errors = append(f.errors, fmt.Sprintf(format, args...))
-}
-func (f *judgedT) Helper()  { f.helpers++ }
-func (f *judgedT) FailNow() { f.failNow++ }
-
-// one returns the single error reported since the last call.
-func (f *judgedT) one(t *testing.T) string {
-	t.Helper()
-	if len(f.errors) != 1 {
-		t.Fatalf("want 1 error reported, got %d: %q", len(f.errors), f.errors)
-	}
-	if f.helpers == 0 {
-		t.Error("Helper() was not called")
-	}
-	msg := f.errors[0]
-	f.errors = nil
-	return msg
-}
 
 // refund is an agent run that refunded an order: 1042, as asked, or
 // another.
@@ -104,20 +76,30 @@ func refundJudge(t *testing.T, s *judgetest.Server, dir, model string) *judge.Cl
 		judge.WithBaseURL(s.URL), judge.WithModel(model), judge.WithMaxAnswerAttempts(1))
 }
 
-func TestAssertGoalAchieved(t *testing.T) {
+// goal is CheckGoal with j in the background context.
+func goal(j metric.Judge, s agentcheck.Sample) agenttest.Report {
+	return agenttest.CheckGoal(context.Background(), metric.AgentGoalAccuracy{Judge: j}, s)
+}
+
+// topics is CheckTopics with j in mode, in the background context.
+func topics(j metric.Judge, s agentcheck.Sample, min float64, mode metric.TopicMode) agenttest.Report {
+	return agenttest.CheckTopics(context.Background(), metric.TopicAdherence{Judge: j, Mode: mode}, s, min)
+}
+
+func TestCheckGoal(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) })
 	dir := t.TempDir()
 	s := judgetest.Start(t, refundScript)
 	j := refundJudge(t, s, dir, "judge-a")
-	ft := &judgedT{}
 
-	if !agenttest.AssertGoalAchieved(ft, j, refund("1042")) || len(ft.errors) != 0 {
-		t.Fatalf("the right refund failed: %q", ft.errors)
+	if r := goal(j, refund("1042")); !r.OK() {
+		t.Fatalf("the right refund failed:\n%s", r)
 	}
-	if agenttest.AssertGoalAchieved(ft, j, refund("1043")) {
-		t.Fatal("the wrong refund passed")
+	r := goal(j, refund("1043"))
+	if r.OK() || r.Err() != nil {
+		t.Fatalf("the wrong refund: OK %v, Err %v", r.OK(), r.Err())
 	}
-	got := strings.ReplaceAll(ft.one(t), dir, "$DIR")
+	got := strings.ReplaceAll(r.String(), dir, "$DIR")
 	want := `Expected the conversation "Please refund order 1042, it arrived broken. Also, any…" … "Order 1043 is refunded. I can't give stock tips." (4 messages, 1 tool call) to achieve its goal, but the judge found it did not (agent_goal_accuracy 0, want 1)
 desired outcome: the reference "Order 1042 is refunded."
 judge judge-a: not achieved
@@ -125,95 +107,77 @@ judge judge-a: not achieved
     inferred goal: Get order 1042 refunded.
     end state: Order 1043 was refunded.
 tokens: 419 (380 prompt + 39 completion)
-cassette: $DIR/TestAssertGoalAchieved.yaml
-    re-record: AGENTCHECK_RECORD=all go test ./agenttest -run '^TestAssertGoalAchieved$'`
+cassette: $DIR/TestCheckGoal.yaml
+    re-record: AGENTCHECK_RECORD=all go test ./agenttest -run '^TestCheckGoal$'`
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("message (-want +got):\n%s", diff)
 	}
-	if ft.failNow != 0 {
-		t.Error("AssertGoalAchieved stopped the test")
-	}
-
-	// The assertion fails with the check's report: one wording for both.
-	r := agenttest.CheckGoal(context.Background(), metric.AgentGoalAccuracy{Judge: j}, refund("1043"))
-	if r.OK() || strings.ReplaceAll(r.String(), dir, "$DIR") != got {
-		t.Errorf("CheckGoal's report is not the assertion's message:\n%s", r)
+	if name, score, ok := r.Score(); name != "agent_goal_accuracy" || score != 0 || !ok {
+		t.Errorf("Score() = %q, %v, %v", name, score, ok)
 	}
 	if !strings.HasPrefix(r.Negated(), "Expected the conversation \"Please refund order 1042") || !strings.Contains(r.Negated(), " not to achieve its goal, but the judge found it did not (agent_goal_accuracy 0)\n") {
 		t.Errorf("Negated():\n%s", r.Negated())
 	}
-
-	if agenttest.RequireGoalAchieved(ft, j, refund("1043")) || ft.failNow != 1 {
-		t.Errorf("RequireGoalAchieved on a failure: FailNow called %d times", ft.failNow)
-	}
-	ft.one(t)
-	if !agenttest.RequireGoalAchieved(ft, j, refund("1042")) || ft.failNow != 1 || len(ft.errors) != 0 {
-		t.Errorf("RequireGoalAchieved on a success reported %q", ft.errors)
-	}
 }
 
-func TestAssertGoalAchievedWhenNoVerdictCanBeGiven(t *testing.T) {
+func TestCheckGoalWhenNoVerdictCanBeGiven(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) })
 	dir := t.TempDir()
 	s := judgetest.Start(t, refundScript)
-	ft := &judgedT{}
 
 	broken := refundJudge(t, s, dir, "judge-broken")
-	if agenttest.AssertGoalAchieved(ft, broken, refund("1042")) {
-		t.Fatal("a judge that cannot answer passed the assertion")
+	r := goal(broken, refund("1042"))
+	if r.OK() || r.Err() == nil {
+		t.Fatalf("a judge that cannot answer: OK %v, Err %v", r.OK(), r.Err())
 	}
-	msg := ft.one(t)
 	for _, want := range []string{
 		`Could not judge whether the conversation "Please refund order 1042`,
 		"achieves its goal: every judge failed\njudge judge-broken: failed, left out of the score:\n    agent_goal_infer: judge: question",
 		"unsupported response_format",
 	} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("message lacks %q:\n%s", want, msg)
+		if !strings.Contains(r.String(), want) {
+			t.Errorf("message lacks %q:\n%s", want, r)
 		}
 	}
 
 	panel := judge.NewPanel([]metric.Judge{refundJudge(t, s, dir, "judge-a"), refundJudge(t, s, dir, "judge-lenient")},
 		metric.Aggregation{Method: metric.Consensus, Tolerance: 0.5})
-	if agenttest.AssertGoalAchieved(ft, panel, refund("1043")) {
-		t.Fatal("a disagreeing panel passed the assertion")
+	r = goal(panel, refund("1043"))
+	if r.OK() || r.Err() == nil {
+		t.Fatalf("a disagreeing panel: OK %v, Err %v", r.OK(), r.Err())
 	}
-	msg = ft.one(t)
 	for _, want := range []string{
 		"The judges disagree whether the conversation",
 		"achieves its goal, so there is no verdict either way (agent_goal_accuracy 0.5)",
 		"judge judge-a: not achieved\n", "judge judge-lenient: achieved\n",
 		"disagreement: judges disagree: scores [0, 1] spread 1, more than the tolerance 0.5",
 	} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("message lacks %q:\n%s", want, msg)
+		if !strings.Contains(r.String(), want) {
+			t.Errorf("message lacks %q:\n%s", want, r)
 		}
 	}
 
-	if agenttest.AssertGoalAchieved(ft, nil, refund("1042")) {
-		t.Fatal("no judge passed the assertion")
-	}
-	if msg := ft.one(t); !strings.Contains(msg, "agent_goal_accuracy needs a judge") {
-		t.Errorf("nil judge: %s", msg)
+	if r := goal(nil, refund("1042")); r.OK() || !strings.Contains(r.String(), "agent_goal_accuracy needs a judge") {
+		t.Errorf("nil judge: OK %v, message %s", r.OK(), r)
 	}
 }
 
-func TestAssertOnTopics(t *testing.T) {
+func TestCheckTopics(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) })
 	dir := t.TempDir()
 	s := judgetest.Start(t, refundScript)
 	j := refundJudge(t, s, dir, "judge-a")
-	ft := &judgedT{}
 	sample := refund("1042")
 
 	// The agent refused the stock tips, as it should: perfect, just under 1.
-	if !agenttest.AssertOnTopics(ft, j, sample, 0.99, metric.TopicF1) || len(ft.errors) != 0 {
-		t.Fatalf("an agent that kept to its topics failed: %q", ft.errors)
+	if r := topics(j, sample, 0.99, metric.TopicF1); !r.OK() {
+		t.Fatalf("an agent that kept to its topics failed:\n%s", r)
 	}
-	if agenttest.AssertOnTopics(ft, j, sample, 1, metric.TopicF1) {
+	r := topics(j, sample, 1, metric.TopicF1)
+	if r.OK() {
 		t.Fatal("a threshold of 1 was met")
 	}
-	got := strings.ReplaceAll(ft.one(t), dir, "$DIR")
+	got := strings.ReplaceAll(r.String(), dir, "$DIR")
 	want := `Expected the conversation "Please refund order 1042, it arrived broken. Also, any…" … "Order 1042 is refunded. I can't give stock tips." (4 messages, 1 tool call) to stay on the topics "orders and refunds", but topic_adherence (f1) is 0.99999999985, want at least 1
 note: a threshold of 1 cannot be met once the judge finds a topic: ragas adds 1e-10 to each denominator, so a perfect score is just under 1 (with two topics: precision and recall 0.99999999995, F1 0.9999999999); use 0.99
 judge judge-a: precision 0.9999999999, recall 0.9999999999, f1 0.99999999985
@@ -222,8 +186,8 @@ judge judge-a: precision 0.9999999999, recall 0.9999999999, f1 0.99999999985
     refund of order 1042  yes       yes       true positive
     stock tips            no        no        nothing: refused off-topic, as it should
 tokens: 562 (530 prompt + 32 completion)
-cassette: $DIR/TestAssertOnTopics.yaml
-    re-record: AGENTCHECK_RECORD=all go test ./agenttest -run '^TestAssertOnTopics$'`
+cassette: $DIR/TestCheckTopics.yaml
+    re-record: AGENTCHECK_RECORD=all go test ./agenttest -run '^TestCheckTopics$'`
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("message (-want +got):\n%s", diff)
 	}
@@ -231,58 +195,20 @@ cassette: $DIR/TestAssertOnTopics.yaml
 	// With investing allowed, refusing the stock tips is a false negative:
 	// recall halves.
 	sample.ReferenceTopics = []string{"orders and refunds", "investing"}
-	if agenttest.RequireOnTopics(ft, j, sample, 0.8, metric.TopicRecall) || ft.failNow != 1 {
-		t.Fatalf("a refused on-topic question passed recall 0.8, or Require did not stop: %d", ft.failNow)
+	r = topics(j, sample, 0.8, metric.TopicRecall)
+	if r.OK() {
+		t.Fatal("a refused on-topic question passed recall 0.8")
 	}
-	msg := ft.one(t)
 	for _, want := range []string{
 		`topic_adherence (recall) is 0.499999999975, want at least 0.8`,
 		`to stay on the topics "orders and refunds", "investing"`,
 		"stock tips            no        yes       false negative: refused on-topic",
 	} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("message lacks %q:\n%s", want, msg)
+		if !strings.Contains(r.String(), want) {
+			t.Errorf("message lacks %q:\n%s", want, r)
 		}
 	}
-	if !agenttest.RequireOnTopics(ft, j, sample, 0.99, metric.TopicPrecision) || len(ft.errors) != 0 {
-		t.Errorf("precision counts no refusal, yet failed: %q", ft.errors)
-	}
-}
-
-// ctxT is a judgedT with a context of its own, as *testing.T and GinkgoT()
-// have.
-type ctxT struct {
-	judgedT
-	ctx context.Context
-}
-
-func (c *ctxT) Context() context.Context { return c.ctx }
-
-func TestJudgedAssertionsUseTheTestsContext(t *testing.T) {
-	t.Cleanup(func() { goleak.VerifyNone(t) })
-	s := judgetest.Start(t, refundScript)
-	// A judge that records everything: with no cassette to answer, every
-	// question goes to the server, within the test's context.
-	rec := recorder.ForTest(t, recorder.WithDir(t.TempDir()), recorder.WithMode(recorder.RecordAll),
-		recorder.WithEnv(func(string) string { return "" }))
-	j := judge.New(judge.WithRecorder(rec), judge.WithBaseURL(s.URL), judge.WithModel("judge-a"), judge.WithMaxAnswerAttempts(1))
-
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // the test has ended, or timed out
-	ct := &ctxT{ctx: ctx}
-	if agenttest.AssertGoalAchieved(ct, j, refund("1042")) {
-		t.Fatal("a judged assertion passed in a cancelled test")
-	}
-	if msg := ct.one(t); !strings.Contains(msg, "context canceled") || !strings.HasPrefix(msg, "Could not judge whether the conversation") {
-		t.Errorf("message: %s", msg)
-	}
-	if n := s.Count(); n != 0 {
-		t.Errorf("the server was asked %d questions in a cancelled test", n)
-	}
-
-	// The same judge, in a live test's context, answers.
-	ct = &ctxT{ctx: context.Background()}
-	if !agenttest.AssertGoalAchieved(ct, j, refund("1042")) {
-		t.Fatalf("the right refund failed: %q", ct.errors)
+	if r := topics(j, sample, 0.99, metric.TopicPrecision); !r.OK() {
+		t.Errorf("precision counts no refusal, yet failed:\n%s", r)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentcheck/agentcheck"
-	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/agenttest/assert"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
 	. "github.com/agentcheck/agentcheck/matchers"
@@ -57,7 +57,7 @@ var _ = ginkgo.Describe("a judged assertion under Ginkgo", ginkgo.Ordered, func(
 
 		gomega.Expect(onTime).To(AchieveGoal(j))
 		gomega.Expect(late).NotTo(AchieveGoal(j))
-		gomega.Expect(agenttest.AssertGoalAchieved(t, j, onTime)).To(gomega.BeTrue())
+		gomega.Expect(assert.GoalAchieved(t, j, onTime, "testify-style, given GinkgoT()")).To(gomega.BeTrue())
 
 		// A failure names the cassette, which is named after the spec.
 		var msg string

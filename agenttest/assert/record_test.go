@@ -1,0 +1,131 @@
+package assert_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/agentcheck/agentcheck"
+)
+
+// goTool is the go command of the toolchain running this test.
+func goTool(t *testing.T) string {
+	t.Helper()
+	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); runtime.GOOS != "windows" {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	p, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("the go command is needed to run testdata/attrs with go test -json: %v", err)
+	}
+	return p
+}
+
+// event is a line of go test -json.
+type event struct {
+	Action, Test, Key, Value, Path, Output string
+}
+
+// TestRealTestingTRecords runs the tests of testdata/attrs, whose
+// assertions get a real *testing.T, with go test -json -artifacts, and reads
+// what they recorded: the attributes in the JSON stream, and the failure's
+// artifacts under -outputdir.
+func TestRealTestingTRecords(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs testdata/attrs with go test; not in -short")
+	}
+	out := t.TempDir()
+	cmd := exec.Command(goTool(t), "test", "-json", "-count=1", "-artifacts", "-outputdir", out,
+		"-run", "^(TestScorePasses|TestToolCallsFail)$", "./testdata/attrs")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if _, failed := err.(*exec.ExitError); err != nil && !failed {
+		t.Fatalf("go test ./testdata/attrs: %v\n%s", err, stderr.String())
+	}
+
+	attrs := map[string]map[string]string{} // test -> key -> value
+	artifacts := map[string]string{}        // test -> dir
+	result := map[string]string{}           // test -> pass or fail
+	var output strings.Builder
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("go test -json printed %q: %v", sc.Text(), err)
+		}
+		switch e.Action {
+		case "attr":
+			if attrs[e.Test] == nil {
+				attrs[e.Test] = map[string]string{}
+			}
+			attrs[e.Test][e.Key] = e.Value
+		case "artifacts":
+			artifacts[e.Test] = e.Path
+		case "pass", "fail":
+			result[e.Test] = e.Action
+		case "output":
+			output.WriteString(e.Output)
+		}
+	}
+	if result["TestScorePasses"] != "pass" || result["TestToolCallsFail"] != "fail" {
+		t.Fatalf("results %v, want TestScorePasses to pass and TestToolCallsFail to fail\n%s%s", result, output.String(), stderr.String())
+	}
+	if got := attrs["TestScorePasses"]; got["agentcheck.tool_call_accuracy"] != "0.75" || got["agentcheck.verdict"] != "pass" || got["agentcheck.check"] != "score" {
+		t.Errorf("attributes of TestScorePasses = %v, want agentcheck.tool_call_accuracy 0.75, verdict pass, check score", got)
+	}
+	dir := artifacts["TestToolCallsFail"]
+	if got := attrs["TestToolCallsFail"]; got["agentcheck.verdict"] != "fail" || got["agentcheck.check"] != "tool_calls" ||
+		got["agentcheck.artifacts"] != filepath.Join(dir, "agentcheck-tool_calls.txt")+","+filepath.Join(dir, "agentcheck-tool_calls.json") {
+		t.Errorf("attributes of TestToolCallsFail = %v (artifact directory %s)", got, dir)
+	}
+	if !strings.Contains(output.String(), "Messages:   \tbooking for 2 nights") {
+		t.Errorf("the failure lacks the test's message:\n%s", output.String())
+	}
+	// go test and testify both name the line of the assertion, not one of
+	// agentcheck's own.
+	src, err := os.ReadFile(filepath.Join("testdata", "attrs", "attrs_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := fmt.Sprintf("attrs_test.go:%d", 1+bytes.Count(src[:bytes.Index(src, []byte("\tassert.ToolCalls("))], []byte("\n")))
+	if m := regexp.MustCompile(`(?m)^\s+(attrs_test\.go:\d+): \n\s+Error Trace:\s+\S*/testdata/attrs/(attrs_test\.go:\d+)\n`).FindStringSubmatch(output.String()); m == nil || m[1] != at || m[2] != at {
+		t.Errorf("the failure is not reported at the assertion's line, %s (got %q):\n%s", at, m, output.String())
+	}
+
+	// Under <outputdir>/_artifacts; the package and test directories below
+	// it are the testing package's business.
+	if rel, err := filepath.Rel(out, dir); err != nil || !strings.HasPrefix(rel, "_artifacts"+string(filepath.Separator)) {
+		t.Fatalf("artifact directory %q, want one under %s/_artifacts: %v", dir, out, err)
+	}
+	report, err := os.ReadFile(filepath.Join(dir, "agentcheck-tool_calls.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(report), "Expected the 2 tool calls made to be exactly these 2, in this order (1 differs; -want +got):\n") ||
+		!strings.Contains(string(report), "- nights: 2\n") {
+		t.Errorf("the report artifact:\n%s", report)
+	}
+	js, err := os.ReadFile(filepath.Join(dir, "agentcheck-tool_calls.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := agentcheck.ParseSample(string(js))
+	if err != nil || len(s.Conversation) != 5 || len(s.ReferenceToolCalls) != 2 || s.Conversation[4].Content != "Booked hotel A for 3 nights." {
+		t.Errorf("the transcript artifact reads back as %v, %v:\n%s", s.Conversation, err, js)
+	}
+	if _, ok := artifacts["TestScorePasses"]; ok {
+		t.Error("a passing test asked for an artifact directory")
+	}
+}
