@@ -100,6 +100,8 @@ var readmeImports = map[string]string{
 	"metric":     "github.com/agentcheck/agentcheck/metric",
 	"recorder":   "github.com/agentcheck/agentcheck/recorder",
 	"evalsuite":  "github.com/agentcheck/agentcheck/evalsuite",
+	"assert":     "github.com/agentcheck/agentcheck/agenttest/assert",
+	"require":    "github.com/agentcheck/agentcheck/agenttest/require",
 	"tooldefs":   "github.com/agentcheck/agentcheck/tooldefs",
 	"goopenai":   "github.com/agentcheck/agentcheck/adapters/goopenai",
 	"ginkgo":     "github.com/onsi/ginkgo/v2",
