@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/agentcheck/agentcheck"
 )
@@ -111,9 +112,18 @@ type Equivalence struct {
 	Tolerance float64
 }
 
-// CaseInsensitive compares strings without regard to case (Unicode simple
-// folding, as strings.EqualFold).
-func CaseInsensitive(s string) string { return strings.ToLower(strings.ToUpper(s)) }
+// CaseInsensitive compares strings without regard to case, as
+// strings.EqualFold does (Unicode simple folding): each letter becomes the
+// least of the letters it folds with.
+func CaseInsensitive(s string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, s)
+}
 
 // BFCLStrings is the string normaliser of BFCL's AST checker: lower case,
 // with spaces and the characters , . / - _ * ^ removed.
@@ -193,7 +203,7 @@ func (m TrajectoryMatch) Name() string { return "trajectory_match" }
 // the messages' and compared turn by turn.
 func (m TrajectoryMatch) Evaluate(_ context.Context, s agentcheck.Sample) (Result, error) {
 	made := s.Conversation.ToolCalls()
-	if !m.TurnAware || m.Mode != TrajectoryStrict || len(made) != len(s.ReferenceToolCalls) {
+	if !m.TurnAware || m.Mode != TrajectoryStrict || m.Scoring != ScoreAll || len(made) != len(s.ReferenceToolCalls) {
 		m.TurnAware = false
 		return m.Compare(made, s.ReferenceToolCalls), nil
 	}
@@ -203,7 +213,6 @@ func (m TrajectoryMatch) Evaluate(_ context.Context, s agentcheck.Sample) (Resul
 	for i, t := range turns {
 		exp[i], at = s.ReferenceToolCalls[at:at+len(t)], at+len(t)
 	}
-	m.Scoring = ScoreAll
 	return m.CompareTurns(turns, exp), nil
 }
 
@@ -234,9 +243,13 @@ func (m TrajectoryMatch) Compare(made, expected []agentcheck.ToolCall) Result {
 // the same calls within each, in any order among themselves; otherwise the
 // turns are joined. With ScorePerTurn, the i-th turn made is compared with
 // the i-th expected turn in the Mode and the score is the share of turns
-// that match (a missing turn does not match).
+// that match (a missing turn does not match). ScoreRecall and
+// ScorePartialArgs score the joined turns, as Compare does.
 func (m TrajectoryMatch) CompareTurns(made, expected [][]agentcheck.ToolCall) Result {
 	flatMade, flatExp := slices.Concat(made...), slices.Concat(expected...)
+	if m.Scoring == ScoreRecall || m.Scoring == ScorePartialArgs {
+		return m.Compare(flatMade, flatExp)
+	}
 	tm := m.newMatcher(flatMade, flatExp)
 	bounds := func(turns [][]agentcheck.ToolCall) []int {
 		b := make([]int, len(turns)+1)
@@ -275,8 +288,15 @@ func (m TrajectoryMatch) CompareTurns(made, expected [][]agentcheck.ToolCall) Re
 	}
 	ok := len(made) == len(expected)
 	var pairs []CallPair
-	for i := range min(len(made), len(expected)) {
-		ps, turnOK := tm.run(TrajectoryUnordered, bm[i], bm[i+1], be[i], be[i+1])
+	for i := range max(len(made), len(expected)) {
+		lm, hm, le, he := bm[len(made)], bm[len(made)], be[len(expected)], be[len(expected)]
+		if i < len(made) {
+			lm, hm = bm[i], bm[i+1]
+		}
+		if i < len(expected) {
+			le, he = be[i], be[i+1]
+		}
+		ps, turnOK := tm.run(TrajectoryUnordered, lm, hm, le, he)
 		ok = ok && turnOK
 		pairs = append(pairs, ps...)
 	}
@@ -340,13 +360,15 @@ func plural(n int, one string) string {
 }
 
 // trajMatcher compares calls made with expected calls under a
-// TrajectoryMatch. Each call's arguments are reduced once to canonical
-// member keys (ignored paths removed, strings normalised), so that most
-// comparisons are string comparisons.
+// TrajectoryMatch. Each call is reduced once to interned ids (its tool and
+// kind, its whole canonical arguments, each top-level member's key and
+// canonical value, with ignored paths removed and strings normalised), so
+// that comparing two calls compares integers.
 type trajMatcher struct {
 	m         TrajectoryMatch
 	made, exp []agentcheck.ToolCall
 	mk, ek    []callKey
+	ids       map[string]int32
 	// equivalence: every tool compares by exact or ignored arguments with
 	// no comparator and no tolerance, so "matches" is an equivalence and
 	// calls can be counted by key.
@@ -354,16 +376,23 @@ type trajMatcher struct {
 	note        string
 }
 
-// callKey is a call reduced for comparison: the whole key (name and
-// canonical arguments, or name alone when arguments are ignored) and the
-// canonical top-level members, sorted by key.
+// callKey is a call reduced for comparison.
 type callKey struct {
-	whole   string
+	name    int32 // the tool's name and kind
+	whole   int32 // name, kind and canonical arguments (name alone when ignored)
 	members []memberKey
-	object  bool
+	object  bool // arguments are an object (or none)
+	invalid bool // arguments are not valid JSON
+	mode    ArgsMode
+	cmp     ArgsComparator
 }
 
-type memberKey struct{ key, value string }
+// memberKey is a top-level argument: its key's and canonical value's ids,
+// and the value.
+type memberKey struct {
+	key, value int32
+	v          agentcheck.Value
+}
 
 func (m TrajectoryMatch) newMatcher(made, exp []agentcheck.ToolCall) *trajMatcher {
 	tm := &trajMatcher{m: m, made: made, exp: exp, equivalence: m.Values.Tolerance == 0 && len(m.Comparators) == 0}
@@ -377,15 +406,26 @@ func (m TrajectoryMatch) newMatcher(made, exp []agentcheck.ToolCall) *trajMatche
 			tm.equivalence = false
 		}
 	}
+	tm.ids = make(map[string]int32, 4*(len(made)+len(exp)))
 	tm.mk = make([]callKey, len(made))
 	tm.ek = make([]callKey, len(exp))
+	var buf []byte
 	for i := range made {
-		tm.mk[i] = tm.key(made[i])
+		tm.mk[i], buf = tm.key(&made[i], buf)
 	}
 	for i := range exp {
-		tm.ek[i] = tm.key(exp[i])
+		tm.ek[i], buf = tm.key(&exp[i], buf)
 	}
 	return tm
+}
+
+func (tm *trajMatcher) id(b []byte) int32 {
+	if id, ok := tm.ids[string(b)]; ok {
+		return id
+	}
+	id := int32(len(tm.ids))
+	tm.ids[string(b)] = id
+	return id
 }
 
 func (m TrajectoryMatch) comparator(name string) ArgsComparator {
@@ -416,41 +456,57 @@ func (m TrajectoryMatch) ignoredFor(name string) [][]string {
 	return out
 }
 
-func (tm *trajMatcher) key(tc agentcheck.ToolCall) callKey {
-	mode := tm.m.argsFor(tc.Name)
-	if mode == ArgsIgnore {
-		return callKey{whole: tc.Name + "\x00"}
+// key reduces a call; buf is scratch, returned for reuse.
+func (tm *trajMatcher) key(tc *agentcheck.ToolCall, buf []byte) (callKey, []byte) {
+	k := callKey{mode: tm.m.argsFor(tc.Name), invalid: tc.InvalidArgs != ""}
+	if len(tm.m.Comparators) > 0 {
+		k.cmp = tm.m.comparator(tc.Name)
+	}
+	buf = append(append(append(buf[:0], tc.Name...), 0), tc.Kind...)
+	buf = append(buf, 0)
+	k.name = tm.id(buf)
+	if k.mode == ArgsIgnore {
+		k.whole = tm.id(buf)
+		return k, buf
+	}
+	if k.invalid {
+		// Unparseable arguments equal nothing, not even themselves.
+		k.whole = tm.id(strconv.AppendInt(append(buf, 1), int64(len(tm.ids)), 10))
+		return k, buf
 	}
 	args := tc.Args
 	if ign := tm.m.ignoredFor(tc.Name); len(ign) > 0 {
 		args = prune(args, ign)
 	}
-	canon := func(v agentcheck.Value) string {
+	canon := func(b []byte, v agentcheck.Value) []byte {
 		if tm.m.Values.Strings != nil {
 			v = mapStrings(v, tm.m.Values.Strings)
 		}
-		return string(agentcheck.AppendCanonical(nil, v, nil))
+		return agentcheck.AppendCanonical(b, v, nil)
 	}
-	k := callKey{object: args.Kind() == agentcheck.ObjectKind || args.Kind() == agentcheck.NullKind}
-	if k.object {
-		for _, mb := range args.Members() {
-			k.members = append(k.members, memberKey{mb.Key, canon(mb.Value)})
-		}
-		slices.SortFunc(k.members, func(a, b memberKey) int { return strings.Compare(a.key, b.key) })
-		var b strings.Builder
-		b.WriteString(tc.Name)
-		b.WriteByte(0)
-		for _, mb := range k.members {
-			b.WriteString(strconv.Quote(mb.key))
-			b.WriteByte(':')
-			b.WriteString(mb.value)
-			b.WriteByte(',')
-		}
-		k.whole = b.String()
-	} else {
-		k.whole = tc.Name + "\x01" + canon(args)
+	k.object = args.Kind() == agentcheck.ObjectKind || args.Kind() == agentcheck.NullKind
+	if !k.object {
+		k.whole = tm.id(canon(append(buf, 2), args))
+		return k, buf
 	}
-	return k
+	ms := args.Members()
+	k.members = make([]memberKey, len(ms))
+	for i, mb := range ms {
+		k.members[i] = memberKey{key: tm.id(append(append(buf[:0], 3), mb.Key...)), value: tm.id(canon(append(buf[:0], 4), mb.Value)), v: mb.Value}
+	}
+	slices.SortFunc(k.members, func(a, b memberKey) int { return int(a.key) - int(b.key) })
+	// The whole key: the name, then each member's ids in key order.
+	buf = buf[:0]
+	buf = append(append(append(buf, tc.Name...), 0), tc.Kind...)
+	buf = append(buf, 0)
+	for _, mb := range k.members {
+		buf = strconv.AppendInt(buf, int64(mb.key), 36)
+		buf = append(buf, ':')
+		buf = strconv.AppendInt(buf, int64(mb.value), 36)
+		buf = append(buf, ',')
+	}
+	k.whole = tm.id(buf)
+	return k, buf
 }
 
 // IgnorePaths returns v without the members that paths name: dotted key
@@ -518,35 +574,32 @@ func mapStrings(v agentcheck.Value, f func(string) string) agentcheck.Value {
 
 // matches reports whether made call i matches expected call j.
 func (tm *trajMatcher) matches(i, j int) bool {
-	a, e := tm.made[i], tm.exp[j]
-	if a.Name != e.Name || a.Kind != e.Kind {
+	mk, ek := &tm.mk[i], &tm.ek[j]
+	if mk.name != ek.name {
 		return false
 	}
-	if cmp := tm.m.comparator(a.Name); cmp != nil {
-		return cmp(a.Args, e.Args)
+	if mk.invalid || ek.invalid {
+		// Unparseable arguments fail every comparison of arguments.
+		return mk.mode == ArgsIgnore
 	}
-	if a.InvalidArgs != "" || e.InvalidArgs != "" {
-		return tm.m.argsFor(a.Name) == ArgsIgnore
+	if mk.cmp != nil {
+		return mk.cmp(tm.made[i].Args, tm.exp[j].Args)
 	}
-	mk, ek := &tm.mk[i], &tm.ek[j]
-	mode := tm.m.argsFor(a.Name)
-	if mode == ArgsIgnore {
+	switch {
+	case mk.mode == ArgsIgnore:
 		return true
-	}
-	if tm.m.Values.Tolerance != 0 {
-		return tm.slowMatch(mode, a, e)
-	}
-	if mode == ArgsExact || !mk.object || !ek.object {
+	case tm.m.Values.Tolerance != 0:
+		return tm.slowMatch(mk.mode, &tm.made[i], &tm.exp[j])
+	case mk.mode == ArgsExact || !mk.object || !ek.object:
 		return mk.whole == ek.whole
-	}
-	if mode == ArgsSubset {
+	case mk.mode == ArgsSubset:
 		return membersWithin(mk.members, ek.members)
 	}
 	return membersWithin(ek.members, mk.members)
 }
 
 // membersWithin reports whether every member of small is in big with the
-// same value; both are sorted by key.
+// same value; both are sorted by key id.
 func membersWithin(small, big []memberKey) bool {
 	if len(small) > len(big) {
 		return false
@@ -565,8 +618,15 @@ func membersWithin(small, big []memberKey) bool {
 }
 
 // slowMatch compares with a numeric tolerance, value by value.
-func (tm *trajMatcher) slowMatch(mode ArgsMode, a, e agentcheck.ToolCall) bool {
+func (tm *trajMatcher) slowMatch(mode ArgsMode, a, e *agentcheck.ToolCall) bool {
 	aa, ea := a.Args, e.Args
+	// No arguments are an empty object, as on the fast path.
+	if aa.Kind() == agentcheck.NullKind {
+		aa = agentcheck.ObjectOf()
+	}
+	if ea.Kind() == agentcheck.NullKind {
+		ea = agentcheck.ObjectOf()
+	}
 	if ign := tm.m.ignoredFor(a.Name); len(ign) > 0 {
 		aa, ea = prune(aa, ign), prune(ea, ign)
 	}
@@ -656,7 +716,7 @@ func (tm *trajMatcher) run(mode TrajectoryMode, lm, hm, le, he int) ([]CallPair,
 			default:
 				match := tm.matches(lm+k, le+k)
 				ok = ok && match
-				pairs = append(pairs, CallPair{Reference: le + k, Predicted: lm + k, Score: b2f(match)})
+				pairs = append(pairs, CallPair{Reference: le + k, Predicted: lm + k, Matched: match, Score: b2f(match)})
 			}
 		}
 		return pairs, ok
@@ -680,7 +740,7 @@ func (tm *trajMatcher) run(mode TrajectoryMode, lm, hm, le, he int) ([]CallPair,
 			for ; i < at; i++ {
 				pairs = append(pairs, CallPair{Reference: -1, Predicted: lm + i})
 			}
-			pairs = append(pairs, CallPair{Reference: le + j, Predicted: lm + at, Score: 1})
+			pairs = append(pairs, CallPair{Reference: le + j, Predicted: lm + at, Matched: true, Score: 1})
 			i = at + 1
 		}
 		for ; i < nm; i++ {
@@ -697,7 +757,7 @@ func (tm *trajMatcher) run(mode TrajectoryMode, lm, hm, le, he int) ([]CallPair,
 		if i := mateOfExp[j]; i >= 0 {
 			paired++
 			madePaired[i] = true
-			pairs = append(pairs, CallPair{Reference: le + j, Predicted: lm + i, Score: 1})
+			pairs = append(pairs, CallPair{Reference: le + j, Predicted: lm + i, Matched: true, Score: 1})
 		} else {
 			pairs = append(pairs, CallPair{Reference: le + j, Predicted: -1})
 		}
@@ -729,8 +789,10 @@ func (tm *trajMatcher) pairing(lm, hm, le, he int) []int {
 	for j := range mate {
 		mate[j] = -1
 	}
-	if tm.equivalence && tm.exactKinds() {
-		free := make(map[string][]int, nm)
+	if tm.equivalence {
+		// Keys decide matches (unparseable arguments have keys of their
+		// own): the calls of a key pair in order.
+		free := make(map[int32][]int, nm)
 		for i := range nm {
 			k := tm.mk[lm+i].whole
 			free[k] = append(free[k], i)
@@ -744,13 +806,13 @@ func (tm *trajMatcher) pairing(lm, hm, le, he int) []int {
 		return mate
 	}
 	// Edges only join calls of the same tool.
-	byName := make(map[string][]int, nm)
+	byName := make(map[int32][]int, nm)
 	for i := range nm {
-		byName[tm.made[lm+i].Name] = append(byName[tm.made[lm+i].Name], i)
+		byName[tm.mk[lm+i].name] = append(byName[tm.mk[lm+i].name], i)
 	}
 	adj := make([][]int, ne)
 	for j := range ne {
-		for _, i := range byName[tm.exp[le+j].Name] {
+		for _, i := range byName[tm.ek[le+j].name] {
 			if tm.matches(lm+i, le+j) {
 				adj[j] = append(adj[j], i)
 			}
@@ -758,19 +820,6 @@ func (tm *trajMatcher) pairing(lm, hm, le, he int) []int {
 	}
 	hopcroftKarp(adj, nm, mate)
 	return mate
-}
-
-// exactKinds reports whether every call is of the same kind, so that keys
-// (which leave kinds out) decide matches alone.
-func (tm *trajMatcher) exactKinds() bool {
-	for _, calls := range [][]agentcheck.ToolCall{tm.made, tm.exp} {
-		for i := range calls {
-			if calls[i].Kind != agentcheck.FunctionTool || calls[i].InvalidArgs != "" {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // hopcroftKarp finds a maximum matching of the bipartite graph whose left

@@ -4,6 +4,7 @@ package metric
 
 import (
 	"math"
+	"slices"
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/assign"
@@ -54,25 +55,49 @@ func argsCredit(made, expected agentcheck.Value, eq *Equivalence) float64 {
 // another tool, else 1 or 0 by matches, or with partial the share of
 // arguments that agree.
 func (tm *trajMatcher) credit(i, j int, partial bool) float64 {
-	a, e := tm.made[i], tm.exp[j]
-	if a.Name != e.Name || a.Kind != e.Kind {
+	mk, ek := &tm.mk[i], &tm.ek[j]
+	if mk.name != ek.name {
 		return 0
 	}
-	if !partial || tm.m.comparator(a.Name) != nil || tm.m.argsFor(a.Name) != ArgsExact {
+	if !partial || mk.cmp != nil || mk.mode != ArgsExact || mk.invalid || ek.invalid {
 		return b2f(tm.matches(i, j))
-	}
-	if a.InvalidArgs != "" || e.InvalidArgs != "" {
-		return 0
-	}
-	aa, ea := a.Args, e.Args
-	if ign := tm.m.ignoredFor(a.Name); len(ign) > 0 {
-		aa, ea = prune(aa, ign), prune(ea, ign)
 	}
 	var eq *Equivalence
 	if !tm.m.Values.zero() {
 		eq = &tm.m.Values
 	}
-	return argsCredit(aa, ea, eq)
+	if !mk.object || !ek.object || eq != nil && eq.Tolerance != 0 {
+		a, e := &tm.made[i], &tm.exp[j]
+		aa, ea := a.Args, e.Args
+		if ign := tm.m.ignoredFor(a.Name); len(ign) > 0 {
+			aa, ea = prune(aa, ign), prune(ea, ign)
+		}
+		return argsCredit(aa, ea, eq)
+	}
+	// Over the union of the members' keys, by their ids: equal values earn
+	// 1, two objects their own credit.
+	union, sum := len(mk.members)+len(ek.members), 0.0
+	x := 0
+	for _, em := range ek.members {
+		for x < len(mk.members) && mk.members[x].key < em.key {
+			x++
+		}
+		if x == len(mk.members) || mk.members[x].key != em.key {
+			continue
+		}
+		union--
+		am := &mk.members[x]
+		switch {
+		case am.value == em.value:
+			sum++
+		case am.v.Kind() == agentcheck.ObjectKind && em.v.Kind() == agentcheck.ObjectKind:
+			sum += argsCredit(am.v, em.v, eq)
+		}
+	}
+	if union == 0 {
+		return 1
+	}
+	return sum / float64(union)
 }
 
 // partial scores by credit: the pairing that earns most (in order for
@@ -103,7 +128,7 @@ func (tm *trajMatcher) partial(partial bool) ([]CallPair, float64) {
 			default:
 				c := tm.credit(k, k, partial)
 				total += c
-				pairs = append(pairs, CallPair{Reference: k, Predicted: k, Score: c})
+				pairs = append(pairs, CallPair{Reference: k, Predicted: k, Matched: c == 1, Score: c})
 			}
 		}
 	case TrajectoryInOrder:
@@ -140,7 +165,7 @@ func (tm *trajMatcher) inOrderCredit(partial bool) ([]CallPair, float64) {
 		x := c[(i-1)*ne+j-1]
 		switch {
 		case x > 0 && dp[i*w+j] == dp[(i-1)*w+j-1]+x:
-			rev = append(rev, CallPair{Reference: j - 1, Predicted: i - 1, Score: x})
+			rev = append(rev, CallPair{Reference: j - 1, Predicted: i - 1, Matched: x == 1, Score: x})
 			i, j = i-1, j-1
 		case dp[i*w+j] == dp[(i-1)*w+j]:
 			rev = append(rev, CallPair{Reference: -1, Predicted: i - 1})
@@ -166,38 +191,78 @@ func (tm *trajMatcher) inOrderCredit(partial bool) ([]CallPair, float64) {
 // creditScale turns credits into the integer costs of the assignment.
 const creditScale = 1 << 20
 
-// assignCredit pairs calls regardless of order for the most credit: the
-// assignment problem, solved by the same solver as ToolCallMatch's.
+// assignCredit pairs calls regardless of order for the most credit. With
+// credits of 1 or 0 that is a maximum matching; with partial credit, the
+// assignment problem (the same solver as ToolCallMatch's), solved tool by
+// tool, since calls of different tools earn nothing together.
 func (tm *trajMatcher) assignCredit(partial bool) ([]CallPair, float64) {
 	nm, ne := len(tm.made), len(tm.exp)
+	mate := make([]int, ne) // expected call -> made call, or -1
+	credit := make([]float64, ne)
+	if !partial {
+		mate = tm.pairing(0, nm, 0, ne)
+		for j, i := range mate {
+			if i >= 0 {
+				credit[j] = 1
+			}
+		}
+	} else {
+		for j := range mate {
+			mate[j] = -1
+		}
+		madeOf := make(map[int32][]int, nm)
+		for i := range nm {
+			madeOf[tm.mk[i].name] = append(madeOf[tm.mk[i].name], i)
+		}
+		expOf := make(map[int32][]int, ne)
+		var names []int32
+		for j := range ne {
+			n := tm.ek[j].name
+			if len(expOf[n]) == 0 {
+				names = append(names, n)
+			}
+			expOf[n] = append(expOf[n], j)
+		}
+		var s assign.Solver
+		var cost []int64
+		var credits []float64
+		for _, n := range names {
+			rows, made := expOf[n], madeOf[n]
+			if len(made) == 0 {
+				continue
+			}
+			cols := len(made) + len(rows) // a column of its own for each expected call left alone
+			cost = slices.Grow(cost[:0], len(rows)*cols)[:len(rows)*cols]
+			credits = slices.Grow(credits[:0], len(rows)*len(made))[:len(rows)*len(made)]
+			for r, j := range rows {
+				row := cost[r*cols : (r+1)*cols]
+				for c, i := range made {
+					x := tm.credit(i, j, true)
+					credits[r*len(made)+c] = x
+					row[c] = creditScale - int64(math.Round(x*creditScale))
+				}
+				for c := len(made); c < cols; c++ {
+					row[c] = creditScale
+				}
+			}
+			for r, c := range s.Solve(cost, len(rows), cols) {
+				if c := int(c); c < len(made) && credits[r*len(made)+c] > 0 {
+					mate[rows[r]], credit[rows[r]] = made[c], credits[r*len(made)+c]
+				}
+			}
+		}
+	}
 	var pairs []CallPair
 	total := 0.0
 	used := make([]bool, nm)
-	if ne > 0 {
-		cols := nm + ne // a column of its own for each expected call left alone
-		cost := make([]int64, ne*cols)
-		credits := make([]float64, ne*nm)
-		for j := range ne {
-			row := cost[j*cols : (j+1)*cols]
-			for i := range nm {
-				x := tm.credit(i, j, partial)
-				credits[j*nm+i] = x
-				row[i] = creditScale - int64(math.Round(x*creditScale))
-			}
-			for i := nm; i < cols; i++ {
-				row[i] = creditScale
-			}
+	for j, i := range mate {
+		if i >= 0 {
+			used[i] = true
+			total += credit[j]
+			pairs = append(pairs, CallPair{Reference: j, Predicted: i, Matched: credit[j] == 1, Score: credit[j]})
+			continue
 		}
-		var s assign.Solver
-		for j, i := range s.Solve(cost, ne, cols) {
-			if i := int(i); i < nm && credits[j*nm+i] > 0 {
-				used[i] = true
-				total += credits[j*nm+i]
-				pairs = append(pairs, CallPair{Reference: j, Predicted: i, Score: credits[j*nm+i]})
-				continue
-			}
-			pairs = append(pairs, CallPair{Reference: j, Predicted: -1})
-		}
+		pairs = append(pairs, CallPair{Reference: j, Predicted: -1})
 	}
 	for i := range nm {
 		if !used[i] {
