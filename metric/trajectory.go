@@ -150,9 +150,12 @@ const (
 	// averages over invocations. With no turns there is nothing to score:
 	// the score is 1.
 	ScorePerTurn
-	// ScoreRecall: the share of expected calls that were made, paired one
-	// to one (in order for TrajectoryStrict and TrajectoryInOrder); 1 when
-	// none is expected. vitest-evals' ToolCallScorer with requireAll false.
+	// ScoreRecall: the share of calls that pair up, one to one (in order
+	// for TrajectoryStrict and TrajectoryInOrder), out of the calls the
+	// mode answers for: the expected calls (superset, in order), the calls
+	// made (subset), or the larger of the two (strict, unordered); 1 when
+	// there are none. With TrajectorySuperset it is the recall of the
+	// expected calls, vitest-evals' ToolCallScorer with requireAll false.
 	ScoreRecall
 	// ScorePartialArgs: as ScoreRecall, but a pair earns the share of its
 	// arguments that match (ArgsCredit) rather than all or nothing, and
@@ -185,8 +188,8 @@ type TrajectoryMatch struct {
 	// TurnAware makes TrajectoryStrict compare turn by turn (the calls of
 	// one assistant message): the same number of turns, and within each
 	// the same calls in any order. Evaluate takes the turns from the
-	// conversation and, when the sample has a reference conversation, from
-	// it; CompareTurns takes them as given.
+	// conversation's AI messages and cuts the reference calls to their
+	// sizes; CompareTurns takes both as given.
 	TurnAware bool
 	// Scoring is how the comparison becomes a score.
 	Scoring Scoring
@@ -300,7 +303,7 @@ func (m TrajectoryMatch) CompareTurns(made, expected [][]agentcheck.ToolCall) Re
 		ok = ok && turnOK
 		pairs = append(pairs, ps...)
 	}
-	if !ok {
+	if len(made) != len(expected) {
 		tm.note = fmt.Sprintf("%d turns made against %d expected", len(made), len(expected))
 	}
 	return m.result(tm, pairs, b2f(ok), ok)
