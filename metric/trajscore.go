@@ -143,49 +143,69 @@ func (tm *trajMatcher) partial(partial bool) ([]CallPair, float64) {
 }
 
 // inOrderCredit pairs calls in order for the most credit: a weighted
-// longest common subsequence.
+// longest common subsequence. A first (or last) made and expected call
+// that earn full credit together are paired at once: some best pairing
+// pairs them, as any pair either would take instead earns no more. Only
+// what lies between goes through the dynamic program.
 func (tm *trajMatcher) inOrderCredit(partial bool) ([]CallPair, float64) {
 	nm, ne := len(tm.made), len(tm.exp)
-	w := ne + 1
-	dp := make([]float64, (nm+1)*w)
-	c := make([]float64, nm*ne)
-	for i := 1; i <= nm; i++ {
-		for j := 1; j <= ne; j++ {
-			c[(i-1)*ne+j-1] = tm.credit(i-1, j-1, partial)
+	lo := 0
+	for lo < nm && lo < ne && tm.credit(lo, lo, partial) == 1 {
+		lo++
+	}
+	hm, he := nm, ne
+	for hm > lo && he > lo && tm.credit(hm-1, he-1, partial) == 1 {
+		hm, he = hm-1, he-1
+	}
+	pairs := make([]CallPair, 0, max(nm, ne))
+	for k := range lo {
+		pairs = append(pairs, CallPair{Reference: k, Predicted: k, Matched: true, Score: 1})
+	}
+	total := float64(lo + (nm - hm))
+
+	// The calls between: made [lo, hm) against expected [lo, he).
+	m, n := hm-lo, he-lo
+	w := n + 1
+	dp := make([]float64, (m+1)*w)
+	for i := 1; i <= m; i++ {
+		for j := 1; j <= n; j++ {
 			best := max(dp[(i-1)*w+j], dp[i*w+j-1])
-			if x := c[(i-1)*ne+j-1]; x > 0 {
+			if x := tm.credit(lo+i-1, lo+j-1, partial); x > 0 {
 				best = max(best, dp[(i-1)*w+j-1]+x)
 			}
 			dp[i*w+j] = best
 		}
 	}
+	total += dp[m*w+n]
 	var rev []CallPair
-	i, j := nm, ne
+	i, j := m, n
 	for i > 0 && j > 0 {
-		x := c[(i-1)*ne+j-1]
+		x := tm.credit(lo+i-1, lo+j-1, partial)
 		switch {
 		case x > 0 && dp[i*w+j] == dp[(i-1)*w+j-1]+x:
-			rev = append(rev, CallPair{Reference: j - 1, Predicted: i - 1, Matched: x == 1, Score: x})
+			rev = append(rev, CallPair{Reference: lo + j - 1, Predicted: lo + i - 1, Matched: x == 1, Score: x})
 			i, j = i-1, j-1
 		case dp[i*w+j] == dp[(i-1)*w+j]:
-			rev = append(rev, CallPair{Reference: -1, Predicted: i - 1})
+			rev = append(rev, CallPair{Reference: -1, Predicted: lo + i - 1})
 			i--
 		default:
-			rev = append(rev, CallPair{Reference: j - 1, Predicted: -1})
+			rev = append(rev, CallPair{Reference: lo + j - 1, Predicted: -1})
 			j--
 		}
 	}
 	for ; i > 0; i-- {
-		rev = append(rev, CallPair{Reference: -1, Predicted: i - 1})
+		rev = append(rev, CallPair{Reference: -1, Predicted: lo + i - 1})
 	}
 	for ; j > 0; j-- {
-		rev = append(rev, CallPair{Reference: j - 1, Predicted: -1})
+		rev = append(rev, CallPair{Reference: lo + j - 1, Predicted: -1})
 	}
-	pairs := make([]CallPair, len(rev))
-	for k := range rev {
-		pairs[k] = rev[len(rev)-1-k]
+	for k := len(rev) - 1; k >= 0; k-- {
+		pairs = append(pairs, rev[k])
 	}
-	return pairs, dp[nm*w+ne]
+	for k := range nm - hm {
+		pairs = append(pairs, CallPair{Reference: he + k, Predicted: hm + k, Matched: true, Score: 1})
+	}
+	return pairs, total
 }
 
 // creditScale turns credits into the integer costs of the assignment.
