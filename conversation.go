@@ -94,8 +94,12 @@ func MustParseToolCall(name, argsJSON string) ToolCall {
 	return tc
 }
 
-// String renders the call as name({"arg":value,...}).
+// String renders the call as name({"arg":value,...}), and a call whose
+// arguments are not valid JSON as name(<unparseable "text">).
 func (tc ToolCall) String() string {
+	if tc.InvalidArgs != "" {
+		return tc.Name + "(<unparseable " + strconv.Quote(tc.InvalidArgs) + ">)"
+	}
 	b := append([]byte(tc.Name), '(')
 	if tc.Args.Len() > 0 {
 		b = tc.Args.appendJSON(b, false)
@@ -166,7 +170,8 @@ func (e *MessageError) Unwrap() error { return e.Err }
 
 // Validate checks the conversation as ragas does: every Tool message must
 // follow an AI message that has tool calls, or another Tool message. Every
-// tool call must have a name and object arguments.
+// tool call must have a name; its arguments may be any JSON value (an
+// object as a rule), or none.
 func (c Conversation) Validate() error {
 	for i, m := range c {
 		switch m.Role {
@@ -188,9 +193,6 @@ func (c Conversation) Validate() error {
 		for j, tc := range m.ToolCalls {
 			if tc.Name == "" {
 				return &MessageError{Message: i, Role: m.Role, ToolCall: j, Err: fmt.Errorf("tool call has no name")}
-			}
-			if k := tc.Args.Kind(); k != ObjectKind && k != NullKind {
-				return &MessageError{Message: i, Role: m.Role, ToolCall: j, Name: tc.Name, Err: fmt.Errorf("arguments must be an object, got %s", k)}
 			}
 		}
 	}

@@ -613,6 +613,9 @@ func renderJSON(v agentcheck.Value) string { return v.String() }
 // renderCall renders an actual call as name(key: json, ...) in argument
 // order, the shape ExpectedCall.String uses, so the two read alike.
 func renderCall(tc agentcheck.ToolCall) string {
+	if tc.InvalidArgs != "" {
+		return tc.String()
+	}
 	var b strings.Builder
 	b.WriteString(tc.Name)
 	b.WriteByte('(')

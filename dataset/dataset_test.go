@@ -292,10 +292,8 @@ func TestParseOpenAIMessages(t *testing.T) {
 		}
 	}
 	errTests := []struct{ doc, err string }{
-		{`[{"role": "user", "content": "x"}, {"role": "assistant", "tool_calls": [{"id": "a", "function": {"name": "ok", "arguments": "{}"}}, {"id": "b", "function": {"name": "weather", "arguments": "{\"city\": Paris}"}}]}]`,
-			`message 1 (ai), tool call 1 "weather": arguments "{\"city\": Paris}" are not valid JSON: line 1, column 10: unexpected 'P', want a value`},
-		{`[{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": "[1]"}}]}]`,
-			`message 0 (ai), tool call 0 "f": arguments must be a JSON object, got array`},
+		// Arguments that are a list, or not valid JSON, are no error: see
+		// TestParseOpenAIMessagesKeepsMalformedArguments.
 		{`[{"role": "assistant", "tool_calls": [{"function": {"arguments": "{}"}}]}]`,
 			`message 0 (ai), tool call 0: "function.name" must be a non-empty string`},
 		{`[{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": 3}}]}]`,
@@ -317,6 +315,11 @@ func TestParseOpenAIMessages(t *testing.T) {
 	got, err := dataset.ParseOpenAIMessages([]byte(`[{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": {"b": 1, "a": 2}}}]}]`))
 	if err != nil || got[0].ToolCalls[0].Args.String() != `{"b":1,"a":2}` {
 		t.Errorf("object arguments: %v, %v", got, err)
+	}
+	// Arguments that are a list are kept as they are.
+	got, err = dataset.ParseOpenAIMessages([]byte(`[{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": "[1]"}}]}]`))
+	if err != nil || got[0].ToolCalls[0].Args.String() != `[1]` {
+		t.Errorf("list arguments: %v, %v", got, err)
 	}
 	// IDs that are not strings are no IDs.
 	got, err = dataset.ParseOpenAIMessages([]byte(`[{"role": "assistant", "tool_calls": [{"id": 7, "function": {"name": "f", "arguments": "{}"}}, {"id": 8, "function": {"name": "g", "arguments": {}}}]}, {"role": "tool", "tool_call_id": 7, "content": "x"}]`))

@@ -115,8 +115,8 @@ func TestSampleAsErrorsSayWhere(t *testing.T) {
 		text   string
 		want   string
 	}{
-		{dataset.Auto, `{"messages": [{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{"}}]}]}`,
-			`runs.jsonl:7: sample 4: openai messages: message 0 (ai), tool call 0 "f": arguments "{" are not valid JSON`},
+		{dataset.Auto, `{"messages": [{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"arguments": "{"}}]}]}`,
+			`runs.jsonl:7: sample 4: openai messages: message 0 (ai), tool call 0: "function.name" must be a non-empty string`},
 		{dataset.Auto, `{"messages": [{"role": "user", "content": "hi"}], "reference_tool_calls": [{"name": "f", "args": 3}]}`,
 			`runs.jsonl:7: sample 4: reference_tool_calls[0]: "args" must be an object, got int`},
 		{dataset.OpenAI, `{"user_input": []}`, `runs.jsonl:7: sample 4: "messages" is missing`},

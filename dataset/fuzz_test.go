@@ -214,6 +214,11 @@ func FuzzParseOpenAIMessages(f *testing.F) {
 		if err := conv.Validate(); err != nil {
 			t.Fatalf("loaded an invalid conversation: %v", err)
 		}
+		for _, tc := range conv.ToolCalls() {
+			if _, perr := agentcheck.ParseValue([]byte(tc.InvalidArgs)); tc.InvalidArgs != "" && (perr == nil || tc.Args.Kind() != agentcheck.NullKind) {
+				t.Fatalf("call %s keeps arguments %q as not valid JSON (parse error %v), with Args %s", tc.Name, tc.InvalidArgs, perr, tc.Args)
+			}
+		}
 		data := marshalOpenAI(conv)
 		back, err := dataset.ParseOpenAIMessages(data)
 		if err != nil {
@@ -256,6 +261,12 @@ func marshalOpenAI(conv agentcheck.Conversation) []byte {
 				b = append(b, `,"type":"function","function":{"name":`...)
 				b = appendJSON(b, agentcheck.StringOf(tc.Name))
 				b = append(b, `,"arguments":`...)
+				if tc.InvalidArgs != "" {
+					// Arguments that are not JSON go back as they came.
+					b = appendJSON(b, agentcheck.StringOf(tc.InvalidArgs))
+					b = append(b, "}}"...)
+					continue
+				}
 				args := tc.Args
 				if args.Kind() == agentcheck.NullKind {
 					args = agentcheck.ObjectOf()

@@ -15,7 +15,11 @@ import (
 // ParseOpenAIMessages reads OpenAI Chat Completions messages written as JSON:
 // a list of messages, or an object with a "messages" list (a request body).
 // Assistant tool calls carry their arguments as a JSON string, which is
-// parsed; malformed arguments are an error naming the message and the call.
+// parsed. Arguments that are not valid JSON are not an error: the call keeps
+// them as written in InvalidArgs (Args null), so that it fails every
+// comparison of its arguments while checks of its name still see it.
+// Arguments that are valid JSON but not an object (a list, a string, a
+// number) are kept as they are.
 func ParseOpenAIMessages(data []byte) (agentcheck.Conversation, error) {
 	v, err := agentcheck.ParseValue(data)
 	if err != nil {
@@ -176,31 +180,31 @@ func openAIMessage(v agentcheck.Value, i int) (agentcheck.Message, error) {
 		default:
 			return fail(role, j, name.Text(), `"function.arguments" must be a JSON string, got %s`, args.Kind())
 		}
-		tc, err := openAIArguments(stringText(id), name.Text(), argText)
-		if err != nil {
-			return fail(role, j, name.Text(), "%v", err)
-		}
-		m.ToolCalls[j] = tc
+		m.ToolCalls[j] = openAIArguments(stringText(id), name.Text(), argText)
 	}
 	return m, nil
 }
 
-func openAIArguments(id, name, text string) (agentcheck.ToolCall, error) {
+// openAIArguments makes the call whose arguments are written as text, a
+// JSON value: an empty text, or null, is no arguments (an empty object, as
+// several servers say it), and a text that is not valid JSON is kept in
+// InvalidArgs.
+func openAIArguments(id, name, text string) agentcheck.ToolCall {
 	tc := agentcheck.ToolCall{ID: id, Name: name}
 	if strings.TrimSpace(text) == "" {
-		// An empty arguments string is how several servers say "no arguments".
 		tc.Args = agentcheck.ObjectOf()
-		return tc, nil
+		return tc
 	}
 	args, err := agentcheck.ParseValue([]byte(text))
-	if err != nil {
-		return tc, fmt.Errorf("arguments %s are not valid JSON: %w", truncate(text, 80), err)
+	switch {
+	case err != nil:
+		tc.InvalidArgs = text
+	case args.Kind() == agentcheck.NullKind:
+		tc.Args = agentcheck.ObjectOf()
+	default:
+		tc.Args = args
 	}
-	if args.Kind() != agentcheck.ObjectKind {
-		return tc, fmt.Errorf("arguments must be a JSON object, got %s", args.Kind())
-	}
-	tc.Args = args
-	return tc, nil
+	return tc
 }
 
 // stringText is a String's text, and "" for any other kind.

@@ -3,6 +3,9 @@ package dataset_test
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
 )
 
@@ -37,5 +40,33 @@ func TestParseOpenAIMessagesPairsResultsRefusalsAndCustomTools(t *testing.T) {
 		if _, err := dataset.ParseOpenAIMessages([]byte(bad.json)); err == nil || err.Error() != bad.want {
 			t.Errorf("%s: error %v, want %s", bad.json, err, bad.want)
 		}
+	}
+}
+
+// A call whose arguments are not valid JSON loads with them kept as
+// written, Args null; the other calls of the message load as usual.
+func TestParseOpenAIMessagesKeepsMalformedArguments(t *testing.T) {
+	conv, err := dataset.ParseOpenAIMessages([]byte(`[
+	  {"role": "user", "content": "Weather in Paris and Rome?"},
+	  {"role": "assistant", "content": null, "tool_calls": [
+	    {"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{\"city\": \"Par"}},
+	    {"id": "c2", "type": "function", "function": {"name": "search", "arguments": "{\"city\": \"Rome\"}"}},
+	    {"id": "c3", "type": "function", "function": {"name": "now", "arguments": "null"}}]},
+	  {"role": "tool", "tool_call_id": "c1", "content": "bad arguments"},
+	  {"role": "tool", "tool_call_id": "c2", "content": "sunny"},
+	  {"role": "tool", "tool_call_id": "c3", "content": "noon"}]`))
+	if err != nil {
+		t.Fatalf("Expected messages with one malformed call to load, but got %v", err)
+	}
+	want := []agentcheck.ToolCall{
+		{ID: "c1", Name: "search", InvalidArgs: `{"city": "Par`},
+		{ID: "c2", Name: "search", Args: agentcheck.MustParseValue(`{"city": "Rome"}`)},
+		{ID: "c3", Name: "now", Args: agentcheck.ObjectOf()}, // null is no arguments
+	}
+	if diff := cmp.Diff(want, conv.ToolCalls(), sameValue); diff != "" {
+		t.Errorf("Expected the calls to keep the malformed arguments as written, but they differ (-want +got):\n%s", diff)
+	}
+	if len(conv) != 5 || conv[2].ToolCallID != "c1" {
+		t.Errorf("Expected the result of the malformed call to stay paired with it, but got %v", conv)
 	}
 }

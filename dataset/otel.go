@@ -36,7 +36,8 @@ const (
 // Human, AI, System and Tool messages. Text parts are joined with "\n"; reasoning, blob, file, uri
 // and parts of unknown types are skipped. A tool_call part {"id", "name",
 // "arguments"} is a function ToolCall of its assistant message (arguments:
-// a JSON object, or a JSON string holding one; none is an empty object),
+// a JSON value, or a JSON string holding one, kept in the call's
+// InvalidArgs when it is not valid JSON; none is an empty object),
 // and a server_tool_call part {"id", "name", "server_tool_call"} a hosted
 // one, whose arguments are the server_tool_call object without its "type".
 // A tool_call_response part {"id", "response"} is a Tool message answering
@@ -199,9 +200,9 @@ func otelCall(typ string, p agentcheck.Value) (agentcheck.ToolCall, error) {
 	case agentcheck.ObjectKind:
 		return agentcheck.ToolCall{ID: stringText(id), Name: name.Text(), Args: args}, nil
 	case agentcheck.StringKind:
-		return openAIArguments(stringText(id), name.Text(), args.Text())
-	default:
-		return agentcheck.ToolCall{}, fmt.Errorf(`"arguments" must be a JSON object or a JSON string holding one, got %s`, args.Kind())
+		return openAIArguments(stringText(id), name.Text(), args.Text()), nil
+	default: // the conventions allow any value: a list, a number
+		return agentcheck.ToolCall{ID: stringText(id), Name: name.Text(), Args: args}, nil
 	}
 }
 

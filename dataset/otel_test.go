@@ -136,14 +136,8 @@ func TestParseOTelMessagesErrors(t *testing.T) {
 		want       string
 	}{
 		{"not a list", `{"role": "user"}`, -1, -1, "want a list of messages, got object"},
-		{"arguments not JSON", `[` + user + `, {"role": "assistant", "parts": [{"type": "text", "content": "ok"},
-			{"type": "tool_call", "id": "a", "name": "f", "arguments": {}},
-			{"type": "tool_call", "id": "b", "name": "book", "arguments": "{\"city\": \"Paris\","}]}]`,
-			1, 1, `message 1 (ai), tool call 1 "book": part 2 (tool_call): arguments "{\"city\": \"Paris\"," are not valid JSON: line 1, column 18: unexpected end of input, want an object key`},
-		{"arguments a list", `[{"role": "assistant", "parts": [{"type": "tool_call", "name": "f", "arguments": [1]}]}]`,
-			0, 0, `message 0 (ai), tool call 0 "f": part 0 (tool_call): "arguments" must be a JSON object or a JSON string holding one, got array`},
-		{"arguments a string holding a list", `[{"role": "assistant", "parts": [{"type": "tool_call", "name": "f", "arguments": "[1]"}]}]`,
-			0, 0, `message 0 (ai), tool call 0 "f": part 0 (tool_call): arguments must be a JSON object, got array`},
+		// Arguments that are a list, given or in a string, or not valid
+		// JSON, are no error: see TestParseOTelMessagesKeepsMalformedArguments.
 		{"call without a name", `[{"role": "assistant", "parts": [{"type": "tool_call", "id": "x", "arguments": {}}]}]`,
 			0, 0, `message 0 (ai), tool call 0: part 0 (tool_call): "name" must be a non-empty string`},
 		{"unknown role", `[` + user + `, {"role": "critic", "parts": []}]`, 1, -1, `message 1: unknown role "critic" (want user, assistant, system or tool)`},
@@ -278,13 +272,41 @@ func TestReadOTLPTracesDocument(t *testing.T) {
 	if samples[0].Line != 22 {
 		t.Errorf("trace on line %d, want 22 (its first span's spanId)", samples[0].Line)
 	}
-	// A broken argument deep in the document is located on its span's line.
+	// Arguments that are not valid JSON deep in the document load as
+	// they are, on their call.
 	broken := strings.Replace(string(data), `"stringValue": "{\"city\": \"Rome\", \"days\": 2}"`, `"stringValue": "{\"city\": \"Rome\", \"days\": }"`, 1)
 	if broken == string(data) {
 		t.Fatal("the fixture changed: no argument to break")
 	}
-	_, errs = readTraces(t, broken, "weather.json")
-	want := `weather.json:128: trace 0af7651916cd43dd8448eb211c80319c, span 3d2c1b0a99887766 "chat gpt-4o", gen_ai.input.messages: message 1 (ai), tool call 1 "get_weather": part 2 (tool_call): arguments "{\"city\": \"Rome\", \"days\": }" are not valid JSON: line 1, column 26: unexpected '}', want a value`
+	samples, errs = readTraces(t, broken, "weather.json")
+	if len(errs) != 0 || len(samples) != 1 {
+		t.Fatalf("broken arguments: %d samples, errors %q; want 1 sample and no error", len(samples), errs)
+	}
+	calls := samples[0].Sample.Conversation.ToolCalls()
+	if len(calls) != 2 || calls[1].ID != "call_2" || calls[1].InvalidArgs != `{"city": "Rome", "days": }` || calls[1].Args.Kind() != agentcheck.NullKind ||
+		calls[0].InvalidArgs != "" || calls[0].Args.String() != `{"city":"Paris","days":2.0}` {
+		t.Errorf("broken arguments: calls %+v, want call_2 with InvalidArgs and call_1 as it was", calls)
+	}
+	// A call without a name deep in the document is located on its
+	// span's line.
+	nameless := strings.Replace(broken, `"stringValue": "call_2"
+                                              }
+                                            },
+                                            {
+                                              "key": "name",
+                                              "value": {
+                                                "stringValue": "get_weather"`, `"stringValue": "call_2"
+                                              }
+                                            },
+                                            {
+                                              "key": "name",
+                                              "value": {
+                                                "intValue": "7"`, 1)
+	if nameless == broken {
+		t.Fatal("the fixture changed: no name to break")
+	}
+	_, errs = readTraces(t, nameless, "weather.json")
+	want := `weather.json:128: trace 0af7651916cd43dd8448eb211c80319c, span 3d2c1b0a99887766 "chat gpt-4o", gen_ai.input.messages: message 1 (ai), tool call 1: part 2 (tool_call): "name" must be a non-empty string`
 	if len(errs) != 1 || errs[0] != want {
 		t.Errorf("errors:\n got %q\nwant %q", errs, want)
 	}
@@ -312,7 +334,7 @@ func TestReadOTLPTracesBadTraces(t *testing.T) {
 	lines := []string{
 		otlpLine("t1", "s1", "", "chat", 1, chatOp, hiIn, hiOut),
 		otlpLine("t2", "s2", "r2", "chat", 1, chatOp, hiIn,
-			`{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"c\",\"name\":\"book\",\"arguments\":\"{\\\"day\\\": }\"}]}]"}}`),
+			`{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"c\",\"name\":\"book\",\"arguments\":\"{\\\"day\\\": }\"},{\"type\":\"tool_call\",\"id\":\"d\",\"arguments\":\"{}\"}]}]"}}`),
 		`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"t9","spanId":"s9",`,
 		otlpLine("t3", "s3", "r3", "invoke_agent", 1),
 		otlpLine("t4", "s4", "r4", "chat", 1, chatOp, hiIn, hiOut, strAttr("agentcheck.reference_tool_calls", `[]`)),
@@ -334,7 +356,7 @@ func TestReadOTLPTracesBadTraces(t *testing.T) {
 		t.Errorf("samples %q, want %q", ids, want)
 	}
 	want := []string{
-		`runs.otlp.jsonl:2: trace t2, span s2 "chat", gen_ai.output.messages: message 0 (ai), tool call 0 "book": part 0 (tool_call): arguments "{\"day\": }" are not valid JSON: line 1, column 9: unexpected '}', want a value`,
+		`runs.otlp.jsonl:2: trace t2, span s2 "chat", gen_ai.output.messages: message 0 (ai), tool call 1: part 1 (tool_call): "name" must be a non-empty string`,
 		`runs.otlp.jsonl:3: line 1, column 74: unexpected end of input, want an object key`,
 		`runs.otlp.jsonl:4: trace t3: no chat span (a span with gen_ai.operation.name "chat")`,
 		`runs.otlp.jsonl:5: trace t4, span s4 "chat", agentcheck.reference_tool_calls: references belong on the trace's root span, and this span's parent is r4`,
@@ -353,8 +375,8 @@ func TestReadOTLPTracesBadTraces(t *testing.T) {
 	}
 	var me *agentcheck.MessageError
 	for _, err := range dataset.ReadOTLPTraces(strings.NewReader(lines[1]), "x") {
-		if !errors.As(err, &me) || me.Message != 0 || me.ToolCall != 0 || me.Name != "book" {
-			t.Errorf("error %v does not unwrap to message 0, call 0 \"book\"", err)
+		if !errors.As(err, &me) || me.Message != 0 || me.ToolCall != 1 || me.Name != "" {
+			t.Errorf("error %v does not unwrap to message 0, call 1 without a name", err)
 		}
 	}
 }

@@ -24,7 +24,8 @@ import (
 //
 // Calls: a "function_call" is a function ToolCall with the item's call_id
 // and its arguments, a JSON string, parsed (an empty string is no
-// arguments); a "custom_tool_call" one whose arguments are {"input":
+// arguments; one that is not valid JSON is kept in the call's InvalidArgs,
+// not an error); a "custom_tool_call" one whose arguments are {"input":
 // <its input>}; an "mcp_call" an MCP ToolCall with the item's id, followed
 // by its result as a Tool message (Content its output, or its error as
 // text or compact JSON with IsError set) when it has one. The items of the
@@ -282,11 +283,8 @@ func (r *responsesReader) call(i int, typ string, v agentcheck.Value) error {
 	}
 	switch args, _ := v.Get("arguments"); args.Kind() {
 	case agentcheck.StringKind:
-		parsed, err := openAIArguments(id, name, args.Text())
-		if err != nil {
-			return fail(name, "%v", err)
-		}
-		tc.Args = parsed.Args
+		parsed := openAIArguments(id, name, args.Text())
+		tc.Args, tc.InvalidArgs = parsed.Args, parsed.InvalidArgs
 	case agentcheck.ObjectKind: // as some servers send it
 		tc.Args = args
 	default:

@@ -16,7 +16,8 @@ import (
 // the best unmatched expected call, in order), which loses matches with
 // duplicate and retried calls and depends on the order of the calls; here
 // the pairing is a maximum matching, and among those one with the highest
-// total argument score. Calls with different tool names never match.
+// total argument score. Calls with different tool names never match, nor
+// does a call whose arguments are not valid JSON (ToolCall.InvalidArgs).
 //
 // The zero value is the Java default: StrictMatch, any order, threshold 0.8.
 type ToolCallMatch struct {
@@ -427,8 +428,12 @@ func (st *matchState) flexibleUnits(shared, b int) int64 {
 }
 
 // emptyRefScore is the FlexibleMatch score against a reference call without
-// arguments: 1 if the predicted call has none either, else 0.5.
+// arguments: 1 if the predicted call has none either, else 0.5, and 0 if its
+// arguments are not valid JSON.
 func (st *matchState) emptyRefScore(p int) (float64, int64) {
+	if st.pred[p].InvalidArgs != "" {
+		return 0, 0
+	}
 	if len(st.argsP[p]) == 0 {
 		return 1, st.scale
 	}
@@ -443,6 +448,9 @@ func (st *matchState) pair(p, r int) (score float64, weight int64) {
 		if st.classP[p] == st.classR[r] {
 			return 1, st.big + 1
 		}
+		return 0, 0
+	}
+	if st.ref[r].InvalidArgs != "" {
 		return 0, 0
 	}
 	pa, ra := st.argsP[p], st.argsR[r]
@@ -490,6 +498,9 @@ func (st *matchState) weigh(r int, w []int64, at []int32) {
 		}
 		return
 	}
+	if st.ref[r].InvalidArgs != "" {
+		return
+	}
 	ra := st.argsR[r]
 	b := len(ra)
 	if b == 0 {
@@ -529,11 +540,17 @@ func (st *matchState) weigh(r int, w []int64, at []int32) {
 
 // appendCallKey writes a key equal for two calls exactly when they have the
 // same name and equal arguments (see agentcheck.Equal); no arguments at all
-// are the empty object.
+// are the empty object. Arguments that are not valid JSON (InvalidArgs)
+// equal nothing: their key is '?' and a number of its own, counted in nan,
+// where no arguments' key starts with '?'.
 func appendCallKey(b []byte, tc agentcheck.ToolCall, nan *int) []byte {
 	b = strconv.AppendInt(b, int64(len(tc.Name)), 10)
 	b = append(b, ':')
 	b = append(b, tc.Name...)
+	if tc.InvalidArgs != "" {
+		*nan++
+		return strconv.AppendInt(append(b, '?'), int64(*nan), 10)
+	}
 	args := tc.Args
 	if args.Kind() == agentcheck.NullKind {
 		args = emptyObject

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"slices"
@@ -73,7 +74,9 @@ const (
 // predicted calls must have the reference's names in the reference's order
 // (or, with AnyOrder, the same names after sorting both lists), and the score
 // is the mean argument score of the calls paired position by position. Any
-// missing or extra call scores 0; extra arguments are ignored. The zero value
+// missing or extra call scores 0; extra arguments are ignored. A call whose
+// arguments are not valid JSON (ToolCall.InvalidArgs) still lines up by its
+// name, but scores 0, whatever the reference's arguments. The zero value
 // is ragas's default: strict order, exact argument comparison.
 type ToolCallAccuracy struct {
 	// AnyOrder is ragas's strict_order=False: both lists are sorted by name
@@ -165,7 +168,8 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, de
 	for i := 0; i < n; i++ {
 		p, ref := &predicted[pi[i]], &reference[ri[i]]
 		pair := CallPair{Reference: ri[i], Predicted: pi[i]}
-		if p.Name == ref.Name {
+		if p.Name == ref.Name && p.InvalidArgs == "" && ref.InvalidArgs == "" {
+			// Arguments that are not valid JSON score 0 against anything.
 			pair.Score = sc.argScore(p.Args, ref.Args, m.ArgSimilarity)
 			pair.Matched = pair.Score == 1
 			score += pair.Score
@@ -282,8 +286,16 @@ func getScratch() *scratch {
 
 // argScore is ragas's _get_arg_score: the mean, over the reference's keys in
 // order, of the similarity of str() of the two values (0 for a key the
-// prediction lacks). Extra predicted keys are ignored.
+// prediction lacks). Extra predicted keys are ignored. Arguments that are
+// not an object (a list, a string, which ragas never sees) are one value,
+// compared as a whole, and score 0 against an object.
 func (sc *scratch) argScore(pred, ref agentcheck.Value, sim StringSimilarity) float64 {
+	if pk, rk := pred.Kind(), ref.Kind(); !isObjectArgs(pk) || !isObjectArgs(rk) {
+		if isObjectArgs(pk) || isObjectArgs(rk) {
+			return 0
+		}
+		return sc.compare(ref, pred, sim)
+	}
 	if ref.Len() == 0 {
 		if pred.Len() == 0 {
 			return 1
@@ -301,6 +313,12 @@ func (sc *scratch) argScore(pred, ref agentcheck.Value, sim StringSimilarity) fl
 		score += sc.compare(m.Value, pv, sim)
 	}
 	return score / float64(len(members))
+}
+
+// isObjectArgs reports whether arguments of kind k are an object: one, or
+// none at all.
+func isObjectArgs(k agentcheck.Kind) bool {
+	return k == agentcheck.ObjectKind || k == agentcheck.NullKind
 }
 
 // compare is sim.Score(str(ref), str(pred)). Every similarity gives
@@ -399,7 +417,9 @@ func appendKeyPart(b []byte, s string) []byte {
 // against the set of reference calls, where a call is its name and its
 // arguments compared with Python's == (objects regardless of key order,
 // 1 == 1.0 == true), duplicates collapse, and the result is rounded to 4
-// decimals. Both lists empty scores 0.
+// decimals. Both lists empty scores 0. A call whose arguments are not valid
+// JSON (ToolCall.InvalidArgs) equals no other call, not even one with the
+// same text; with NamesOnly its name counts as any call's.
 type ToolCallF1 struct {
 	// NamesOnly compares the sets of tool names called and expected,
 	// arguments aside, and keeps every digit of the F1: promptfoo's
@@ -526,6 +546,10 @@ func (sc *scratch) f1Sorted(predicted, reference []agentcheck.ToolCall, match []
 		for i := range set {
 			start := len(sc.keys)
 			sc.keys = appendSetKey(sc.keys, &set[i])
+			if set[i].InvalidArgs != "" {
+				// Such a call equals no other: its key is its own.
+				sc.keys = binary.AppendUvarint(sc.keys, uint64(len(sc.spans)))
+			}
 			sc.spans = append(sc.spans, [2]int{start, len(sc.keys)})
 			sc.hashes = append(sc.hashes, maphash.Bytes(hashSeed, sc.keys[start:]))
 		}
@@ -633,9 +657,10 @@ func f1Pairwise(predicted, reference []agentcheck.ToolCall, match []int) (actual
 
 // callEqual reports whether two calls have equal set keys (appendSetKey)
 // without writing them: the same name, and arguments equal by Python's ==,
-// no arguments being the empty dict.
+// no arguments being the empty dict. A call whose arguments are not valid
+// JSON (InvalidArgs) equals no call, not even one with the same text.
 func callEqual(a, b *agentcheck.ToolCall) bool {
-	if a.Name != b.Name {
+	if a.Name != b.Name || a.InvalidArgs != "" || b.InvalidArgs != "" {
 		return false
 	}
 	x, y := a.Args, b.Args
@@ -677,11 +702,15 @@ func appendRatio(b []byte, n, d int, x float64) []byte {
 
 // appendSetKey writes the call as ragas puts it in a set: the name, then
 // the arguments made hashable, compared by Python's ==. No arguments at all
-// are the empty dict.
+// are the empty dict. Arguments that are not valid JSON are written '?',
+// which no arguments' key starts with; f1Sorted makes such a key unique.
 func appendSetKey(b []byte, tc *agentcheck.ToolCall) []byte {
 	b = strconv.AppendInt(b, int64(len(tc.Name)), 10)
 	b = append(b, ':')
 	b = append(b, tc.Name...)
+	if tc.InvalidArgs != "" {
+		return append(b, '?')
+	}
 	if tc.Args.Kind() == agentcheck.NullKind {
 		return append(b, '{', 0, '}') // as the empty object
 	}

@@ -29,8 +29,11 @@ type Messages []*schema.Message
 // AssistantGenMultiContent and the deprecated MultiContent, the non-empty
 // ones joined by "\n"; images, audio, video and files are skipped, and so
 // is ReasoningContent. An assistant message's ToolCalls keep their order
-// and IDs; their arguments, a JSON string, are parsed (an empty string is
-// no arguments: an empty object). A tool message answers a call of the
+// and IDs; their arguments, a JSON string, are parsed (an empty string, or
+// null, is no arguments: an empty object). Arguments that are not valid JSON
+// are no error: the call keeps them as written in InvalidArgs (Args null),
+// so that it fails every check of its arguments and still counts as a call
+// of its tool. A tool message answers a call of the
 // assistant message it follows: the one whose ID is its ToolCallID, or,
 // without one, the earliest unanswered call named its ToolName; its
 // ToolCallID becomes that call's ID. eino has no error flag on tool
@@ -39,7 +42,8 @@ type Messages []*schema.Message
 // An error is an *agentcheck.MessageError naming the message, and the tool
 // call, that could not be read: a nil message, an unknown role, tool calls
 // on a message that is not the assistant's, a call without a name,
-// arguments that are not a JSON object, a tool message out of place, or one
+// arguments that are JSON but not an object (which Conversation.Validate
+// refuses), a tool message out of place, or one
 // whose call is unknown, answered already, or of another name.
 func (m Messages) Conversation() (agentcheck.Conversation, error) {
 	conv := make(agentcheck.Conversation, len(m))
@@ -98,11 +102,8 @@ func message(i int, msg *schema.Message) (agentcheck.Message, error) {
 		if tc.Function.Name == "" {
 			return fail(role, j, "", errors.New("tool call has no name"))
 		}
-		args, err := arguments(tc.Function.Arguments)
-		if err != nil {
-			return fail(role, j, tc.Function.Name, err)
-		}
-		cm.ToolCalls[j] = agentcheck.ToolCall{ID: tc.ID, Name: tc.Function.Name, Args: args}
+		args, invalid := arguments(tc.Function.Arguments)
+		cm.ToolCalls[j] = agentcheck.ToolCall{ID: tc.ID, Name: tc.Function.Name, Args: args, InvalidArgs: invalid}
 	}
 	return cm, nil
 }
@@ -135,29 +136,21 @@ func text(msg *schema.Message) string {
 	return strings.Join(parts, "\n")
 }
 
-// arguments parses a call's arguments, a JSON object written as a string;
-// an empty string is no arguments.
-func arguments(s string) (agentcheck.Value, error) {
+// arguments parses a call's arguments, a JSON value written as a string:
+// an empty string, or null, is no arguments (the empty object), and a
+// string that is not valid JSON is returned as invalid, with null args.
+func arguments(s string) (args agentcheck.Value, invalid string) {
 	if strings.TrimSpace(s) == "" {
-		return agentcheck.ObjectOf(), nil
+		return agentcheck.ObjectOf(), ""
 	}
 	v, err := agentcheck.ParseValue([]byte(s))
-	if err != nil {
-		return agentcheck.Value{}, fmt.Errorf("arguments %s are not valid JSON: %w", quote(s, 80), err)
+	switch {
+	case err != nil:
+		return agentcheck.Value{}, s
+	case v.Kind() == agentcheck.NullKind:
+		return agentcheck.ObjectOf(), ""
 	}
-	if v.Kind() != agentcheck.ObjectKind {
-		return agentcheck.Value{}, fmt.Errorf("arguments must be a JSON object, got %s", v.Kind())
-	}
-	return v, nil
-}
-
-// quote quotes s, cut to n runes.
-func quote(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(string(r[:n])) + "..."
+	return v, ""
 }
 
 // pair pairs each Tool message with the call it answers, among the calls of

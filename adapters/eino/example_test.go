@@ -30,10 +30,10 @@ func Example() {
 	fmt.Println(conv)
 	fmt.Println(conv[3].ToolCallID)
 
-	// A call with broken arguments is named.
+	// A call whose arguments are not valid JSON keeps them as written.
 	msgs[2].ToolCalls[0].Function.Arguments = `{"city": "Paris",`
-	_, err = eino.Messages(msgs).Conversation()
-	fmt.Println(err)
+	conv, err = eino.Messages(msgs).Conversation()
+	fmt.Println(conv[2].ToolCalls[0].Name, conv[2].ToolCalls[0].InvalidArgs, err)
 	// Output:
 	// [0] system: You book tables.
 	// [1] human: A table for two in Paris, please.
@@ -42,5 +42,5 @@ func Example() {
 	// [3] tool: booked for 20:00
 	// [4] ai: Booked for 20:00.
 	// call_1
-	// message 2 (ai), tool call 0 "book_table": arguments "{\"city\": \"Paris\"," are not valid JSON: line 1, column 18: unexpected end of input, want an object key
+	// book_table {"city": "Paris", <nil>
 }

@@ -1,6 +1,7 @@
 package genkit_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/firebase/genkit/go/ai"
@@ -29,10 +30,10 @@ func Example() {
 	fmt.Println(conv)
 	fmt.Println(conv.ToolCalls()[0].ID)
 
-	// A call whose input is not a JSON object is named.
-	call.ToolRequest.Input = `{"city": "Paris"}`
-	_, err = genkit.Messages(resp.History()).Conversation()
-	fmt.Println(err)
+	// A call whose input is not valid JSON keeps it as written.
+	call.ToolRequest.Input = json.RawMessage(`{"city": "Paris",`)
+	conv, err = genkit.Messages(resp.History()).Conversation()
+	fmt.Println(conv.ToolCalls()[0].Name, conv.ToolCalls()[0].InvalidArgs, err)
 	// Output:
 	// [0] system: You book tables.
 	// [1] human: A table for two in Paris, please.
@@ -41,5 +42,5 @@ func Example() {
 	// [3] tool: {"time":"20:00"}
 	// [4] ai: Booked for 20:00.
 	// call_1
-	// message 2 (ai), tool call 0 "book_table": part 0: input must be a JSON object, got string (Go type string)
+	// book_table {"city": "Paris", <nil>
 }

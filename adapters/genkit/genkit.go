@@ -34,9 +34,14 @@ type Messages []*ai.Message
 //
 // A tool request part is a function ToolCall of its model message: its
 // Ref is the call's ID ("call_<message>_<part>" when it has none), its
-// Input, any Go value, is converted by agentcheck.ValueOf and must be a
-// JSON object (nil is no arguments); numbers keep their Go kind, so that a
-// float64, as JSON decoding gives every number, is a float. A tool
+// Input, any Go value, is converted by agentcheck.ValueOf: a JSON object
+// as a rule, and any other value (a string, a list, as tools with such
+// inputs take) kept as it is (nil is no arguments); numbers keep their Go
+// kind, so that a float64, as JSON decoding gives every number, is a
+// float. An Input of json.RawMessage that is not valid JSON is no error:
+// the call keeps it as written in InvalidArgs (Args null), so that it
+// fails every check of its arguments and still counts as a call of its
+// tool. A tool
 // response part becomes a Tool message in place, whose Content is the
 // Output (a string as it is, any other value as the compact JSON that
 // encoding/json writes of it, as Genkit sends it to the model) and then
@@ -246,16 +251,15 @@ func toolCall(i, j int, r *ai.ToolRequest) (agentcheck.ToolCall, error) {
 		return tc, errors.New("the tool request has no name")
 	}
 	args, err := agentcheck.ValueOf(r.Input)
-	if err != nil {
+	raw, isRaw := r.Input.(json.RawMessage)
+	switch {
+	case err != nil && isRaw && strings.TrimSpace(string(raw)) != "":
+		// Arguments as the model wrote them, not valid JSON.
+		tc.InvalidArgs = string(raw)
+	case err != nil && !isRaw:
 		return tc, fmt.Errorf("input: %w", err)
-	}
-	switch args.Kind() {
-	case agentcheck.ObjectKind:
+	case args.Kind() != agentcheck.NullKind: // null is no arguments
 		tc.Args = args
-	case agentcheck.NullKind:
-		// No arguments.
-	default:
-		return tc, fmt.Errorf("input must be a JSON object, got %s (Go type %T)", args.Kind(), r.Input)
 	}
 	if tc.ID == "" {
 		tc.ID = fmt.Sprintf("call_%d_%d", i, j)

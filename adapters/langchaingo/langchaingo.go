@@ -29,7 +29,11 @@ type Messages []llms.MessageContent
 // "\n" (images and binary parts are skipped; a CachedContent is read as
 // the part it wraps). An ai message's ToolCall parts are its tool calls,
 // in order, with their IDs; their arguments, a JSON string, are parsed (an
-// empty string is no arguments: an empty object). Each ToolCallResponse
+// empty string, or null, is no arguments: an empty object; any other JSON
+// value, a list or a string, is kept as it is). Arguments that are not
+// valid JSON are no error: the call keeps them as written in InvalidArgs
+// (Args null), so that it fails every check of its arguments and still
+// counts as a call of its tool. Each ToolCallResponse
 // part of a tool message (or of a legacy function message) becomes a Tool
 // message with its Content, answering a call of the ai message it
 // follows: the one whose ID is its ToolCallID, or, without one, the
@@ -40,8 +44,8 @@ type Messages []llms.MessageContent
 // An error is an *agentcheck.MessageError naming the message by its index
 // in m (its part, where a message has several), and the tool call by its
 // index among the message's calls: an unknown role, a part that does not
-// belong in its message, a call without a function or a name, arguments
-// that are not a JSON object, a tool message out of place, or a result
+// belong in its message, a call without a function or a name, a tool
+// message out of place, or a result
 // whose call is unknown, answered already, or of another name.
 func (m Messages) Conversation() (agentcheck.Conversation, error) {
 	c := converter{calls: -1, prev: -1}
@@ -252,6 +256,7 @@ func (c *converter) answer(i int, r llms.ToolCallResponse) (int, error) {
 }
 
 // toolCall converts a call; on error the call keeps its name, if any.
+// Arguments that are not valid JSON are kept in InvalidArgs, not an error.
 func toolCall(tc llms.ToolCall) (agentcheck.ToolCall, error) {
 	if tc.FunctionCall == nil {
 		return agentcheck.ToolCall{}, errors.New("tool call has no FunctionCall")
@@ -266,13 +271,14 @@ func toolCall(tc llms.ToolCall) (agentcheck.ToolCall, error) {
 		return call, nil
 	}
 	args, err := agentcheck.ParseValue([]byte(s))
-	if err != nil {
-		return call, fmt.Errorf("arguments %s are not valid JSON: %w", quote(s, 80), err)
+	switch {
+	case err != nil:
+		call.InvalidArgs = s
+	case args.Kind() == agentcheck.NullKind:
+		call.Args = agentcheck.ObjectOf()
+	default:
+		call.Args = args
 	}
-	if args.Kind() != agentcheck.ObjectKind {
-		return call, fmt.Errorf("arguments must be a JSON object, got %s", args.Kind())
-	}
-	call.Args = args
 	return call, nil
 }
 
@@ -313,13 +319,4 @@ func describeCalls(tcs []agentcheck.ToolCall) string {
 		}
 	}
 	return strings.Join(s, ", ")
-}
-
-// quote quotes s, cut to n runes.
-func quote(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(string(r[:n])) + "..."
 }

@@ -43,7 +43,9 @@ type Calls []Call
 
 // Conversation converts the calls: each becomes an AI message with one
 // ToolCall (Kind agentcheck.MCPTool, the tool's name, the call's ID and its
-// arguments as a JSON object, in their JSON order), followed by a Tool
+// arguments as a JSON value, an object as a rule, in their JSON order;
+// arguments that are not valid JSON are no error, but kept as written in
+// the call's InvalidArgs, Args null), followed by a Tool
 // message whose Content is the result's text parts joined by "\n" (the
 // structured content as compact JSON when there is no text part) and
 // IsError the result's isError; a failed call's Tool message is its error
@@ -59,7 +61,7 @@ func (cs Calls) Conversation() (agentcheck.Conversation, error) {
 		if c.Params.Name == "" {
 			return nil, &agentcheck.MessageError{Message: at, Role: agentcheck.AI, ToolCall: 0, Err: errors.New("tool call has no name")}
 		}
-		args, err := arguments(c.Params.Arguments)
+		args, invalid, err := arguments(c.Params.Arguments)
 		if err != nil {
 			return nil, &agentcheck.MessageError{Message: at, Role: agentcheck.AI, ToolCall: 0, Name: c.Params.Name, Err: err}
 		}
@@ -68,7 +70,7 @@ func (cs Calls) Conversation() (agentcheck.Conversation, error) {
 			id = "mcp_call_" + strconv.Itoa(i)
 		}
 		conv = append(conv, agentcheck.Message{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{
-			ID: id, Name: c.Params.Name, Args: args, Kind: agentcheck.MCPTool,
+			ID: id, Name: c.Params.Name, Args: args, Kind: agentcheck.MCPTool, InvalidArgs: invalid,
 		}}})
 		switch {
 		case c.Err != nil:
@@ -85,32 +87,32 @@ func (cs Calls) Conversation() (agentcheck.Conversation, error) {
 }
 
 // arguments reads a call's arguments as the SDK sends them, as JSON: nil is
-// no arguments, anything else must be a JSON object.
-func arguments(a any) (agentcheck.Value, error) {
+// no arguments; any other JSON value, an object as a rule, is kept as it
+// is, and data that is not valid JSON is returned as invalid.
+func arguments(a any) (args agentcheck.Value, invalid string, err error) {
 	var data []byte
 	switch t := a.(type) {
 	case nil:
-		return agentcheck.Value{}, nil
+		return agentcheck.Value{}, "", nil
 	case json.RawMessage:
 		data = t
 	default:
 		b, err := json.Marshal(a)
 		if err != nil {
-			return agentcheck.Value{}, fmt.Errorf("arguments (%T) cannot be written as JSON: %w", a, err)
+			return agentcheck.Value{}, "", fmt.Errorf("arguments (%T) cannot be written as JSON: %w", a, err)
 		}
 		data = b
 	}
-	v, err := agentcheck.ParseValue(data)
-	if err != nil {
-		return agentcheck.Value{}, fmt.Errorf("arguments %q are not valid JSON: %w", data, err)
+	v, perr := agentcheck.ParseValue(data)
+	switch {
+	case perr != nil && strings.TrimSpace(string(data)) == "":
+		return agentcheck.Value{}, "", nil
+	case perr != nil:
+		return agentcheck.Value{}, string(data), nil
+	case v.Kind() == agentcheck.NullKind:
+		return agentcheck.Value{}, "", nil
 	}
-	switch v.Kind() {
-	case agentcheck.ObjectKind:
-		return v, nil
-	case agentcheck.NullKind:
-		return agentcheck.Value{}, nil
-	}
-	return agentcheck.Value{}, fmt.Errorf("arguments must be a JSON object, got %s %s", v.Kind(), v)
+	return v, "", nil
 }
 
 // resultText is the result's text parts, one a line, or its structured

@@ -242,15 +242,6 @@ func TestChatErrors(t *testing.T) {
 		chat openaigo.Chat
 		err  string
 	}{
-		{"received arguments not JSON", openaigo.Chat{Sent: []openai.ChatCompletionMessageParamUnion{user}, Received: []openai.ChatCompletionMessage{
-			decode[openai.ChatCompletionMessage](t, `{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": Paris}"}}]}`)}},
-			`message 1 (ai), tool call 0 "get_weather": arguments "{\"city\": Paris}" are not valid JSON: line 1, column 10: unexpected 'P', want a value`},
-		{"streamed arguments cut off", openaigo.Chat{Sent: []openai.ChatCompletionMessageParamUnion{user}, Received: []openai.ChatCompletionMessage{accumulate(t, brokenStream)}},
-			`message 1 (ai), tool call 0 "get_weather": arguments "{\"city\":\"Pa" are not valid JSON: line 1, column 9: unterminated string`},
-		{"sent arguments not an object", openaigo.Chat{Sent: []openai.ChatCompletionMessageParamUnion{user, {OfAssistant: &openai.ChatCompletionAssistantMessageParam{
-			ToolCalls: []openai.ChatCompletionMessageToolCallUnionParam{{OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-				ID: "c1", Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: "lookup", Arguments: `["Paris"]`}}}}}}}},
-			`message 1 (ai), tool call 0 "lookup": arguments must be a JSON object, got array`},
 		{"tool result with no call before it", openaigo.Chat{Sent: []openai.ChatCompletionMessageParamUnion{user, openai.ToolMessage("sunny", "call_x")}},
 			`message 1 (tool): a tool message must follow an ai message with tool calls or another tool message, but message 0 is a human message`},
 		{"unknown role", openaigo.Chat{Sent: []openai.ChatCompletionMessageParamUnion{user, override(`{"role": "robot", "content": "beep"}`)}},
@@ -266,6 +257,24 @@ func TestChatErrors(t *testing.T) {
 		var me *agentcheck.MessageError
 		if !errors.As(err, &me) || me.Message != 1 {
 			t.Errorf("%s: %v is not a MessageError for message 1", tt.name, err)
+		}
+	}
+	// Arguments that are not valid JSON, received or cut off in a stream,
+	// are no error: the call keeps them as written.
+	for _, tt := range []struct {
+		name    string
+		chat    openaigo.Chat
+		invalid string
+	}{
+		{"received arguments not JSON", openaigo.Chat{Sent: []openai.ChatCompletionMessageParamUnion{user}, Received: []openai.ChatCompletionMessage{
+			decode[openai.ChatCompletionMessage](t, `{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": Paris}"}}]}`)}},
+			`{"city": Paris}`},
+		{"streamed arguments cut off", openaigo.Chat{Sent: []openai.ChatCompletionMessageParamUnion{user}, Received: []openai.ChatCompletionMessage{accumulate(t, brokenStream)}},
+			`{"city":"Pa`},
+	} {
+		conv, err := tt.chat.Conversation()
+		if err != nil || len(conv) != 2 || len(conv[1].ToolCalls) != 1 || conv[1].ToolCalls[0].Name != "get_weather" || conv[1].ToolCalls[0].InvalidArgs != tt.invalid {
+			t.Errorf("%s: Expected the call get_weather with arguments %q kept as written, but got %v, %v", tt.name, tt.invalid, conv, err)
 		}
 	}
 }
