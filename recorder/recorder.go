@@ -173,19 +173,17 @@ func WithData(data []byte) Option {
 	return func(c *config) { c.data, c.dataSet = data, true }
 }
 
-// WithRedaction adds a project's own redaction rules to the credential
-// headers that are always dropped: their headers are dropped too, and the
-// values at their JSON paths and the matches of their patterns become
+// WithRedaction adds a project's own redaction rules (package secrets) to
+// what is always scrubbed (credential headers, query, form and JSON fields
+// named as credentials, credential-shaped values, echoes of the request's
+// credentials): their headers are dropped too, and the values of their
+// field names, JSON paths, patterns, environment variables and Func become
 // "[REDACTED]" in stored requests and responses. Redaction happens before
 // matching, so a redacted value may differ between the recording and the
 // replay. Several add up; a rule that cannot work makes Open fail.
 // agentcheck cassettes check, given the same rules, proves they applied.
 func WithRedaction(rules secrets.Rules) Option {
-	return func(c *config) {
-		c.rules.Headers = append(c.rules.Headers, rules.Headers...)
-		c.rules.JSONPaths = append(c.rules.JSONPaths, rules.JSONPaths...)
-		c.rules.Patterns = append(c.rules.Patterns, rules.Patterns...)
-	}
+	return func(c *config) { c.rules = c.rules.Merge(rules) }
 }
 
 // DefaultMaxBodyBytes bounds each request and response body the recorder

@@ -258,10 +258,19 @@ func (r *Recorder) roundTrip(req *http.Request, upstream http.RoundTripper) (*ht
 			return r.replay(req, it), nil
 		}
 		if r.mode == RecordNone || r.mode == Prune {
-			return nil, r.miss(q, req.URL.EscapedPath())
+			return nil, r.miss(q, storedPath(storedURL))
 		}
 	}
 	return r.record(req, body, storedURL, q, upstream)
+}
+
+// storedPath is the path of a stored (scrubbed) URL, for a miss message: a
+// token in the live path never reaches it.
+func storedPath(storedURL string) string {
+	if u, err := url.Parse(storedURL); err == nil {
+		return u.EscapedPath()
+	}
+	return ""
 }
 
 // readBounded reads a body whole, failing as soon as it passes maxBody.
@@ -349,7 +358,7 @@ func (r *Recorder) record(req *http.Request, body []byte, storedURL string, q re
 			Code:       resp.StatusCode,
 		},
 	}
-	r.scrubInteraction(it, req)
+	r.scrubInteraction(it, req, body)
 	tidyHeaders(it.Request.Headers, volatileRequestHeaders)
 	tidyHeaders(it.Response.Headers, volatileResponseHeaders)
 	if q.label != "" {

@@ -1,18 +1,20 @@
 package secrets
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
-	"go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 )
 
@@ -33,29 +35,30 @@ func (f Finding) String() string {
 	return fmt.Sprintf("%s:%d: interaction %d: %s: %s", f.File, f.Line, f.Interaction, f.Where, f.What)
 }
 
-// Check reads the go-vcr cassette at path and returns the
-// credentials it holds, in file order:
+// ErrNotCassette is wrapped by the error of [Check] for a YAML file that
+// is not a go-vcr cassette (it has neither interactions nor a version).
+var ErrNotCassette = errors.New("not a go-vcr cassette")
+
+// maxExpandedNodes bounds the YAML nodes a cassette may hold once its
+// aliases are expanded, against an alias bomb ("billion laughs").
+const maxExpandedNodes = 4 << 20
+
+// Check reads the go-vcr cassette at path and returns the credentials it
+// holds, in file order: whatever a [Redactor] of the same rules would have
+// removed (see the package documentation), with these differences. A header
+// that is only guessed to hold a credential from its name (X-Session-Id)
+// holds one when its value looks generated; the credentials of a request
+// are looked for in the whole interaction, raw, URL-encoded and base64, so
+// that an echo is found; gzip and deflate bodies are decoded. Anchors and
+// aliases are followed, within a bound.
 //
-//   - a value of a credential header: the ones the recorder always drops
-//     (Authorization, Proxy-Authorization, Api-Key, X-Api-Key,
-//     OpenAI-Organization, OpenAI-Project, Cookie, Set-Cookie), names such
-//     as X-Auth-Token or X-Goog-Api-Key, and rules.Headers;
-//   - key, api_key, token, access_token, signature and the like in a URL's
-//     query or a form, and a password in a URL;
-//   - keys in common formats anywhere in headers, URLs and bodies (OpenAI,
-//     OpenRouter, Anthropic, AWS, GitHub, Google, Slack, bearer tokens, JWTs,
-//     private keys) and JSON fields such as "api_key", "client_secret" or
-//     "password" holding a string;
-//   - any value at one of rules.JSONPaths other than "[REDACTED]", and any
-//     match of one of rules.Patterns, which the recorder would have
-//     replaced.
-//
-// "[REDACTED]" is never a secret, nor are token counts and the other
-// vocabulary of chat completions (max_tokens, total_tokens, logprobs'
-// "token"). The error is for a file that cannot be read, is not YAML, or is
-// not a go-vcr cassette; it names the file and the line.
-func Check(path string, rules Rules) ([]Finding, error) {
-	c, err := rules.Redactor()
+// "[REDACTED]" is never a secret, nor are numbers, placeholders
+// ("$OPENAI_API_KEY", "<key>"), token counts and the other vocabulary of
+// chat completions (max_tokens, total_tokens, logprobs' "token"). The error
+// is for a file that cannot be read, is not YAML, or is not a go-vcr
+// cassette (wrapping [ErrNotCassette]); it names the file and the line.
+func Check(path string, rules Rules, opts ...Option) ([]Finding, error) {
+	x, err := rules.Redactor(opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -68,33 +71,34 @@ func Check(path string, rules Rules) ([]Finding, error) {
 		return nil, cassetteYAMLError(path, err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		// An emptied cassette is broken, not some other YAML.
 		return nil, fmt.Errorf("%s: empty file, not a go-vcr cassette", path)
 	}
-	root := doc.Content[0]
+	root := deref(doc.Content[0])
+	if _, ok := expandedSize(root, maxExpandedNodes, map[*yaml.Node]int{}); !ok {
+		return nil, fmt.Errorf("%s:%d: corrupt cassette: its aliases expand to more than %d nodes: an alias bomb?", path, root.Line, maxExpandedNodes)
+	}
+	interactions := mappingValue(root, "interactions")
+	if root.Kind != yaml.MappingNode || interactions == nil && mappingValue(root, "version") == nil {
+		return nil, fmt.Errorf("%s:%d: %w: no interactions", path, root.Line, ErrNotCassette)
+	}
 	// go-vcr's own types check the shape (headers are lists of strings, ids
 	// are numbers ...), so the walk below can trust it.
 	var typed cassette.Cassette
 	if err := root.Decode(&typed); err != nil {
 		return nil, cassetteYAMLError(path, err)
 	}
-	interactions := mappingValue(root, "interactions")
-	if root.Kind != yaml.MappingNode || interactions == nil && mappingValue(root, "version") == nil {
-		return nil, fmt.Errorf("%s:%d: not a go-vcr cassette: no interactions", path, root.Line)
-	}
-	s := &secretScan{rules: c, file: path}
+	s := &secretScan{rules: x, file: path, data: data}
 	if interactions != nil && interactions.Kind == yaml.SequenceNode {
 		for i, it := range interactions.Content {
+			it = deref(it)
 			id := i
 			if n := mappingValue(it, "id"); n != nil {
 				if v, err := strconv.Atoi(n.Value); err == nil {
 					id = v
 				}
 			}
-			for _, side := range [...]string{"request", "response"} {
-				if m := mappingValue(it, side); m != nil {
-					s.side(id, side, m)
-				}
-			}
+			s.interaction(id, it)
 		}
 	}
 	slices.SortStableFunc(s.findings, func(a, b Finding) int {
@@ -106,194 +110,108 @@ func Check(path string, rules Rules) ([]Finding, error) {
 	return s.findings, nil
 }
 
+// yamlLine is the "line N: " of a go.yaml.in/yaml/v3 error.
+var yamlLine = regexp.MustCompile(`line (\d+): `)
+
 // cassetteYAMLError names the file and the line of a YAML error.
 func cassetteYAMLError(path string, err error) error {
-	var le *yaml.LoadError
-	var les *yaml.LoadErrors
-	switch {
-	case errors.As(err, &les) && len(les.Errors) > 0:
-		le = les.Errors[0]
-		return fmt.Errorf("%s:%d: not a go-vcr cassette: %s", path, le.Mark.Line, le.Message)
-	case errors.As(err, &le):
-		msg := le.Message
-		if le.ContextMsg != "" && le.ContextMark.Line > 0 {
-			msg += fmt.Sprintf(" (%s started at line %d)", le.ContextMsg, le.ContextMark.Line)
-		}
-		return fmt.Errorf("%s:%d: corrupt cassette: %s", path, le.Mark.Line, msg)
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	kind := "corrupt cassette"
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg, kind = te.Errors[0], "not a go-vcr cassette"
 	}
-	return fmt.Errorf("%s: corrupt cassette: %w", path, err)
+	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil {
+		return fmt.Errorf("%s:%s: %s: %s", path, msg[m[2]:m[3]], kind, msg[m[1]:])
+	}
+	return fmt.Errorf("%s: %s: %s", path, kind, msg)
 }
 
-func mappingValue(m *yaml.Node, key string) *yaml.Node {
+// deref follows aliases to the node they name.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// expandedSize counts the nodes under n with every alias expanded, giving
+// up (ok false) past limit. Each node's size is computed once, so that an
+// alias bomb is refused in the time its few nodes take to count.
+func expandedSize(n *yaml.Node, limit int, memo map[*yaml.Node]int) (int, bool) {
+	if n == nil {
+		return 0, true
+	}
+	if size, ok := memo[n]; ok {
+		return size, size >= 0
+	}
+	memo[n] = -1 // a cycle is refused as unbounded
+	size := 1
+	if n.Kind == yaml.AliasNode {
+		k, ok := expandedSize(n.Alias, limit, memo)
+		if !ok {
+			return limit, false
+		}
+		size += k
+	}
+	for _, c := range n.Content {
+		k, ok := expandedSize(c, limit, memo)
+		if !ok {
+			return limit, false
+		}
+		size += k
+		if size > limit {
+			return size, false
+		}
+	}
+	memo[n] = size
+	return size, size <= limit
+}
+
+// pairs are a mapping's keys and values, aliases followed, "<<" merges
+// expanded (the mapping's own keys first).
+func pairs(m *yaml.Node) [][2]*yaml.Node {
+	m = deref(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
+	var out, merged [][2]*yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
+		k, v := deref(m.Content[i]), deref(m.Content[i+1])
+		if k.Tag == "!!merge" || k.Value == "<<" && k.Kind == yaml.ScalarNode {
+			if v.Kind == yaml.SequenceNode {
+				for _, e := range v.Content {
+					merged = append(merged, pairs(e)...)
+				}
+			} else {
+				merged = append(merged, pairs(v)...)
+			}
+			continue
+		}
+		out = append(out, [2]*yaml.Node{k, v})
+	}
+	for _, p := range merged {
+		if !slices.ContainsFunc(out, func(q [2]*yaml.Node) bool { return q[0].Value == p[0].Value }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func mappingValue(m *yaml.Node, key string) *yaml.Node {
+	for _, p := range pairs(m) {
+		if p[0].Value == key {
+			return p[1]
 		}
 	}
 	return nil
-}
-
-// keyFormats are credentials recognisable by their shape. Each token must
-// also mix letters and digits (see random), which keeps words such as
-// "sk-learn-pipeline-docs" out. A format's regexp runs only on text holding
-// one of its hints (lower-cased text for fold), which makes a clean cassette
-// quick to check.
-var keyFormats = []struct {
-	name  string
-	hints []string
-	fold  bool
-	re    *regexp.Regexp // the secret is the last group, or the whole match
-}{
-	{"Anthropic API key", []string{"sk-ant-"}, false, regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
-	{"OpenRouter API key", []string{"sk-or-v1-"}, false, regexp.MustCompile(`\bsk-or-v1-[A-Za-z0-9]{20,}`)},
-	{"OpenAI API key", []string{"sk-"}, false, regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`)},
-	{"AWS access key ID", []string{"AKIA", "ASIA", "ABIA", "ACCA"}, false, regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`)},
-	{"GitHub token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, false, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`)},
-	{"Google API key", []string{"AIza"}, false, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
-	{"Slack token", []string{"xox"}, false, regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
-	{"JWT", []string{"eyJ"}, false, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`)},
-	{"bearer token", []string{"bearer"}, true, regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
-	{"private key", []string{"PRIVATE KEY"}, false, regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`)},
-}
-
-// assignmentHints: text without one of them (lower-cased) holds no
-// secretAssignment.
-var assignmentHints = []string{"key", "token", "secret", "passw"}
-
-func containsAny(s string, subs []string) bool {
-	return slices.ContainsFunc(subs, func(sub string) bool { return strings.Contains(s, sub) })
-}
-
-// secretAssignment is `"api_key": "value"` (quotes possibly escaped, as in
-// JSON inside a JSON string) or `api_key=value` in free text.
-var secretAssignment = regexp.MustCompile(`(?i)\\?"([a-z0-9_-]*(?:api[_-]?key|api[_-]?token|api[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret|secret[_-]?key|private[_-]?key|password|passwd))\\?"\s*:\s*\\?"([^"\\\s]+)` +
-	`|\b(api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password)=([^&\s"'<>]+)`)
-
-// secretFieldSuffixes: a JSON field whose name, lower-cased without "_" and
-// "-", ends with one of these holds a secret when it holds a string. "token"
-// and "key" alone are not among them: chat completions use them for other
-// things (logprobs' "token", a tool argument's "key").
-var secretFieldSuffixes = []string{
-	"apikey", "apitoken", "apisecret", "accesstoken", "authtoken", "refreshtoken", "idtoken",
-	"sessiontoken", "bearertoken", "clientsecret", "secretkey", "privatekey", "password", "passwd",
-}
-
-// secretParams are query or form parameters, normalized the same way, that
-// hold credentials.
-var secretParams = []string{
-	"key", "token", "auth", "authorization", "secret", "sig", "signature",
-	"xamzsignature", "xamzcredential", "xamzsecuritytoken", "xgoogapikey",
-}
-
-func normalizeName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' {
-			return -1
-		}
-		return unicode.ToLower(r)
-	}, s)
-}
-
-func secretField(name string) bool {
-	n := normalizeName(name)
-	if n == "authorization" || n == "secret" {
-		return true
-	}
-	for _, s := range secretFieldSuffixes {
-		if strings.HasSuffix(n, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func secretParam(name string) bool {
-	return slices.Contains(secretParams, normalizeName(name)) || secretField(name)
-}
-
-// credentialHeaderName tells header names that carry credentials by their
-// words: X-Auth-Token, X-Goog-Api-Key, Private-Token, X-Amz-Security-Token.
-// "tokens" is not among them: rate-limit headers count tokens.
-func credentialHeaderName(name string) bool {
-	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' })
-	for i, w := range words {
-		switch w {
-		case "token", "secret", "password", "passwd", "apikey", "auth", "credential", "credentials":
-			return true
-		case "key":
-			if i > 0 && (words[i-1] == "api" || words[i-1] == "access" || words[i-1] == "secret") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// authSchemes precede a credential in a header value; they are kept when
-// masking and are no secret on their own.
-var authSchemes = []string{"bearer", "basic", "token", "digest", "apikey", "key", "bot"}
-
-// isRedacted: nothing of v is left once "[REDACTED]" and an authorization
-// scheme are taken away.
-func isRedacted(v string) bool {
-	f := strings.Fields(strings.ReplaceAll(v, Redacted, ""))
-	return len(f) == 0 || len(f) == 1 && slices.Contains(authSchemes, strings.ToLower(f[0]))
-}
-
-// placeholder values stand for a secret without being one.
-func placeholder(v string) bool {
-	switch strings.ToLower(v) {
-	case "", "null", "none", "nil", "true", "false", "undefined", "string":
-		return true
-	}
-	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{{") || strings.Contains(v, Redacted) {
-		return true
-	}
-	if strings.Trim(v, "*xX.•") == "" {
-		return true
-	}
-	// An environment variable's name: OPENAI_API_KEY.
-	return strings.IndexFunc(v, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) < 0 &&
-		strings.ContainsRune(v, '_')
-}
-
-// random: a token mixes letters and digits, as generated keys do.
-func random(s string) bool {
-	return strings.ContainsFunc(s, unicode.IsDigit) && strings.ContainsFunc(s, unicode.IsLetter)
-}
-
-// mask shows the start of a secret: four characters, fewer for a short one,
-// so that at most a third of it is ever printed. An authorization scheme
-// ("Bearer") stays whole.
-func mask(v string) string {
-	v = strings.TrimSpace(v)
-	if f := strings.Fields(v); len(f) > 1 && slices.Contains(authSchemes, strings.ToLower(f[0])) {
-		return strconv.Quote(f[0] + " " + maskStart(strings.TrimSpace(v[len(f[0]):])))
-	}
-	return strconv.Quote(maskStart(v))
-}
-
-func maskStart(v string) string {
-	keep := 4
-	if n := utf8.RuneCountInString(v); n < 12 {
-		keep = n / 3
-	}
-	for i := range v {
-		if keep == 0 {
-			return v[:i] + "…"
-		}
-		keep--
-	}
-	return v + "…"
 }
 
 // secretScan collects the findings of one file.
 type secretScan struct {
 	rules    *Redactor
 	file     string
+	data     []byte
 	findings []Finding
 	// seen holds what was reported at each place, so that a key found by
 	// two detectors (an Authorization header holding an sk- key) is one
@@ -324,15 +242,19 @@ func (c scalar) line(secret string) int {
 	return n.Line + 1 + strings.Count(n.Value[:off], "\n")
 }
 
-func (s *secretScan) report(at scalar, secret, what string) {
+// report adds a finding unless the secret, or one of its other forms
+// (decoded), was reported at the same place.
+func (s *secretScan) report(at scalar, secret, what string, forms ...string) {
 	secret = strings.TrimSpace(secret)
 	if secret == "" {
 		return
 	}
 	place := secretPlace{at.line(secret), at.interaction, at.where}
 	for _, prev := range s.seen[place] {
-		if strings.Contains(prev, secret) || strings.Contains(secret, prev) {
-			return
+		for _, f := range append(forms, secret) {
+			if strings.Contains(prev, f) || strings.Contains(f, prev) {
+				return
+			}
 		}
 	}
 	if s.seen == nil {
@@ -342,9 +264,88 @@ func (s *secretScan) report(at scalar, secret, what string) {
 	s.findings = append(s.findings, Finding{File: s.file, Line: place.line, Interaction: at.interaction, Where: at.where, What: what})
 }
 
+// interaction scans one interaction, looking for its request's credentials
+// everywhere in it.
+func (s *secretScan) interaction(id int, it *yaml.Node) {
+	req, resp := mappingValue(it, "request"), mappingValue(it, "response")
+	outer := s.rules
+	s.rules = outer.Learn(s.requestOf(req))
+	defer func() { s.rules = outer }()
+	for _, side := range [...]struct {
+		name string
+		m    *yaml.Node
+	}{{"request", req}, {"response", resp}} {
+		if side.m != nil {
+			s.side(id, side.name, side.m)
+		}
+	}
+}
+
+// requestOf is a stored request's URL, headers and body, for Learn.
+func (s *secretScan) requestOf(m *yaml.Node) (*url.URL, http.Header, []byte) {
+	h := make(http.Header)
+	var u *url.URL
+	var body []byte
+	for _, p := range pairs(m) {
+		switch p[0].Value {
+		case "url":
+			u, _ = url.Parse(p[1].Value)
+		case "body":
+			body = s.bodyBytes(p[1])
+		case "headers":
+			for _, hp := range pairs(p[1]) {
+				for _, v := range deref(hp[1]).Content {
+					h.Add(hp[0].Value, deref(v).Value)
+				}
+			}
+		case "form":
+			for _, fp := range pairs(p[1]) {
+				for _, v := range deref(fp[1]).Content {
+					if u == nil {
+						u = &url.URL{}
+					}
+					q := u.Query()
+					q.Add(fp[0].Value, deref(v).Value)
+					u.RawQuery = q.Encode()
+				}
+			}
+		}
+	}
+	return u, h, body
+}
+
+// bodyBytes is a body as stored. YAML reads the escapes of binary bytes
+// ("\x8b") that the recorder writes as the code points U+0080 to U+00FF,
+// so such a body is read again from its source, with Go's unquoting, which
+// the recorder's quoting follows; a !!binary body is base64.
+func (s *secretScan) bodyBytes(n *yaml.Node) []byte {
+	if n.Tag == "!!binary" {
+		if b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(n.Value), "")); err == nil {
+			return b
+		}
+	}
+	if n.Style&yaml.DoubleQuotedStyle != 0 && strings.ContainsFunc(n.Value, func(r rune) bool { return r >= 0x80 && r <= 0xff }) {
+		lines := bytes.SplitN(s.data, []byte("\n"), n.Line+1)
+		if n.Line >= 1 && n.Line <= len(lines) && n.Column >= 1 && n.Column <= len(lines[n.Line-1]) {
+			if q, err := strconv.QuotedPrefix(string(lines[n.Line-1][n.Column-1:])); err == nil {
+				if b, err := strconv.Unquote(q); err == nil {
+					return []byte(b)
+				}
+			}
+		}
+	}
+	return []byte(n.Value)
+}
+
 func (s *secretScan) side(id int, side string, m *yaml.Node) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		key, v := m.Content[i].Value, m.Content[i+1]
+	var encoding string
+	for _, p := range pairs(mappingValue(m, "headers")) {
+		if strings.EqualFold(p[0].Value, "Content-Encoding") && len(p[1].Content) > 0 {
+			encoding = deref(p[1].Content[0]).Value
+		}
+	}
+	for _, p := range pairs(m) {
+		key, v := p[0].Value, p[1]
 		switch key {
 		case "headers", "trailer":
 			s.headers(id, side, v)
@@ -353,7 +354,7 @@ func (s *secretScan) side(id int, side string, m *yaml.Node) {
 		case "form":
 			s.params(id, side+" form", "form field", v)
 		case "body":
-			s.body(scalar{id, side + " body", v})
+			s.body(scalar{id, side + " body", v}, encoding)
 		default:
 			if v.Kind == yaml.ScalarNode {
 				s.text(scalar{id, side + " " + key, v}, v.Value, "")
@@ -363,20 +364,18 @@ func (s *secretScan) side(id int, side string, m *yaml.Node) {
 }
 
 func (s *secretScan) headers(id int, side string, m *yaml.Node) {
-	if m.Kind != yaml.MappingNode {
-		return
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		name := m.Content[i].Value
+	for _, p := range pairs(m) {
+		name := p[0].Value
 		k := s.rules.header(name)
 		guessed := k < 0 && credentialHeaderName(name)
-		for _, v := range m.Content[i+1].Content {
+		for _, v := range p[1].Content {
+			v = deref(v)
 			at := scalar{id, side + " header", v}
 			// A listed header holds a secret whatever its value; one
 			// guessed from its name only when the value looks generated
 			// (X-Clerk-Auth-Status: signed-out is no credential).
-			secret := k >= 0 || guessed && len(v.Value) >= 8 && random(v.Value)
-			if secret && !isRedacted(v.Value) {
+			secret := k >= 0 && !isRedacted(v.Value) || guessed && credentialLike(v.Value)
+			if secret {
 				what := name + " header " + mask(v.Value)
 				if k >= s.rules.builtin {
 					what += " (rule: header " + s.rules.headers[k] + ")"
@@ -394,35 +393,38 @@ func (s *secretScan) url(at scalar) {
 		if p, ok := u.User.Password(); ok && !isRedacted(p) {
 			s.report(at, p, "password in URL "+mask(p))
 		}
-		q, _ := url.ParseQuery(u.RawQuery) // a bad pair does not hide the others
-		for _, name := range slices.Sorted(func(yield func(string) bool) {
-			for k := range q {
-				if !yield(k) {
-					return
-				}
-			}
-		}) {
-			for _, v := range q[name] {
-				if secretParam(name) && !isRedacted(v) && !placeholder(v) {
-					s.report(at, v, name+" query parameter "+mask(v))
-				}
-				s.text(at, v, "")
-			}
-		}
+		s.query(at, u.RawQuery, "query parameter")
 	}
 	s.text(at, raw, "")
 }
 
+// query reports the secret parameters of a query string or form body.
+func (s *secretScan) query(at scalar, raw, kind string) {
+	q, _ := url.ParseQuery(raw) // a bad pair does not hide the others
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for k := range q {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		for _, v := range q[name] {
+			if s.rules.secretValue(name, v, true) {
+				s.report(at, v, name+" "+kind+" "+mask(v))
+			}
+			s.text(at, v, "")
+		}
+	}
+}
+
 // params checks go-vcr's form: parameter names to lists of values.
 func (s *secretScan) params(id int, where, kind string, m *yaml.Node) {
-	if m.Kind != yaml.MappingNode {
-		return
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		name := m.Content[i].Value
-		for _, v := range m.Content[i+1].Content {
+	for _, p := range pairs(m) {
+		name := p[0].Value
+		for _, v := range p[1].Content {
+			v = deref(v)
 			at := scalar{id, where, v}
-			if secretParam(name) && !isRedacted(v.Value) && !placeholder(v.Value) {
+			if s.rules.secretValue(name, v.Value, true) {
 				s.report(at, v.Value, name+" "+kind+" "+mask(v.Value))
 			}
 			s.text(at, v.Value, "")
@@ -430,25 +432,43 @@ func (s *secretScan) params(id int, where, kind string, m *yaml.Node) {
 	}
 }
 
-func (s *secretScan) body(at scalar) {
-	raw := at.node.Value
-	if v, err := decodeJSON([]byte(raw)); err == nil {
-		// The rules' paths first: theirs is the finding that names the rule.
-		for _, p := range s.rules.paths {
-			walkPath(v, p.segs, nil, func(path []string, v any) {
-				if v == Redacted {
-					return
-				}
-				text, ok := v.(string)
-				if !ok {
-					text = string(encodeJSON(v))
-				}
-				s.report(at, text, strings.Join(path, ".")+" "+mask(text)+" (rule: json path "+p.text+")")
-			})
-		}
-		s.json(at, v)
+func (s *secretScan) body(at scalar, encoding string) {
+	raw := s.bodyBytes(at.node)
+	if d, ok := decodeBody(encoding, raw); ok {
+		raw = d
 	}
-	s.text(at, raw, "")
+	raw = bytes.TrimPrefix(raw, bom)
+	text := string(raw)
+	if v, err := decodeJSON(raw); err == nil {
+		s.jsonBody(at, v)
+	} else if isEventStream(raw) || isNDJSON(raw) {
+		for _, l := range strings.Split(text, "\n") {
+			l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "data:"))
+			if v, err := decodeJSON([]byte(l)); err == nil && l != "" {
+				s.jsonBody(at, v)
+			}
+		}
+	} else if isForm("", raw) {
+		s.query(at, text, "form field")
+	}
+	s.text(at, text, "")
+}
+
+func (s *secretScan) jsonBody(at scalar, v any) {
+	// The rules' paths first: theirs is the finding that names the rule.
+	for _, p := range s.rules.paths {
+		walkPath(v, p.segs, nil, func(path []string, v any) {
+			if v == Redacted {
+				return
+			}
+			text, ok := v.(string)
+			if !ok {
+				text = string(encodeJSON(v))
+			}
+			s.report(at, text, strings.Join(path, ".")+" "+mask(text)+" (rule: json path "+p.text+")")
+		})
+	}
+	s.json(at, v)
 }
 
 // json checks the fields and strings of a decoded JSON body.
@@ -462,8 +482,10 @@ func (s *secretScan) json(at scalar, v any) {
 				}
 			}
 		}) {
-			if str, ok := v[k].(string); ok && secretField(k) && !isRedacted(str) && !placeholder(str) {
+			if str, ok := v[k].(string); ok && s.rules.secretValue(k, str, false) {
 				s.report(at, str, strconv.Quote(k)+" field "+mask(str))
+			} else if n, ok := v[k].(json.Number); ok && s.rules.ruleName(k) {
+				s.report(at, n.String(), strconv.Quote(k)+" field "+mask(n.String())+" (rule: name)")
 			}
 			s.json(at, v[k])
 		}
@@ -505,45 +527,15 @@ func walkPath(v any, segs, at []string, visit func(path []string, v any)) {
 	}
 }
 
-// text looks for keys by their format, secret assignments and the rules'
-// patterns in str; suffix says where in the scalar str is.
+// text reports the secrets of [Redactor.Text] in str; suffix says where in
+// the scalar str is.
 func (s *secretScan) text(at scalar, str, suffix string) {
-	// Redactor refused patterns that match in "[REDACTED]", so every match
-	// is something the rule should have replaced.
-	for _, p := range s.rules.patterns {
-		for _, secret := range p.re.FindAllString(str, -1) {
-			s.report(at, secret, mask(secret)+suffix+" (rule: pattern "+p.text+")")
+	for _, sp := range s.rules.spans(str) {
+		secret := str[sp.start:sp.end]
+		var forms []string
+		if u, err := url.QueryUnescape(secret); err == nil && u != secret {
+			forms = append(forms, u)
 		}
-	}
-	lower := strings.ToLower(str)
-	for _, f := range keyFormats {
-		if f.fold && !containsAny(lower, f.hints) || !f.fold && !containsAny(str, f.hints) {
-			continue
-		}
-		for _, m := range f.re.FindAllStringSubmatch(str, -1) {
-			secret := m[len(m)-1]
-			if f.name != "private key" && !random(secret) {
-				continue
-			}
-			s.report(at, secret, f.name+" "+mask(secret)+suffix)
-		}
-	}
-	if !containsAny(lower, assignmentHints) {
-		return
-	}
-	for _, m := range secretAssignment.FindAllStringSubmatch(str, -1) {
-		name, v, form := m[1], m[2], `"%s" field %s`
-		if name == "" {
-			name, v, form = m[3], m[4], "%s=%s"
-		}
-		plain := v
-		if u, err := url.QueryUnescape(v); err == nil {
-			plain = u // api_key=%5BREDACTED%5D in a URL
-		}
-		if isRedacted(plain) || placeholder(plain) {
-			continue
-		}
-		// Reported as decoded, as the query parameter check reports it.
-		s.report(at, plain, fmt.Sprintf(form, name, mask(v))+suffix)
+		s.report(at, secret, sp.what+suffix, forms...)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 )
 
@@ -166,7 +166,7 @@ func TestCheckFindsEachKindOfLeak(t *testing.T) {
 		{"api_key JSON field", reqBody(`{"model":"m","api_key":"` + hexKey + `"}`), hexKey, "request body", `"api_key" field "3f9a…"`},
 		{"client_secret JSON field", reqBody(`{"auth":{"client_secret":"` + hexKey + `"}}`), hexKey, "request body", `"client_secret" field "3f9a…"`},
 		{"password in tool call arguments (JSON in JSON)", reqBody(`{"messages":[{"role":"assistant","tool_calls":[{"function":{"name":"login","arguments":"{\"user\":\"bob\",\"password\":\"` + password + `\"}"}}]}]}`), password, "request body", `"password" field "hunt…"`},
-		{"api_key assignment in a form body", reqBody("model=m&api_key=" + hexKey + "&q=hi"), hexKey, "request body", `api_key="3f9a…"`},
+		{"api_key assignment in a form body", reqBody("model=m&api_key=" + hexKey + "&q=hi"), hexKey, "request body", `api_key form field "3f9a…"`},
 		{"form field", func(it *cassette.Interaction) {
 			it.Request.Form = url.Values{"client_secret": {hexKey}, "grant_type": {"client_credentials"}}
 		}, hexKey, "request form", `client_secret form field "3f9a…"`},
@@ -239,9 +239,9 @@ func TestCheckNamesTheFileAndLineOfBadYAML(t *testing.T) {
 		name, text string
 		want       string // after "path"
 	}{
-		{"unclosed flow sequence", "version: 2\ninteractions: [\n  {id: 0,\n", ":4: corrupt cassette: did not find expected node content (while parsing a flow node started at line 4)"},
-		{"truncated quoted body", "---\nversion: 2\ninteractions:\n    - id: 0\n      request:\n        body: '{\"model\":\"gpt\n", ":7: corrupt cassette: found unexpected end of stream (while scanning a quoted scalar started at line 6)"},
-		{"headers of the wrong type", "version: 2\ninteractions:\n  - id: 0\n    request:\n      headers: x\n", ":5: not a go-vcr cassette: cannot construct !!str `x` into http.Header"},
+		{"unclosed flow sequence", "version: 2\ninteractions: [\n  {id: 0,\n", ":3: corrupt cassette: did not find expected node content"},
+		{"truncated quoted body", "---\nversion: 2\ninteractions:\n    - id: 0\n      request:\n        body: '{\"model\":\"gpt\n", ":6: corrupt cassette: found unexpected end of stream"},
+		{"headers of the wrong type", "version: 2\ninteractions:\n  - id: 0\n    request:\n      headers: x\n", ":5: not a go-vcr cassette: cannot unmarshal !!str `x` into http.Header"},
 		{"empty file", "", ": empty file, not a go-vcr cassette"},
 		{"other YAML", "name: ci\non: push\n", ":1: not a go-vcr cassette: no interactions"},
 	} {

@@ -1,11 +1,17 @@
-// Package secrets says what in a recorded HTTP exchange is a secret: the
-// credential headers that never reach a cassette, a project's own redaction
-// Rules (more headers, JSON body paths, patterns), a Redactor that applies
-// them to requests and responses before they are stored or matched, and
-// Check, which scans a go-vcr cassette file for the credentials that
-// redaction should have removed. The recorder (package recorder) and the
-// agentcheck cassettes check command share it, so a rule written once is
-// both applied and proved.
+// Package secrets says what in a recorded HTTP exchange is a secret and
+// removes it: credential headers (Authorization, Cookie, X-Api-Key, any
+// header whose name says key, token, secret, auth, session, password or
+// signature), credential query parameters, form fields and JSON fields at
+// any depth, keys recognisable by their shape (sk-, AIza, ghp_, AKIA, JWTs,
+// bearer tokens, private keys), a token in a URL path, a request's
+// credentials echoed back by the server (raw, URL-encoded or base64), and a
+// project's own Rules (headers, field names, JSON paths, patterns,
+// environment variables, a function). A Redactor applies them to what a
+// recorder stores and matches by, decoding gzip and deflate bodies,
+// server-sent events, NDJSON and a UTF-8 BOM first; Check scans a go-vcr
+// cassette file for whatever redaction should have removed. The recorder
+// (package recorder) and the agentcheck cassettes check command share it,
+// so a rule written once is both applied and proved.
 package secrets
 
 import (
@@ -14,8 +20,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"os"
 	"regexp"
 	"slices"
@@ -23,27 +27,28 @@ import (
 	"strings"
 )
 
-// Redacted replaces the secret values that rules (JSON paths, patterns)
-// remove.
+// Redacted replaces the secret values the Redactor removes.
 const Redacted = "[REDACTED]"
 
-// credentialHeaders never reach a cassette file, whatever the rules.
-var credentialHeaders = []string{
-	"Authorization", "Proxy-Authorization", "Api-Key", "X-Api-Key",
-	"OpenAI-Organization", "OpenAI-Project", "Cookie", "Set-Cookie",
-}
+// minKnownLen is the shortest environment value or learned credential that
+// is scrubbed wherever it appears: a shorter one would match ordinary text.
+const minKnownLen = 6
 
-// Rules are a project's own redaction rules, on top of the credential
-// headers that are always dropped (Authorization, Proxy-Authorization,
-// Api-Key, X-Api-Key, OpenAI-Organization, OpenAI-Project, Cookie,
-// Set-Cookie). The same rules configure the recorder (recorder.WithRedaction)
-// and the check that a cassette obeys them ([Check]). A rules file is their
-// JSON form:
+// Rules are a project's own redaction rules, on top of what is always
+// removed (see the package documentation). The same rules configure the
+// recorder (recorder.WithRedaction) and the check that a cassette obeys
+// them ([Check]). A rules file is their JSON form (Func has none):
 //
-//	{"headers": ["X-Tenant-Token"], "json_paths": ["user.email", "messages.*.name"], "patterns": ["acct-[0-9]+"]}
+//	{"headers": ["X-Tenant-Token"], "names": ["tenant_pin"], "json_paths": ["user.email", "messages.*.name"],
+//	 "patterns": ["acct-[0-9]+"], "env": ["MY_API_KEY"]}
 type Rules struct {
 	// Headers are more header names (case-insensitive) to drop.
 	Headers []string `json:"headers,omitempty"`
+	// Names are more parameter and field names whose values become
+	// "[REDACTED]": in query strings, form bodies, and JSON bodies at any
+	// depth. They compare without case, "_", "-" and ".", so "tenant_pin"
+	// also names tenantPin and Tenant-Pin.
+	Names []string `json:"names,omitempty"`
 	// JSONPaths are dot-separated paths into JSON request and response
 	// bodies whose values become "[REDACTED]" ("user", "metadata.session",
 	// "messages.*.name"; "*" is every element or member, a number an
@@ -52,6 +57,49 @@ type Rules struct {
 	// Patterns are regular expressions (Go syntax) whose matches in URLs,
 	// header values and bodies become "[REDACTED]".
 	Patterns []string `json:"patterns,omitempty"`
+	// Env names environment variables whose values are secrets: read when
+	// the Redactor is built, each value becomes "[REDACTED]" wherever it
+	// appears, raw, URL-encoded or base64. An unset variable, or a value
+	// shorter than six characters, is ignored.
+	Env []string `json:"env,omitempty"`
+	// Func finds secrets of the project's own in a text (a URL, a header
+	// value, a body, a JSON string): each string it returns becomes
+	// "[REDACTED]" wherever it appears in that text, and the check reports
+	// it. It must be safe for concurrent use.
+	Func func(text string) []string `json:"-"`
+}
+
+// Merge returns r with o's rules added; both Funcs apply.
+func (r Rules) Merge(o Rules) Rules {
+	out := Rules{
+		Headers:   slices.Concat(r.Headers, o.Headers),
+		Names:     slices.Concat(r.Names, o.Names),
+		JSONPaths: slices.Concat(r.JSONPaths, o.JSONPaths),
+		Patterns:  slices.Concat(r.Patterns, o.Patterns),
+		Env:       slices.Concat(r.Env, o.Env),
+		Func:      r.Func,
+	}
+	switch {
+	case r.Func == nil:
+		out.Func = o.Func
+	case o.Func != nil:
+		f, g := r.Func, o.Func
+		out.Func = func(text string) []string { return append(f(text), g(text)...) }
+	}
+	return out
+}
+
+// Option configures how [Rules.Redactor] and [Check] build a Redactor.
+type Option func(*options)
+
+type options struct {
+	getenv func(string) string
+}
+
+// WithGetenv replaces os.Getenv for reading the variables of Rules.Env, so
+// that a test can set them without touching the process environment.
+func WithGetenv(getenv func(name string) string) Option {
+	return func(o *options) { o.getenv = getenv }
 }
 
 // Load reads a rules file, the JSON form of [Rules]. Unknown fields are
@@ -69,24 +117,27 @@ func Load(path string) (Rules, error) {
 		if errors.As(err, &se) {
 			return Rules{}, fmt.Errorf("rules file %s:%d: %v", path, 1+bytes.Count(data[:se.Offset], []byte("\n")), err)
 		}
-		return Rules{}, fmt.Errorf("rules file %s: %v (want {\"headers\": [...], \"json_paths\": [...], \"patterns\": [...]})", path, err)
+		return Rules{}, fmt.Errorf("rules file %s: %v (want {\"headers\": [...], \"names\": [...], \"json_paths\": [...], \"patterns\": [...], \"env\": [...]})", path, err)
 	}
 	if _, err := d.Token(); err == nil {
 		return Rules{}, fmt.Errorf("rules file %s: data after the JSON object", path)
 	}
-	if _, err := r.Redactor(); err != nil {
+	if _, err := r.Redactor(WithGetenv(func(string) string { return "" })); err != nil {
 		return Rules{}, fmt.Errorf("rules file %s: %v", path, err)
 	}
 	return r, nil
 }
 
-// Redactor applies Rules, and drops the credential headers, to what a
-// recorder stores and matches by. It is safe for concurrent use.
+// Redactor applies Rules, and what is always removed, to what a recorder
+// stores and matches by. It is safe for concurrent use.
 type Redactor struct {
 	headers  []string // the credential headers, then the rules'
 	builtin  int      // headers[:builtin] are the credential headers
+	names    []string // the rules' names, normalized
 	paths    []rulePath
 	patterns []rulePattern
+	known    []known // environment values and learned credentials, each encoding
+	funcs    []func(string) []string
 }
 
 type rulePath struct {
@@ -99,17 +150,33 @@ type rulePattern struct {
 	re   *regexp.Regexp
 }
 
+// known is a secret value in one of its encodings, and what to call it.
+type known struct {
+	text, what string
+}
+
 // Redactor compiles the rules. The error names a rule that cannot work: an
-// empty header name or path segment, a pattern that does not compile,
-// matches the empty string or matches "[REDACTED]" (whose replacement would
-// then never stop matching).
-func (r Rules) Redactor() (*Redactor, error) {
+// empty header name, field name or path segment, a pattern that does not
+// compile, matches the empty string or matches "[REDACTED]" (whose
+// replacement would then never stop matching), an environment variable
+// name that is not one.
+func (r Rules) Redactor(opts ...Option) (*Redactor, error) {
+	o := options{getenv: os.Getenv}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	x := &Redactor{headers: slices.Clone(credentialHeaders), builtin: len(credentialHeaders)}
 	for _, h := range r.Headers {
 		if strings.TrimSpace(h) == "" || strings.ContainsAny(h, " \t\r\n:") {
 			return nil, fmt.Errorf("header rule %q is not a header name", h)
 		}
 		x.headers = append(x.headers, h)
+	}
+	for _, n := range r.Names {
+		if normalizeName(n) == "" {
+			return nil, fmt.Errorf("name rule %q names no field (want a parameter or JSON field name, e.g. tenant_pin)", n)
+		}
+		x.names = append(x.names, normalizeName(n))
 	}
 	for _, p := range r.JSONPaths {
 		segs := strings.Split(p, ".")
@@ -131,94 +198,54 @@ func (r Rules) Redactor() (*Redactor, error) {
 		}
 		x.patterns = append(x.patterns, rulePattern{text: p, re: re})
 	}
+	for _, name := range r.Env {
+		if name == "" || strings.ContainsAny(name, "= \t\r\n$") {
+			return nil, fmt.Errorf("env rule %q is not an environment variable name (want e.g. MY_API_KEY, without $)", name)
+		}
+		if v := strings.TrimSpace(o.getenv(name)); len(v) >= minKnownLen {
+			x.known = append(x.known, variants(v, "value of $"+name)...)
+		}
+	}
+	if r.Func != nil {
+		x.funcs = append(x.funcs, r.Func)
+	}
 	return x, nil
 }
 
-// header is the index of name among the headers dropped, -1 when it is
-// not one of them.
+// dropHeader says whether a header never reaches a cassette: a credential
+// header, a rules' header, or one whose name says it holds a credential.
+func (x *Redactor) dropHeader(name string) bool {
+	return x.header(name) >= 0 || credentialHeaderName(name)
+}
+
+// header is the index of name among the headers always dropped and the
+// rules' ones, -1 when it is not one of them.
 func (x *Redactor) header(name string) int {
 	return slices.IndexFunc(x.headers, func(h string) bool { return strings.EqualFold(h, name) })
 }
 
-// Text replaces the matches of the rules' patterns in s.
-func (x *Redactor) Text(s string) string {
-	for _, p := range x.patterns {
-		s = p.re.ReplaceAllLiteralString(s, Redacted)
+// secretValue says whether v, the value of a JSON field (param false) or
+// of a query or form parameter (param true) called name, is a secret to
+// remove. Numbers and placeholders are not, unless a rule names the field.
+func (x *Redactor) secretValue(name, v string, param bool) bool {
+	if v == "" || isRedacted(v) {
+		return false
 	}
-	return s
+	if x.ruleName(name) {
+		return true
+	}
+	if placeholder(v) {
+		return false
+	}
+	if param {
+		return secretParam(name)
+	}
+	return secretField(name)
 }
 
-// URL is u as stored: without user information, patterns replaced.
-func (x *Redactor) URL(u *url.URL) string {
-	if u.User != nil {
-		c := *u
-		c.User = nil
-		u = &c
-	}
-	return x.Text(u.String())
-}
-
-// Headers returns a copy of h without the credential headers and the
-// rules' ones, patterns replaced in the values that are left.
-func (x *Redactor) Headers(h http.Header) http.Header {
-	out := make(http.Header, len(h))
-	for name, values := range h {
-		if x.header(name) >= 0 {
-			continue
-		}
-		vs := make([]string, len(values))
-		for i, v := range values {
-			vs[i] = x.Text(v)
-		}
-		out[name] = vs
-	}
-	return out
-}
-
-// Body replaces the matches of the rules' patterns in b and, when b is
-// JSON, the values at the rules' paths (then written compactly, object
-// members sorted). A body they do not change is returned as it is.
-func (x *Redactor) Body(b []byte) []byte {
-	for _, p := range x.patterns {
-		b = p.re.ReplaceAllLiteral(b, []byte(Redacted))
-	}
-	if len(x.paths) == 0 || len(b) == 0 {
-		return b
-	}
-	v, err := decodeJSON(b)
-	if err != nil {
-		return b
-	}
-	changed := false
-	for _, p := range x.paths {
-		v = redactPath(v, p.segs, &changed)
-	}
-	if !changed {
-		return b
-	}
-	return encodeJSON(v)
-}
-
-func redactPath(v any, path []string, changed *bool) any {
-	if len(path) == 0 {
-		*changed = true
-		return Redacted
-	}
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			if path[0] == "*" || path[0] == k {
-				v[k] = redactPath(e, path[1:], changed)
-			}
-		}
-	case []any:
-		for i, e := range v {
-			if path[0] == "*" || path[0] == strconv.Itoa(i) {
-				v[i] = redactPath(e, path[1:], changed)
-			}
-		}
-	}
-	return v
+// ruleName: a rule names this field or parameter.
+func (x *Redactor) ruleName(name string) bool {
+	return len(x.names) > 0 && slices.Contains(x.names, normalizeName(name))
 }
 
 // decodeJSON decodes exactly one JSON value, numbers as their text.
@@ -243,4 +270,28 @@ func encodeJSON(v any) []byte {
 	e.SetEscapeHTML(false)
 	e.Encode(v) // values come from decodeJSON: always encodable
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+func redactPath(v any, path []string, changed *bool) any {
+	if len(path) == 0 {
+		if v != Redacted {
+			*changed = true
+		}
+		return Redacted
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if path[0] == "*" || path[0] == k {
+				v[k] = redactPath(e, path[1:], changed)
+			}
+		}
+	case []any:
+		for i, e := range v {
+			if path[0] == "*" || path[0] == strconv.Itoa(i) {
+				v[i] = redactPath(e, path[1:], changed)
+			}
+		}
+	}
+	return v
 }

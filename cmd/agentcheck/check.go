@@ -19,33 +19,50 @@ const cassettesUsageText = `Usage: agentcheck cassettes check [flags] [PATH...]
 
 Fails when a go-vcr cassette holds a credential, so that CI can refuse a
 recording that leaked one. PATH is a cassette file or a directory, searched
-recursively for *.yaml and *.yml; without PATH, testdata/cassettes and
-cassettes, those of them that exist.
+recursively (hidden directories such as .cassettes included, .git not) for
+*.yaml and *.yml; YAML files there that are no cassettes are skipped.
+Without PATH, testdata/cassettes and cassettes, those of them that exist.
 
-Found, in request and response headers, URLs, forms and bodies:
-  - a value in a credential header: Authorization, Proxy-Authorization,
-    Api-Key, X-Api-Key, OpenAI-Organization, OpenAI-Project, Cookie,
-    Set-Cookie, names such as X-Auth-Token or X-Goog-Api-Key, and --header;
-  - key, api_key, apikey, access_token, token, signature... in a query
-    string or a form, and a password in a URL;
-  - keys by their format: OpenAI sk-/sk-proj-, OpenRouter sk-or-v1-,
-    Anthropic sk-ant-, AWS AKIA, GitHub ghp_/github_pat_, Google AIza, Slack
-    xox, bearer tokens, JWTs, private keys, and JSON fields such as "api_key",
-    "client_secret" or "password" holding a string;
+Found, in request and response headers, URLs, forms and bodies (gzip and
+deflate bodies decoded, JSON at any depth, NDJSON, server-sent events), what
+the recorder removes when it records:
+  - a credential header: Authorization, Proxy-Authorization, Api-Key,
+    X-Api-Key, OpenAI-Organization, OpenAI-Project, Cookie, Set-Cookie,
+    Ocp-Apim-Subscription-Key, X-RapidAPI-Key, X-Goog-Api-Key, --header, and
+    a generated-looking value in a header whose name says key, token, secret,
+    auth, signature, session or password (not X-Ratelimit-*-Tokens);
+  - key, api_key, appid, access_token, token, sig, code, password... in a
+    query string (a Location header's too) or a form, a password in a URL;
+  - JSON fields such as "api_key", "client_secret", "refresh_token" or
+    "password" holding a string, and --name;
+  - keys by their format: OpenAI sk-/sk-proj-, OpenRouter sk-or-, Anthropic
+    sk-ant-, AWS AKIA, GitHub ghp_/gho_/github_pat_, Google AIza, Slack xox,
+    Stripe, Telegram bot tokens (in a URL path too), bearer tokens, JWTs,
+    private keys;
+  - a request's credential echoed in its interaction: raw, URL-encoded or
+    base64;
   - your rules: a value at --json-path that is not "[REDACTED]", a match of
-    --pattern, a value of --header. Give the recorder the same rules
-    (recorder.WithRedaction) and the check proves they applied.
+    --pattern, a value of --header or --name, the value of --env. Give the
+    recorder the same rules (recorder.WithRedaction) and the check proves
+    they applied.
+Token counts (max_tokens, X-Ratelimit-Remaining-Tokens), numbers, hashes,
+ids and placeholders ("$OPENAI_API_KEY", "[REDACTED]") are no secrets.
 
 Each finding is one line, the secret masked to its first characters:
   FILE:LINE: interaction N: request|response header|body|url|form: WHAT
 
 Flags:
   --header NAME      a header the recorder drops (repeatable)
+  --name NAME        a query, form or JSON field name whose values the
+                     recorder redacts, at any depth (repeatable)
   --json-path PATH   a JSON body path the recorder redacts, dot-separated
                      keys, indexes or * (messages.*.name; repeatable)
   --pattern REGEX    a Go regular expression the recorder redacts (repeatable)
-  --rules FILE       rules as JSON: {"headers": [...], "json_paths": [...],
-                     "patterns": [...]}, added to the flags'
+  --env VAR          an environment variable whose value is a secret
+                     (repeatable)
+  --rules FILE       rules as JSON: {"headers": [...], "names": [...],
+                     "json_paths": [...], "patterns": [...], "env": [...]},
+                     added to the flags'
 
 Exit status: 0 when no cassette holds a secret, 1 when one does, 2 for a
 usage error or a cassette that cannot be read or parsed (named with its
@@ -85,6 +102,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	flags.Var((*stringsFlag)(&rules.Headers), "header", "")
 	flags.Var((*stringsFlag)(&rules.JSONPaths), "json-path", "")
 	flags.Var((*stringsFlag)(&rules.Patterns), "pattern", "")
+	flags.Var((*stringsFlag)(&rules.Names), "name", "")
+	flags.Var((*stringsFlag)(&rules.Env), "env", "")
 	rulesFile := flags.String("rules", "", "")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -98,9 +117,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageErr(err)
 		}
-		rules.Headers = append(rules.Headers, fromFile.Headers...)
-		rules.JSONPaths = append(rules.JSONPaths, fromFile.JSONPaths...)
-		rules.Patterns = append(rules.Patterns, fromFile.Patterns...)
+		rules = rules.Merge(fromFile)
 	}
 	// A rule that cannot work is the user's mistake, reported once rather
 	// than for every cassette.
@@ -112,9 +129,15 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return usageErr(err)
 	}
 
-	var findings, leaky, broken int
-	for _, path := range files {
+	var findings, leaky, broken, skipped int
+	for _, f := range files {
+		path := f.path
 		found, err := secrets.Check(path, rules)
+		if err != nil && f.found && errors.Is(err, secrets.ErrNotCassette) {
+			// Other YAML in a directory searched (a workflow under .github).
+			skipped++
+			continue
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "agentcheck cassettes check: %v\n", err)
 			broken++
@@ -128,7 +151,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			leaky++
 		}
 	}
-	checked := len(files) - broken
+	checked := len(files) - broken - skipped
+	if checked+broken == 0 {
+		return usageErr(fmt.Errorf("no go-vcr cassettes among the %s found", plural(len(files), "YAML file")))
+	}
 	switch {
 	case findings > 0:
 		fmt.Fprintf(stdout, "agentcheck cassettes check: %s in %d of %s\n", plural(findings, "secret"), leaky, plural(checked, "cassette"))
@@ -139,7 +165,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "agentcheck cassettes check: no secrets in %s\n", plural(checked, "cassette"))
 	}
 	if broken > 0 {
-		fmt.Fprintf(stderr, "agentcheck cassettes check: %d of %s could not be checked\n", broken, plural(len(files), "cassette"))
+		fmt.Fprintf(stderr, "agentcheck cassettes check: %d of %s could not be checked\n", broken, plural(checked+broken, "cassette"))
 		return exitUsage
 	}
 	if findings > 0 {
@@ -155,11 +181,19 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
+// cassetteFile is a file to check; found is true for one found in a
+// directory rather than named.
+type cassetteFile struct {
+	path  string
+	found bool
+}
+
 // cassetteFiles expands the PATH arguments: a file is itself, whatever its
-// name; a directory is its *.yaml and *.yml files, recursively, skipping
-// hidden directories. A named directory without cassettes is an error: CI
-// checking an empty or misspelt directory must not pass.
-func cassetteFiles(args []string) ([]string, error) {
+// name; a directory is its *.yaml and *.yml files, recursively, hidden
+// directories included (.cassettes, .github), .git excluded. A named
+// directory without YAML files is an error: CI checking an empty or
+// misspelt directory must not pass.
+func cassetteFiles(args []string) ([]cassetteFile, error) {
 	explicit := len(args) > 0
 	if !explicit {
 		for _, d := range defaultCassetteDirs {
@@ -171,14 +205,14 @@ func cassetteFiles(args []string) ([]string, error) {
 			return nil, fmt.Errorf("no PATH given and neither %s exists here", strings.Join(defaultCassetteDirs, " nor "))
 		}
 	}
-	var files []string
+	var files []cassetteFile
 	for _, arg := range args {
 		info, err := os.Stat(arg)
 		if err != nil {
 			return nil, err
 		}
 		if !info.IsDir() {
-			files = append(files, arg)
+			files = append(files, cassetteFile{path: arg})
 			continue
 		}
 		n := len(files)
@@ -187,13 +221,13 @@ func cassetteFiles(args []string) ([]string, error) {
 				return err
 			}
 			if d.IsDir() {
-				if path != arg && strings.HasPrefix(d.Name(), ".") {
+				if path != arg && d.Name() == ".git" {
 					return filepath.SkipDir
 				}
 				return nil
 			}
 			if ext := filepath.Ext(path); ext == ".yaml" || ext == ".yml" {
-				files = append(files, path)
+				files = append(files, cassetteFile{path: path, found: true})
 			}
 			return nil
 		})

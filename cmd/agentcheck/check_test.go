@@ -219,7 +219,7 @@ func TestCassettesCheckNamesACorruptCassette(t *testing.T) {
 	if code != exitUsage {
 		t.Errorf("exit status %d, want %d", code, exitUsage)
 	}
-	wantErr := "agentcheck cassettes check: " + corrupt + ":7: corrupt cassette: found unexpected end of stream (while scanning a quoted scalar started at line 6)\n" +
+	wantErr := "agentcheck cassettes check: " + corrupt + ":6: corrupt cassette: found unexpected end of stream\n" +
 		"agentcheck cassettes check: 1 of 2 cassettes could not be checked\n"
 	if stderr != wantErr {
 		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, wantErr)
@@ -263,5 +263,54 @@ func TestCassettesCheckUsageErrors(t *testing.T) {
 	}
 	if stdout, _, _ := runAgentcheck(t, "", "help"); !strings.Contains(stdout, "agentcheck cassettes check [flags] [PATH...]") {
 		t.Errorf("agentcheck help does not list cassettes check:\n%s", stdout)
+	}
+}
+
+// TestCassettesCheckSearchesHiddenDirectories: cassettes under .cassettes
+// and .github are checked, .git is not, and other YAML found there (a
+// workflow) is skipped rather than an error.
+func TestCassettesCheckSearchesHiddenDirectories(t *testing.T) {
+	dir := t.TempDir()
+	hidden := writeIn(t, dir, ".cassettes/leak.yaml", cassetteYAML("            X-Auth-Token:\n                - "+fakeProjectKey[8:40]+"\n", "https://x.test/v1", `{}`))
+	writeIn(t, dir, ".github/workflows/ci.yml", "name: ci\non: push\njobs: {}\n")
+	writeIn(t, dir, ".github/cassettes/clean.yaml", cassetteYAML("", "https://x.test/v1", `{}`))
+	writeIn(t, dir, ".git/leak.yaml", cassetteYAML("            Cookie:\n                - s="+fakeProjectKey+"\n", "https://x.test/v1", `{}`))
+	stdout, stderr, code := runAgentcheck(t, "", "cassettes", "check", dir)
+	want := hidden + `:27: interaction 1: request header: X-Auth-Token header "` + fakeProjectKey[8:12] + "…\"\n" +
+		"agentcheck cassettes check: 1 secret in 1 of 2 cassettes\n"
+	if code != exitFailed || !strings.HasPrefix(stdout, want) {
+		t.Errorf("Expected exit status %d and output starting\n%s\nbut got %d and\n%s\nstderr: %s", exitFailed, want, code, stdout, stderr)
+	}
+	// A named file that is no cassette is still an error.
+	if _, stderr, code := runAgentcheck(t, "", "cassettes", "check", filepath.Join(dir, ".github/workflows/ci.yml")); code != exitUsage || !strings.Contains(stderr, "not a go-vcr cassette") {
+		t.Errorf("Expected a named workflow file to be refused with exit status %d, but got %d and stderr %q", exitUsage, code, stderr)
+	}
+}
+
+// TestCassettesCheckTakesNamesAndEnv: --name and --env (and their rules
+// file fields) find what the default check does not.
+func TestCassettesCheckTakesNamesAndEnv(t *testing.T) {
+	envValue := "env-" + fakeProjectKey[10:30]
+	t.Setenv("AGENTCHECK_TEST_CHECK_ENV", envValue)
+	dir := t.TempDir()
+	path := writeIn(t, dir, "c.yaml", cassetteYAML("", "https://x.test/v1?tenant_pin=8231", `{"note":"deploy `+envValue+`"}`))
+	if stdout, _, code := runAgentcheck(t, "", "cassettes", "check", path); code != exitOK {
+		t.Fatalf("Expected the default check to pass, but it exited %d:\n%s", code, stdout)
+	}
+	rules := writeIn(t, dir, "rules.json", `{"names":["tenant_pin"],"env":["AGENTCHECK_TEST_CHECK_ENV"]}`)
+	for _, args := range [][]string{{"--name", "tenant_pin", "--env", "AGENTCHECK_TEST_CHECK_ENV"}, {"--rules", rules}} {
+		stdout, stderr, code := runAgentcheck(t, "", append(append([]string{"cassettes", "check"}, args...), path)...)
+		for _, want := range []string{
+			`request url: tenant_pin query parameter "8…"`,
+			`request body: value of $AGENTCHECK_TEST_CHECK_ENV "env-…"`,
+			"2 secrets in 1 of 1 cassette",
+		} {
+			if code != exitFailed || !strings.Contains(stdout, want) {
+				t.Errorf("%v: Expected exit status %d and %q in the output, but got %d and\n%s%s", args, exitFailed, want, code, stdout, stderr)
+			}
+		}
+		if strings.Contains(stdout, envValue) {
+			t.Errorf("%v: Expected the output to mask the value, but it prints it:\n%s", args, stdout)
+		}
 	}
 }

@@ -1,0 +1,666 @@
+package secrets
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// span is a secret found in a text: text[start:end], and what it is (the
+// kind of secret with the value masked).
+type span struct {
+	start, end int
+	what       string
+}
+
+// spans finds the secrets in a text: matches of the rules' patterns, keys
+// by their format, assignments to secret names, known values in any of
+// their encodings and what the rules' Func returns. They may overlap.
+func (x *Redactor) spans(s string) []span {
+	out, _ := x.scan(s)
+	return out
+}
+
+// scan is spans, and whether s has a JSON key with a secret name.
+func (x *Redactor) scan(s string) (out []span, keyed bool) {
+	for _, p := range x.patterns {
+		for _, m := range p.re.FindAllStringIndex(s, -1) {
+			out = append(out, span{m[0], m[1], mask(s[m[0]:m[1]]) + " (rule: pattern " + p.text + ")"})
+		}
+	}
+	set := formatsIn(s)
+	for i, f := range keyFormats {
+		if set&(1<<i) == 0 {
+			continue
+		}
+		for _, m := range f.re.FindAllStringSubmatchIndex(s, -1) {
+			start, end := m[len(m)-2], m[len(m)-1]
+			if start < 0 {
+				start, end = m[0], m[1]
+			}
+			secret := s[start:end]
+			if !f.plain && !random(secret) || isRedacted(secret) {
+				continue
+			}
+			out = append(out, span{start, end, f.name + " " + mask(secret)})
+		}
+	}
+	as, keyed := assignments(s)
+	for _, a := range as {
+		v := s[a.start:a.end]
+		plain := v
+		if u, err := url.QueryUnescape(v); err == nil {
+			plain = u // api_key=%5BREDACTED%5D in a URL
+		}
+		if isRedacted(plain) || placeholder(plain) {
+			continue
+		}
+		what := a.name + "=" + mask(v)
+		if a.start > 0 && (s[a.start-1] == '"' || s[a.start-1] == '\\') {
+			what = strconv.Quote(a.name) + " field " + mask(v)
+		}
+		out = append(out, span{a.start, a.end, what})
+	}
+	for _, k := range x.known {
+		for i := 0; ; {
+			j := strings.Index(s[i:], k.text)
+			if j < 0 {
+				break
+			}
+			out = append(out, span{i + j, i + j + len(k.text), k.what + " " + mask(k.text)})
+			i += j + len(k.text)
+		}
+	}
+	for _, f := range x.funcs {
+		for _, secret := range f(s) {
+			if len(secret) == 0 || isRedacted(secret) {
+				continue
+			}
+			for i := 0; ; {
+				j := strings.Index(s[i:], secret)
+				if j < 0 {
+					break
+				}
+				out = append(out, span{i + j, i + j + len(secret), mask(secret) + " (rule: func)"})
+				i += j + len(secret)
+			}
+		}
+	}
+	return out, keyed
+}
+
+// Text replaces the secrets in s (see the package documentation: formats,
+// assignments, known values, the rules' patterns and Func) with
+// "[REDACTED]".
+func (x *Redactor) Text(s string) string {
+	out, _ := x.text(s)
+	return out
+}
+
+func (x *Redactor) text(s string) (string, bool) {
+	sp := x.spans(s)
+	if len(sp) == 0 {
+		return s, false
+	}
+	slices.SortFunc(sp, func(a, b span) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return b.end - a.end
+	})
+	var b strings.Builder
+	at := 0
+	for i := 0; i < len(sp); {
+		start, end := sp[i].start, sp[i].end
+		for i++; i < len(sp) && sp[i].start < end; i++ {
+			end = max(end, sp[i].end)
+		}
+		if start < at {
+			start = at
+		}
+		b.WriteString(s[at:start])
+		b.WriteString(Redacted)
+		at = end
+	}
+	b.WriteString(s[at:])
+	return b.String(), true
+}
+
+// variants are a secret's encodings that a server may echo: raw,
+// URL-encoded, and base64 (standard and URL alphabets) at each of the three
+// alignments it can have inside a longer base64 text.
+func variants(v, what string) []known {
+	out := []known{{v, what}}
+	add := func(text, enc string) {
+		if len(text) >= 8 && !slices.ContainsFunc(out, func(k known) bool { return k.text == text }) {
+			out = append(out, known{text, what + " (" + enc + ")"})
+		}
+	}
+	add(url.QueryEscape(v), "URL-encoded")
+	add(url.PathEscape(v), "URL-encoded")
+	add(base64.StdEncoding.EncodeToString([]byte(v)), "base64")
+	add(base64.URLEncoding.EncodeToString([]byte(v)), "base64")
+	for shift := range 3 {
+		b := append(make([]byte, shift), v...)
+		for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+			s := enc.EncodeToString(b)
+			// Keep the characters that only the secret's bits decide.
+			from, to := (8*shift+5)/6, 8*len(b)/6
+			if from < to {
+				add(s[from:to], "base64")
+			}
+		}
+	}
+	return out
+}
+
+// Learn returns a Redactor that also removes the credential values this
+// request carries (its credential headers, query parameters, form and JSON
+// fields, a token in its path, keys by their format) wherever they reappear,
+// raw, URL-encoded or base64: in the request's URL and body, and in a
+// server's answer that echoes them. x itself is unchanged.
+func (x *Redactor) Learn(u *url.URL, h http.Header, body []byte) *Redactor {
+	l, _ := x.learn(u, h, body)
+	return l
+}
+
+// learn is Learn, and whether the body may hold a secret.
+func (x *Redactor) learn(u *url.URL, h http.Header, body []byte) (*Redactor, bool) {
+	var vals []learned
+	dirty := x.credentials(u, h, body, func(v learned) { vals = append(vals, v) })
+	if len(vals) == 0 {
+		return x, dirty
+	}
+	c := *x
+	c.known = slices.Clip(c.known)
+	for _, v := range vals {
+		if !slices.ContainsFunc(c.known, func(k known) bool { return k.text == v.value }) {
+			c.known = append(c.known, variants(v.value, v.from+" echoed")...)
+		}
+	}
+	return &c, dirty
+}
+
+// learned is a credential value a request carried, and where.
+type learned struct {
+	value, from string
+}
+
+// credentials calls found with each credential value of a request long
+// enough to be looked for elsewhere. dirty says whether the body may hold
+// a secret (any, however short): a secret key, a form, a span of Text.
+func (x *Redactor) credentials(u *url.URL, h http.Header, body []byte, found func(learned)) (dirty bool) {
+	add := func(v, from string) {
+		v = strings.TrimSpace(v)
+		if len(v) >= minKnownLen && !placeholder(v) && !isRedacted(v) {
+			found(learned{v, from})
+		}
+	}
+	for name, values := range h {
+		if !x.dropHeader(name) {
+			continue
+		}
+		for _, v := range values {
+			for _, part := range headerCredentials(name, v) {
+				add(part, name+" header")
+			}
+		}
+	}
+	if u != nil {
+		if p, ok := u.User.Password(); ok {
+			add(p, "URL password")
+		}
+		for _, sp := range x.spans(u.EscapedPath()) {
+			add(u.EscapedPath()[sp.start:sp.end], "URL path token")
+		}
+		for _, kv := range strings.Split(u.RawQuery, "&") {
+			k, v, _ := strings.Cut(kv, "=")
+			k, kerr := url.QueryUnescape(k)
+			v, verr := url.QueryUnescape(v)
+			if kerr == nil && verr == nil && x.secretValue(k, v, true) {
+				add(v, k+" query parameter")
+			}
+		}
+	}
+	if len(body) == 0 {
+		return false
+	}
+	ctype := h.Get("Content-Type")
+	if d, ok := decodeBody(h.Get("Content-Encoding"), body); ok {
+		body = d
+	}
+	body = bytes.TrimPrefix(body, bom)
+	text := string(body)
+	sp, keyed := x.scan(text)
+	if len(x.names) > 0 || keyed {
+		dirty = true
+		if v, err := decodeJSON(body); err == nil {
+			x.jsonCredentials(v, "", add)
+		}
+	}
+	if isForm(ctype, body) {
+		dirty = true
+		q, _ := url.ParseQuery(string(body))
+		for k, vs := range q {
+			for _, v := range vs {
+				if x.secretValue(k, v, true) {
+					add(v, k+" form field")
+				}
+			}
+		}
+	}
+	for _, sp := range sp {
+		dirty = true
+		add(text[sp.start:sp.end], "request body secret")
+	}
+	return dirty
+}
+
+func (x *Redactor) jsonCredentials(v any, key string, add func(v, from string)) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			x.jsonCredentials(e, k, add)
+		}
+	case []any:
+		for _, e := range v {
+			x.jsonCredentials(e, key, add)
+		}
+	case string:
+		if key != "" && x.secretValue(key, v, false) {
+			add(v, strconv.Quote(key)+" field")
+		}
+	}
+}
+
+// headerCredentials are the secrets in a credential header's value: the
+// value, the token after an authorization scheme, the password of Basic
+// credentials, a cookie's values.
+func headerCredentials(name, v string) []string {
+	out := []string{v}
+	if f := strings.Fields(v); len(f) == 2 {
+		out = append(out, f[1])
+		if strings.EqualFold(f[0], "basic") {
+			if d, err := base64.StdEncoding.DecodeString(f[1]); err == nil {
+				out = append(out, string(d))
+				if _, p, ok := strings.Cut(string(d), ":"); ok {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	if strings.Contains(strings.ToLower(name), "cookie") {
+		for _, c := range strings.Split(v, ";") {
+			if _, val, ok := strings.Cut(c, "="); ok {
+				out = append(out, val)
+			}
+		}
+	}
+	return out
+}
+
+// Request is a request's URL and body as stored and matched: [Redactor.URL]
+// and [Redactor.StoredBody] of the Redactor that [Redactor.Learn] gives, in
+// one pass over a clean body.
+func (x *Redactor) Request(u *url.URL, h http.Header, body []byte) (storedURL string, storedBody []byte) {
+	l, dirty := x.learn(u, h, body)
+	if dirty || l != x || h.Get("Content-Encoding") != "" || x.mustDecode() {
+		return l.URL(u), l.StoredBody(h, body)
+	}
+	// Learn found nothing in the body to remove.
+	return x.URL(u), body
+}
+
+// mustDecode: the rules must see a body decoded to know its secrets.
+func (x *Redactor) mustDecode() bool {
+	return len(x.funcs) > 0 || len(x.paths) > 0 || len(x.names) > 0
+}
+
+// URL is u as stored: without user information, the values of secret query
+// parameters "[REDACTED]", and the secrets of [Redactor.Text] replaced in
+// the path and the query.
+func (x *Redactor) URL(u *url.URL) string {
+	c := *u
+	c.User = nil
+	if c.RawQuery != "" {
+		pairs := strings.Split(c.RawQuery, "&")
+		for i, kv := range pairs {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				continue
+			}
+			name, err := url.QueryUnescape(k)
+			if err != nil {
+				name = k
+			}
+			plain, err := url.QueryUnescape(v)
+			if err != nil {
+				plain = v
+			}
+			if x.secretValue(name, plain, true) {
+				pairs[i] = k + "=" + Redacted
+			}
+		}
+		c.RawQuery = strings.Join(pairs, "&")
+	}
+	return x.Text(c.String())
+}
+
+// Headers returns a copy of h without the credential headers, the rules'
+// ones and those whose name says they hold a credential (X-Auth-Token,
+// X-Session-Id), secrets replaced in the values that are left (a token in a
+// Location URL).
+func (x *Redactor) Headers(h http.Header) http.Header {
+	out := make(http.Header, len(h))
+	for name, values := range h {
+		if x.dropHeader(name) {
+			continue
+		}
+		vs := make([]string, len(values))
+		for i, v := range values {
+			vs[i] = x.Text(v)
+		}
+		out[name] = vs
+	}
+	return out
+}
+
+// Message is a request's or a response's headers and body as stored: the
+// body decoded when its Content-Encoding is gzip or deflate (the header
+// then dropped and Content-Length set to the decoded length, so the stored
+// exchange replays), its secrets removed as [Redactor.Body] does, read as
+// its Content-Type says; the headers as [Redactor.Headers] leaves them.
+func (x *Redactor) Message(h http.Header, body []byte) (http.Header, []byte) {
+	out := x.Headers(h)
+	if d, ok := decodeBody(h.Get("Content-Encoding"), body); ok {
+		body = d
+		out.Del("Content-Encoding")
+		if out.Get("Content-Length") != "" {
+			out.Set("Content-Length", strconv.Itoa(len(body)))
+		}
+	}
+	body = x.body(body, h.Get("Content-Type"))
+	if out.Get("Content-Length") != "" {
+		out.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	return out, body
+}
+
+// StoredBody is the body as [Redactor.Message] stores it, without the work
+// on the headers: decoded by its Content-Encoding, its secrets removed as
+// its Content-Type says.
+func (x *Redactor) StoredBody(h http.Header, body []byte) []byte {
+	if d, ok := decodeBody(h.Get("Content-Encoding"), body); ok {
+		body = d
+	}
+	return x.body(body, h.Get("Content-Type"))
+}
+
+// Body removes the secrets of a body: in JSON, the string values of secret
+// fields at any depth and the values at the rules' paths become
+// "[REDACTED]" (then written compactly, object members sorted), the same
+// line by line in NDJSON and server-sent events ("data: {...}"); in a form
+// body, the values of secret fields; everywhere, the secrets of
+// [Redactor.Text]. A body starting with a UTF-8 BOM is read without it. A
+// body they do not change is returned as it is.
+func (x *Redactor) Body(b []byte) []byte {
+	return x.body(b, "")
+}
+
+var bom = []byte("\ufeff")
+
+func (x *Redactor) body(b []byte, ctype string) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	rest, hasBOM := bytes.CutPrefix(b, bom)
+	if !x.mayHold(rest, ctype) {
+		return b
+	}
+	out, changed := x.content(rest, ctype)
+	if !changed {
+		return b
+	}
+	if hasBOM {
+		out = append(slices.Clip(bom), out...)
+	}
+	return out
+}
+
+// mayHold is false for a body that cannot hold a secret: no rule that
+// must see it decoded, no secret in its raw text, no JSON key or form
+// field with a secret name. It keeps scrubbing a clean body cheap.
+func (x *Redactor) mayHold(b []byte, ctype string) bool {
+	if len(x.funcs) > 0 || len(x.paths) > 0 || len(x.names) > 0 {
+		return true
+	}
+	s := string(b)
+	if len(x.spans(s)) > 0 || hasSecretKey(s) {
+		return true
+	}
+	if isForm(ctype, b) {
+		for _, kv := range strings.Split(s, "&") {
+			if k, _, _ := strings.Cut(kv, "="); secretParam(k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasSecretKey: s, a JSON text, has a key with a secret name
+// (`"password":`).
+func hasSecretKey(s string) bool {
+	for i := strings.Index(s, "\":"); i >= 0; {
+		if q := strings.LastIndexByte(s[:i], '"'); q >= 0 && secretField(s[q+1:i]) {
+			return true
+		}
+		next := strings.Index(s[i+2:], "\":")
+		if next < 0 {
+			break
+		}
+		i += 2 + next
+	}
+	return false
+}
+
+// content scrubs a body without its BOM, by its kind.
+func (x *Redactor) content(b []byte, ctype string) ([]byte, bool) {
+	mt, _, _ := mime.ParseMediaType(ctype)
+	switch {
+	case mt == "text/event-stream" || mt == "" && isEventStream(b):
+		return x.lines(b, true)
+	}
+	if v, err := decodeJSON(b); err == nil {
+		return x.jsonBody(v)
+	}
+	switch {
+	case mt == "application/x-ndjson" || mt == "application/jsonl" || mt == "application/json-seq" || isNDJSON(b):
+		return x.lines(b, false)
+	case isForm(ctype, b):
+		return x.form(b)
+	}
+	s, changed := x.text(string(b))
+	return []byte(s), changed
+}
+
+func (x *Redactor) jsonBody(v any) ([]byte, bool) {
+	changed := false
+	for _, p := range x.paths {
+		v = redactPath(v, p.segs, &changed)
+	}
+	v = x.json(v, "", &changed)
+	if !changed {
+		return nil, false
+	}
+	return encodeJSON(v), true
+}
+
+// json replaces secret fields' strings and scrubs every string.
+func (x *Redactor) json(v any, key string, changed *bool) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = x.json(e, k, changed)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = x.json(e, key, changed)
+		}
+	case json.Number:
+		if key != "" && x.ruleName(key) {
+			*changed = true
+			return Redacted
+		}
+	case string:
+		if key != "" && x.secretValue(key, v, false) {
+			*changed = true
+			return Redacted
+		}
+		if s, ok := x.text(v); ok {
+			*changed = true
+			return s
+		}
+	}
+	return v
+}
+
+// lines scrubs NDJSON or server-sent events line by line: a JSON line (an
+// event's data) as JSON, any other as text.
+func (x *Redactor) lines(b []byte, events bool) ([]byte, bool) {
+	ls := strings.SplitAfter(string(b), "\n")
+	changed := false
+	for i, l := range ls {
+		content := strings.TrimRight(l, "\r\n")
+		eol := l[len(content):]
+		prefix, payload := "", content
+		if events {
+			if p, ok := strings.CutPrefix(content, "data:"); ok {
+				prefix, payload = "data:", p
+				if strings.HasPrefix(payload, " ") {
+					prefix, payload = "data: ", payload[1:]
+				}
+			}
+		}
+		if v, err := decodeJSON([]byte(payload)); err == nil && strings.TrimSpace(payload) != "" {
+			if out, ok := x.jsonBody(v); ok {
+				ls[i], changed = prefix+string(out)+eol, true
+			}
+			continue
+		}
+		if s, ok := x.text(content); ok {
+			ls[i], changed = s+eol, true
+		}
+	}
+	return []byte(strings.Join(ls, "")), changed
+}
+
+// form scrubs an application/x-www-form-urlencoded body pair by pair,
+// keeping their order and encoding.
+func (x *Redactor) form(b []byte) ([]byte, bool) {
+	pairs := strings.Split(string(b), "&")
+	changed := false
+	for i, kv := range pairs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		name, err := url.QueryUnescape(k)
+		if err != nil {
+			name = k
+		}
+		plain, err := url.QueryUnescape(v)
+		if err != nil {
+			plain = v
+		}
+		if x.secretValue(name, plain, true) {
+			pairs[i], changed = k+"="+url.QueryEscape(Redacted), true
+		} else if s, ok := x.text(kv); ok {
+			pairs[i], changed = s, true
+		}
+	}
+	return []byte(strings.Join(pairs, "&")), changed
+}
+
+// isEventStream: a body of server-sent events, whose first field line is
+// "data:", "event:", "id:" or a comment.
+func isEventStream(b []byte) bool {
+	for _, p := range []string{"data:", "event:", "id:", ": "} {
+		if bytes.HasPrefix(b, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isNDJSON: two lines or more, the first a JSON object or array.
+func isNDJSON(b []byte) bool {
+	first, rest, ok := bytes.Cut(bytes.TrimSpace(b), []byte("\n"))
+	if !ok || len(bytes.TrimSpace(rest)) == 0 {
+		return false
+	}
+	first = bytes.TrimSpace(first)
+	if len(first) == 0 || first[0] != '{' && first[0] != '[' {
+		return false
+	}
+	_, err := decodeJSON(first)
+	return err == nil
+}
+
+// isForm: a form body by its Content-Type, or one that looks like one:
+// name=value pairs joined by "&", no spaces.
+func isForm(ctype string, b []byte) bool {
+	if mt, _, _ := mime.ParseMediaType(ctype); mt == "application/x-www-form-urlencoded" {
+		return true
+	}
+	if ctype != "" || len(b) == 0 || bytes.ContainsAny(b, " \t\r\n{}\"") {
+		return false
+	}
+	for _, kv := range bytes.Split(b, []byte("&")) {
+		k, _, ok := bytes.Cut(kv, []byte("="))
+		if !ok || len(k) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeBody undoes a gzip or deflate Content-Encoding (also a gzip body
+// that does not say so); ok is false when there is nothing to undo or the
+// body does not decode.
+func decodeBody(encoding string, b []byte) ([]byte, bool) {
+	var r io.Reader
+	var err error
+	switch enc := strings.ToLower(strings.TrimSpace(encoding)); {
+	case enc == "gzip" || enc == "x-gzip" || enc == "" && bytes.HasPrefix(b, []byte{0x1f, 0x8b, 8}):
+		r, err = gzip.NewReader(bytes.NewReader(b))
+	case enc == "deflate":
+		// Servers send zlib (as the RFC says) or bare deflate.
+		if r, err = zlib.NewReader(bytes.NewReader(b)); err != nil {
+			r, err = flate.NewReader(bytes.NewReader(b)), nil
+		}
+	default:
+		return nil, false
+	}
+	if err != nil {
+		return nil, false
+	}
+	d, err := io.ReadAll(io.LimitReader(r, maxDecoded))
+	if err != nil {
+		return nil, false
+	}
+	return d, true
+}
+
+// maxDecoded bounds a decompressed body, against a decompression bomb.
+const maxDecoded = 256 << 20
