@@ -1,14 +1,14 @@
 package recorder
 
 import (
-	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
+	"github.com/agentcheck/agentcheck/internal/vcr"
 )
 
 // group is the interactions that answer one request, in the order they
 // were recorded; used counts those this run has consumed.
 type group struct {
 	req   request
-	its   []*cassette.Interaction
+	its   []*vcr.Interaction
 	used  int
 	canon string // req.canonical(), computed when first needed
 }
@@ -40,7 +40,7 @@ func newIndex() *index {
 }
 
 // add appends it to the interactions that answer q.
-func (x *index) add(q request, it *cassette.Interaction) *group {
+func (x *index) add(q request, it *vcr.Interaction) *group {
 	g := x.exact[exactKey(q)]
 	if g == nil {
 		g = &group{req: q}
@@ -74,7 +74,7 @@ func (x *index) buildCanonical() {
 // A request of a case the cassette does not know (a sample that moved, a
 // cassette recorded without cases), or of no case, takes the next
 // interaction recorded for the request in any case.
-func (x *index) next(q request) *cassette.Interaction {
+func (x *index) next(q request) *vcr.Interaction {
 	if it := x.nextOf(q); it != nil || x.labels[q.label] {
 		return it
 	}
@@ -88,7 +88,7 @@ func (x *index) next(q request) *cassette.Interaction {
 	return nil
 }
 
-func (x *index) nextOf(q request) *cassette.Interaction {
+func (x *index) nextOf(q request) *vcr.Interaction {
 	if g := x.exact[exactKey(q)]; g != nil && g.used < len(g.its) {
 		g.used++
 		return g.its[g.used-1]
@@ -115,8 +115,8 @@ func (x *index) matching(q request) (recorded, used int) {
 }
 
 // used is the interactions this run consumed, recorded ones included.
-func (x *index) usedInteractions() []*cassette.Interaction {
-	var out []*cassette.Interaction
+func (x *index) usedInteractions() []*vcr.Interaction {
+	var out []*vcr.Interaction
 	for _, g := range x.groups {
 		out = append(out, g.its[:g.used]...)
 	}

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentcheck/agentcheck/internal/vcr"
 	"github.com/agentcheck/agentcheck/secrets"
-	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 )
 
 // Recorder is an http.RoundTripper that replays HTTP exchanges from a go-vcr
@@ -57,10 +57,10 @@ type Recorder struct {
 
 	mu     sync.Mutex
 	idx    *index
-	loaded []*cassette.Interaction // the file's content at construction
+	loaded []*vcr.Interaction // the file's content at construction
 	// added is what this run recorded, with the requests they answer;
 	// written counts those already in the file.
-	added   []*cassette.Interaction
+	added   []*vcr.Interaction
 	addedAs []request
 	written int
 	missed  bool // a request went unanswered
@@ -136,7 +136,7 @@ func open(path string, cfg config) (*Recorder, error) {
 		recordCmd: cfg.command,
 		idx:       newIndex(),
 	}
-	var loaded []*cassette.Interaction
+	var loaded []*vcr.Interaction
 	var existed bool
 	if cfg.dataSet {
 		loaded, existed, err = loadCassetteData(path, cfg.data)
@@ -160,7 +160,7 @@ func open(path string, cfg config) (*Recorder, error) {
 }
 
 // storedRequest is the request a stored interaction answers.
-func (r *Recorder) storedRequest(it *cassette.Interaction) request {
+func (r *Recorder) storedRequest(it *vcr.Interaction) request {
 	u, body := it.Request.URL, it.Request.Body
 	if len(r.normal) > 0 {
 		var b []byte
@@ -292,7 +292,7 @@ func (r *Recorder) readBounded(body io.Reader, length int64, what string) ([]byt
 	return buf.Bytes(), nil
 }
 
-func (r *Recorder) replay(req *http.Request, it *cassette.Interaction) *http.Response {
+func (r *Recorder) replay(req *http.Request, it *vcr.Interaction) *http.Response {
 	h := it.Response.Headers.Clone()
 	if h == nil {
 		h = make(http.Header, 1)
@@ -336,8 +336,8 @@ func (r *Recorder) record(req *http.Request, body []byte, storedURL string, q re
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(respBody))
 	resp.ContentLength = int64(len(respBody))
-	it := &cassette.Interaction{
-		Request: cassette.Request{
+	it := &vcr.Interaction{
+		Request: vcr.Request{
 			Proto:         "HTTP/1.1",
 			ProtoMajor:    1,
 			ProtoMinor:    1,
@@ -348,7 +348,7 @@ func (r *Recorder) record(req *http.Request, body []byte, storedURL string, q re
 			URL:           tidyURL(storedURL),
 			Method:        req.Method,
 		},
-		Response: cassette.Response{
+		Response: vcr.Response{
 			Proto:      "HTTP/1.1",
 			ProtoMajor: 1,
 			ProtoMinor: 1,

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
+	"github.com/agentcheck/agentcheck/internal/vcr"
 )
 
 // Close finishes the cassette. Each interaction was written to the file
@@ -121,11 +121,11 @@ func (r *Recorder) prune() error {
 	if r.missed || r.failed != nil && r.failed() {
 		return nil
 	}
-	used := make(map[*cassette.Interaction]bool)
+	used := make(map[*vcr.Interaction]bool)
 	for _, it := range r.idx.usedInteractions() {
 		used[it] = true
 	}
-	var kept []*cassette.Interaction
+	var kept []*vcr.Interaction
 	for _, it := range r.loaded {
 		if used[it] {
 			kept = append(kept, it)
@@ -144,12 +144,12 @@ func (r *Recorder) prune() error {
 
 // minus is the interactions of all that are not in drop (as multisets of
 // fingerprints), in order.
-func minus(all, drop []*cassette.Interaction) []*cassette.Interaction {
+func minus(all, drop []*vcr.Interaction) []*vcr.Interaction {
 	n := make(map[string]int, len(drop))
 	for _, it := range drop {
 		n[fingerprint(it)]++
 	}
-	var out []*cassette.Interaction
+	var out []*vcr.Interaction
 	for _, it := range all {
 		if fp := fingerprint(it); n[fp] > 0 {
 			n[fp]--
@@ -162,7 +162,7 @@ func minus(all, drop []*cassette.Interaction) []*cassette.Interaction {
 
 // fingerprint identifies an interaction as stored, to tell this run's
 // interactions in a re-read file from those of other processes.
-func fingerprint(it *cassette.Interaction) string {
+func fingerprint(it *vcr.Interaction) string {
 	return it.Request.Method + " " + it.Request.URL + "\n" + it.Request.Body + "\x00" +
 		http.Header(it.Request.Headers).Get(CaseHeader) + "\x00" + strconv.Itoa(it.Response.Code) + "\x00" + it.Response.Body
 }
@@ -209,7 +209,7 @@ func (r *Recorder) writeAtomic(data []byte) (err error) {
 }
 
 // loadCassette reads a cassette file; a missing file is an empty cassette.
-func loadCassette(path string) (interactions []*cassette.Interaction, existed bool, err error) {
+func loadCassette(path string) (interactions []*vcr.Interaction, existed bool, err error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
@@ -224,7 +224,7 @@ func loadCassette(path string) (interactions []*cassette.Interaction, existed bo
 // one that is cut short: YAML reads an empty file as an empty cassette, and
 // an interaction that lost its last fields as one whose response has status
 // 0.
-func loadCassetteData(path string, data []byte) (interactions []*cassette.Interaction, existed bool, err error) {
+func loadCassetteData(path string, data []byte) (interactions []*vcr.Interaction, existed bool, err error) {
 	if len(bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(data), []byte("---")))) == 0 {
 		return nil, true, fmt.Errorf("agentcheck: cassette %s: the file is empty, yet a cassette always holds its version", path)
 	}

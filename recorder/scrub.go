@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"net/http"
 
-	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
+	"github.com/agentcheck/agentcheck/internal/vcr"
 )
 
 // scrubRequest is the request as stored and matched: its URL and body with
@@ -23,7 +23,7 @@ func (r *Recorder) scrubRequest(req *http.Request, body []byte) (storedURL strin
 // base64). A gzip or deflate
 // response body is stored decoded, without its Content-Encoding, so that
 // the cassette can be read, checked and replayed.
-func (r *Recorder) scrubInteraction(it *cassette.Interaction, req *http.Request, body []byte) {
+func (r *Recorder) scrubInteraction(it *vcr.Interaction, req *http.Request, body []byte) {
 	x := r.redact.Learn(req.URL, req.Header, body)
 	it.Request.Headers = x.Headers(it.Request.Headers)
 	if enc := it.Request.Headers.Get("Content-Encoding"); enc != "" && !bytes.HasPrefix([]byte(it.Request.Body), []byte{0x1f, 0x8b}) {

@@ -11,8 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentcheck/agentcheck/internal/vcr"
 	"go.yaml.in/yaml/v3"
-	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 )
 
 // A cassette file is go-vcr's version 2 format. The recorder writes it in
@@ -34,7 +34,7 @@ import (
 // "{}". YAML parsers, go-vcr's included, read it as they read any YAML.
 
 // encodeCassette writes interactions in the recorder's layout.
-func encodeCassette(its []*cassette.Interaction) []byte {
+func encodeCassette(its []*vcr.Interaction) []byte {
 	var b bytes.Buffer
 	b.WriteString("---\nversion: 2\ninteractions:\n")
 	if len(its) == 0 {
@@ -47,7 +47,7 @@ func encodeCassette(its []*cassette.Interaction) []byte {
 
 // appendInteractions appends interactions to a cassette in the recorder's
 // layout, numbered from first.
-func appendInteractions(dst []byte, its []*cassette.Interaction, first int) []byte {
+func appendInteractions(dst []byte, its []*vcr.Interaction, first int) []byte {
 	b := bytes.NewBuffer(dst)
 	for i, it := range its {
 		fmt.Fprintf(b, "    - id: %d\n      request:\n", first+i)
@@ -222,16 +222,16 @@ var errLayout = errors.New("not the recorder's layout")
 
 // decodeCassette reads a cassette file: the recorder's layout with its own
 // parser, anything else with go.yaml.in/yaml/v3 into go-vcr's types.
-func decodeCassette(data []byte) ([]*cassette.Interaction, error) {
+func decodeCassette(data []byte) ([]*vcr.Interaction, error) {
 	if its, err := parseLayout(data); err == nil {
 		return its, nil
 	}
-	var c cassette.Cassette
+	var c vcr.Cassette
 	if err := yaml.Unmarshal(data, &c); err != nil {
 		return nil, err
 	}
-	if c.Version != cassette.CassetteFormatVersion {
-		return nil, fmt.Errorf("cassette format version %d, want %d", c.Version, cassette.CassetteFormatVersion)
+	if c.Version != vcr.FormatVersion {
+		return nil, fmt.Errorf("cassette format version %d, want %d", c.Version, vcr.FormatVersion)
 	}
 	return c.Interactions, nil
 }
@@ -268,7 +268,7 @@ func (p *layoutParser) advance() {
 	p.pos += end + 1
 }
 
-func parseLayout(data []byte) ([]*cassette.Interaction, error) {
+func parseLayout(data []byte) ([]*vcr.Interaction, error) {
 	p := &layoutParser{data: data}
 	for _, want := range []string{"---", "version: 2"} {
 		if _, text, ok := p.peek(); !ok || text != want {
@@ -291,7 +291,7 @@ func parseLayout(data []byte) ([]*cassette.Interaction, error) {
 	default:
 		return nil, errLayout
 	}
-	var its []*cassette.Interaction
+	var its []*vcr.Interaction
 	for {
 		indent, text, ok := p.peek()
 		if !ok {
@@ -302,7 +302,7 @@ func parseLayout(data []byte) ([]*cassette.Interaction, error) {
 			return nil, errLayout
 		}
 		p.advance()
-		it := &cassette.Interaction{ID: len(its)}
+		it := &vcr.Interaction{ID: len(its)}
 		for _, part := range []string{"request:", "response:"} {
 			if indent, text, ok := p.peek(); !ok || indent != 6 || text != part {
 				return nil, errLayout
@@ -317,7 +317,7 @@ func parseLayout(data []byte) ([]*cassette.Interaction, error) {
 }
 
 // fields reads the fields of a request or a response, indented by 8.
-func (p *layoutParser) fields(it *cassette.Interaction, request bool) error {
+func (p *layoutParser) fields(it *vcr.Interaction, request bool) error {
 	for {
 		indent, text, ok := p.peek()
 		if !ok || indent != 8 {

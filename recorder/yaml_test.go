@@ -11,23 +11,25 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
+
+	"github.com/agentcheck/agentcheck/internal/vcr"
 )
 
-func layoutSample(req, resp, header string) []*cassette.Interaction {
-	return []*cassette.Interaction{{
-		Request: cassette.Request{
+func layoutSample(req, resp, header string) []*vcr.Interaction {
+	return []*vcr.Interaction{{
+		Request: vcr.Request{
 			Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, ContentLength: int64(len(req)),
 			Host: "127.0.0.1", Body: req, URL: "http://127.0.0.1/v1/chat/completions?q=" + header, Method: "POST",
 			Headers: http.Header{"Content-Type": {"application/json"}, "X-Odd": {header, ""}},
 		},
-		Response: cassette.Response{
+		Response: vcr.Response{
 			Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, ContentLength: int64(len(resp)),
 			Body: resp, Headers: http.Header{"Content-Type": {"text/event-stream"}, "X-Empty": {}},
 			Status: "200 OK", Code: 200, Duration: 1500 * time.Microsecond,
 		},
 	}, {
-		Request:  cassette.Request{Method: "GET", URL: "http://h/x", Body: ""},
-		Response: cassette.Response{Body: "", Headers: http.Header{}, Status: "204 No Content", Code: 204},
+		Request:  vcr.Request{Method: "GET", URL: "http://h/x", Body: ""},
+		Response: vcr.Response{Body: "", Headers: http.Header{}, Status: "204 No Content", Code: 204},
 	}}
 }
 
@@ -59,7 +61,7 @@ func FuzzCassetteLayout(f *testing.F) {
 		if err != nil {
 			t.Fatalf("own parser: %v\n%s", err, data)
 		}
-		normalize := func(its []*cassette.Interaction) []*cassette.Interaction {
+		normalize := func(its []*vcr.Interaction) []*vcr.Interaction {
 			for i, it := range its {
 				it.ID = i
 				for _, h := range []http.Header{it.Request.Headers, it.Response.Headers} {
@@ -80,25 +82,25 @@ func FuzzCassetteLayout(f *testing.F) {
 			}
 			return cmp.Equal(map[string][]string(a), map[string][]string(b))
 		}))}
-		if diff := cmp.Diff(normalize(want), normalize(got), opts, cmp.AllowUnexported(cassette.Interaction{})); diff != "" {
+		if diff := cmp.Diff(normalize(want), normalize(got), opts, cmp.AllowUnexported(vcr.Interaction{})); diff != "" {
 			t.Fatalf("own parser (-wrote +read):\n%s\n%s", diff, data)
 		}
-		var c cassette.Cassette
+		var c vcr.Cassette
 		if err := yaml.Unmarshal(data, &c); err != nil {
 			t.Fatalf("yaml v3: %v\n%s", err, data)
 		}
-		if diff := cmp.Diff(normalize(want), normalize(c.Interactions), opts, cmp.AllowUnexported(cassette.Interaction{})); diff != "" {
+		if diff := cmp.Diff(normalize(want), normalize(c.Interactions), opts, cmp.AllowUnexported(vcr.Interaction{})); diff != "" {
 			t.Fatalf("yaml v3 (-wrote +read):\n%s\n%s", diff, data)
 		}
 		path := filepath.Join(t.TempDir(), "c.yaml")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		vcr, err := cassette.Load(strings.TrimSuffix(path, ".yaml"))
+		loaded, err := cassette.Load(strings.TrimSuffix(path, ".yaml"))
 		if err != nil {
 			t.Fatalf("go-vcr: %v\n%s", err, data)
 		}
-		if diff := cmp.Diff(normalize(want), normalize(vcr.Interactions), opts, cmp.AllowUnexported(cassette.Interaction{})); diff != "" {
+		if diff := cmp.Diff(normalize(want), normalize(fromGoVCR(loaded.Interactions)), opts, cmp.AllowUnexported(vcr.Interaction{})); diff != "" {
 			t.Fatalf("go-vcr (-wrote +read):\n%s\n%s", diff, data)
 		}
 	})
@@ -120,4 +122,23 @@ func TestLayoutFallsBackOnOtherYAML(t *testing.T) {
 	if err != nil || len(its) == 0 || its[0].Response.Code != 200 || !strings.HasPrefix(its[0].Request.Body, `{"model"`) {
 		t.Fatalf("decodeCassette = %d interactions, %v", len(its), err)
 	}
+}
+
+// fromGoVCR copies interactions go-vcr read into the recorder's own types,
+// field by field, so that what go-vcr reads can be compared with what the
+// recorder wrote.
+func fromGoVCR(its []*cassette.Interaction) []*vcr.Interaction {
+	out := make([]*vcr.Interaction, len(its))
+	for i, it := range its {
+		q, r := it.Request, it.Response
+		out[i] = &vcr.Interaction{ID: it.ID,
+			Request: vcr.Request{Proto: q.Proto, ProtoMajor: q.ProtoMajor, ProtoMinor: q.ProtoMinor, ContentLength: q.ContentLength,
+				TransferEncoding: q.TransferEncoding, Trailer: q.Trailer, Host: q.Host, RemoteAddr: q.RemoteAddr, RequestURI: q.RequestURI,
+				Body: q.Body, Form: q.Form, Headers: q.Headers, URL: q.URL, Method: q.Method},
+			Response: vcr.Response{Proto: r.Proto, ProtoMajor: r.ProtoMajor, ProtoMinor: r.ProtoMinor, TransferEncoding: r.TransferEncoding,
+				Trailer: r.Trailer, ContentLength: r.ContentLength, Uncompressed: r.Uncompressed, Body: r.Body, Headers: r.Headers,
+				Status: r.Status, Code: r.Code, Duration: r.Duration},
+		}
+	}
+	return out
 }

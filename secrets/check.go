@@ -14,8 +14,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentcheck/agentcheck/internal/vcr"
 	"go.yaml.in/yaml/v3"
-	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 )
 
 // Finding is a credential [Check] found in a cassette.
@@ -84,7 +84,7 @@ func Check(path string, rules Rules, opts ...Option) ([]Finding, error) {
 	}
 	// go-vcr's own types check the shape (headers are lists of strings, ids
 	// are numbers ...), so the walk below can trust it.
-	var typed cassette.Cassette
+	var typed vcr.Cassette
 	if err := root.Decode(&typed); err != nil {
 		return nil, cassetteYAMLError(path, err)
 	}
