@@ -92,6 +92,17 @@ func GoalAchieved(t TestingT, j metric.Judge, sample agentcheck.Sample, msgAndAr
 	return Check(t, agenttest.CheckNameGoal, sample, r, msgAndArgs...)
 }
 
+// Rubric asserts that the judge of m finds that the sample's trajectory
+// satisfies m's rubric (agenttest.CheckRubric), asked within the test's
+// context; the failure quotes the judge's reasons, criterion by criterion.
+func Rubric(t TestingT, m metric.TrajectoryRubric, sample agentcheck.Sample, msgAndArgs ...any) bool {
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
+	r := agenttest.CheckRubric(contextOf(t), m, sample)
+	return Check(t, agenttest.CheckNameRubric, sample, r, msgAndArgs...)
+}
+
 // OnTopics asserts that the judge j finds that the sample's conversation
 // stays on its ReferenceTopics: that metric.TopicAdherence in mode scores
 // at least min (agenttest.CheckTopics), asked within the test's context. A

@@ -51,6 +51,11 @@ func refundScript(r judgetest.Request) judgetest.Reply {
 		return judgetest.JSON(map[string]any{"topics": []string{"refund of order 1042", "stock tips"}})
 	case "topic_refusal":
 		return judgetest.JSON(map[string]bool{"topic_1": false, "topic_2": true})
+	case "trajectory_rubric":
+		if strings.Contains(input, `refund({"order":"1042"})`) {
+			return judgetest.JSON(map[string]any{"reason": "Order 1042, the one the human named, is refunded.", "satisfied": true})
+		}
+		return judgetest.JSON(map[string]any{"reason": "The agent refunded order 1043, not the 1042 the human named.", "satisfied": false})
 	case "topic_classify":
 		return judgetest.JSON(map[string]bool{"topic_1": true, "topic_2": strings.Contains(input, "- investing")})
 	}
@@ -87,6 +92,26 @@ func TestGoalAchieved(t *testing.T) {
 		t.Errorf("failure lacks the judge's reason:\n%s", got)
 	}
 	if rt.attr("agentcheck.agent_goal_accuracy") != "0" || rt.attr("agentcheck.verdict") != "fail" {
+		t.Errorf("attributes: %q", rt.attrs)
+	}
+}
+
+func TestRubric(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) })
+	m := metric.TrajectoryRubric{Judge: refundJudge(t, judgetest.Start(t, refundScript)), Rubric: "Refund only the order the human named."}
+	rt := &recordingT{}
+	if !assert.Rubric(rt, m, refund("1042")) || len(rt.errors) != 0 {
+		t.Fatalf("the right refund failed the rubric: %q", rt.errors)
+	}
+	if assert.Rubric(rt, m, refund("1043"), "refund of %s", "1043") {
+		t.Fatal("the wrong refund satisfied the rubric")
+	}
+	got := rt.one(t)
+	want := agenttest.CheckRubric(context.Background(), m, refund("1043")).String()
+	if !testifyLayout(want, "refund of 1043").MatchString(got) || !strings.Contains(got, "not the 1042 the human named") {
+		t.Errorf("failure:\n%s\nwant testify's layout of:\n%s", got, want)
+	}
+	if rt.attr("agentcheck.check") != "rubric" || rt.attr("agentcheck.trajectory_rubric") != "0" || rt.attr("agentcheck.verdict") != "fail" {
 		t.Errorf("attributes: %q", rt.attrs)
 	}
 }

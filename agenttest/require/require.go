@@ -77,6 +77,16 @@ func GoalAchieved(t TestingT, j metric.Judge, sample agentcheck.Sample, msgAndAr
 	}
 }
 
+// Rubric is assert.Rubric, then t.FailNow() on failure.
+func Rubric(t TestingT, m metric.TrajectoryRubric, sample agentcheck.Sample, msgAndArgs ...any) {
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
+	if !assert.Rubric(t, m, sample, msgAndArgs...) {
+		t.FailNow()
+	}
+}
+
 // OnTopics is assert.OnTopics, then t.FailNow() on failure.
 func OnTopics(t TestingT, j metric.Judge, sample agentcheck.Sample, min float64, mode metric.TopicMode, msgAndArgs ...any) {
 	if h, ok := t.(tHelper); ok {
