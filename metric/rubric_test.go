@@ -398,7 +398,8 @@ func TestTrajectoryRubricRecordThenReplay(t *testing.T) {
 		return out
 	}
 	open := func(mode recorder.Mode) *recorder.Recorder {
-		rec, err := recorder.Open(filepath.Join(dir, "rubric.yaml"), recorder.WithMode(mode), recorder.WithTestName(t.Name()))
+		rec, err := recorder.Open(filepath.Join(dir, "rubric.yaml"), recorder.WithMode(mode), recorder.WithTestName(t.Name()),
+			recorder.WithEnv(func(string) string { return "" }))
 		if err != nil {
 			t.Fatal(err)
 		}
