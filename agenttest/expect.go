@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	agentcheck "github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/keypath"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -399,7 +400,7 @@ func (c ExpectedCall) compare(tc agentcheck.ToolCall, res *callResult) callDiff 
 	}
 	want := c.args
 	if len(c.ignored) > 0 {
-		args, want = prune(args, c.ignored), pruneArgs(c.args, splitPaths(c.ignored))
+		args, want = prune(args, c.ignored), pruneArgs(c.args, keypath.Split(c.ignored))
 	}
 	if c.allowMissing {
 		// Subset arguments: the expected keys the call left out are fine.
@@ -468,31 +469,12 @@ func prune(v agentcheck.Value, paths []string) agentcheck.Value {
 	return metric.IgnorePaths(v, paths...)
 }
 
-func splitPaths(paths []string) [][]string {
-	out := make([][]string, len(paths))
-	for i, p := range paths {
-		out[i] = strings.Split(p, ".")
-	}
-	return out
-}
-
 // pruneArgs removes the keys that ignore patterns name from expected
 // arguments, at any depth of nested Args and maps.
 func pruneArgs(want map[string]any, patterns [][]string) Args {
 	out := make(Args, len(want))
 	for k, v := range want {
-		var deeper [][]string
-		drop := false
-		for _, p := range patterns {
-			if ok, _ := path.Match(p[0], k); !ok {
-				continue
-			}
-			if len(p) == 1 {
-				drop = true
-				break
-			}
-			deeper = append(deeper, p[1:])
-		}
+		drop, deeper := keypath.Step(patterns, k)
 		if drop {
 			continue
 		}

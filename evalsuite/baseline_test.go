@@ -136,8 +136,8 @@ func TestBaselineErrorsNameWhere(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ text, want string }{
 		{`[1]`, "not a baseline"},
-		{`{"samples": {"a": 1}}`, `case "a": want an object of scores by metric, got int`},
-		{`{"samples": {"a": {"f1": "high"}}}`, `case "a": f1: want a number, got string`},
+		{`{"samples": {"a": 1}}`, `sample "a": want an object of scores by metric, got int`},
+		{`{"samples": {"a": {"f1": "high"}}}`, `sample "a": f1: want a number, got string`},
 		{`{"samples": `, "bad.json:"},
 	} {
 		path := filepath.Join(dir, "bad.json")

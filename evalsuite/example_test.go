@@ -149,7 +149,7 @@ func ExampleBaseline_Compare() {
 		"booking-1": {"tool_call_accuracy": 0.5, "tool_call_f1": 0.6666666666666666},
 	}
 	for _, r := range now.Compare(old, 0.1) {
-		fmt.Printf("%s %s: %.4g → %.4g\n", r.Case, r.Metric, r.Baseline, r.Score)
+		fmt.Printf("%s %s: %.4g → %.4g\n", r.Sample, r.Metric, r.Baseline, r.Score)
 	}
 	// Output:
 	// {

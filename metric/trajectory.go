@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/keypath"
 )
 
 // TrajectoryMode says how the calls an agent made must line up with the
@@ -449,9 +449,7 @@ func (m TrajectoryMatch) argsFor(name string) ArgsMode {
 func (m TrajectoryMatch) ignoredFor(name string) [][]string {
 	var out [][]string
 	for _, tool := range []string{"*", name} {
-		for _, p := range m.Ignore[tool] {
-			out = append(out, strings.Split(p, "."))
-		}
+		out = append(out, keypath.Split(m.Ignore[tool])...)
 		if name == "*" {
 			break
 		}
@@ -517,11 +515,7 @@ func (tm *trajMatcher) key(tc *agentcheck.ToolCall, buf []byte) (callKey, []byte
 // ("request_id", "time.start", "*_id"). Values that are not objects are
 // returned as they are.
 func IgnorePaths(v agentcheck.Value, paths ...string) agentcheck.Value {
-	split := make([][]string, len(paths))
-	for i, p := range paths {
-		split[i] = strings.Split(p, ".")
-	}
-	return prune(v, split)
+	return prune(v, keypath.Split(paths))
 }
 
 // prune removes from an object the members that ignore patterns name.
@@ -531,18 +525,7 @@ func prune(v agentcheck.Value, patterns [][]string) agentcheck.Value {
 	}
 	var kept []agentcheck.Member
 	for _, mb := range v.Members() {
-		var deeper [][]string
-		drop := false
-		for _, p := range patterns {
-			if ok, _ := path.Match(p[0], mb.Key); !ok {
-				continue
-			}
-			if len(p) == 1 {
-				drop = true
-				break
-			}
-			deeper = append(deeper, p[1:])
-		}
+		drop, deeper := keypath.Step(patterns, mb.Key)
 		if drop {
 			continue
 		}
