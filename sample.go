@@ -173,6 +173,9 @@ func (d *sampleDecoder) sample() (Sample, error) {
 		// An empty list is not an absent one: slices of it must not be nil.
 		calls = []ToolCall{}
 	}
+	if msgs == nil {
+		msgs = []Message{}
+	}
 	s.Conversation = Conversation(msgs[:len(msgs):len(msgs)])
 	for i, sp := range d.spans {
 		if sp[0] >= 0 {

@@ -19,10 +19,15 @@ func Split(paths []string) [][]string {
 }
 
 // Step says what split patterns mean for an object's member key: drop the
-// member, or keep it and apply deeper (the patterns' rest) to its value.
+// member, or keep it and apply deeper (the patterns' rest) to its value. A
+// pattern that is the key itself, letter for letter, drops it, so that a
+// key holding dots or glob characters can be named too.
 func Step(patterns [][]string, key string) (drop bool, deeper [][]string) {
 	for _, p := range patterns {
-		if ok, _ := path.Match(p[0], key); !ok {
+		if len(p) > 1 && strings.Join(p, ".") == key {
+			return true, nil
+		}
+		if ok, _ := path.Match(p[0], key); !ok && p[0] != key {
 			continue
 		}
 		if len(p) == 1 {

@@ -6,7 +6,7 @@ import (
 )
 
 func TestStep(t *testing.T) {
-	ps := Split([]string{"request_id", "time.start", "*_id", "meta.*.x"})
+	ps := Split([]string{"request_id", "time.start", "*_id", "meta.*.x", "a.b", "[x"})
 	for _, tt := range []struct {
 		key    string
 		drop   bool
@@ -17,6 +17,9 @@ func TestStep(t *testing.T) {
 		{"time", false, [][]string{{"start"}}},
 		{"meta", false, [][]string{{"*", "x"}}},
 		{"query", false, nil},
+		{"a.b", true, nil}, // a key with a dot, named letter for letter
+		{"a", false, [][]string{{"b"}}},
+		{"[x", true, nil}, // not a valid pattern, but the key itself
 	} {
 		drop, deeper := Step(ps, tt.key)
 		if drop != tt.drop || !reflect.DeepEqual(deeper, tt.deeper) {
