@@ -33,6 +33,11 @@ type Message struct {
 	// IsError marks a Tool message whose call failed: Content is the error
 	// the tool gave.
 	IsError bool
+	// Reasoning is what an AI message's model reasoned before it, where
+	// the provider returns it (Anthropic's thinking blocks, the summaries
+	// of OpenAI Responses reasoning items). No metric reads it; assertions
+	// can count it as a step.
+	Reasoning string
 }
 
 // ToolCall is a call of a tool by name with JSON arguments.

@@ -277,8 +277,18 @@ func (r *anthropicReader) message(i int, v agentcheck.Value) error {
 				return fail(role, "content block %d: %w", j, err)
 			}
 			results++
+		case typ == "thinking" && role == agentcheck.AI:
+			// The model's reasoning: kept beside the content, not in it.
+			t, _ := b.Get("thinking")
+			if t.Kind() != agentcheck.StringKind {
+				return fail(role, `content block %d: "thinking" must be a string, got %s`, j, t.Kind())
+			}
+			if m := r.openAI(); t.Text() != "" {
+				m.Reasoning = joinLines(m.Reasoning, t.Text())
+			}
 		}
-		// Anything else (thinking, images, documents...) is not content.
+		// Anything else (redacted thinking, images, documents...) is not
+		// content.
 	}
 	switch {
 	case role == agentcheck.AI && len(r.conv) == start:
@@ -481,4 +491,12 @@ func anthropicServerResult(b agentcheck.Value) agentcheck.Message {
 		m.IsError = true
 	}
 	return m
+}
+
+// joinLines joins two texts on a new line, either of them maybe empty.
+func joinLines(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "\n" + b
 }

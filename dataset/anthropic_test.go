@@ -48,7 +48,7 @@ func TestParseAnthropicMessages(t *testing.T) {
 			agentcheck.Conversation{
 				{Role: agentcheck.System, Content: "You are a weather assistant.\nBe brief."},
 				{Role: agentcheck.Human, Content: "What's the weather in Paris and the time there?"},
-				{Role: agentcheck.AI, Content: "I'll check both.", ToolCalls: []agentcheck.ToolCall{
+				{Role: agentcheck.AI, Content: "I'll check both.", Reasoning: "Two tools.", ToolCalls: []agentcheck.ToolCall{
 					anthropicCall("toolu_01A09q90qw90lq917835lq9", "get_weather", `{"location": "Paris", "unit": "celsius", "days": 2.0}`, fn),
 					anthropicCall("toolu_01B", "get_time", `{}`, fn),
 				}},

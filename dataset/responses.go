@@ -109,6 +109,9 @@ type responsesReader struct {
 	ai      int
 	pending []agentcheck.Message
 	calls   map[string]bool // the IDs of the calls made so far
+	// reasoning is the text of reasoning items not yet given to the AI
+	// message that follows them.
+	reasoning string
 }
 
 func (r *responsesReader) items(v agentcheck.Value) error {
@@ -127,10 +130,9 @@ func (r *responsesReader) close() {
 	r.pending, r.ai = nil, -1
 }
 
-// Item types that are not conversation: reasoning, the API's own
-// bookkeeping, and tool listings.
+// Item types that are not conversation: the API's own bookkeeping, and
+// tool listings.
 var responsesSkipped = map[string]bool{
-	"reasoning":             true,
 	"compaction":            true,
 	"compaction_trigger":    true,
 	"mcp_list_tools":        true,
@@ -171,6 +173,20 @@ func (r *responsesReader) item(i int, v agentcheck.Value) error {
 		return r.hosted(i, typ, v)
 	case responsesResults[typ].content != nil:
 		return r.result(i, typ, v)
+	case typ == "reasoning":
+		// The reasoning before the next AI message: its summary, or its
+		// text where the item carries it.
+		if r.ai >= 0 {
+			r.close()
+		}
+		for _, field := range []string{"summary", "content"} {
+			f, _ := v.Get(field)
+			if t, err := responsesText(f); err == nil && t != "" {
+				r.reasoning = joinLines(r.reasoning, t)
+				break
+			}
+		}
+		return nil
 	case responsesSkipped[typ]:
 		return nil
 	case typ == "item_reference":
@@ -207,6 +223,7 @@ func (r *responsesReader) message(i int, v agentcheck.Value) error {
 	r.conv = append(r.conv, agentcheck.Message{Role: role, Content: text})
 	if role == agentcheck.AI {
 		r.ai = len(r.conv) - 1 // calls that follow join it
+		r.conv[r.ai].Reasoning, r.reasoning = r.reasoning, ""
 	}
 	return nil
 }
@@ -239,8 +256,8 @@ func responsesText(c agentcheck.Value) (string, error) {
 // result of an MCP call to those that follow it.
 func (r *responsesReader) addCall(tc agentcheck.ToolCall, result *agentcheck.Message) {
 	if r.ai < 0 {
-		r.conv = append(r.conv, agentcheck.Message{Role: agentcheck.AI})
-		r.ai = len(r.conv) - 1
+		r.conv = append(r.conv, agentcheck.Message{Role: agentcheck.AI, Reasoning: r.reasoning})
+		r.ai, r.reasoning = len(r.conv)-1, ""
 	}
 	m := &r.conv[r.ai]
 	m.ToolCalls = append(m.ToolCalls, tc)

@@ -37,7 +37,7 @@ func responsesRunWant() agentcheck.Conversation {
 	return agentcheck.Conversation{
 		{Role: agentcheck.System, Content: "Be brief."},
 		{Role: agentcheck.Human, Content: "Weather in Paris and Rome?\nIn Celsius."},
-		{Role: agentcheck.AI, Content: "Checking both.", ToolCalls: []agentcheck.ToolCall{
+		{Role: agentcheck.AI, Content: "Checking both.", Reasoning: "Two cities: two calls.", ToolCalls: []agentcheck.ToolCall{
 			{ID: "call_paris", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Paris","days":2.0}`)},
 			{ID: "call_rome", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Rome","days":2}`)},
 		}},
@@ -257,4 +257,23 @@ func FuzzParseResponsesItems(f *testing.F) {
 			t.Fatalf("error names item %d of a %d-byte document: %v", me.Message, len(doc), err)
 		}
 	})
+}
+
+// TestResponsesReasoning: a reasoning item's summary is the reasoning of
+// the AI message that follows it, whether that says something or calls.
+func TestResponsesReasoning(t *testing.T) {
+	conv, err := dataset.ParseResponsesItems([]byte(`[
+	  {"role": "user", "content": "weather in Paris?"},
+	  {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "Look it up."}]},
+	  {"type": "function_call", "call_id": "c1", "name": "weather", "arguments": "{\"city\":\"Paris\"}"},
+	  {"type": "function_call_output", "call_id": "c1", "output": "12C"},
+	  {"type": "reasoning", "id": "rs_2", "summary": []},
+	  {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "12C in Paris."}]}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(conv) != 4 || conv[1].Reasoning != "Look it up." || len(conv[1].ToolCalls) != 1 || conv[3].Reasoning != "" || conv[3].Content != "12C in Paris." {
+		t.Errorf("Expected the first summary on the calling message and none on the answer, but got %+v", conv)
+	}
 }

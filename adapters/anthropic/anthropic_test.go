@@ -66,7 +66,7 @@ func runWant() agentcheck.Conversation {
 	return agentcheck.Conversation{
 		{Role: agentcheck.System, Content: "You report the weather."},
 		{Role: agentcheck.Human, Content: "Paris and Rome?\nIn Celsius."},
-		{Role: agentcheck.AI, Content: "Checking both.", ToolCalls: []agentcheck.ToolCall{
+		{Role: agentcheck.AI, Content: "Checking both.", Reasoning: "Two cities.", ToolCalls: []agentcheck.ToolCall{
 			call("toolu_paris", "get_weather", `{"city": "Paris", "days": 2.0}`, agentcheck.FunctionTool),
 			call("toolu_rome", "get_weather", `{"city": "Rome", "days": 2}`, agentcheck.FunctionTool),
 		}},

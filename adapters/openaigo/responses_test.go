@@ -41,7 +41,7 @@ func responsesWant() agentcheck.Conversation {
 	return agentcheck.Conversation{
 		{Role: agentcheck.System, Content: "Be brief."},
 		{Role: agentcheck.Human, Content: "Weather in Paris and Rome?\nIn Celsius."},
-		{Role: agentcheck.AI, Content: "Checking both.", ToolCalls: []agentcheck.ToolCall{
+		{Role: agentcheck.AI, Content: "Checking both.", Reasoning: "Two cities: two calls.", ToolCalls: []agentcheck.ToolCall{
 			{ID: "call_paris", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Paris","days":2.0}`)},
 			{ID: "call_rome", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Rome","days":2}`)},
 		}},
