@@ -68,9 +68,8 @@ var deliberate = map[string]string{
 	// promptfoo drops arguments equal to a declared default, even asserted ones.
 	"promptfoo/trajectory.test.ts::defaults > fails in partial mode when a key in both args and defaults is stripped to nothing": "promptfoo drops an argument equal to its declared default before comparing, so an argument both asserted and defaulted never matches; agentcheck matches it (a default only lets the argument be left out, agenttest.Optional)",
 	// vitest-evals' fuzzy preset matches any case-insensitive substring.
-	// promptfoo's command and reasoning steps are spans of its own traces.
-	"promptfoo/trajectory.test.ts::trajectory:step-count > counts steps by type":                                                            "promptfoo counts the command steps of its own trace spans; agentcheck's transcripts are messages and tool calls, and count tool calls by name or pattern (agenttest.CheckCalled with CallToGlob)",
-	"promptfoo/trajectory.test.ts::trajectory:step-count > counts steps by pattern":                                                         "promptfoo counts the reasoning steps of its own trace spans; agentcheck's transcripts are messages and tool calls, and count tool calls by name or pattern (agenttest.CheckCalled with CallToGlob)",
+	// promptfoo's command steps are spans of its own traces.
+	"promptfoo/trajectory.test.ts::trajectory:step-count > counts steps by type":                                                            "promptfoo counts the shell-command spans of its own traces; agentcheck's transcripts have tool calls, text answers and reasoning (agenttest.CheckSteps), not commands",
 	"vitest-evals/toolCallScorer.test.ts::ToolCallScorer > complex scenarios > fuzzyOptions should merge with defaults, not replace them#0": `vitest-evals' fuzzy preset accepts any substring ("weath" matches "weather"); agentcheck's case-insensitive comparison (metric.CaseInsensitive) does not`,
 }
 
@@ -594,10 +593,21 @@ func runPromptfoo(c peerCase) (outcome, error) {
 		return fromReport(agenttest.CheckCalled(actual, call, agenttest.AtLeastOnce()), inverse), nil
 	case "trajectory:step-count":
 		obj := value.(map[string]any)
-		if obj["type"] != "tool" {
-			return outcome{}, fmt.Errorf("steps of type %v: agentcheck's conversations have messages and tool calls, not %v steps", obj["type"], obj["type"])
+		switch {
+		case obj["type"] == "tool":
+			return fromReport(agenttest.CheckSteps(actual, agenttest.ToolCallStep, countOf(obj)), inverse), nil
+		case obj["type"] == "reasoning" || obj["pattern"] == "reasoning*":
+			// The trace's reasoning spans are the reasoning before the
+			// AI messages of a transcript (Message.Reasoning).
+			conv := agentcheck.Conversation{{Role: agentcheck.AI, ToolCalls: actual}}
+			for _, st := range c.OtherSteps {
+				if st.Type == "reasoning" {
+					conv = append(conv, agentcheck.Message{Role: agentcheck.AI, Reasoning: st.Name})
+				}
+			}
+			return fromReport(agenttest.CheckSteps(conv, agenttest.ReasoningStep, countOf(obj)), inverse), nil
 		}
-		return fromReport(agenttest.CheckCalled(actual, agenttest.CallToGlob("*"), countOf(obj)), inverse), nil
+		return outcome{}, fmt.Errorf("steps of type %v: agentcheck's transcripts have tool calls, text answers and reasoning, not %v steps", obj["type"], obj["type"])
 	}
 	return outcome{}, fmt.Errorf("promptfoo kind %q", c.Kind)
 }
