@@ -90,6 +90,26 @@ func ParseToolCall(name, argsJSON string) (ToolCall, error) {
 	return ToolCall{Name: name, Args: v}, nil
 }
 
+// ParseArguments reads a tool call's arguments as a model writes them,
+// JSON text, the way every reader and adapter of agentcheck reads them:
+// empty text or null is no arguments (an empty object); text that is not
+// valid JSON comes back as invalid, for ToolCall.InvalidArgs, with args
+// null; any other JSON value, an object as a rule but an array or a scalar
+// where an SDK allows them, is the arguments.
+func ParseArguments(text string) (args Value, invalid string) {
+	if strings.TrimSpace(text) == "" {
+		return ObjectOf(), ""
+	}
+	v, err := ParseValue([]byte(text))
+	switch {
+	case err != nil:
+		return Value{}, text
+	case v.Kind() == NullKind:
+		return ObjectOf(), ""
+	}
+	return v, ""
+}
+
 // MustParseToolCall is ParseToolCall for literals; it panics on error.
 func MustParseToolCall(name, argsJSON string) ToolCall {
 	tc, err := ParseToolCall(name, argsJSON)

@@ -191,19 +191,7 @@ func openAIMessage(v agentcheck.Value, i int) (agentcheck.Message, error) {
 // InvalidArgs.
 func openAIArguments(id, name, text string) agentcheck.ToolCall {
 	tc := agentcheck.ToolCall{ID: id, Name: name}
-	if strings.TrimSpace(text) == "" {
-		tc.Args = agentcheck.ObjectOf()
-		return tc
-	}
-	args, err := agentcheck.ParseValue([]byte(text))
-	switch {
-	case err != nil:
-		tc.InvalidArgs = text
-	case args.Kind() == agentcheck.NullKind:
-		tc.Args = agentcheck.ObjectOf()
-	default:
-		tc.Args = args
-	}
+	tc.Args, tc.InvalidArgs = agentcheck.ParseArguments(text)
 	return tc
 }
 

@@ -27,8 +27,8 @@ type Messages []*schema.Message
 // messages become Human, AI, System and Tool messages. A message's text is
 // its Content followed by the text parts of UserInputMultiContent,
 // AssistantGenMultiContent and the deprecated MultiContent, the non-empty
-// ones joined by "\n"; images, audio, video and files are skipped, and so
-// is ReasoningContent. An assistant message's ToolCalls keep their order
+// ones joined by "\n"; images, audio, video and files are skipped. An
+// assistant message's ReasoningContent is its Reasoning. Its ToolCalls keep their order
 // and IDs; their arguments, a JSON string, are parsed (an empty string, or
 // null, is no arguments: an empty object). Arguments that are not valid JSON
 // are no error: the call keeps them as written in InvalidArgs (Args null),
@@ -42,8 +42,7 @@ type Messages []*schema.Message
 // An error is an *agentcheck.MessageError naming the message, and the tool
 // call, that could not be read: a nil message, an unknown role, tool calls
 // on a message that is not the assistant's, a call without a name,
-// arguments that are JSON but not an object (which Conversation.Validate
-// refuses), a tool message out of place, or one
+// a tool message out of place, or one
 // whose call is unknown, answered already, or of another name.
 func (m Messages) Conversation() (agentcheck.Conversation, error) {
 	conv := make(agentcheck.Conversation, len(m))
@@ -88,6 +87,9 @@ func message(i int, msg *schema.Message) (agentcheck.Message, error) {
 		return fail("", -1, "", fmt.Errorf("unknown role %q (want user, assistant, system or tool)", msg.Role))
 	}
 	cm := agentcheck.Message{Role: role, Content: text(msg)}
+	if role == agentcheck.AI {
+		cm.Reasoning = msg.ReasoningContent
+	}
 	if role == agentcheck.Tool {
 		cm.ToolCallID = msg.ToolCallID
 	}
@@ -102,7 +104,7 @@ func message(i int, msg *schema.Message) (agentcheck.Message, error) {
 		if tc.Function.Name == "" {
 			return fail(role, j, "", errors.New("tool call has no name"))
 		}
-		args, invalid := arguments(tc.Function.Arguments)
+		args, invalid := agentcheck.ParseArguments(tc.Function.Arguments)
 		cm.ToolCalls[j] = agentcheck.ToolCall{ID: tc.ID, Name: tc.Function.Name, Args: args, InvalidArgs: invalid}
 	}
 	return cm, nil
@@ -134,23 +136,6 @@ func text(msg *schema.Message) string {
 		}
 	}
 	return strings.Join(parts, "\n")
-}
-
-// arguments parses a call's arguments, a JSON value written as a string:
-// an empty string, or null, is no arguments (the empty object), and a
-// string that is not valid JSON is returned as invalid, with null args.
-func arguments(s string) (args agentcheck.Value, invalid string) {
-	if strings.TrimSpace(s) == "" {
-		return agentcheck.ObjectOf(), ""
-	}
-	v, err := agentcheck.ParseValue([]byte(s))
-	switch {
-	case err != nil:
-		return agentcheck.Value{}, s
-	case v.Kind() == agentcheck.NullKind:
-		return agentcheck.ObjectOf(), ""
-	}
-	return v, ""
 }
 
 // pair pairs each Tool message with the call it answers, among the calls of

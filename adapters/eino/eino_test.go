@@ -128,7 +128,7 @@ func weatherConversation() agentcheck.Conversation {
 		}},
 		{Role: agentcheck.Tool, Content: `{"temp_c":14,"sky":"cloudy"}`, ToolCallID: "call_paris"},
 		{Role: agentcheck.Tool, Content: `{"temp_c":18,"sky":"clear"}`, ToolCallID: "call_rome"},
-		{Role: agentcheck.AI, Content: "Paris 14°C, Rome 18°C."},
+		{Role: agentcheck.AI, Content: "Paris 14°C, Rome 18°C.", Reasoning: "Both cities answered; summarise."},
 	}
 }
 
@@ -172,7 +172,7 @@ func runAgent(t *testing.T, stream bool) eino.Messages {
 		t.Fatalf("tool message = %v", tm)
 	}
 	if answer.ReasoningContent == "" {
-		t.Fatal("the answer lost its reasoning: the test would not show that it is skipped")
+		t.Fatal("the answer lost its reasoning: the test would not show that it is kept")
 	}
 	return eino.Messages(history)
 }
@@ -211,7 +211,7 @@ func TestConcatMessages(t *testing.T) {
 	}
 	want := agentcheck.Conversation{
 		{Role: agentcheck.Human, Content: "What now?"},
-		{Role: agentcheck.AI, Content: "Let me check.", ToolCalls: []agentcheck.ToolCall{
+		{Role: agentcheck.AI, Content: "Let me check.", Reasoning: "look it up", ToolCalls: []agentcheck.ToolCall{
 			{ID: "c0", Name: "ping", Args: agentcheck.ObjectOf()},
 			{ID: "c1", Name: "search", Args: agentcheck.MustParseValue(`{"q": "eino", "n": 10, "w": 1.5e0}`)},
 			{ID: "c2", Name: "now", Args: agentcheck.ObjectOf()},
@@ -274,7 +274,7 @@ func TestMultiContentAndPairing(t *testing.T) {
 		}},
 		{Role: agentcheck.Tool, Content: "a cat\non a mat", ToolCallID: "c1"},
 		{Role: agentcheck.Tool, Content: "nothing", ToolCallID: "c2"},
-		{Role: agentcheck.AI, Content: "A cat\non a mat."},
+		{Role: agentcheck.AI, Content: "A cat\non a mat.", Reasoning: "a cat, then"},
 		{Role: agentcheck.AI, Content: "Again.", ToolCalls: []agentcheck.ToolCall{{Name: "describe", Args: agentcheck.ObjectOf()}}},
 		{Role: agentcheck.Tool, Content: "still a cat"},
 	}

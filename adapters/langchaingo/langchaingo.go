@@ -265,20 +265,7 @@ func toolCall(tc llms.ToolCall) (agentcheck.ToolCall, error) {
 	if call.Name == "" {
 		return call, errors.New("tool call has no name")
 	}
-	s := tc.FunctionCall.Arguments
-	if strings.TrimSpace(s) == "" {
-		call.Args = agentcheck.ObjectOf()
-		return call, nil
-	}
-	args, err := agentcheck.ParseValue([]byte(s))
-	switch {
-	case err != nil:
-		call.InvalidArgs = s
-	case args.Kind() == agentcheck.NullKind:
-		call.Args = agentcheck.ObjectOf()
-	default:
-		call.Args = args
-	}
+	call.Args, call.InvalidArgs = agentcheck.ParseArguments(tc.FunctionCall.Arguments)
 	return call, nil
 }
 
