@@ -333,25 +333,7 @@ func (x *Redactor) URL(u *url.URL) string {
 	c := *u
 	c.User = nil
 	if c.RawQuery != "" {
-		pairs := strings.Split(c.RawQuery, "&")
-		for i, kv := range pairs {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				continue
-			}
-			name, err := url.QueryUnescape(k)
-			if err != nil {
-				name = k
-			}
-			plain, err := url.QueryUnescape(v)
-			if err != nil {
-				plain = v
-			}
-			if x.secretValue(name, plain, true) {
-				pairs[i] = k + "=" + Redacted
-			}
-		}
-		c.RawQuery = strings.Join(pairs, "&")
+		c.RawQuery, _ = x.pairs(c.RawQuery, Redacted, nil)
 	}
 	return x.Text(c.String())
 }
@@ -568,7 +550,15 @@ func (x *Redactor) lines(b []byte, events bool) ([]byte, bool) {
 // form scrubs an application/x-www-form-urlencoded body pair by pair,
 // keeping their order and encoding.
 func (x *Redactor) form(b []byte) ([]byte, bool) {
-	pairs := strings.Split(string(b), "&")
+	out, changed := x.pairs(string(b), url.QueryEscape(Redacted), x.text)
+	return []byte(out), changed
+}
+
+// pairs scrubs "name=value&..." (a query or a form) pair by pair, keeping
+// their order and encoding: the value of a pair whose name says it is a
+// credential becomes redacted; other pairs go through rest, when given.
+func (x *Redactor) pairs(s, redacted string, rest func(string) (string, bool)) (string, bool) {
+	pairs := strings.Split(s, "&")
 	changed := false
 	for i, kv := range pairs {
 		k, v, ok := strings.Cut(kv, "=")
@@ -584,12 +574,14 @@ func (x *Redactor) form(b []byte) ([]byte, bool) {
 			plain = v
 		}
 		if x.secretValue(name, plain, true) {
-			pairs[i], changed = k+"="+url.QueryEscape(Redacted), true
-		} else if s, ok := x.text(kv); ok {
-			pairs[i], changed = s, true
+			pairs[i], changed = k+"="+redacted, true
+		} else if rest != nil {
+			if r, ok := rest(kv); ok {
+				pairs[i], changed = r, true
+			}
 		}
 	}
-	return []byte(strings.Join(pairs, "&")), changed
+	return strings.Join(pairs, "&"), changed
 }
 
 // isEventStream: a body of server-sent events, whose first field line is
