@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -136,23 +137,13 @@ func TestPeerConformance(t *testing.T) {
 	}
 	var b strings.Builder
 	sum := 0
-	for _, p := range slices.Sorted(mapKeys(total)) {
+	for _, p := range slices.Sorted(maps.Keys(total)) {
 		fmt.Fprintf(&b, " %s %d/%d", p, agree[p], total[p])
 		sum += agree[p]
 	}
 	t.Logf("agreement:%s; %d/%d in all", b.String(), sum, len(cases))
 	if sum < 660 {
 		t.Errorf("%d of %d peer cases agree, want at least 660", sum, len(cases))
-	}
-}
-
-func mapKeys[M ~map[string]V, V any](m M) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
 	}
 }
 
@@ -206,6 +197,14 @@ func toCalls(ps []peerCall) ([]agentcheck.ToolCall, error) {
 		out = append(out, tc)
 	}
 	return out, nil
+}
+
+// bothCalls is a case's actual and expected calls.
+func bothCalls(c peerCase) (made, exp []agentcheck.ToolCall, err error) {
+	if made, err = toCalls(c.Actual); err == nil {
+		exp, err = toCalls(c.Expected)
+	}
+	return made, exp, err
 }
 
 func runPeerCase(c peerCase) (outcome, error) {
@@ -448,11 +447,7 @@ func runDeepEval(c peerCase) (outcome, error) {
 	if c.Options["should_exact_match"] == true {
 		m.Mode, m.Scoring = metric.TrajectoryStrict, metric.ScoreAll
 	}
-	made, err := toCalls(c.Actual)
-	if err != nil {
-		return outcome{}, err
-	}
-	exp, err := toCalls(c.Expected)
+	made, exp, err := bothCalls(c)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -720,11 +715,7 @@ func runVitest(c peerCase) (outcome, error) {
 			return agentcheck.Equal(made, expected)
 		}}
 	}
-	made, err := toCalls(c.Actual)
-	if err != nil {
-		return outcome{}, err
-	}
-	exp, err := toCalls(c.Expected)
+	made, exp, err := bothCalls(c)
 	if err != nil {
 		return outcome{}, err
 	}

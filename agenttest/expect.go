@@ -400,7 +400,7 @@ func (c ExpectedCall) compare(tc agentcheck.ToolCall, res *callResult) callDiff 
 	}
 	want := c.args
 	if len(c.ignored) > 0 {
-		args, want = prune(args, c.ignored), pruneArgs(c.args, keypath.Split(c.ignored))
+		args, want = metric.IgnorePaths(args, c.ignored...), pruneArgs(c.args, keypath.Split(c.ignored))
 	}
 	if c.allowMissing {
 		// Subset arguments: the expected keys the call left out are fine.
@@ -461,12 +461,6 @@ func (c ExpectedCall) resultWant() string {
 		return "an error"
 	}
 	return "success"
-}
-
-// prune removes the members that ignore paths name from an object, at any
-// depth.
-func prune(v agentcheck.Value, paths []string) agentcheck.Value {
-	return metric.IgnorePaths(v, paths...)
 }
 
 // pruneArgs removes the keys that ignore patterns name from expected

@@ -275,6 +275,14 @@ func explainJudgment(r metric.Result) string {
 			writeField(&b, "tokens", usageText(v.Usage))
 		}
 	}
+	writeJudgmentTrailer(&b, r)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// writeJudgmentTrailer writes what follows the judges' verdicts in a
+// judgment's explanation: the disagreement, the warnings, the tokens and
+// the cassettes the answers came from.
+func writeJudgmentTrailer(b *strings.Builder, r metric.Result) {
 	if r.Disagreement != "" {
 		b.WriteString("disagreement: " + r.Disagreement + "\n")
 	}
@@ -305,12 +313,11 @@ func explainJudgment(r metric.Result) string {
 			b.WriteString("answers: live, from no cassette (judge.ForTest replays them)\n")
 		case strings.HasSuffix(src, ".yaml"):
 			b.WriteString("cassette: " + src + "\n")
-			writeField(&b, "re-record", v.Rerecord)
+			writeField(b, "re-record", v.Rerecord)
 		default:
 			b.WriteString("answers from: " + src + "\n")
 		}
 	}
-	return strings.TrimRight(b.String(), "\n")
 }
 
 func writeField(b *strings.Builder, name, value string) {

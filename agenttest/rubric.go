@@ -66,8 +66,8 @@ func quoteRubric(rubric string) string {
 // rubric in full when the headline had to cut it, the reference trajectory
 // when the judges were shown one, then each judge's verdict (its reason too
 // when the headline does not quote it) with its verdict on each criterion,
-// and what explainJudgment says after the verdicts: failed judges aside,
-// the disagreement, warnings, tokens and cassette.
+// and the judgment's trailer: the disagreement, warnings, tokens and
+// cassette.
 func explainRubric(m metric.TrajectoryRubric, s agentcheck.Sample, r metric.Result, criteria [][]metric.CriterionVerdict, reasons bool) string {
 	var b strings.Builder
 	if rubric := strings.TrimSpace(m.Rubric); strings.Contains(rubric, "\n") || quoteRubric(rubric) != strconv.Quote(rubric) {
@@ -119,21 +119,8 @@ func explainRubric(m metric.TrajectoryRubric, s agentcheck.Sample, r metric.Resu
 			writeField(&b, "tokens", usageText(v.Usage))
 		}
 	}
-	b.WriteString(afterVerdicts(explainJudgment(r)))
+	writeJudgmentTrailer(&b, r)
 	return strings.TrimRight(b.String(), "\n")
-}
-
-// afterVerdicts is what explainJudgment writes after the judges' verdicts:
-// the lines from the first that neither starts a verdict ("judge ...") nor
-// is indented under one.
-func afterVerdicts(explained string) string {
-	lines := strings.Split(explained, "\n")
-	for i, line := range lines {
-		if line != "" && !strings.HasPrefix(line, "judge ") && !strings.HasPrefix(line, " ") {
-			return strings.Join(lines[i:], "\n")
-		}
-	}
-	return ""
 }
 
 // CheckNameRubric is the name of CheckRubric's check, for Record.
