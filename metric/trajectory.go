@@ -125,18 +125,6 @@ func CaseInsensitive(s string) string {
 	}, s)
 }
 
-// BFCLStrings is the string normaliser of BFCL's AST checker: lower case,
-// with spaces and the characters , . / - _ * ^ removed.
-func BFCLStrings(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', ',', '.', '/', '-', '_', '*', '^':
-			return -1
-		}
-		return r
-	}, strings.ToLower(s))
-}
-
 func (e Equivalence) zero() bool { return e.Strings == nil && e.Tolerance == 0 }
 
 // Scoring says how TrajectoryMatch turns a comparison into a score.
