@@ -1,10 +1,13 @@
 // Package judgetest serves a scripted, OpenAI-compatible chat completions API
 // on loopback for tests, as net/http/httptest serves a handler: a Script
-// answers each structured-output request with JSON content, with usage
+// answers each structured-output request with JSON content, each request of
+// an agent's model with tool calls or text (ToolCalls, Turns), with usage
 // filled, or with a fault a real endpoint produces (429 with or without
 // Retry-After, 5xx, malformed or schema-invalid content, refusals, truncated
-// answers, empty choices, slow answers, dropped connections); the server
-// records what it received so that tests can assert on bodies and headers.
+// answers, empty choices, slow answers, dropped connections). ByRole lets one
+// server play a scenario's agent model, simulated user and judge at once.
+// The server records what it received so that tests can assert on bodies and
+// headers.
 package judgetest
 
 import (
@@ -13,8 +16,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -96,11 +101,15 @@ func (r Request) Message(i int) string {
 // Reply is what the server does with one request. The zero Reply answers
 // 200 with empty content; the constructors below build the usual ones.
 type Reply struct {
-	// Content is the assistant message's content: the JSON answer.
+	// Content is the assistant message's content: the JSON answer, or an
+	// agent model's text. With ToolCalls and no Content, content is null.
 	Content string
+	// ToolCalls are the tool calls of an agent model's reply (see
+	// ToolCalls); FinishReason then defaults to "tool_calls".
+	ToolCalls []ToolCall
 	// Refusal, when set, is the message's refusal, and content is null.
 	Refusal string
-	// FinishReason defaults to "stop".
+	// FinishReason defaults to "stop", or "tool_calls" with ToolCalls.
 	FinishReason string
 	// NoChoices answers with an empty choices list.
 	NoChoices bool
@@ -244,12 +253,8 @@ func BySchema(routes map[string]Script) Script {
 		if s, ok := routes[r.SchemaName()]; ok {
 			return s(r)
 		}
-		names := make([]string, 0, len(routes))
-		for n := range routes {
-			names = append(names, strconv.Quote(n))
-		}
 		return Reply{Status: http.StatusBadRequest, Message: fmt.Sprintf(
-			"judgetest: no script for schema %q (the script knows %s)", r.SchemaName(), strings.Join(names, ", "))}
+			"judgetest: no script for schema %q (the script knows %s)", r.SchemaName(), quoteNames(slices.Sorted(maps.Keys(routes))))}
 	}
 }
 
@@ -498,9 +503,10 @@ func errorBody(status int, msg string) []byte {
 // estimated at about four bytes a token when the reply sets none.
 func completion(req Request, rep Reply) []byte {
 	type message struct {
-		Role    string  `json:"role"`
-		Content *string `json:"content"`
-		Refusal *string `json:"refusal"`
+		Role      string     `json:"role"`
+		Content   *string    `json:"content"`
+		Refusal   *string    `json:"refusal"`
+		ToolCalls []wireCall `json:"tool_calls,omitempty"`
 	}
 	type choice struct {
 		Index        int     `json:"index"`
@@ -511,25 +517,38 @@ func completion(req Request, rep Reply) []byte {
 	if model == "" {
 		model = req.Chat.Model
 	}
+	calls := wireCalls(req, rep.ToolCalls)
 	usage := rep.Usage
 	if usage == nil {
 		prompt := 0
 		for _, m := range req.Chat.Messages {
 			prompt += len(m.Content)
+			for _, c := range m.ToolCalls {
+				prompt += len(c.Function.Name) + len(c.Function.Arguments)
+			}
 		}
-		usage = &openai.Usage{PromptTokens: tokens(prompt), CompletionTokens: tokens(len(rep.Content) + len(rep.Refusal))}
+		answer := len(rep.Content) + len(rep.Refusal)
+		for _, c := range calls {
+			answer += len(c.Function.Name) + len(c.Function.Arguments)
+		}
+		usage = &openai.Usage{PromptTokens: tokens(prompt), CompletionTokens: tokens(answer)}
 		usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
 	}
 	choices := []choice{}
 	if !rep.NoChoices {
-		msg := message{Role: "assistant"}
-		if rep.Refusal != "" {
+		msg := message{Role: "assistant", ToolCalls: calls}
+		switch {
+		case rep.Refusal != "":
 			msg.Refusal = &rep.Refusal
-		} else {
+		case rep.Content != "" || len(calls) == 0:
 			msg.Content = &rep.Content
 		}
 		finish := rep.FinishReason
-		if finish == "" {
+		switch {
+		case finish != "":
+		case len(calls) > 0:
+			finish = "tool_calls"
+		default:
 			finish = "stop"
 		}
 		choices = append(choices, choice{Message: msg, FinishReason: finish})
