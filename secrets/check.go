@@ -458,7 +458,7 @@ func (s *secretScan) jsonBody(at scalar, v any) {
 	// The rules' paths first: theirs is the finding that names the rule.
 	for _, p := range s.rules.paths {
 		walkPath(v, p.segs, nil, func(path []string, v any) {
-			if v == Redacted {
+			if s, ok := v.(string); ok && isRedacted(s) {
 				return
 			}
 			text, ok := v.(string)

@@ -59,7 +59,7 @@ var blockWants = map[string]string{
 	"gho_FAKE":                        "GitHub token",
 	"github_pat_FAKE":                 "GitHub token",
 	"xoxb-FAKE":                       "Slack token",
-	"AKIA" + "IOSFODNN7EXAMPLE":       "AWS access key ID", // AWS's documented example key
+	"AKIA" + "FAKE0Q7ZP9KD3WM5":       "AWS access key ID",
 	"eyJhbGciOiJIUzI1NiJ9":            "JWT",
 	"Bearer FAKEbearer":               "bearer token",
 	"deploy with fixture-env":         "value of $FIXTURE_API_KEY",

@@ -1,17 +1,23 @@
 package secrets
 
 import (
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
-// This file says which names and which shapes of value are credentials.
-// The Redactor removes what they describe and Check reports it, from the
-// same tables, so that what the recorder stores always passes the check.
+// This file says which names are credentials: headers, query and form
+// parameters, JSON fields, XML elements and assignments in text. The
+// Redactor removes what they name and Check reports it, from the same
+// tables, so that what the recorder stores always passes the check.
+//
+// A name is read as words ("X-Api-Key", "api_key", "apiKey", "APIKey" and
+// "api.key" are all api, key) and judged by its last word, so that whole
+// families are covered: *_token, *_secret, *_key, *_password, *_signature,
+// *_credentials. Each family has an allow-list of look-alikes (sort_key,
+// page_token, public_key, max_tokens), and a name that asks a question
+// about a credential (has_password, is_secret) or describes one
+// (password_min_length, api_key_id, secret_name) names none.
 
 // credentialHeaders never reach a cassette file, whatever the rules and
 // whatever their value.
@@ -22,23 +28,37 @@ var credentialHeaders = []string{
 }
 
 // notCredentialHeaders say "key" or "token" without holding a credential:
-// one-time nonces and rate-limit counters.
+// one-time nonces.
 var notCredentialHeaders = []string{"Idempotency-Key", "Sec-Websocket-Key", "Sec-Websocket-Accept"}
 
-// headerWords are the words of a header name (split at "-" and "_") that
-// make it a credential header: X-Auth-Token, X-Session-Id, X-Amz-Signature.
+// headerWords are the words of a header name that make it a credential
+// header: X-Auth-Token, X-Session-Id, X-Amz-Signature, X-Api-Cred.
 // "tokens" is not among them: rate-limit headers count tokens.
 var headerWords = []string{
 	"key", "apikey", "token", "secret", "auth", "authorization", "signature", "session", "sessionid",
-	"password", "passwd", "credential", "credentials", "cookie",
+	"password", "passwd", "pwd", "credential", "credentials", "cred", "creds", "cookie", "jwt", "dsn",
 }
 
 // headerWordSuffixes make a compound word a credential word: Authtoken,
 // Apikey, Clientsecret.
 var headerWordSuffixes = []string{"apikey", "accesskey", "authkey", "token", "secret", "password", "signature"}
 
+// metaWords end a name that describes a credential rather than holding
+// one: X-Signature-Algorithm, X-Auth-Status, X-Token-Expires,
+// password_min_length, api_key_id.
+var metaWords = []string{
+	"algorithm", "alg", "algo", "type", "types", "method", "methods", "version", "scheme", "schemes", "status",
+	"state", "expires", "expiry", "expiration", "expiresat", "ttl", "length", "len", "count", "remaining",
+	"limit", "reset", "policy", "format", "name", "names", "required", "present", "enabled", "mode", "realm",
+	"header", "headers", "used", "id", "ids", "env", "budget", "hint", "prefix", "suffix", "field", "fields",
+	"param", "params", "kind", "label", "url", "uri", "endpoint", "path", "file", "location", "provider",
+	"source", "strength", "rotation", "created", "updated", "at", "lifetime", "age", "scope", "scopes", "set",
+	"valid", "invalid", "error", "errors", "description", "desc", "help", "placeholder", "example", "usage",
+}
+
 // credentialHeaderName tells a header that carries a credential by its
-// name's words. X-Ratelimit-Remaining-Tokens and Www-Authenticate do not.
+// name's words. X-Ratelimit-Remaining-Tokens, Www-Authenticate and
+// X-Signature-Algorithm do not.
 func credentialHeaderName(name string) bool {
 	if !mayBeSecretName(name) {
 		return false
@@ -50,7 +70,11 @@ func credentialHeaderName(name string) bool {
 	if strings.Contains(lower, "ratelimit") || strings.Contains(lower, "rate-limit") {
 		return false
 	}
-	for _, w := range strings.FieldsFunc(lower, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+	words := strings.FieldsFunc(lower, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	if len(words) == 0 || slices.Contains(metaWords, words[len(words)-1]) && words[len(words)-1] != "id" {
+		return false
+	}
+	for _, w := range words {
 		if slices.Contains(headerWords, w) {
 			return true
 		}
@@ -74,31 +98,212 @@ func normalizeName(s string) string {
 	}, s)
 }
 
-// secretFieldSuffixes: a JSON field (or parameter) whose normalized name
-// ends with one of these holds a secret when it holds a string. "token"
-// and "key" alone are not among them: chat completions use them for other
-// things (logprobs' "token", a tool argument's "key", "sort_key").
-var secretFieldSuffixes = []string{
-	"apikey", "apitoken", "apisecret", "accesstoken", "accesskey", "authkey", "authtoken", "refreshtoken",
-	"idtoken", "sessiontoken", "bearertoken", "clienttoken", "clientsecret", "secretkey", "privatekey",
-	"password", "passwd", "passphrase", "subscriptionkey", "secretaccesskey", "webhooksecret", "signingsecret",
+// nameWords splits a name into its lower-cased words: at "_", "-", ".",
+// spaces, and where camel case changes (apiKey, APIKey, AccountKey).
+func nameWords(s string) []string {
+	var words []string
+	rs := []rune(s)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			words = append(words, strings.ToLower(string(rs[start:end])))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := rs[i-1]
+		switch {
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			flush(i) // apiKey
+			start = i
+		case unicode.IsUpper(prev) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+			flush(i) // APIKey
+			start = i
+		}
+	}
+	flush(len(rs))
+	return words
 }
 
-// secretFieldNames are whole normalized names of secret fields.
-var secretFieldNames = []string{"secret", "authorization", "pwd", "credentials", "credential"}
+// nameKind is how strongly a name says that its value is a credential.
+type nameKind int
 
-// secretParams are query or form parameters, normalized, that hold
-// credentials on top of the secret fields: weaker names that a URL uses
-// for keys (?key=, ?token=, ?sig=, OAuth's ?code=, OpenWeather's ?appid=).
-var secretParams = []string{
+const (
+	// notSecret: the name holds no credential (sort_key, max_tokens).
+	notSecret nameKind = iota
+	// weakName: a word that also means other things (secret, token, key,
+	// authorization, credentials, code): its value is a credential only
+	// when it looks like one (see credentialShaped).
+	weakName
+	// strongName: a credential's name (api_key, client_secret, hf_token,
+	// AccountKey, dsn): its value is one unless it is a placeholder, a
+	// yes/no word, an algorithm's name or a documented example.
+	strongName
+	// passwordName: a password (password, db_passwd, passphrase): any
+	// value but a placeholder or a yes/no word.
+	passwordName
+)
+
+// askWords start a name that asks about a credential: has_password,
+// is_secret, require_token, show_api_key.
+var askWords = []string{
+	"has", "have", "is", "are", "was", "use", "uses", "using", "require", "requires", "required", "need",
+	"needs", "show", "hide", "enable", "enabled", "disable", "allow", "allows", "no", "can", "should", "must",
+	"did", "does", "supports", "support", "with", "without", "want", "skip", "include", "includes", "forgot",
+	"valid", "invalid", "missing", "num", "number", "count", "max", "min", "total",
+}
+
+// tokenLookalikes qualify "token" without making it a credential: page
+// and continuation tokens, a tokenizer's special tokens, token counts.
+var tokenLookalikes = []string{
+	"next", "page", "continuation", "pagination", "cursor", "sync", "stop", "eos", "bos", "pad", "unk", "sep",
+	"cls", "mask", "special", "start", "end", "max", "min", "num", "total", "prompt", "completion", "input",
+	"output", "cached", "reasoning", "image", "audio", "video", "text", "eot", "default", "placeholder",
+	"added", "unknown", "padding", "separator", "decoder", "encoder", "first", "last", "resume", "marker",
+	"offset", "vocab", "thinking", "tool", "system", "user", "assistant", "chat", "bad", "good", "delta",
+}
+
+// keyLookalikes qualify "key" without making it a credential: the keys of
+// data structures, databases, caches and keyboards, public keys.
+var keyLookalikes = []string{
+	"sort", "cache", "partition", "primary", "foreign", "public", "publishable", "idempotency", "dedup",
+	"dedupe", "deduplication", "lookup", "hash", "range", "row", "routing", "object", "group", "grouping",
+	"message", "unique", "composite", "natural", "surrogate", "business", "shard", "index", "map", "dict",
+	"translation", "i18n", "l10n", "file", "state", "event", "metric", "label", "tag", "attribute", "feature",
+	"flag", "config", "setting", "property", "field", "entity", "resource", "cursor", "page", "search", "query",
+	"match", "join", "order", "json", "mapping", "shortcut", "hot", "keyboard", "music", "musical", "table",
+	"column", "schema", "locale", "lang", "language", "node", "item", "list", "record", "document", "doc",
+	"dataset", "prompt", "task", "job", "step", "result", "output", "input", "context", "variable", "header",
+	"parameter", "argument", "arg", "option", "rate", "limit", "lock", "trace", "span", "log", "legend",
+	"chart", "series", "color", "theme", "react", "answer", "display", "dimension", "metadata", "name",
+	"model", "tool", "data", "value", "redis", "kv", "bucket", "s3", "storage_object", "cluster", "version",
+	"request", "response", "dedupe", "primarykey", "next", "previous", "prev", "start", "end", "min", "max",
+}
+
+// strongNames are whole normalized names of credentials that no family
+// covers: a connection string, a DSN, a webhook URL.
+var strongNames = []string{
+	"dsn", "connectionstring", "connstring", "connstr", "connectionuri", "webhookurl", "webhook", "slackwebhook",
+	"sentrydsn", "databaseurl", "dburl", "redisurl", "mongouri", "mongodburi", "sas", "sastoken", "cookie",
+	"authcode", "authorizationcode", "oauthverifier", "bearer",
+}
+
+// compoundSuffixes make a one-word name (all lower case, no separator) a
+// credential's: apikey, xapikey, accesstoken, clientsecret, accountkey.
+var compoundSuffixes = []string{
+	"apikey", "apitoken", "apisecret", "accesstoken", "accesskey", "authkey", "authtoken", "refreshtoken",
+	"idtoken", "sessiontoken", "bearertoken", "clienttoken", "clientsecret", "secretkey", "privatekey",
+	"subscriptionkey", "secretaccesskey", "webhooksecret", "signingsecret", "signingkey", "masterkey",
+	"encryptionkey", "accountkey", "sharedsecret", "appsecret", "consumersecret", "bottoken", "privatetoken",
+	"securitytoken", "sharedaccesskey", "licensekey", "servicekey", "adminkey", "secrettoken", "oauthtoken",
+	"oauthsignature", "tokensecret",
+}
+
+// passwordWords end a password's name.
+var passwordWords = []string{"password", "passwd", "passphrase", "passcode"}
+
+// fieldKind is how strongly a JSON field, an XML element or a name
+// assigned in text names a credential.
+func fieldKind(name string) nameKind {
+	if !mayBeSecretName(name) {
+		return notSecret
+	}
+	words := nameWords(name)
+	if len(words) == 0 {
+		return notSecret
+	}
+	if len(words) > 1 && slices.Contains(askWords, words[0]) {
+		return notSecret
+	}
+	last := words[len(words)-1]
+	qual := ""
+	if len(words) > 1 {
+		qual = words[len(words)-2]
+	}
+	n := normalizeName(name)
+	switch {
+	case slices.Contains(passwordWords, last) || slices.ContainsFunc(passwordWords, func(p string) bool { return len(words) == 1 && strings.HasSuffix(last, p) }):
+		return passwordName
+	case slices.Contains(strongNames, n):
+		return strongName
+	case last == "url" || last == "uri":
+		if slices.Contains(strongNames, normalizeName(strings.Join(words[:len(words)-1], ""))+"url") || qual == "webhook" {
+			return strongName
+		}
+		return notSecret
+	case slices.Contains(metaWords, last):
+		return notSecret
+	case last == "secret" || last == "secrets":
+		if qual == "" {
+			return weakName
+		}
+		return strongName
+	case last == "token":
+		switch {
+		case qual == "":
+			return notSecret // logprobs' "token"
+		case slices.Contains(tokenLookalikes, qual):
+			return notSecret
+		}
+		return strongName
+	case last == "key":
+		switch {
+		case qual == "":
+			return notSecret // a tool argument's "key"
+		case slices.Contains(keyLookalikes, qual):
+			return notSecret
+		}
+		return strongName
+	case last == "signature" || last == "sig":
+		if qual == "" {
+			return weakName
+		}
+		return strongName
+	case last == "credential" || last == "credentials" || last == "creds":
+		if qual == "" {
+			return weakName
+		}
+		return strongName
+	case last == "authorization" || last == "auth" || last == "pwd":
+		return weakName
+	case len(words) == 1 && slices.ContainsFunc(compoundSuffixes, func(s string) bool { return strings.HasSuffix(last, s) }):
+		return strongName
+	case len(words) > 1 && slices.ContainsFunc(compoundSuffixes, func(s string) bool { return strings.HasSuffix(n, s) }) &&
+		!slices.Contains(tokenLookalikes, qual) && !slices.Contains(keyLookalikes, qual):
+		return strongName // x_apikey, openai_accesstoken
+	}
+	return notSecret
+}
+
+// weakParams are query or form parameters, normalized, that hold
+// credentials when their value looks like one, on top of the fields:
+// weaker names that a URL uses for keys (?key=, ?token=, ?sig=, OAuth's
+// ?code=, OpenWeather's ?appid=).
+var weakParams = []string{
 	"key", "token", "auth", "sig", "signature", "code", "appid", "appkey", "session", "sessionid", "sid",
 	"xamzsignature", "xamzcredential", "xamzsecuritytoken", "xgoogsignature", "xgoogcredential",
-	"xgoogapikey", "pass",
+	"xgoogapikey", "pass", "secret", "pwd", "apikey", "accesstoken",
+}
+
+// paramKind is fieldKind for a query or form parameter.
+func paramKind(name string) nameKind {
+	k := fieldKind(name)
+	if k == notSecret && mayBeSecretName(name) && slices.Contains(weakParams, normalizeName(name)) {
+		return weakName
+	}
+	return k
 }
 
 // mayBeSecretName rejects most names without allocating: a secret field's
-// or parameter's name, lower-cased, holds one of these three-letter
-// fragments.
+// or parameter's name, lower-cased, holds one of these fragments.
 func mayBeSecretName(name string) bool {
 	var w [3]byte
 	for i := 0; i+3 <= len(name); i++ {
@@ -110,292 +315,18 @@ func mayBeSecretName(name string) bool {
 			w[j] = c
 		}
 		switch string(w[:]) {
-		case "key", "tok", "sec", "pas", "pwd", "aut", "cre", "sig", "cod", "ses", "app", "sid", "coo":
+		case "key", "tok", "sec", "pas", "pwd", "aut", "cre", "sig", "cod", "ses", "app", "sid", "coo", "dsn",
+			"url", "uri", "sas", "hoo", "ear", "str", "con", "ssw":
 			return true
 		}
 	}
 	return false
 }
 
-func secretField(name string) bool {
-	if !mayBeSecretName(name) {
-		return false
-	}
-	n := normalizeName(name)
-	if slices.Contains(secretFieldNames, n) {
-		return true
-	}
-	for _, s := range secretFieldSuffixes {
-		if strings.HasSuffix(n, s) {
-			return true
-		}
-	}
-	return false
-}
+// secretField says whether a JSON field of this name may hold a
+// credential (see fieldKind).
+func secretField(name string) bool { return fieldKind(name) != notSecret }
 
-func secretParam(name string) bool {
-	if !mayBeSecretName(name) {
-		return false
-	}
-	return slices.Contains(secretParams, normalizeName(name)) || secretField(name)
-}
-
-// keyFormat is a credential recognisable by its shape.
-type keyFormat struct {
-	name  string
-	hints []string
-	re    *regexp.Regexp // the secret is the last group, or the whole match
-	// plain: the secret need not mix letters and digits (a private key's
-	// armour).
-	plain bool
-}
-
-// keyFormats are credentials recognisable by their shape. Each token must
-// also mix letters and digits (see random), which keeps words such as
-// "sk-learn-pipeline-docs" out. A format's regexp runs only on text holding
-// one of its hints, which makes a clean body quick to scan.
-var keyFormats = []keyFormat{
-	{name: "private key", hints: []string{"PRIVATE KEY"}, plain: true,
-		re: regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----(?:(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*?-----END [A-Z ]*PRIVATE KEY-----|(?:[A-Za-z0-9+/=\r\n]|\\[nr])*)`)},
-	{name: "Anthropic API key", hints: []string{"sk-ant-"}, re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
-	{name: "OpenRouter API key", hints: []string{"sk-or-"}, re: regexp.MustCompile(`\bsk-or-(?:v1-)?[A-Za-z0-9]{20,}`)},
-	{name: "OpenAI API key", hints: []string{"sk-"}, re: regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`)},
-	{name: "Stripe key", hints: []string{"sk_live_", "rk_live_", "sk_test_"}, re: regexp.MustCompile(`\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`)},
-	{name: "AWS access key ID", hints: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`)},
-	{name: "GitHub token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`)},
-	{name: "Google API key", hints: []string{"AIza"}, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
-	{name: "Slack token", hints: []string{"xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-"}, re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
-	{name: "JWT", hints: []string{"eyJ"}, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`)},
-	{name: "Telegram bot token", re: regexp.MustCompile(`bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})`)},
-	{name: "bearer token", re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
-}
-
-// anchors are the bytes that formatsIn stops at: each hint holds one
-// (sk-, ghp_, AKIA, eyJ, PRIVATE KEY) and they are rare in prose and JSON,
-// so that one pass over a clean body costs about a nanosecond a byte.
-const anchors = "-_PAJ"
-
-// hintsAt indexes the formats' hints by their first anchor byte.
-var hintsAt = func() (t [256][]formatHint) {
-	for i, f := range keyFormats {
-		for _, h := range f.hints {
-			if a := strings.IndexAny(h, anchors); a >= 0 {
-				t[h[a]] = append(t[h[a]], formatHint{h, a, i})
-			}
-		}
-	}
-	return t
-}()
-
-type formatHint struct {
-	text   string
-	offset int // of the anchor byte in text
-	format int
-}
-
-// formatsIn is the set of keyFormats (bit i for keyFormats[i]) whose hints
-// s holds: those with an anchor byte, found by a vectorized search for
-// each anchor, the bearer and bot tokens by their own tests.
-func formatsIn(s string) uint64 {
-	var set uint64
-	for a := 0; a < len(anchors); a++ {
-		c := anchors[a]
-		for i := strings.IndexByte(s, c); i >= 0; {
-			for _, h := range hintsAt[c] {
-				if i >= h.offset && strings.HasPrefix(s[i-h.offset:], h.text) {
-					set |= 1 << h.format
-				}
-			}
-			next := strings.IndexByte(s[i+1:], c)
-			if next < 0 {
-				break
-			}
-			i += 1 + next
-		}
-	}
-	if strings.Contains(s, "bot") {
-		set |= 1 << telegramFormat
-	}
-	if strings.Contains(s, "earer") || strings.Contains(s, "EARER") {
-		set |= 1 << bearerFormat
-	}
-	return set
-}
-
-func containsAny(s string, subs []string) bool {
-	return slices.ContainsFunc(subs, func(sub string) bool { return strings.Contains(s, sub) })
-}
-
-// The formats that formatsIn tells by their own tests.
-var (
-	telegramFormat = slices.IndexFunc(keyFormats, func(f keyFormat) bool { return f.name == "Telegram bot token" })
-	bearerFormat   = slices.IndexFunc(keyFormats, func(f keyFormat) bool { return f.name == "bearer token" })
-)
-
-// assignment is a value assigned to a secret name in a text: `"api_key":
-// "value"` (quotes possibly escaped, as in JSON inside a JSON string),
-// `api_key=value`, or a weaker name after "?" or "&", as in a URL inside
-// text: `?token=value`, `&sig=value`.
-type assignment struct {
-	name       string
-	start, end int // the value's span
-}
-
-func nameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
-}
-
-// assignments finds the assignments to secret names in s, in one pass over
-// its "=" and ":"; keyed says whether s has a JSON key with a secret name,
-// whatever its value.
-func assignments(s string) (out []assignment, keyed bool) {
-	// Each of "=" and ":" is found by a vectorized search.
-	for i := strings.IndexByte(s, '='); i >= 0; {
-		j := i
-		for j > 0 && nameByte(s[j-1]) {
-			j--
-		}
-		k := i + 1
-		for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
-			k++
-		}
-		name := s[j:i]
-		if name != "" && k > i+1 && (secretField(name) || j > 0 && (s[j-1] == '?' || s[j-1] == '&') && secretParam(name)) {
-			out = append(out, assignment{name, i + 1, k})
-		}
-		next := strings.IndexByte(s[i+1:], '=')
-		if next < 0 {
-			break
-		}
-		i += 1 + next
-	}
-	for i := strings.IndexByte(s, ':'); i >= 0; {
-		if a, key, ok := jsonAssignment(s, i); ok {
-			keyed = true
-			if a.end > a.start {
-				out = append(out, a)
-			}
-		} else if key {
-			keyed = true
-		}
-		next := strings.IndexByte(s[i+1:], ':')
-		if next < 0 {
-			break
-		}
-		i += 1 + next
-	}
-	return out, keyed
-}
-
-// jsonAssignment reads `"name": "value"` around the ":" at i (quotes
-// possibly escaped): key says the name is a secret one, ok that a string
-// value follows.
-func jsonAssignment(s string, i int) (a assignment, key, ok bool) {
-	j := i
-	for j > 0 && s[j-1] == ' ' {
-		j--
-	}
-	if j < 2 || s[j-1] != '"' {
-		return a, false, false
-	}
-	q := strings.LastIndexByte(s[:j-1], '"')
-	if q < 0 {
-		return a, false, false
-	}
-	name := strings.TrimRight(s[q+1:j-1], "\\")
-	if !secretField(name) {
-		return a, false, false
-	}
-	k := i + 1
-	for k < len(s) && (s[k] == ' ' || s[k] == '\\') {
-		k++
-	}
-	if k >= len(s) || s[k] != '"' {
-		return a, true, false
-	}
-	start := k + 1
-	for k = start; k < len(s) && s[k] != '"' && s[k] != '\\' && s[k] != ' ' && s[k] != '\n'; k++ {
-	}
-	return assignment{name, start, k}, true, true
-}
-
-// authSchemes precede a credential in a header value; they are kept when
-// masking and are no secret on their own.
-var authSchemes = []string{"bearer", "basic", "token", "digest", "apikey", "key", "bot", "sharedaccesssignature"}
-
-// isRedacted: nothing of v is left once "[REDACTED]" (or its URL-encoded
-// form) and an authorization scheme are taken away.
-func isRedacted(v string) bool {
-	if strings.Contains(v, "REDACTED") || strings.Contains(v, "redacted") {
-		v = redactedForms.Replace(v)
-	}
-	f := strings.Fields(v)
-	return len(f) == 0 || len(f) == 1 && slices.Contains(authSchemes, strings.ToLower(f[0]))
-}
-
-var redactedForms = strings.NewReplacer(Redacted, "", "%5BREDACTED%5D", "", "%5Bredacted%5D", "")
-
-// placeholder values stand for a secret without being one: empty, null,
-// booleans, numbers, "$OPENAI_API_KEY", "<your key>", "***".
-func placeholder(v string) bool {
-	switch strings.ToLower(v) {
-	case "", "null", "none", "nil", "true", "false", "undefined", "string", "redacted":
-		return true
-	}
-	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{{") || strings.Contains(v, Redacted) {
-		return true
-	}
-	if strings.Trim(v, "*xX.•") == "" {
-		return true
-	}
-	if _, err := strconv.ParseFloat(v, 64); err == nil {
-		return true // a number: a count, a code, an id
-	}
-	// An environment variable's name: OPENAI_API_KEY.
-	return strings.IndexFunc(v, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) < 0 &&
-		strings.ContainsRune(v, '_')
-}
-
-// random: a token mixes letters and digits, as generated keys do.
-func random(s string) bool {
-	return strings.ContainsFunc(s, unicode.IsDigit) && strings.ContainsFunc(s, unicode.IsLetter)
-}
-
-// credentialLike is a value in a header guessed from its name that looks
-// generated: long enough, one token, letters and digits mixed or long.
-// X-Clerk-Auth-Status: signed-out is no credential.
-func credentialLike(v string) bool {
-	v = strings.TrimSpace(v)
-	if f := strings.Fields(v); len(f) == 2 && slices.Contains(authSchemes, strings.ToLower(f[0])) {
-		v = f[1]
-	}
-	if len(v) < 8 || strings.ContainsAny(v, " \t") || placeholder(v) || isRedacted(v) {
-		return false
-	}
-	return random(v) || len(v) >= 24
-}
-
-// mask shows the start of a secret: four characters, fewer for a short one,
-// so that at most a third of it is ever printed. An authorization scheme
-// ("Bearer") stays whole.
-func mask(v string) string {
-	v = strings.TrimSpace(v)
-	if f := strings.Fields(v); len(f) > 1 && slices.Contains(authSchemes, strings.ToLower(f[0])) {
-		return strconv.Quote(f[0] + " " + maskStart(strings.TrimSpace(v[len(f[0]):])))
-	}
-	return strconv.Quote(maskStart(v))
-}
-
-func maskStart(v string) string {
-	keep := 4
-	if n := utf8.RuneCountInString(v); n < 12 {
-		keep = n / 3
-	}
-	for i := range v {
-		if keep == 0 {
-			return v[:i] + "…"
-		}
-		keep--
-	}
-	return v + "…"
-}
+// secretParam says whether a query or form parameter of this name may
+// hold a credential.
+func secretParam(name string) bool { return paramKind(name) != notSecret }

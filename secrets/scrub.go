@@ -21,6 +21,7 @@ import (
 type span struct {
 	start, end int
 	what       string
+	secret     string // the secret itself, when the span is an encoding of it
 }
 
 // spans finds the secrets in a text: matches of the rules' patterns, keys
@@ -35,24 +36,25 @@ func (x *Redactor) spans(s string) []span {
 func (x *Redactor) scan(s string) (out []span, keyed bool) {
 	for _, p := range x.patterns {
 		for _, m := range p.re.FindAllStringIndex(s, -1) {
-			out = append(out, span{m[0], m[1], mask(s[m[0]:m[1]]) + " (rule: pattern " + p.text + ")"})
+			out = append(out, span{m[0], m[1], mask(s[m[0]:m[1]]) + " (rule: pattern " + p.text + ")", ""})
 		}
 	}
-	set := formatsIn(s)
-	for i, f := range keyFormats {
-		if set&(1<<i) == 0 {
-			continue
-		}
-		for _, m := range f.re.FindAllStringSubmatchIndex(s, -1) {
-			start, end := m[len(m)-2], m[len(m)-1]
-			if start < 0 {
-				start, end = m[0], m[1]
-			}
-			secret := s[start:end]
-			if !f.plain && !random(secret) || isRedacted(secret) {
+	if set := formatsIn(s); !set.empty() {
+		for i, f := range keyFormats {
+			if !set.has(i) {
 				continue
 			}
-			out = append(out, span{start, end, f.name + " " + mask(secret)})
+			for _, m := range f.re.FindAllStringSubmatchIndex(s, -1) {
+				start, end := m[len(m)-2], m[len(m)-1]
+				if start < 0 {
+					start, end = m[0], m[1]
+				}
+				secret := s[start:end]
+				if !f.plain && !random(secret) || isRedacted(secret) || placeholder(secret) || documentedExample(secret) {
+					continue
+				}
+				out = append(out, span{start, end, f.name + " " + mask(secret), ""})
+			}
 		}
 	}
 	as, keyed := assignments(s)
@@ -62,14 +64,14 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 		if u, err := url.QueryUnescape(v); err == nil {
 			plain = u // api_key=%5BREDACTED%5D in a URL
 		}
-		if isRedacted(plain) || placeholder(plain) {
+		if isRedacted(plain) || !x.ruleName(a.name) && !secretValueOf(a.kind, plain) {
 			continue
 		}
 		what := a.name + "=" + mask(v)
-		if a.start > 0 && (s[a.start-1] == '"' || s[a.start-1] == '\\') {
+		if a.json {
 			what = strconv.Quote(a.name) + " field " + mask(v)
 		}
-		out = append(out, span{a.start, a.end, what})
+		out = append(out, span{a.start, a.end, what, ""})
 	}
 	for _, k := range x.known {
 		for i := 0; ; {
@@ -77,7 +79,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			if j < 0 {
 				break
 			}
-			out = append(out, span{i + j, i + j + len(k.text), k.what + " " + mask(k.text)})
+			out = append(out, span{i + j, i + j + len(k.text), k.what + " " + mask(k.text), k.value})
 			i += j + len(k.text)
 		}
 	}
@@ -91,7 +93,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 				if j < 0 {
 					break
 				}
-				out = append(out, span{i + j, i + j + len(secret), mask(secret) + " (rule: func)"})
+				out = append(out, span{i + j, i + j + len(secret), mask(secret) + " (rule: func)", ""})
 				i += j + len(secret)
 			}
 		}
@@ -122,14 +124,18 @@ func (x *Redactor) text(s string) (string, bool) {
 	at := 0
 	for i := 0; i < len(sp); {
 		start, end := sp[i].start, sp[i].end
+		secret, firstEnd := sp[i].secret, end
 		for i++; i < len(sp) && sp[i].start < end; i++ {
 			end = max(end, sp[i].end)
 		}
 		if start < at {
 			start = at
 		}
+		if secret == "" || end != firstEnd {
+			secret = s[start:end]
+		}
 		b.WriteString(s[at:start])
-		b.WriteString(Redacted)
+		b.WriteString(x.replacement(secret))
 		at = end
 	}
 	b.WriteString(s[at:])
@@ -140,10 +146,10 @@ func (x *Redactor) text(s string) (string, bool) {
 // URL-encoded, and base64 (standard and URL alphabets) at each of the three
 // alignments it can have inside a longer base64 text.
 func variants(v, what string) []known {
-	out := []known{{v, what}}
+	out := []known{{v, what, v}}
 	add := func(text, enc string) {
 		if len(text) >= 8 && !slices.ContainsFunc(out, func(k known) bool { return k.text == text }) {
-			out = append(out, known{text, what + " (" + enc + ")"})
+			out = append(out, known{text, what + " (" + enc + ")", v})
 		}
 	}
 	add(url.QueryEscape(v), "URL-encoded")
@@ -313,6 +319,7 @@ func headerCredentials(name, v string) []string {
 // and [Redactor.StoredBody] of the Redactor that [Redactor.Learn] gives, in
 // one pass over a clean body.
 func (x *Redactor) Request(u *url.URL, h http.Header, body []byte) (storedURL string, storedBody []byte) {
+	x = x.inMode(requestMode)
 	l, dirty := x.learn(u, h, body)
 	if dirty || l != x || h.Get("Content-Encoding") != "" || x.mustDecode() {
 		return l.URL(u), l.StoredBody(h, body)
@@ -333,7 +340,7 @@ func (x *Redactor) URL(u *url.URL) string {
 	c := *u
 	c.User = nil
 	if c.RawQuery != "" {
-		c.RawQuery, _ = x.pairs(c.RawQuery, Redacted, nil)
+		c.RawQuery, _ = x.pairs(c.RawQuery, false, nil)
 	}
 	return x.Text(c.String())
 }
@@ -363,6 +370,7 @@ func (x *Redactor) Headers(h http.Header) http.Header {
 // exchange replays), its secrets removed as [Redactor.Body] does, read as
 // its Content-Type says; the headers as [Redactor.Headers] leaves them.
 func (x *Redactor) Message(h http.Header, body []byte) (http.Header, []byte) {
+	x = x.inMode(responseMode)
 	out := x.Headers(h)
 	if d, ok := decodeBody(h.Get("Content-Encoding"), body); ok {
 		body = d
@@ -427,8 +435,8 @@ func (x *Redactor) mayHold(b []byte, ctype string) bool {
 		return true
 	}
 	s := string(b)
-	if len(x.spans(s)) > 0 || hasSecretKey(s) {
-		return true
+	if sp, keyed := x.scan(s); len(sp) > 0 || keyed {
+		return true // keyed: a JSON key with a secret name, however spelt
 	}
 	if isForm(ctype, b) {
 		for _, kv := range strings.Split(s, "&") {
@@ -436,22 +444,6 @@ func (x *Redactor) mayHold(b []byte, ctype string) bool {
 				return true
 			}
 		}
-	}
-	return false
-}
-
-// hasSecretKey: s, a JSON text, has a key with a secret name
-// (`"password":`).
-func hasSecretKey(s string) bool {
-	for i := strings.Index(s, "\":"); i >= 0; {
-		if q := strings.LastIndexByte(s[:i], '"'); q >= 0 && secretField(s[q+1:i]) {
-			return true
-		}
-		next := strings.Index(s[i+2:], "\":")
-		if next < 0 {
-			break
-		}
-		i += 2 + next
 	}
 	return false
 }
@@ -479,7 +471,7 @@ func (x *Redactor) content(b []byte, ctype string) ([]byte, bool) {
 func (x *Redactor) jsonBody(v any) ([]byte, bool) {
 	changed := false
 	for _, p := range x.paths {
-		v = redactPath(v, p.segs, &changed)
+		v = x.redactPath(v, p.segs, &changed)
 	}
 	v = x.json(v, "", &changed)
 	if !changed {
@@ -492,8 +484,8 @@ func (x *Redactor) jsonBody(v any) ([]byte, bool) {
 func (x *Redactor) json(v any, key string, changed *bool) any {
 	switch v := v.(type) {
 	case map[string]any:
-		for k, e := range v {
-			v[k] = x.json(e, k, changed)
+		for _, k := range sortedKeys(v) {
+			v[k] = x.json(v[k], k, changed)
 		}
 	case []any:
 		for i, e := range v {
@@ -502,12 +494,12 @@ func (x *Redactor) json(v any, key string, changed *bool) any {
 	case json.Number:
 		if key != "" && x.ruleName(key) {
 			*changed = true
-			return Redacted
+			return x.replacement(v.String())
 		}
 	case string:
 		if key != "" && x.secretValue(key, v, false) {
 			*changed = true
-			return Redacted
+			return x.replacement(v)
 		}
 		if s, ok := x.text(v); ok {
 			*changed = true
@@ -550,14 +542,16 @@ func (x *Redactor) lines(b []byte, events bool) ([]byte, bool) {
 // form scrubs an application/x-www-form-urlencoded body pair by pair,
 // keeping their order and encoding.
 func (x *Redactor) form(b []byte) ([]byte, bool) {
-	out, changed := x.pairs(string(b), url.QueryEscape(Redacted), x.text)
+	out, changed := x.pairs(string(b), true, x.text)
 	return []byte(out), changed
 }
 
 // pairs scrubs "name=value&..." (a query or a form) pair by pair, keeping
 // their order and encoding: the value of a pair whose name says it is a
-// credential becomes redacted; other pairs go through rest, when given.
-func (x *Redactor) pairs(s, redacted string, rest func(string) (string, bool)) (string, bool) {
+// credential becomes its placeholder (URL-encoded when escape is set, as in
+// a form: a URL keeps "[REDACTED]" readable); other pairs go through rest,
+// when given.
+func (x *Redactor) pairs(s string, escape bool, rest func(string) (string, bool)) (string, bool) {
 	pairs := strings.Split(s, "&")
 	changed := false
 	for i, kv := range pairs {
@@ -574,7 +568,11 @@ func (x *Redactor) pairs(s, redacted string, rest func(string) (string, bool)) (
 			plain = v
 		}
 		if x.secretValue(name, plain, true) {
-			pairs[i], changed = k+"="+redacted, true
+			p := x.replacement(plain)
+			if escape {
+				p = url.QueryEscape(p)
+			}
+			pairs[i], changed = k+"="+p, true
 		} else if rest != nil {
 			if r, ok := rest(kv); ok {
 				pairs[i], changed = r, true

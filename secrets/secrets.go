@@ -138,6 +138,8 @@ type Redactor struct {
 	patterns []rulePattern
 	known    []known // environment values and learned credentials, each encoding
 	funcs    []func(string) []string
+	num      *numbering // the placeholders given, shared by the Redactors Learn makes
+	mode     scrubMode
 }
 
 type rulePath struct {
@@ -153,6 +155,7 @@ type rulePattern struct {
 // known is a secret value in one of its encodings, and what to call it.
 type known struct {
 	text, what string
+	value      string // the secret itself, text decoded
 }
 
 // Redactor compiles the rules. The error names a rule that cannot work: an
@@ -165,7 +168,7 @@ func (r Rules) Redactor(opts ...Option) (*Redactor, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	x := &Redactor{headers: slices.Clone(credentialHeaders), builtin: len(credentialHeaders)}
+	x := &Redactor{headers: slices.Clone(credentialHeaders), builtin: len(credentialHeaders), num: &numbering{}}
 	for _, h := range r.Headers {
 		if strings.TrimSpace(h) == "" || strings.ContainsAny(h, " \t\r\n:") {
 			return nil, fmt.Errorf("header rule %q is not a header name", h)
@@ -192,7 +195,7 @@ func (r Rules) Redactor(opts ...Option) (*Redactor, error) {
 			return nil, fmt.Errorf("pattern rule %q: %v", p, err)
 		case re.MatchString(""):
 			return nil, fmt.Errorf("pattern rule %q matches the empty string", p)
-		case re.MatchString(Redacted):
+		case re.MatchString(Redacted) || re.MatchString("[REDACTED-2]"):
 			// The recorder would replace its own replacement on every save.
 			return nil, fmt.Errorf("pattern rule %q matches in %q, its own replacement", p, Redacted)
 		}
@@ -226,7 +229,8 @@ func (x *Redactor) header(name string) int {
 
 // secretValue says whether v, the value of a JSON field (param false) or
 // of a query or form parameter (param true) called name, is a secret to
-// remove. Numbers and placeholders are not, unless a rule names the field.
+// remove: see nameKind and secretValueOf. Numbers and placeholders are
+// not, unless a rule names the field.
 func (x *Redactor) secretValue(name, v string, param bool) bool {
 	if v == "" || isRedacted(v) {
 		return false
@@ -234,13 +238,10 @@ func (x *Redactor) secretValue(name, v string, param bool) bool {
 	if x.ruleName(name) {
 		return true
 	}
-	if placeholder(v) {
-		return false
-	}
 	if param {
-		return secretParam(name)
+		return secretValueOf(paramKind(name), v)
 	}
-	return secretField(name)
+	return secretValueOf(fieldKind(name), v)
 }
 
 // ruleName: a rule names this field or parameter.
@@ -272,26 +273,42 @@ func encodeJSON(v any) []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
-func redactPath(v any, path []string, changed *bool) any {
+func (x *Redactor) redactPath(v any, path []string, changed *bool) any {
 	if len(path) == 0 {
-		if v != Redacted {
-			*changed = true
+		text, ok := v.(string)
+		if !ok {
+			text = string(encodeJSON(v))
 		}
-		return Redacted
+		if ok && isRedacted(text) {
+			return v
+		}
+		*changed = true
+		return x.replacement(text)
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		for k, e := range v {
+		for _, k := range sortedKeys(v) {
 			if path[0] == "*" || path[0] == k {
-				v[k] = redactPath(e, path[1:], changed)
+				v[k] = x.redactPath(v[k], path[1:], changed)
 			}
 		}
 	case []any:
 		for i, e := range v {
 			if path[0] == "*" || path[0] == strconv.Itoa(i) {
-				v[i] = redactPath(e, path[1:], changed)
+				v[i] = x.redactPath(e, path[1:], changed)
 			}
 		}
 	}
 	return v
+}
+
+// sortedKeys are an object's keys in order, so that the secrets of a body
+// are numbered the same in every run.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -1,0 +1,203 @@
+package secrets
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// assignment is a value assigned to a name in a text: `"api_key":
+// "value"` (quotes possibly escaped, as in JSON inside a JSON string; the
+// name possibly spelled with escapes, "\u0061pi_key", and spaces or tabs
+// around ":"), `api_key=value`, `aws_secret_access_key = value` (INI),
+// `HF_TOKEN="value"` (.env), `<SecretAccessKey>value</SecretAccessKey>`
+// (XML), or a weaker name after "?" or "&", as in a URL inside text:
+// `?token=value`, `&sig=value`.
+type assignment struct {
+	name       string
+	kind       nameKind
+	start, end int // the value's span
+	json       bool
+}
+
+func nameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+}
+
+func blank(c byte) bool { return c == ' ' || c == '\t' }
+
+// assignments finds the assignments to secret names in s, in one pass over
+// each of its "=", ":" and "</"; keyed says whether s has a JSON key with
+// a secret name, whatever its value.
+func assignments(s string) (out []assignment, keyed bool) {
+	for i := strings.IndexByte(s, '='); i >= 0; {
+		if a, ok := equalsAssignment(s, i); ok {
+			out = append(out, a)
+		}
+		next := strings.IndexByte(s[i+1:], '=')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	for i := strings.IndexByte(s, ':'); i >= 0; {
+		if a, key, ok := jsonAssignment(s, i); ok {
+			keyed = true
+			if a.end > a.start {
+				out = append(out, a)
+			}
+		} else if key {
+			keyed = true
+		}
+		next := strings.IndexByte(s[i+1:], ':')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	for i := strings.Index(s, "</"); i >= 0; {
+		if a, ok := xmlAssignment(s, i); ok {
+			out = append(out, a)
+		}
+		next := strings.Index(s[i+2:], "</")
+		if next < 0 {
+			break
+		}
+		i += 2 + next
+	}
+	return out, keyed
+}
+
+// equalsAssignment reads `name=value` around the "=" at i.
+func equalsAssignment(s string, i int) (assignment, bool) {
+	e := i
+	for e > 0 && blank(s[e-1]) {
+		e--
+	}
+	j := e
+	for j > 0 && nameByte(s[j-1]) {
+		j--
+	}
+	name := s[j:e]
+	if name == "" || e < i && j > 0 && s[j-1] != '\n' && s[j-1] != ' ' && s[j-1] != '\t' {
+		// Spaces around "=" only in INI and .env lines.
+		return assignment{}, false
+	}
+	var after byte
+	if j > 0 {
+		after = s[j-1]
+	}
+	kind := fieldKind(name)
+	switch {
+	case after == '?' || after == '&' || after == ';':
+		kind = paramKind(name)
+	case kind == weakName && !(j == 0 || after == '\n' || strings.HasSuffix(s[:j], "export ")):
+		// A weak name in prose ("the key=value") is no assignment.
+		kind = notSecret
+	}
+	if kind == notSecret {
+		return assignment{}, false
+	}
+	k := i + 1
+	for k < len(s) && blank(s[k]) {
+		k++
+	}
+	start := k
+	if k < len(s) && (s[k] == '"' || s[k] == '\'') {
+		q := s[k]
+		start = k + 1
+		end := strings.IndexByte(s[start:], q)
+		if nl := strings.IndexByte(s[start:], '\n'); end < 0 || nl >= 0 && nl < end {
+			return assignment{}, false
+		}
+		return assignment{name: name, kind: kind, start: start, end: start + end}, end > 0
+	}
+	for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
+		k++
+	}
+	return assignment{name: name, kind: kind, start: start, end: k}, k > start
+}
+
+// jsonAssignment reads `"name": "value"` around the ":" at i (quotes
+// possibly escaped, the name possibly with escapes, blanks around ":"):
+// key says the name is a secret one, ok that a string value follows.
+func jsonAssignment(s string, i int) (a assignment, key, ok bool) {
+	j := i
+	for j > 0 && (blank(s[j-1]) || s[j-1] == '\r' || s[j-1] == '\n') {
+		j--
+	}
+	if j < 2 || s[j-1] != '"' {
+		return a, false, false
+	}
+	end := j - 1 // the closing quote
+	escaped := end > 0 && s[end-1] == '\\'
+	q := strings.LastIndexByte(s[:end], '"')
+	for q > 0 && !escaped && s[q-1] == '\\' && !(q > 1 && s[q-2] == '\\') {
+		// An escaped quote inside the name: look further back.
+		q = strings.LastIndexByte(s[:q-1], '"')
+	}
+	if q < 0 {
+		return a, false, false
+	}
+	name := s[q+1 : end]
+	if escaped {
+		name = strings.TrimSuffix(name, "\\")
+	}
+	if strings.Contains(name, `\`) {
+		var u string
+		if json.Unmarshal([]byte(`"`+strings.ReplaceAll(name, `\\`, `\`)+`"`), &u) != nil && json.Unmarshal([]byte(`"`+name+`"`), &u) != nil {
+			return a, false, false
+		}
+		name = u
+	}
+	kind := fieldKind(name)
+	if kind == notSecret {
+		return a, false, false
+	}
+	k := i + 1
+	for k < len(s) && (blank(s[k]) || s[k] == '\r' || s[k] == '\n' || s[k] == '\\') {
+		k++
+	}
+	if k >= len(s) || s[k] != '"' {
+		return a, true, false
+	}
+	start := k + 1
+	for k = start; k < len(s) && s[k] != '"' && s[k] != '\\' && s[k] != ' ' && s[k] != '\n'; k++ {
+	}
+	return assignment{name: name, kind: kind, start: start, end: k, json: true}, true, true
+}
+
+// xmlAssignment reads `<Name>value</Name>` ending at the "</" at i.
+func xmlAssignment(s string, i int) (assignment, bool) {
+	gt := strings.IndexByte(s[i+2:], '>')
+	if gt <= 0 || gt > 64 {
+		return assignment{}, false
+	}
+	name := s[i+2 : i+2+gt]
+	if strings.ContainsAny(name, " \t\n<\"'=/") {
+		return assignment{}, false
+	}
+	kind := fieldKind(name[strings.IndexByte(name, ':')+1:]) // without a namespace prefix
+	if kind == notSecret {
+		return assignment{}, false
+	}
+	open := strings.LastIndex(s[:i], "<"+name)
+	if open < 0 {
+		return assignment{}, false
+	}
+	gt2 := strings.IndexByte(s[open:i], '>')
+	if gt2 < 0 {
+		return assignment{}, false
+	}
+	start := open + gt2 + 1
+	if strings.ContainsRune(s[start:i], '<') {
+		return assignment{}, false // an element, not text
+	}
+	for start < i && strings.ContainsRune(" \t\r\n", rune(s[start])) {
+		start++
+	}
+	end := i
+	for end > start && strings.ContainsRune(" \t\r\n", rune(s[end-1])) {
+		end--
+	}
+	return assignment{name: name, kind: kind, start: start, end: end}, end > start
+}

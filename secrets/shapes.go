@@ -1,0 +1,427 @@
+package secrets
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file says which values are credentials: keys recognisable by their
+// shape anywhere, and, for a value with a credential's name, whether the
+// value looks like one (a password, an enum word, an algorithm's name, a
+// documented example key).
+
+// keyFormat is a credential recognisable by its shape.
+type keyFormat struct {
+	name  string
+	hints []string
+	re    *regexp.Regexp // the secret is the last group, or the whole match
+	// plain: the secret need not mix letters and digits (a private key's
+	// armour, a connection string's password).
+	plain bool
+}
+
+// prefixed is a key of a platform that marks its keys with a prefix:
+// prefix, then at least n characters of the alphabet [A-Za-z0-9_-].
+func prefixed(name string, n int, prefixes ...string) keyFormat {
+	quoted := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		quoted[i] = regexp.QuoteMeta(p)
+	}
+	return keyFormat{name: name, hints: prefixes,
+		re: regexp.MustCompile(`\b(?:` + strings.Join(quoted, "|") + `)[A-Za-z0-9_-]{` + strconv.Itoa(n) + `,}`)}
+}
+
+// keyFormats are credentials recognisable by their shape: the keys of the
+// model platforms (OpenAI, Anthropic, OpenRouter, Google, Hugging Face,
+// Groq, xAI, Perplexity, Replicate, Fireworks, Cerebras, Nvidia, Jina,
+// Tavily, Pinecone, LangSmith, ...), of developer platforms (GitHub,
+// GitLab, npm, PyPI, Docker Hub, DigitalOcean, Vault, Databricks, Sentry,
+// Grafana, Doppler, ...), of SaaS (Stripe, Slack, SendGrid, Shopify,
+// Atlassian, Linear, Notion, Postman, Mailgun, Brevo, ...), webhook URLs
+// that carry their own secret (Slack, Discord), cloud keys (AWS key IDs,
+// Google OAuth access tokens and client secrets, Azure AD client secrets),
+// JWTs, bearer tokens, private keys and the password of a connection
+// string (postgres://user:PASSWORD@host). Each token but the plain ones
+// must also mix letters and digits (see random), which keeps words such as
+// "sk-learn-pipeline-docs" out, and none may be a documented example
+// (AKIAIOSFODNN7EXAMPLE). A format's regexp runs only on text holding one
+// of its hints, which makes a clean body quick to scan.
+var keyFormats = []keyFormat{
+	{name: "private key", hints: []string{"PRIVATE KEY"}, plain: true,
+		re: regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----(?:(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*?-----END [A-Z ]*PRIVATE KEY-----|(?:[A-Za-z0-9+/=\r\n]|\\[nr])*)`)},
+	{name: "Age secret key", hints: []string{"AGE-SECRET-KEY-1"}, re: regexp.MustCompile(`AGE-SECRET-KEY-1[A-Z0-9]{50,}`)},
+	{name: "Anthropic API key", hints: []string{"sk-ant-"}, re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
+	{name: "OpenRouter API key", hints: []string{"sk-or-"}, re: regexp.MustCompile(`\bsk-or-(?:v1-)?[A-Za-z0-9]{20,}`)},
+	{name: "OpenAI API key", hints: []string{"sk-"}, re: regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`)},
+	{name: "Stripe key", hints: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_", "whsec_"},
+		re: regexp.MustCompile(`\b(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})`)},
+	{name: "ElevenLabs API key", hints: []string{"sk_"}, re: regexp.MustCompile(`\bsk_[a-f0-9]{40,}\b`)},
+	{name: "AWS access key ID", hints: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`)},
+	{name: "GitHub token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`)},
+	{name: "GitLab token", hints: []string{"glpat-", "gldt-", "glptt-", "glrt-", "glsoat-", "glcbt-", "glimt-", "gloas-", "glffct-", "glagent-", "GR1348941"},
+		re: regexp.MustCompile(`\b(?:gl(?:pat|dt|ptt|rt|soat|cbt|imt|oas|ffct|agent)-|GR1348941)[A-Za-z0-9_-]{20,}`)},
+	{name: "Google API key", hints: []string{"AIza"}, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
+	{name: "Google OAuth token", hints: []string{"ya29."}, re: regexp.MustCompile(`\bya29\.[A-Za-z0-9_-]{20,}`)},
+	{name: "Google OAuth client secret", hints: []string{"GOCSPX-"}, re: regexp.MustCompile(`\bGOCSPX-[A-Za-z0-9_-]{24,}`)},
+	{name: "Azure AD client secret", hints: []string{"Q~"}, re: regexp.MustCompile(`\b[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}`)},
+	{name: "Slack token", hints: []string{"xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xapp-"}, re: regexp.MustCompile(`\b(?:xox[abposre](?:\.xox[abposre])?|xapp)-[A-Za-z0-9-]{10,}`)},
+	{name: "Slack webhook URL", hints: []string{"hooks.slack.com/"}, re: regexp.MustCompile(`hooks\.slack\.com/((?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,})`)},
+	{name: "Discord webhook URL", hints: []string{"/api/webhooks/"}, re: regexp.MustCompile(`discord(?:app)?\.com/api/webhooks/([0-9]{5,}/[A-Za-z0-9_-]{20,})`)},
+	{name: "SendGrid API key", hints: []string{"SG."}, re: regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`)},
+	{name: "Mapbox secret token", hints: []string{"sk.eyJ"}, re: regexp.MustCompile(`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}`)},
+	{name: "DigitalOcean token", hints: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, re: regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}\b`)},
+	{name: "HashiCorp Vault token", hints: []string{"hvs.", "hvb."}, re: regexp.MustCompile(`\bhv[sb]\.[A-Za-z0-9_-]{24,}`)},
+	{name: "Doppler token", hints: []string{"dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."}, re: regexp.MustCompile(`\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{30,}`)},
+	{name: "Databricks token", hints: []string{"dapi"}, re: regexp.MustCompile(`\bdapi[a-f0-9]{32}(?:-[0-9])?\b`)},
+	{name: "Mailgun API key", hints: []string{"key-"}, re: regexp.MustCompile(`\bkey-[a-f0-9]{32}\b`)},
+	{name: "Shopify token", hints: []string{"shpat_", "shpss_", "shpca_", "shppa_"}, re: regexp.MustCompile(`\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}`)},
+	{name: "Notion token", hints: []string{"secret_", "ntn_"}, re: regexp.MustCompile(`\b(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,})\b`)},
+	prefixed("Hugging Face token", 30, "hf_", "api_org_"),
+	prefixed("Groq API key", 30, "gsk_"),
+	prefixed("xAI API key", 30, "xai-"),
+	prefixed("Perplexity API key", 30, "pplx-"),
+	prefixed("Replicate API token", 30, "r8_"),
+	prefixed("npm token", 30, "npm_"),
+	prefixed("PyPI token", 50, "pypi-AgE"),
+	prefixed("Docker Hub token", 20, "dckr_pat_", "dckr_oat_"),
+	prefixed("Fireworks API key", 20, "fw_"),
+	prefixed("Cerebras API key", 30, "csk-"),
+	prefixed("Nvidia API key", 30, "nvapi-"),
+	prefixed("Jina API key", 30, "jina_"),
+	prefixed("Tavily API key", 20, "tvly-"),
+	prefixed("Firecrawl API key", 30, "fc-"),
+	prefixed("Pinecone API key", 30, "pcsk_"),
+	prefixed("LangSmith API key", 30, "lsv2_pt_", "lsv2_sk_"),
+	prefixed("Anyscale API key", 20, "esecret_"),
+	prefixed("E2B API key", 30, "e2b_"),
+	prefixed("Browserbase API key", 20, "bb_live_"),
+	prefixed("Linear API key", 30, "lin_api_", "lin_oauth_"),
+	prefixed("Atlassian API token", 40, "ATATT", "ATCTT"),
+	prefixed("Postman API key", 40, "PMAK-"),
+	prefixed("Brevo API key", 40, "xkeysib-", "xsmtpsib-"),
+	prefixed("Sentry token", 30, "sntrys_", "sntryu_", "sntrya_"),
+	prefixed("Grafana token", 30, "glc_", "glsa_"),
+	prefixed("Supabase key", 30, "sbp_", "sb_secret_"),
+	prefixed("Figma token", 30, "figd_", "figu_"),
+	prefixed("Netlify token", 30, "nfp_"),
+	prefixed("Fly.io token", 30, "fo1_", "fm1r_", "fm2_"),
+	prefixed("Heroku API key", 30, "HRKU-"),
+	prefixed("New Relic key", 27, "NRAK-", "NRII-"),
+	prefixed("Resend API key", 20, "re_"),
+	prefixed("Square token", 20, "sq0atp-", "sq0csp-", "EAAAE"),
+	prefixed("Twitch or Frame.io token", 30, "fio-u-"),
+	prefixed("Clojars or RubyGems token", 30, "CLOJARS_", "rubygems_"),
+	prefixed("Adafruit IO key", 28, "aio_"),
+	prefixed("Scalingo or Infracost token", 30, "tk-us-", "ico-"),
+	prefixed("PlanetScale token", 30, "pscale_tkn_", "pscale_pw_", "pscale_oauth_"),
+	prefixed("Prefect or Readme key", 30, "pnu_", "rdme_"),
+	prefixed("Typeform token", 30, "tfp_"),
+	{name: "JWT", hints: []string{"eyJ"}, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`)},
+	{name: "Telegram bot token", hints: []string{"bot"}, re: regexp.MustCompile(`bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})`)},
+	{name: "bearer token", hints: []string{"earer", "EARER"}, re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
+	{name: "password in a connection string", hints: []string{"@"}, plain: true,
+		re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@"'<>\\]*:([^\s/@"'<>\\]+)@[A-Za-z0-9\[]`)},
+}
+
+// anchors are the bytes that formatsIn stops at: most hints hold one and
+// they are rare in prose and JSON, so that one pass over a clean body
+// costs about a nanosecond a byte. A hint without one is looked for
+// whole.
+const anchors = "-_PAJ~.@"
+
+type formatHint struct {
+	text   string
+	offset int // of the anchor byte in text
+	format int
+}
+
+var (
+	// hintsAt indexes the formats' hints by their first anchor byte.
+	hintsAt [256][]formatHint
+	// wholeHints are the hints without an anchor byte.
+	wholeHints []formatHint
+)
+
+func init() {
+	if len(keyFormats) > 64*len(formatSet{}) {
+		panic("secrets: more key formats than a formatSet holds")
+	}
+	for i, f := range keyFormats {
+		for _, h := range f.hints {
+			if a := strings.IndexAny(h, anchors); a >= 0 {
+				hintsAt[h[a]] = append(hintsAt[h[a]], formatHint{h, a, i})
+			} else {
+				wholeHints = append(wholeHints, formatHint{h, 0, i})
+			}
+		}
+	}
+}
+
+// formatSet is a set of keyFormats' indexes.
+type formatSet [2]uint64
+
+func (s *formatSet) add(i int)     { s[i/64] |= 1 << (i % 64) }
+func (s formatSet) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
+func (s formatSet) empty() bool    { return s == formatSet{} }
+func (s formatSet) union(o formatSet) formatSet {
+	return formatSet{s[0] | o[0], s[1] | o[1]}
+}
+
+// formatsIn is the set of keyFormats whose hints s holds: those with an
+// anchor byte found by a vectorized search for each anchor, the others
+// whole.
+func formatsIn(s string) formatSet {
+	var set formatSet
+	for a := 0; a < len(anchors); a++ {
+		c := anchors[a]
+		for i := strings.IndexByte(s, c); i >= 0; {
+			for _, h := range hintsAt[c] {
+				if i >= h.offset && strings.HasPrefix(s[i-h.offset:], h.text) {
+					set.add(h.format)
+				}
+			}
+			next := strings.IndexByte(s[i+1:], c)
+			if next < 0 {
+				break
+			}
+			i += 1 + next
+		}
+	}
+	for _, h := range wholeHints {
+		if !set.has(h.format) && strings.Contains(s, h.text) {
+			set.add(h.format)
+		}
+	}
+	return set
+}
+
+// authSchemes precede a credential in a header value; they are kept when
+// masking and are no secret on their own.
+var authSchemes = []string{"bearer", "basic", "token", "digest", "apikey", "key", "bot", "sharedaccesssignature"}
+
+// isRedacted: nothing of v is left once the placeholders ("[REDACTED]",
+// "[REDACTED-2]", their URL-encoded forms) and an authorization scheme are
+// taken away.
+func isRedacted(v string) bool {
+	v = stripRedacted(v)
+	f := strings.Fields(v)
+	return len(f) == 0 || len(f) == 1 && slices.Contains(authSchemes, strings.ToLower(f[0]))
+}
+
+// stripRedacted removes the placeholders a Redactor writes from v.
+func stripRedacted(v string) string {
+	if !strings.Contains(v, "REDACTED") && !strings.Contains(v, "redacted") {
+		return v
+	}
+	var b strings.Builder
+	for len(v) > 0 {
+		n := placeholderAt(v)
+		if n > 0 {
+			v = v[n:]
+			continue
+		}
+		b.WriteByte(v[0])
+		v = v[1:]
+	}
+	return b.String()
+}
+
+// placeholderAt is the length of the placeholder that v starts with, 0
+// for none: "[REDACTED]", "[REDACTED-12]", URL-encoded ("%5BREDACTED%5D")
+// or in lower case.
+func placeholderAt(v string) int {
+	var open, close string
+	switch {
+	case strings.HasPrefix(v, "["):
+		open, close = "[", "]"
+	case len(v) >= 3 && strings.EqualFold(v[:3], "%5B"):
+		open, close = v[:3], "%5D"
+	default:
+		return 0
+	}
+	rest := v[len(open):]
+	if len(rest) < 8 || !strings.EqualFold(rest[:8], "REDACTED") {
+		return 0
+	}
+	n := len(open) + 8
+	rest = rest[8:]
+	if strings.HasPrefix(rest, "-") {
+		d := 1
+		for d < len(rest) && rest[d] >= '0' && rest[d] <= '9' {
+			d++
+		}
+		if d == 1 {
+			return 0
+		}
+		n += d
+		rest = rest[d:]
+	}
+	if len(rest) < len(close) || !strings.EqualFold(rest[:len(close)], close) {
+		return 0
+	}
+	return n + len(close)
+}
+
+// placeholder values stand for a secret without being one: empty, null,
+// booleans, numbers, "$OPENAI_API_KEY", "<your key>", "***", "[REDACTED]".
+func placeholder(v string) bool {
+	switch strings.ToLower(v) {
+	case "", "null", "none", "nil", "true", "false", "undefined", "string", "redacted":
+		return true
+	}
+	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{{") || strings.HasPrefix(v, "%(") || isRedacted(v) {
+		return true
+	}
+	if strings.Trim(v, "*xX.•#-_ ") == "" {
+		return true
+	}
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		return true // a number: a count, a code, an id
+	}
+	// An environment variable's name: OPENAI_API_KEY.
+	return strings.IndexFunc(v, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) < 0 &&
+		strings.ContainsRune(v, '_')
+}
+
+// yesNoWords answer a question or pick a mode: "has_password": "yes",
+// "credentials": "include", "authorization": "approved".
+var yesNoWords = []string{
+	"yes", "no", "y", "n", "on", "off", "true", "false", "enabled", "disabled", "enable", "disable", "required",
+	"optional", "none", "include", "omit", "same-origin", "auto", "default", "manual", "unset", "set", "empty",
+	"hidden", "masked", "present", "missing", "valid", "invalid", "approved", "denied", "granted", "pending",
+	"revoked", "expired", "active", "inactive", "ok", "n/a", "na", "unknown", "always", "never", "inherit",
+}
+
+func yesNo(v string) bool { return slices.Contains(yesNoWords, strings.ToLower(strings.TrimSpace(v))) }
+
+// algorithmPart is one part of an algorithm's name: HMAC-SHA256, RS256,
+// AES-256-GCM, Ed25519, argon2id.
+var algorithmPart = regexp.MustCompile(`(?i)^(?:hmac|sha[0-9]*|md[0-9]|hs[0-9]+|rs[0-9]+|es[0-9]+k?|ps[0-9]+|rsa|ecdsa|eddsa|ed[0-9]+|x[0-9]+|aes|gcm|cbc|ctr|ecb|oaep|pss|pkcs[0-9]*|v[0-9]+|blake[0-9]*[bs]?|crc[0-9]*|argon[0-9]*(?:i|d|id)?|bcrypt|scrypt|pbkdf[0-9]*|p[0-9]{3}|secp[0-9]+[kr][0-9]|chacha[0-9]*|poly[0-9]+|xchacha[0-9]*|sig|dsa|none|[0-9]+)$`)
+
+// algorithmName: v names an algorithm (X-Signature-Algorithm: HMAC-SHA256).
+func algorithmName(v string) bool {
+	if len(v) > 40 || v == "" {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == '/' || r == '+' }) {
+		if !algorithmPart.MatchString(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// exampleWords mark the example keys of documentation and the
+// placeholders of templates: AWS's AKIAIOSFODNN7EXAMPLE and
+// wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY, "your-api-key-here".
+var exampleWords = []string{"example", "your", "placeholder", "changeme", "dummy", "xxxxxxxx", "insert", "replace"}
+
+// documentedExample: v, one token, is an example key, not a credential.
+func documentedExample(v string) bool {
+	if strings.ContainsAny(v, " \t\n@") || strings.Contains(v, "://") {
+		return false
+	}
+	lower := strings.ToLower(v)
+	return slices.ContainsFunc(exampleWords, func(w string) bool { return strings.Contains(lower, w) })
+}
+
+// wordy: v is words (letters only, at most 24 of them in a single token),
+// as an enum, a status or an answer is, not a generated credential.
+func wordy(v string) bool {
+	if v == "" || strings.ContainsFunc(v, unicode.IsDigit) {
+		return false
+	}
+	longest := 0
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("-_.,;:!?'\"()/", r)
+	}) {
+		if strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			return false
+		}
+		longest = max(longest, len(w))
+	}
+	return longest <= 24
+}
+
+// prose: v is text of several words (not "Bearer <token>").
+func prose(v string) bool {
+	f := strings.Fields(v)
+	if len(f) < 2 || len(f) == 2 && slices.Contains(authSchemes, strings.ToLower(f[0])) {
+		return false
+	}
+	return len(f) >= 3 || wordy(f[0]) || wordy(f[1])
+}
+
+// random: a token mixes letters and digits, as generated keys do.
+func random(s string) bool {
+	return strings.ContainsFunc(s, unicode.IsDigit) && strings.ContainsFunc(s, unicode.IsLetter)
+}
+
+// credentialShaped: v, the value of a name that may or may not hold a
+// credential (secret, token, authorization), looks like one: not a
+// placeholder, a yes/no word, an algorithm's name, a documented example,
+// words or prose; at least six characters.
+func credentialShaped(v string) bool {
+	v = strings.TrimSpace(v)
+	if f := strings.Fields(v); len(f) == 2 && slices.Contains(authSchemes, strings.ToLower(f[0])) {
+		v = f[1]
+	}
+	return len(v) >= 6 && !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !wordy(v) && !prose(v)
+}
+
+// secretValueOf says whether v, the value of a name of kind k, is a
+// credential.
+func secretValueOf(k nameKind, v string) bool {
+	switch k {
+	case passwordName:
+		return !placeholder(v) && !yesNo(v)
+	case strongName:
+		return !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v)
+	case weakName:
+		return credentialShaped(v)
+	}
+	return false
+}
+
+// credentialLike is a value in a header guessed from its name that looks
+// generated: long enough, one token, letters and digits mixed or long.
+// X-Clerk-Auth-Status: signed-out is no credential.
+func credentialLike(v string) bool {
+	v = strings.TrimSpace(v)
+	if f := strings.Fields(v); len(f) == 2 && slices.Contains(authSchemes, strings.ToLower(f[0])) {
+		v = f[1]
+	}
+	if len(v) < 8 || strings.ContainsAny(v, " \t") || placeholder(v) || isRedacted(v) || documentedExample(v) || algorithmName(v) {
+		return false
+	}
+	return random(v) || len(v) >= 24
+}
+
+// mask shows the start of a secret: four characters, fewer for a short one,
+// so that at most a third of it is ever printed. An authorization scheme
+// ("Bearer") stays whole.
+func mask(v string) string {
+	v = strings.TrimSpace(v)
+	if f := strings.Fields(v); len(f) > 1 && slices.Contains(authSchemes, strings.ToLower(f[0])) {
+		return strconv.Quote(f[0] + " " + maskStart(strings.TrimSpace(v[len(f[0]):])))
+	}
+	return strconv.Quote(maskStart(v))
+}
+
+func maskStart(v string) string {
+	keep := 4
+	if n := utf8.RuneCountInString(v); n < 12 {
+		keep = n / 3
+	}
+	for i := range v {
+		if keep == 0 {
+			return v[:i] + "…"
+		}
+		keep--
+	}
+	return v + "…"
+}
