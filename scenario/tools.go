@@ -3,10 +3,14 @@ package scenario
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/tooldefs"
 )
 
@@ -59,11 +63,22 @@ func (b *Toolbox) Tools() []Tool {
 // result of the tool's Func, or the error it returned, or why the call was
 // refused (no such tool, arguments that do not fit the schema). The message's
 // ToolCallID is the call's ID.
+//
+// Within a scenario's run, a call also counts against Budget.ToolCalls (past
+// it, the turn's context ends and the run fails naming the budget), and a
+// Func that panics or whose error is a replay miss of the cassette
+// (recorder.ReplayMissError, from a tool's own HTTP) ends the run with an
+// error naming the turn and the role "tool", rather than being shown to the
+// model.
 func (b *Toolbox) Call(ctx context.Context, call agentcheck.ToolCall) agentcheck.Message {
 	reply := agentcheck.Message{Role: agentcheck.Tool, ToolCallID: call.ID}
 	fail := func(msg string) agentcheck.Message {
 		reply.Content, reply.IsError = msg, true
 		return reply
+	}
+	sink := toolSinkOf(ctx)
+	if err := sink.take(call.Name); err != nil {
+		return fail("error: " + err.Error())
 	}
 	i, ok := -1, false
 	if b != nil {
@@ -87,10 +102,89 @@ func (b *Toolbox) Call(ctx context.Context, call agentcheck.ToolCall) agentcheck
 		}
 		args = raw
 	}
-	out, err := b.tools[i].Func(ctx, args)
+	out, err, panicked := callTool(ctx, b.tools[i].Func, args)
 	if err != nil {
-		return fail("error: " + err.Error())
+		var miss *recorder.ReplayMissError
+		if panicked || errors.As(err, &miss) {
+			sink.fail(call, err)
+		}
+		first, _, _ := strings.Cut(err.Error(), "\n") // not a panic's stack
+		return fail("error: " + first)
 	}
 	reply.Content = out
 	return reply
+}
+
+// callTool calls f, turning a panic into an error.
+func callTool(ctx context.Context, f func(context.Context, json.RawMessage) (string, error), args json.RawMessage) (out string, err error, panicked bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err, panicked = "", fmt.Errorf("the tool panicked: %v\n%s", p, debug.Stack()), true
+		}
+	}()
+	out, err = f(ctx, args)
+	return out, err, false
+}
+
+// toolSink is what a run's turn lends the Toolbox through the context:
+// the tool calls the budget has left, and where a call that must end the
+// run (a tool that panicked, a replay miss in a tool's own HTTP) is kept.
+type toolSink struct {
+	turn   int
+	cancel context.CancelCauseFunc
+
+	mu     sync.Mutex
+	budget int // Budget.ToolCalls, 0 for none
+	left   int
+	fatal  error
+}
+
+type toolSinkKey struct{}
+
+func withToolSink(ctx context.Context, s *toolSink) context.Context {
+	return context.WithValue(ctx, toolSinkKey{}, s)
+}
+
+func toolSinkOf(ctx context.Context) *toolSink {
+	s, _ := ctx.Value(toolSinkKey{}).(*toolSink)
+	return s
+}
+
+// take counts a call against the budget; over it, it ends the turn.
+func (s *toolSink) take(name string) error {
+	if s == nil || s.budget == 0 {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.left--
+	if s.left >= 0 {
+		return nil
+	}
+	err := &budgetError{fmt.Sprintf("the agent called %s past Budget.ToolCalls (%d)", name, s.budget)}
+	s.cancel(err)
+	return err
+}
+
+// fail keeps the first error that ends the run and ends the turn.
+func (s *toolSink) fail(call agentcheck.ToolCall, err error) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fatal == nil {
+		s.fatal = &RunError{Turn: s.turn, Role: "tool", Err: fmt.Errorf("%s: %w", call, err)}
+		s.cancel(s.fatal)
+	}
+}
+
+// failure is the error a tool ended the run with, if any.
+func (s *toolSink) failure() error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fatal
 }
