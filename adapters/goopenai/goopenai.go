@@ -5,8 +5,9 @@
 // conversation (it is an agentcheck.Transcript). The messages go through
 // go-openai's own JSON, the Chat Completions wire format, and are read by
 // dataset.ParseOpenAIMessages, so that they convert exactly as the same
-// messages in a dataset file do. Only this package, not agentcheck, depends
-// on go-openai.
+// messages in a dataset file do. Agent is the other way round: a go-openai
+// chat loop with mocked tools as the agent under test of a scenario. Only
+// this package, not agentcheck, depends on go-openai.
 package goopenai
 
 import (
