@@ -1,0 +1,470 @@
+package agenttest
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/metric"
+)
+
+// BFCLCalls reads a BFCL question, its function declarations and one of
+// its possible answers (BFCL's ground truth: a list of {function:
+// {parameter: [acceptable values]}}), and returns the calls it expects,
+// one per answer, each checked as BFCL's AST checker checks a call against
+// both: a parameter the function does not declare or the answer does not
+// list fails; a required parameter must be given even when its answers
+// allow "" (which otherwise means it may be left out); a value must be of
+// the declared type and one of the acceptable values, strings compared by
+// metric.BFCLStrings, lists element by element in order, a dict (and each
+// dict of a list of dicts) key by key against answers of its own. Check
+// them with CheckToolCalls(actual, Unordered, calls...): BFCL's simple,
+// multiple and parallel categories all want these calls, in any order,
+// nothing else.
+//
+// Where agentcheck decides otherwise, on purpose: numbers compare as JSON
+// numbers (10 equals 10.0, an int is a float and an integral float an
+// integer); an explicit "" or [] is not an omitted parameter; parallel
+// calls pair up optimally rather than first fit; and strings in a list in
+// a dict are normalised like the others.
+//
+// functions and answer are JSON text (string, []byte, json.RawMessage) or
+// the values encoding/json decodes it to. An answer naming a function that
+// is not declared, or a parameter whose acceptable values are not a list,
+// is an error saying where.
+func BFCLCalls(functions, answer any) ([]ExpectedCall, error) {
+	fv, err := bfclValue(functions)
+	if err != nil {
+		return nil, fmt.Errorf("BFCL functions: %w", err)
+	}
+	av, err := bfclValue(answer)
+	if err != nil {
+		return nil, fmt.Errorf("BFCL possible answer: %w", err)
+	}
+	decls := map[string]agentcheck.Value{}
+	if fv.Kind() == agentcheck.ObjectKind {
+		fv = agentcheck.ArrayOf(fv)
+	}
+	if fv.Kind() != agentcheck.ArrayKind {
+		return nil, fmt.Errorf("BFCL functions: want a list of function declarations, got %s", fv.Kind())
+	}
+	for i, f := range fv.Elements() {
+		name, _ := f.Value.Get("name")
+		if name.Kind() != agentcheck.StringKind {
+			return nil, fmt.Errorf("BFCL functions[%d]: no name", i)
+		}
+		decls[name.Text()] = f.Value
+	}
+	if av.Kind() == agentcheck.ObjectKind {
+		av = agentcheck.ArrayOf(av)
+	}
+	if av.Kind() != agentcheck.ArrayKind {
+		return nil, fmt.Errorf("BFCL possible answer: want a list of {function: {parameter: [values]}}, got %s", av.Kind())
+	}
+	var calls []ExpectedCall
+	for i, a := range av.Elements() {
+		if a.Value.Kind() != agentcheck.ObjectKind {
+			return nil, fmt.Errorf("BFCL possible answer[%d]: want {function: {parameter: [values]}}, got %s", i, a.Value.Kind())
+		}
+		for _, fn := range a.Value.Members() {
+			decl, ok := decls[fn.Key]
+			if !ok {
+				return nil, fmt.Errorf("BFCL possible answer[%d]: the function %q is not declared", i, fn.Key)
+			}
+			args, err := bfclArgs(decl, fn.Value)
+			if err != nil {
+				return nil, fmt.Errorf("BFCL possible answer[%d] %s: %w", i, fn.Key, err)
+			}
+			calls = append(calls, CallTo(fn.Key).With(args))
+		}
+	}
+	return calls, nil
+}
+
+// bfclValue reads JSON text or decoded JSON.
+func bfclValue(x any) (agentcheck.Value, error) {
+	switch x := x.(type) {
+	case string:
+		return agentcheck.ParseValue([]byte(x))
+	case []byte:
+		return agentcheck.ParseValue(x)
+	case json.RawMessage:
+		return agentcheck.ParseValue(x)
+	}
+	return agentcheck.ValueOf(x)
+}
+
+// bfclArgs makes one answer's parameters expected arguments, checked
+// against the declaration decl.
+func bfclArgs(decl, params agentcheck.Value) (Args, error) {
+	if params.Kind() != agentcheck.ObjectKind {
+		return nil, fmt.Errorf("want {parameter: [values]}, got %s", params.Kind())
+	}
+	ps, _ := decl.Get("parameters")
+	props, _ := ps.Get("properties")
+	var required []string
+	if req, ok := ps.Get("required"); ok {
+		for _, r := range req.Elements() {
+			required = append(required, r.Value.Text())
+		}
+	}
+	args := Args{}
+	for _, p := range params.Members() {
+		if p.Value.Kind() != agentcheck.ArrayKind {
+			return nil, fmt.Errorf("parameter %q: want a list of acceptable values, got %s", p.Key, p.Value)
+		}
+		m := bfclParam{name: p.Key}
+		for _, alt := range p.Value.Elements() {
+			if alt.Value.Kind() == agentcheck.StringKind && alt.Value.Text() == "" {
+				m.omissible = true
+				continue
+			}
+			m.alts = append(m.alts, alt.Value)
+		}
+		pd, declared := props.Get(p.Key)
+		switch {
+		case !declared:
+			m.undeclared = true
+		default:
+			t, _ := pd.Get("type")
+			m.typ = t.Text()
+			if items, ok := pd.Get("items"); ok {
+				it, _ := items.Get("type")
+				m.items = it.Text()
+			}
+		}
+		switch {
+		case !m.omissible || slices.Contains(required, p.Key):
+			args[p.Key] = m
+		case len(m.alts) == 0:
+			args[p.Key] = Absent()
+		default:
+			args[p.Key] = Optional(m)
+		}
+	}
+	// A required parameter the answer does not list cannot be right:
+	// missing, it is missing; given, BFCL finds it unexpected.
+	for _, r := range required {
+		if _, ok := params.Get(r); !ok {
+			args[r] = bfclParam{name: r, unanswered: true}
+		}
+	}
+	return args, nil
+}
+
+// bfclParam is one parameter of a BFCL answer: its declared type and its
+// acceptable values ("" left out: omissible says it was there).
+type bfclParam struct {
+	name       string
+	typ, items string
+	alts       []agentcheck.Value
+	omissible  bool
+	undeclared bool // the answer lists it, the function does not declare it
+	unanswered bool // the function requires it, the answer does not list it
+}
+
+func (m bfclParam) String() string {
+	switch {
+	case m.undeclared:
+		return "Undeclared()"
+	case m.unanswered:
+		return "Unanswered()"
+	}
+	parts := make([]string, len(m.alts))
+	for i, a := range m.alts {
+		parts[i] = a.String()
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "OneOf(" + strings.Join(parts, ", ") + ")"
+}
+
+// Match checks a given value as BFCL's simple_function_checker checks one
+// parameter.
+func (m bfclParam) Match(actual any) (bool, error) {
+	v, err := agentcheck.ValueOf(actual)
+	if err != nil {
+		return false, err
+	}
+	return m.why(v) == "", nil
+}
+
+// FailureMessage says why the value is not acceptable.
+func (m bfclParam) FailureMessage(actual any) string {
+	v, err := agentcheck.ValueOf(actual)
+	if err != nil {
+		return err.Error()
+	}
+	return m.why(v)
+}
+
+// NegatedFailureMessage says the value is acceptable.
+func (m bfclParam) NegatedFailureMessage(actual any) string {
+	return fmt.Sprintf("%v is one of the acceptable values %s", actual, m)
+}
+
+// why is "" for an acceptable value, else the reason it is not.
+func (m bfclParam) why(v agentcheck.Value) string {
+	switch {
+	case m.undeclared:
+		return "the function does not declare " + strconv.Quote(m.name)
+	case m.unanswered:
+		return "the function requires " + strconv.Quote(m.name) + " but the possible answer lists no value for it"
+	}
+	want, known := bfclKinds[m.typ]
+	// An answer of another type than the declared one is a variable's
+	// name (or a literal of its own type): BFCL accepts a value of the
+	// answer's type and compares it as is.
+	variable := false
+	if len(m.alts) > 0 && known && !want.has(m.alts[0].Kind()) {
+		variable = true
+	}
+	typeOK := !known || want.has(v.Kind()) || len(m.alts) > 0 && bfclKindOf(m.alts[0].Kind()) == bfclKindOf(v.Kind())
+	if !typeOK {
+		return fmt.Sprintf("the function declares it %s, not %s", m.typ, v.Kind())
+	}
+	// An answer of "" lets any elements through, as any answer that is
+	// not a list does.
+	if want.has(v.Kind()) && v.Kind() == agentcheck.ArrayKind && m.items != "" && !m.omissible {
+		if why := m.itemTypes(v); why != "" {
+			return why
+		}
+	}
+	if variable || !want.has(v.Kind()) {
+		if bfclIn(v, m.alts, nil) {
+			return ""
+		}
+		return "not one of the acceptable values"
+	}
+	switch {
+	case m.typ == "dict":
+		return bfclDict(v, m.alts)
+	case (m.typ == "array" || m.typ == "tuple") && m.items == "dict":
+		return bfclListOfDicts(v, m.alts)
+	case m.typ == "string" || m.typ == "any":
+		if bfclIn(v, m.alts, metric.BFCLStrings) {
+			return ""
+		}
+		return "not one of the acceptable values, compared by metric.BFCLStrings"
+	case m.typ == "array" || m.typ == "tuple":
+		if bfclInLists(v, m.alts) {
+			return ""
+		}
+		return "not one of the acceptable lists, compared element by element, strings by metric.BFCLStrings"
+	}
+	if bfclIn(v, m.alts, nil) {
+		return ""
+	}
+	return "not one of the acceptable values"
+}
+
+// itemTypes checks the elements of a list against the declared item type
+// (or the type of an acceptable list's first element), as BFCL does one
+// level deep; an answer that is not a list lets any elements through.
+func (m bfclParam) itemTypes(v agentcheck.Value) string {
+	want, known := bfclKinds[m.items]
+	if !known || len(m.alts) == 0 {
+		return ""
+	}
+	for _, alt := range m.alts {
+		if alt.Kind() != agentcheck.ArrayKind {
+			return ""
+		}
+		ok := true
+		for _, e := range v.Elements() {
+			if !want.has(e.Value.Kind()) && (alt.Len() == 0 || bfclKindOf(alt.Index(0).Kind()) != bfclKindOf(e.Value.Kind())) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the function declares a list of %s", m.items)
+}
+
+// bfclKind is a set of JSON kinds that a declared type accepts.
+type bfclKind uint16
+
+func (k bfclKind) has(kind agentcheck.Kind) bool { return k&(1<<kind) != 0 }
+
+func kinds(ks ...agentcheck.Kind) bfclKind {
+	var k bfclKind
+	for _, x := range ks {
+		k |= 1 << x
+	}
+	return k
+}
+
+// bfclKinds are the JSON kinds of BFCL's Python types; numbers are JSON
+// numbers, an integer or a float alike.
+var bfclKinds = map[string]bfclKind{
+	"string":  kinds(agentcheck.StringKind),
+	"any":     kinds(agentcheck.StringKind),
+	"integer": kinds(agentcheck.IntKind, agentcheck.FloatKind),
+	"float":   kinds(agentcheck.IntKind, agentcheck.FloatKind),
+	"boolean": kinds(agentcheck.BoolKind),
+	"array":   kinds(agentcheck.ArrayKind),
+	"tuple":   kinds(agentcheck.ArrayKind),
+	"dict":    kinds(agentcheck.ObjectKind),
+}
+
+// bfclKindOf folds the number kinds into one.
+func bfclKindOf(k agentcheck.Kind) agentcheck.Kind {
+	if k == agentcheck.FloatKind {
+		return agentcheck.IntKind
+	}
+	return k
+}
+
+// bfclIn reports whether v is one of alts: strings rewritten by norm when
+// it is set, everything else as JSON values.
+func bfclIn(v agentcheck.Value, alts []agentcheck.Value, norm func(string) string) bool {
+	for _, a := range alts {
+		if norm != nil && v.Kind() == agentcheck.StringKind && a.Kind() == agentcheck.StringKind {
+			if norm(v.Text()) == norm(a.Text()) {
+				return true
+			}
+			continue
+		}
+		if agentcheck.Equal(v, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// bfclInLists reports whether the list v is one of the acceptable lists,
+// element by element in order, the strings among its elements compared
+// by metric.BFCLStrings and the rest as JSON values.
+func bfclInLists(v agentcheck.Value, alts []agentcheck.Value) bool {
+	for _, a := range alts {
+		if a.Kind() != agentcheck.ArrayKind || a.Len() != v.Len() {
+			continue
+		}
+		ok := true
+		for i, e := range v.Elements() {
+			if !bfclIn(e.Value, []agentcheck.Value{a.Index(i)}, metric.BFCLStrings) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// bfclDict checks a dict against acceptable dict answers, each a dict of
+// lists of acceptable values: a key the answer does not list fails, a key
+// whose values do not allow "" must be given, a value is one of its key's
+// values (strings and the strings of a list by metric.BFCLStrings, a
+// nested dict as a JSON value).
+func bfclDict(v agentcheck.Value, alts []agentcheck.Value) string {
+	why := "no acceptable dict"
+	for _, a := range alts {
+		if a.Kind() != agentcheck.ObjectKind {
+			continue
+		}
+		if w := bfclDictAnswer(v, a); w == "" {
+			return ""
+		} else {
+			why = w
+		}
+	}
+	return why
+}
+
+func bfclDictAnswer(v, answer agentcheck.Value) string {
+	switch {
+	case answer.Kind() != agentcheck.ObjectKind:
+		return "no acceptable dict"
+	case v.Kind() != agentcheck.ObjectKind:
+		return "not a dict"
+	}
+	for _, m := range v.Members() {
+		vals, ok := answer.Get(m.Key)
+		if !ok {
+			return "unexpected key " + strconv.Quote(m.Key)
+		}
+		if !bfclDictValue(m.Value, vals) {
+			return fmt.Sprintf("key %q: %s is not one of %s", m.Key, m.Value, vals)
+		}
+	}
+	for _, m := range answer.Members() {
+		if _, ok := v.Get(m.Key); ok {
+			continue
+		}
+		omissible := false
+		for _, x := range bfclList(m.Value) {
+			omissible = omissible || x.Kind() == agentcheck.StringKind && x.Text() == ""
+		}
+		if !omissible {
+			return "missing key " + strconv.Quote(m.Key)
+		}
+	}
+	return ""
+}
+
+// bfclDictValue reports whether a dict's value is one of vals; an explicit
+// "" or [] is not an omitted key.
+func bfclDictValue(v, vals agentcheck.Value) bool {
+	for _, a := range bfclList(vals) {
+		switch {
+		case a.Kind() == agentcheck.StringKind && a.Text() == "":
+			continue
+		case v.Kind() == agentcheck.ArrayKind:
+			if bfclInLists(v, []agentcheck.Value{a}) {
+				return true
+			}
+		case bfclIn(v, []agentcheck.Value{a}, metric.BFCLStrings):
+			return true
+		}
+	}
+	return false
+}
+
+// bfclList is a dict answer's acceptable values: its list, or a single
+// value that is not one.
+func bfclList(vals agentcheck.Value) []agentcheck.Value {
+	if vals.Kind() != agentcheck.ArrayKind {
+		return []agentcheck.Value{vals}
+	}
+	out := make([]agentcheck.Value, vals.Len())
+	for i := range out {
+		out[i] = vals.Index(i)
+	}
+	return out
+}
+
+// bfclListOfDicts checks a list of dicts against acceptable lists of dict
+// answers, in order.
+func bfclListOfDicts(v agentcheck.Value, alts []agentcheck.Value) string {
+	why := "no acceptable list of dicts"
+	for _, a := range alts {
+		if a.Kind() != agentcheck.ArrayKind {
+			continue
+		}
+		if a.Len() != v.Len() {
+			why = fmt.Sprintf("%d dicts where %d are acceptable", v.Len(), a.Len())
+			continue
+		}
+		ok := true
+		for i, e := range v.Elements() {
+			if w := bfclDictAnswer(e.Value, a.Index(i)); w != "" {
+				why, ok = fmt.Sprintf("[%d]: %s", i, w), false
+				break
+			}
+		}
+		if ok {
+			return ""
+		}
+	}
+	return why
+}
