@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"os"
@@ -22,7 +24,7 @@ import (
 type Finding struct {
 	File        string
 	Line        int    // 1-based line of the value in File
-	Interaction int    // the interaction's id
+	Interaction int    // the interaction's id, -1 outside the interactions
 	Where       string // "request header", "response body", "request url", ...
 	// What names the kind of secret with the value masked to its first
 	// characters, e.g. `Authorization header "Bearer sk-p…"`; a Finding never
@@ -30,8 +32,12 @@ type Finding struct {
 	What string
 }
 
-// String is "file:line: interaction N: where: what".
+// String is "file:line: interaction N: where: what" ("file:line: where:
+// what" outside the interactions).
 func (f Finding) String() string {
+	if f.Interaction < 0 {
+		return fmt.Sprintf("%s:%d: %s: %s", f.File, f.Line, f.Where, f.What)
+	}
 	return fmt.Sprintf("%s:%d: interaction %d: %s: %s", f.File, f.Line, f.Interaction, f.Where, f.What)
 }
 
@@ -49,14 +55,21 @@ const maxExpandedNodes = 4 << 20
 // that is only guessed to hold a credential from its name (X-Session-Id)
 // holds one when its value looks generated; the credentials of a request
 // are looked for in the whole interaction, raw, URL-encoded and base64, so
-// that an echo is found; gzip and deflate bodies are decoded. Anchors and
-// aliases are followed, within a bound.
+// that an echo is found; compressed bodies are decoded, and a body in a
+// Content-Encoding the check cannot read is itself a finding, never passed
+// as clean. Anchors and aliases are followed, within a bound.
 //
-// "[REDACTED]" is never a secret, nor are numbers, placeholders
-// ("$OPENAI_API_KEY", "<key>"), token counts and the other vocabulary of
-// chat completions (max_tokens, total_tokens, logprobs' "token"). The error
-// is for a file that cannot be read, is not YAML, or is not a go-vcr
-// cassette (wrapping [ErrNotCassette]); it names the file and the line.
+// The whole file is read: YAML comments, keys go-vcr does not know (at the
+// top, in an interaction, a request or a response, at any depth), and every
+// YAML document of the file, the cassette being the first.
+//
+// "[REDACTED]" (and its numbered forms, "[REDACTED-2]") is never a secret,
+// nor are numbers, placeholders ("$OPENAI_API_KEY", "<key>"), yes/no
+// words, algorithm names, documented example keys, token counts and the
+// other vocabulary of chat completions (max_tokens, total_tokens,
+// logprobs' "token"). The error is for a file that cannot be read, is not
+// YAML, or is not a go-vcr cassette (wrapping [ErrNotCassette]); it names
+// the file and the line.
 func Check(path string, rules Rules, opts ...Option) ([]Finding, error) {
 	x, err := rules.Redactor(opts...)
 	if err != nil {
@@ -66,40 +79,9 @@ func Check(path string, rules Rules, opts ...Option) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, cassetteYAMLError(path, err)
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		// An emptied cassette is broken, not some other YAML.
-		return nil, fmt.Errorf("%s: empty file, not a go-vcr cassette", path)
-	}
-	root := deref(doc.Content[0])
-	if _, ok := expandedSize(root, maxExpandedNodes, map[*yaml.Node]int{}); !ok {
-		return nil, fmt.Errorf("%s:%d: corrupt cassette: its aliases expand to more than %d nodes: an alias bomb?", path, root.Line, maxExpandedNodes)
-	}
-	interactions := mappingValue(root, "interactions")
-	if root.Kind != yaml.MappingNode || interactions == nil && mappingValue(root, "version") == nil {
-		return nil, fmt.Errorf("%s:%d: %w: no interactions", path, root.Line, ErrNotCassette)
-	}
-	// go-vcr's own types check the shape (headers are lists of strings, ids
-	// are numbers ...), so the walk below can trust it.
-	var typed vcr.Cassette
-	if err := root.Decode(&typed); err != nil {
-		return nil, cassetteYAMLError(path, err)
-	}
 	s := &secretScan{rules: x, file: path, data: data}
-	if interactions != nil && interactions.Kind == yaml.SequenceNode {
-		for i, it := range interactions.Content {
-			it = deref(it)
-			id := i
-			if n := mappingValue(it, "id"); n != nil {
-				if v, err := strconv.Atoi(n.Value); err == nil {
-					id = v
-				}
-			}
-			s.interaction(id, it)
-		}
+	if err := s.scanFile(); err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(s.findings, func(a, b Finding) int {
 		if a.Line != b.Line {
@@ -108,6 +90,122 @@ func Check(path string, rules Rules, opts ...Option) ([]Finding, error) {
 		return strings.Compare(a.What, b.What)
 	})
 	return s.findings, nil
+}
+
+// scanFile scans every document of the file.
+func (s *secretScan) scanFile() error {
+	path := s.file
+	dec := yaml.NewDecoder(bytes.NewReader(s.data))
+	for n := 0; ; n++ {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if err == io.EOF {
+			if n == 0 {
+				// An emptied cassette is broken, not some other YAML.
+				return fmt.Errorf("%s: empty file, not a go-vcr cassette", path)
+			}
+			return nil
+		}
+		if err != nil {
+			return cassetteYAMLError(path, err)
+		}
+		if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+			continue
+		}
+		root := deref(doc.Content[0])
+		if _, ok := expandedSize(root, maxExpandedNodes, map[*yaml.Node]int{}); !ok {
+			return fmt.Errorf("%s:%d: corrupt cassette: its aliases expand to more than %d nodes: an alias bomb?", path, root.Line, maxExpandedNodes)
+		}
+		s.comments(&doc, map[*yaml.Node]bool{})
+		if n > 0 {
+			s.generic(-1, fmt.Sprintf("YAML document %d", n+1), "", root, 0)
+			continue
+		}
+		interactions := mappingValue(root, "interactions")
+		if root.Kind != yaml.MappingNode || interactions == nil && mappingValue(root, "version") == nil {
+			return fmt.Errorf("%s:%d: %w: no interactions", path, root.Line, ErrNotCassette)
+		}
+		// go-vcr's own types check the shape (headers are lists of strings,
+		// ids are numbers ...), so the walk below can trust it.
+		var typed vcr.Cassette
+		if err := root.Decode(&typed); err != nil {
+			return cassetteYAMLError(path, err)
+		}
+		if interactions != nil && interactions.Kind == yaml.SequenceNode {
+			for i, it := range interactions.Content {
+				it = deref(it)
+				id := i
+				if n := mappingValue(it, "id"); n != nil {
+					if v, err := strconv.Atoi(n.Value); err == nil {
+						id = v
+					}
+				}
+				s.interaction(id, it)
+			}
+		}
+		// Then the keys go-vcr does not know: a value they share with an
+		// interaction through an alias is reported once, as the
+		// interaction's.
+		for _, p := range pairs(root) {
+			if k := p[0].Value; k != "version" && k != "interactions" {
+				s.generic(-1, "top-level key "+k, k, p[1], 0)
+			}
+		}
+	}
+}
+
+// comments scans the YAML comments of the nodes under n.
+func (s *secretScan) comments(n *yaml.Node, seen map[*yaml.Node]bool) {
+	if n == nil || seen[n] {
+		return
+	}
+	seen[n] = true
+	for _, c := range []string{n.HeadComment, n.LineComment, n.FootComment} {
+		if c == "" {
+			continue
+		}
+		for _, sp := range s.rules.spans(c) {
+			secret := c[sp.start:sp.end]
+			line := n.Line
+			if i := bytes.Index(s.data, []byte(secret)); i >= 0 {
+				line = 1 + bytes.Count(s.data[:i], []byte("\n"))
+			}
+			s.report(scalar{interaction: -1, where: "YAML comment", node: &yaml.Node{Line: line}}, secret, sp.what)
+		}
+	}
+	for _, c := range n.Content {
+		s.comments(c, seen)
+	}
+}
+
+// maxGenericDepth bounds the walk of keys the check does not know.
+const maxGenericDepth = 64
+
+// generic scans a part of the file that go-vcr does not define: its
+// scalars as text, and the value of each key whose name says it holds a
+// credential.
+func (s *secretScan) generic(id int, where, key string, n *yaml.Node, depth int) {
+	n = deref(n)
+	if n == nil || depth > maxGenericDepth {
+		return
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		at := scalar{id, where, n}
+		if key != "" && s.rules.secretValue(key, n.Value, true) {
+			s.report(at, n.Value, strconv.Quote(key)+" key "+mask(n.Value))
+		}
+		s.text(at, n.Value, "")
+	case yaml.MappingNode:
+		for _, p := range pairs(n) {
+			s.text(scalar{id, where, p[0]}, p[0].Value, "")
+			s.generic(id, where, p[0].Value, p[1], depth+1)
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			s.generic(id, where, key, c, depth+1)
+		}
+	}
 }
 
 // yamlLine is the "line N: " of a go.yaml.in/yaml/v3 error.
@@ -216,12 +314,12 @@ type secretScan struct {
 	// seen holds what was reported at each place, so that a key found by
 	// two detectors (an Authorization header holding an sk- key) is one
 	// finding.
-	seen map[secretPlace][]string
+	seen map[int][]reported
 }
 
-type secretPlace struct {
-	line, interaction int
-	where             string
+// reported is a secret reported on a line, and where.
+type reported struct {
+	secret, where string
 }
 
 // scalar is one YAML value being scanned: findings get the line of the
@@ -243,40 +341,50 @@ func (c scalar) line(secret string) int {
 }
 
 // report adds a finding unless the secret, or one of its other forms
-// (decoded), was reported at the same place.
+// (decoded), was reported at the same place: the same line and part of an
+// interaction, or, for a part of the file outside the interactions (a key
+// go-vcr does not know, a comment), the same line.
 func (s *secretScan) report(at scalar, secret, what string, forms ...string) {
 	secret = strings.TrimSpace(secret)
 	if secret == "" {
 		return
 	}
-	place := secretPlace{at.line(secret), at.interaction, at.where}
-	for _, prev := range s.seen[place] {
+	line := at.line(secret)
+	for _, prev := range s.seen[line] {
+		if at.interaction >= 0 && prev.where != at.where {
+			continue
+		}
 		for _, f := range append(forms, secret) {
-			if strings.Contains(prev, f) || strings.Contains(f, prev) {
+			if strings.Contains(prev.secret, f) || strings.Contains(f, prev.secret) {
 				return
 			}
 		}
 	}
 	if s.seen == nil {
-		s.seen = make(map[secretPlace][]string)
+		s.seen = make(map[int][]reported)
 	}
-	s.seen[place] = append(s.seen[place], secret)
-	s.findings = append(s.findings, Finding{File: s.file, Line: place.line, Interaction: at.interaction, Where: at.where, What: what})
+	s.seen[line] = append(s.seen[line], reported{secret, at.where})
+	s.findings = append(s.findings, Finding{File: s.file, Line: line, Interaction: at.interaction, Where: at.where, What: what})
 }
 
 // interaction scans one interaction, looking for its request's credentials
 // everywhere in it.
 func (s *secretScan) interaction(id int, it *yaml.Node) {
-	req, resp := mappingValue(it, "request"), mappingValue(it, "response")
+	req := mappingValue(it, "request")
 	outer := s.rules
 	s.rules = outer.Learn(s.requestOf(req))
 	defer func() { s.rules = outer }()
-	for _, side := range [...]struct {
-		name string
-		m    *yaml.Node
-	}{{"request", req}, {"response", resp}} {
-		if side.m != nil {
-			s.side(id, side.name, side.m)
+	for _, p := range pairs(it) {
+		switch k := p[0].Value; k {
+		case "id":
+		case "request", "response":
+			if p[1].Kind == yaml.MappingNode {
+				s.side(id, k, p[1])
+			} else {
+				s.generic(id, k, "", p[1], 0)
+			}
+		default:
+			s.generic(id, "interaction key "+k, k, p[1], 0)
 		}
 	}
 }
@@ -338,10 +446,17 @@ func (s *secretScan) bodyBytes(n *yaml.Node) []byte {
 }
 
 func (s *secretScan) side(id int, side string, m *yaml.Node) {
-	var encoding string
+	var encoding, ctype string
 	for _, p := range pairs(mappingValue(m, "headers")) {
-		if strings.EqualFold(p[0].Value, "Content-Encoding") && len(p[1].Content) > 0 {
-			encoding = deref(p[1].Content[0]).Value
+		var values []string
+		for _, v := range deref(p[1]).Content {
+			values = append(values, deref(v).Value)
+		}
+		switch {
+		case strings.EqualFold(p[0].Value, "Content-Encoding"):
+			encoding = strings.Join(values, ", ")
+		case strings.EqualFold(p[0].Value, "Content-Type") && len(values) > 0:
+			ctype = values[0]
 		}
 	}
 	for _, p := range pairs(m) {
@@ -354,11 +469,9 @@ func (s *secretScan) side(id int, side string, m *yaml.Node) {
 		case "form":
 			s.params(id, side+" form", "form field", v)
 		case "body":
-			s.body(scalar{id, side + " body", v}, encoding)
+			s.body(scalar{id, side + " body", v}, encoding, ctype)
 		default:
-			if v.Kind == yaml.ScalarNode {
-				s.text(scalar{id, side + " " + key, v}, v.Value, "")
-			}
+			s.generic(id, side+" "+key, key, v, 0)
 		}
 	}
 }
@@ -432,21 +545,46 @@ func (s *secretScan) params(id int, where, kind string, m *yaml.Node) {
 	}
 }
 
-func (s *secretScan) body(at scalar, encoding string) {
+func (s *secretScan) body(at scalar, encoding, ctype string) {
 	raw := s.bodyBytes(at.node)
-	if d, ok := decodeBody(encoding, raw); ok {
+	d, err := decodeContent(encoding, raw)
+	if err != nil {
+		// What the check cannot read may hide a secret: never clean.
+		s.report(at, encoding, fmt.Sprintf("a body in Content-Encoding %q that the check cannot read (%v): store it decoded", encoding, err))
+	} else {
 		raw = d
 	}
-	raw = bytes.TrimPrefix(raw, bom)
+	s.content(at, bytes.TrimPrefix(raw, bom), ctype, 0)
+}
+
+// content scans a body's content as its Content-Type, or its look, says.
+func (s *secretScan) content(at scalar, raw []byte, ctype string, depth int) {
 	text := string(raw)
+	if boundary := multipartBoundary(ctype, raw); boundary != "" && depth < 4 {
+		for _, p := range multipartParts(raw, boundary) {
+			content := raw[p.start:p.end]
+			if v := string(content); !p.file && s.rules.secretValue(p.name, v, true) {
+				s.report(at, v, p.name+" multipart field "+mask(v))
+			}
+			if textPart(p, content) {
+				s.content(at, content, p.ctype, depth+1)
+			}
+		}
+		return
+	}
+	mt, _, _ := mime.ParseMediaType(ctype)
 	if v, err := decodeJSON(raw); err == nil {
 		s.jsonBody(at, v)
-	} else if isEventStream(raw) || isNDJSON(raw) {
-		for _, l := range strings.Split(text, "\n") {
+	} else if events := mt == "text/event-stream" || isEventStream(raw); events || isNDJSON(raw) {
+		ls := strings.SplitAfter(text, "\n")
+		for _, l := range ls {
 			l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "data:"))
 			if v, err := decodeJSON([]byte(l)); err == nil && l != "" {
 				s.jsonBody(at, v)
 			}
+		}
+		for _, c := range s.rules.crossings(ls, events) {
+			s.report(at, c.secret, c.what+" (split across the stream's events)")
 		}
 	} else if isForm("", raw) {
 		s.query(at, text, "form field")

@@ -7,6 +7,7 @@ import (
 	"compress/zlib"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -265,6 +266,14 @@ func (x *Redactor) credentials(u *url.URL, h http.Header, body []byte, found fun
 			}
 		}
 	}
+	if boundary := multipartBoundary(ctype, body); boundary != "" {
+		for _, p := range multipartParts(body, boundary) {
+			if v := string(body[p.start:p.end]); !p.file && x.secretValue(p.name, v, true) {
+				dirty = true
+				add(v, p.name+" multipart field")
+			}
+		}
+	}
 	for _, sp := range sp {
 		dirty = true
 		add(text[sp.start:sp.end], "request body secret")
@@ -445,6 +454,19 @@ func (x *Redactor) mayHold(b []byte, ctype string) bool {
 			}
 		}
 	}
+	if boundary := multipartBoundary(ctype, b); boundary != "" {
+		for _, p := range multipartParts(b, boundary) {
+			if secretParam(p.name) {
+				return true
+			}
+		}
+	}
+	// A key split across a stream's events.
+	if mt, _, _ := mime.ParseMediaType(ctype); mt == "text/event-stream" || mt == "" && isEventStream(b) {
+		return len(x.crossings(strings.SplitAfter(s, "\n"), true)) > 0
+	} else if mt == "application/x-ndjson" || mt == "application/jsonl" || isNDJSON(b) {
+		return len(x.crossings(strings.SplitAfter(s, "\n"), false)) > 0
+	}
 	return false
 }
 
@@ -454,6 +476,9 @@ func (x *Redactor) content(b []byte, ctype string) ([]byte, bool) {
 	switch {
 	case mt == "text/event-stream" || mt == "" && isEventStream(b):
 		return x.lines(b, true)
+	}
+	if boundary := multipartBoundary(ctype, b); boundary != "" {
+		return x.multipart(b, boundary)
 	}
 	if v, err := decodeJSON(b); err == nil {
 		return x.jsonBody(v)
@@ -517,14 +542,9 @@ func (x *Redactor) lines(b []byte, events bool) ([]byte, bool) {
 	for i, l := range ls {
 		content := strings.TrimRight(l, "\r\n")
 		eol := l[len(content):]
-		prefix, payload := "", content
-		if events {
-			if p, ok := strings.CutPrefix(content, "data:"); ok {
-				prefix, payload = "data:", p
-				if strings.HasPrefix(payload, " ") {
-					prefix, payload = "data: ", payload[1:]
-				}
-			}
+		prefix, payload, _ := streamLine(l, events)
+		if prefix == "" {
+			payload = content
 		}
 		if v, err := decodeJSON([]byte(payload)); err == nil && strings.TrimSpace(payload) != "" {
 			if out, ok := x.jsonBody(v); ok {
@@ -535,6 +555,9 @@ func (x *Redactor) lines(b []byte, events bool) ([]byte, bool) {
 		if s, ok := x.text(content); ok {
 			ls[i], changed = s+eol, true
 		}
+	}
+	if x.joinCrossings(ls, events) {
+		changed = true
 	}
 	return []byte(strings.Join(ls, "")), changed
 }
@@ -654,3 +677,25 @@ func decodeBody(encoding string, b []byte) ([]byte, bool) {
 
 // maxDecoded bounds a decompressed body, against a decompression bomb.
 const maxDecoded = 256 << 20
+
+// decodeContent undoes encoding, the value of a Content-Encoding header
+// (codings joined by ",", undone from the last); without one, a body that
+// starts as gzip does is decoded all the same. The error names a coding it
+// cannot undo or a body that does not decode.
+func decodeContent(encoding string, b []byte) ([]byte, error) {
+	codings := strings.Split(strings.ToLower(encoding), ",")
+	for i := len(codings) - 1; i >= 0; i-- {
+		c := strings.TrimSpace(codings[i])
+		if c == "identity" || len(b) == 0 {
+			continue
+		}
+		d, ok := decodeBody(c, b)
+		switch {
+		case ok:
+			b = d
+		case c != "":
+			return nil, fmt.Errorf("the body does not decode as %s, or %s is not a coding the check reads (gzip, deflate)", c, c)
+		}
+	}
+	return b, nil
+}

@@ -1,0 +1,241 @@
+package secrets
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
+)
+
+// fakeHex is n lower-case hexadecimal digits, made at run time.
+func fakeHex(n int) string {
+	const digits = "0123456789abcdef"
+	var b strings.Builder
+	for i := range n {
+		b.WriteByte(digits[(i*7+3+i/5)%16])
+	}
+	return b.String()
+}
+
+// leak is one placement of a secret in an interaction: the check must find
+// it, naming kind, and the Redactor, scrubbing the interaction as the
+// recorder does, must remove it.
+type leak struct {
+	name   string
+	secret string
+	kind   string // a part of the finding's What
+	edit   func(it *cassette.Interaction)
+}
+
+func inContent(text string) func(it *cassette.Interaction) {
+	return func(it *cassette.Interaction) {
+		b, _ := json.Marshal(map[string]any{"model": "m", "messages": []map[string]string{{"role": "user", "content": text}}})
+		it.Request.Body = string(b)
+	}
+}
+
+func inResponse(ctype, body string) func(it *cassette.Interaction) {
+	return func(it *cassette.Interaction) {
+		it.Response.Headers = http.Header{"Content-Type": {ctype}}
+		it.Response.Body = body
+	}
+}
+
+func inJSONField(name, v string) func(it *cassette.Interaction) {
+	return func(it *cassette.Interaction) {
+		b, _ := json.Marshal(map[string]any{"model": "m", "config": map[string]string{name: v}})
+		it.Request.Body = string(b)
+	}
+}
+
+func inQuery(name, v string) func(it *cassette.Interaction) {
+	return func(it *cassette.Interaction) { it.Request.URL += "?q=1&" + name + "=" + url.QueryEscape(v) }
+}
+
+// leaks are the placements of issue 17 that the check missed and the
+// recorder stored, and more of each family.
+func leaks() []leak {
+	k := func(prefix string, n int) string { return fakeKey(prefix, n) }
+	var out []leak
+	for _, shape := range []struct{ kind, key string }{
+		{"Hugging Face token", k("hf_", 34)},
+		{"Groq API key", k("gsk_", 52)},
+		{"xAI API key", k("xai-", 80)},
+		{"Perplexity API key", k("pplx-", 48)},
+		{"Replicate API token", k("r8_", 37)},
+		{"GitLab token", k("glpat-", 20)},
+		{"SendGrid API key", "SG." + k("", 22) + "." + k("", 43)},
+		{"npm token", k("npm_", 36)},
+		{"Google OAuth token", k("ya29.", 60)},
+		{"DigitalOcean token", "dop_v1_" + fakeHex(64)},
+		{"Slack webhook URL", "services/T0" + k("", 8) + "/B0" + k("", 8) + "/" + k("", 24)},
+		{"Pinecone API key", k("pcsk_", 60)},
+		{"LangSmith API key", "lsv2_pt_" + fakeHex(32) + "_" + fakeHex(10)},
+		{"Tavily API key", k("tvly-", 32)},
+		{"Docker Hub token", k("dckr_pat_", 27)},
+		{"Google OAuth client secret", k("GOCSPX-", 28)},
+		{"Stripe key", k("whsec_", 32)},
+	} {
+		text := "my key is " + shape.key + " ok"
+		if strings.HasPrefix(shape.key, "services/") {
+			text = "post to https://hooks.slack.com/" + shape.key
+		}
+		out = append(out, leak{name: shape.kind, secret: shape.key, kind: shape.kind, edit: inContent(text)})
+	}
+	pw := "Pa55-" + k("", 10)
+	out = append(out,
+		leak{"postgres connection string", pw, "password in a connection string", inContent("connect with postgres://app:" + pw + "@db.internal:5432/shop")},
+		leak{"redis connection string", pw, "password in a connection string", inResponse("text/plain", "cache at redis://:"+pw+"@cache:6379/0")},
+		leak{"azure AccountKey", k("", 86) + "==", "AccountKey=", inResponse("text/plain",
+			"DefaultEndpointsProtocol=https;AccountName=acct7;AccountKey="+k("", 86)+"==;EndpointSuffix=core.windows.net")},
+		leak{"sts SecretAccessKey", k("", 40), "SecretAccessKey", inResponse("text/xml",
+			"<AssumeRoleResponse><Credentials><AccessKeyId>ASIA"+strings.ToUpper(fakeHex(16))+"</AccessKeyId><SecretAccessKey>"+k("", 40)+"</SecretAccessKey><SessionToken>"+k("FwoG", 200)+"</SessionToken></Credentials></AssumeRoleResponse>")},
+		leak{"sts SessionToken", k("FwoG", 200), "SessionToken", inResponse("text/xml",
+			"<Credentials><SessionToken>"+k("FwoG", 200)+"</SessionToken></Credentials>")},
+		leak{"aws credentials file", k("", 40), "aws_secret_access_key", inResponse("text/plain",
+			"[default]\naws_access_key_id = AKIA"+strings.ToUpper(fakeHex(16))+"\naws_secret_access_key = "+k("", 40)+"\nregion = eu-west-1\n")},
+		leak{".env line", k("", 30), "HF_TOKEN", inResponse("text/plain", "# settings\nHF_TOKEN="+k("", 30)+"\nDEBUG=1\n")},
+		leak{".env quoted", k("", 30), "OPENAI_API_KEY", inResponse("text/plain", "export OPENAI_API_KEY=\""+k("", 30)+"\"\n")},
+		leak{"response header X-Api-Cred", k("", 32), "X-Api-Cred header", func(it *cassette.Interaction) { it.Response.Headers["X-Api-Cred"] = []string{k("", 32)} }},
+		leak{"query private_token", k("", 20), "private_token", inQuery("private_token", k("", 20))},
+		leak{"query hf_token", k("", 34), "hf_token", inQuery("hf_token", k("", 34))},
+		leak{"query oauth_signature", "tnnArxj06cWHq44gCs1OSKk/jLY=", "oauth_signature", inQuery("oauth_signature", "tnnArxj06cWHq44gCs1OSKk/jLY=")},
+		leak{"form oauth_token_secret", k("", 32), "oauth_token_secret", func(it *cassette.Interaction) {
+			it.Request.Headers["Content-Type"] = []string{"application/x-www-form-urlencoded"}
+			it.Request.Body = "oauth_token=abc&oauth_token_secret=" + k("", 32)
+		}},
+		leak{"multipart api_key", k("", 32), "api_key multipart field", func(it *cassette.Interaction) {
+			it.Request.Headers["Content-Type"] = []string{"multipart/form-data; boundary=XyZ42"}
+			it.Request.Body = "--XyZ42\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nwhisper-1\r\n--XyZ42\r\nContent-Disposition: form-data; name=\"api_key\"\r\n\r\n" + k("", 32) + "\r\n--XyZ42--\r\n"
+		}},
+		leak{"key split across two events", k("sk-proj-", 40), "split across", inResponse("text/event-stream",
+			`data: {"choices":[{"delta":{"content":"your key: `+k("sk-proj-", 40)[:14]+`"}}]}`+"\n\n"+
+				`data: {"choices":[{"delta":{"content":"`+k("sk-proj-", 40)[14:]+` done"}}]}`+"\n\ndata: [DONE]\n\n")},
+		leak{"key quoted in a 400 body", k("gsk_", 52), "Groq API key", func(it *cassette.Interaction) {
+			it.Response.Code, it.Response.Status = 400, "400 Bad Request"
+			it.Response.Body = `{"error":{"message":"Invalid API Key: '` + k("gsk_", 52) + `'","type":"invalid_request_error"}}`
+		}},
+		leak{"escaped JSON key", k("", 32), "api_key", func(it *cassette.Interaction) { it.Request.Body = `{"\u0061pi_key":"` + k("", 32) + `"}` }},
+		leak{"JSON key with a tab", k("", 32), "api_key", func(it *cassette.Interaction) { it.Request.Body = "{\"api_key\"\t:\"" + k("", 32) + "\"}" }},
+	)
+	for _, name := range []string{"bot_token", "hf_token", "private_token", "app_secret", "consumer_secret", "secret_token",
+		"aws_secret", "master_key", "encryption_key", "shared_secret", "signing_key", "AccountKey",
+		// The families beyond the examples.
+		"slackBotToken", "license_key", "db_password", "SENTRY_AUTH_TOKEN", "webhook_secret", "x-admin-key"} {
+		out = append(out, leak{"json " + name, k("", 32), strconv.Quote(name), inJSONField(name, k("", 32))})
+	}
+	for name, v := range map[string]string{
+		"connection_string": "Server=tcp:db.example.net;Database=shop;User ID=app;Password=" + pw + ";",
+		"webhook_url":       "https://hooks.example.net/in/" + k("", 32),
+		"dsn":               "https://" + fakeHex(32) + "@o1.ingest.sentry.io/42",
+	} {
+		out = append(out, leak{"json " + name, v, strconv.Quote(name), inJSONField(name, v)})
+	}
+	return out
+}
+
+// TestCheckFindsAndRedactorRemovesEveryPlacement: each placement of a
+// secret is a finding of its kind in a hand-written cassette, and scrubbed
+// as the recorder scrubs (the request's URL and body, its headers, the
+// response) nothing of it is left.
+func TestCheckFindsAndRedactorRemovesEveryPlacement(t *testing.T) {
+	for _, l := range leaks() {
+		t.Run(l.name, func(t *testing.T) {
+			it := secretInteraction()
+			l.edit(it)
+			path, text := writeCassette(t, it)
+			found, err := Check(path, Rules{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var whats []string
+			ok := false
+			for _, f := range found {
+				whats = append(whats, f.String())
+				ok = ok || strings.Contains(f.What, l.kind)
+				if strings.Contains(f.String(), l.secret) {
+					t.Errorf("Expected a finding never to print the secret, but %s does", f)
+				}
+			}
+			if !ok {
+				t.Errorf("Expected a finding of %q, but the check found:\n%s\nin\n%s", l.kind, strings.Join(whats, "\n"), text)
+			}
+
+			x, _ := Rules{}.Redactor()
+			u, _ := url.Parse(it.Request.URL)
+			storedURL, storedBody := x.Request(u, it.Request.Headers, []byte(it.Request.Body))
+			l2 := x.Learn(u, it.Request.Headers, []byte(it.Request.Body))
+			h, body := l2.Message(it.Response.Headers, []byte(it.Response.Body))
+			stored := fmt.Sprint(storedURL, "\n", string(storedBody), "\n", l2.Headers(it.Request.Headers), "\n", h, "\n", string(body))
+			for _, form := range []string{l.secret, url.QueryEscape(l.secret), base64.StdEncoding.EncodeToString([]byte(l.secret))} {
+				if strings.Contains(stored, form) {
+					t.Errorf("Expected the scrubbed interaction to hold no trace of the secret, but it holds %q:\n%s", form, stored)
+				}
+			}
+		})
+	}
+}
+
+// lookalikes are values that look like secrets to a naive scanner and are
+// none: the check finds nothing and the Redactor changes nothing.
+func lookalikes() []leak {
+	return []leak{
+		{name: "fetch credentials include", edit: inJSONField("credentials", "include")},
+		{name: "fetch credentials omit", edit: inJSONField("credentials", "omit")},
+		{name: "has_password yes", edit: inJSONField("has_password", "yes")},
+		{name: "authorization approved", edit: inJSONField("authorization", "approved")},
+		{name: "trivia secret", edit: func(it *cassette.Interaction) {
+			it.Response.Body = `{"question":"What is the secret of the sauce?","secret":"Fresh basil and patience","answer_key":"B"}`
+		}},
+		{name: "trivia secret word", edit: inJSONField("secret", "Rosebud")},
+		{name: "signature algorithm header", edit: func(it *cassette.Interaction) {
+			it.Response.Headers["X-Signature-Algorithm"] = []string{"HMAC-SHA256"}
+			it.Request.Headers["X-Signature-Algorithm"] = []string{"HMAC-SHA256"}
+		}},
+		{name: "AWS documentation key", edit: inContent("Use AKIA" + "IOSFODNN7EXAMPLE with wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY as in the docs.")},
+		{name: "algorithm and token type", edit: inJSONField("token_type", "Bearer")},
+		{name: "jwt alg", edit: func(it *cassette.Interaction) {
+			it.Request.Body = `{"alg":"RS256","signing_key_id":"k-7","encryption_key_type":"aes-256-gcm"}`
+		}},
+		{name: "pagination and tokenizer", edit: func(it *cassette.Interaction) {
+			it.Request.Body = `{"next_page_token":"CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA0","eos_token":"</s>","pad_token":"[PAD]","sort_key":"created_at","cache_key":"v1:user:42","public_key":"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGx7"}`
+		}},
+		{name: "password policy words", edit: func(it *cassette.Interaction) {
+			it.Request.Body = `{"password_min_length":12,"password_required":true,"is_secret":false,"secret_name":"prod-db","api_key_id":"key_123"}`
+		}},
+	}
+}
+
+func TestLookalikesAreNoSecrets(t *testing.T) {
+	for _, l := range lookalikes() {
+		t.Run(l.name, func(t *testing.T) {
+			it := secretInteraction()
+			l.edit(it)
+			path, text := writeCassette(t, it)
+			found, err := Check(path, Rules{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(found) > 0 {
+				t.Errorf("Expected no finding, but the check found:\n%s\nin\n%s", findingLines(found), text)
+			}
+			x, _ := Rules{}.Redactor()
+			u, _ := url.Parse(it.Request.URL)
+			if storedURL, storedBody := x.Request(u, it.Request.Headers, []byte(it.Request.Body)); storedURL != it.Request.URL || string(storedBody) != it.Request.Body {
+				t.Errorf("Expected the request stored as sent, but it was stored as %s %s", storedURL, storedBody)
+			}
+			if h, body := x.Message(it.Response.Headers, []byte(it.Response.Body)); string(body) != it.Response.Body || len(h) != len(it.Response.Headers) {
+				t.Errorf("Expected the response stored as received, but it was stored as %v %s", h, body)
+			}
+			if h := x.Headers(it.Request.Headers); len(h) != len(it.Request.Headers) {
+				t.Errorf("Expected the request headers kept, but %v became %v", it.Request.Headers, h)
+			}
+		})
+	}
+}
