@@ -19,26 +19,38 @@ const cassettesUsageText = `Usage: agentcheck cassettes check [flags] [PATH...]
 
 Fails when a go-vcr cassette holds a credential, so that CI can refuse a
 recording that leaked one. PATH is a cassette file or a directory, searched
-recursively (hidden directories such as .cassettes included, .git not) for
-*.yaml and *.yml; YAML files there that are no cassettes are skipped.
+recursively for *.yaml and *.yml: hidden directories such as .cassettes
+included, and a subtest's directory named .git, only a repository's own
+.git not; symbolic links to directories followed, each directory once.
+YAML files there that are no cassettes are skipped.
 Without PATH, testdata/cassettes and cassettes, those of them that exist.
 
-Found, in request and response headers, URLs, forms and bodies (gzip and
-deflate bodies decoded, JSON at any depth, NDJSON, server-sent events), what
-the recorder removes when it records:
+Every part of the file is read: request and response headers, URLs, forms
+and bodies (compressed bodies decoded: a body in a Content-Encoding the
+check cannot read is itself a finding; JSON at any depth, NDJSON, server-sent
+events, multipart forms), YAML comments, keys go-vcr does not know and every
+YAML document. Found is what the recorder removes when it records:
   - a credential header: Authorization, Proxy-Authorization, Api-Key,
     X-Api-Key, OpenAI-Organization, OpenAI-Project, Cookie, Set-Cookie,
     Ocp-Apim-Subscription-Key, X-RapidAPI-Key, X-Goog-Api-Key, --header, and
     a generated-looking value in a header whose name says key, token, secret,
-    auth, signature, session or password (not X-Ratelimit-*-Tokens);
-  - key, api_key, appid, access_token, token, sig, code, password... in a
-    query string (a Location header's too) or a form, a password in a URL;
-  - JSON fields such as "api_key", "client_secret", "refresh_token" or
-    "password" holding a string, and --name;
-  - keys by their format: OpenAI sk-/sk-proj-, OpenRouter sk-or-, Anthropic
-    sk-ant-, AWS AKIA, GitHub ghp_/gho_/github_pat_, Google AIza, Slack xox,
-    Stripe, Telegram bot tokens (in a URL path too), bearer tokens, JWTs,
-    private keys;
+    auth, cred, signature, session or password (not X-Ratelimit-*-Tokens,
+    not X-Signature-Algorithm);
+  - a value named as a credential, in a query string, a form, a multipart
+    field, a JSON field, an XML element, an INI or .env line: the families
+    *_token, *_secret, *_key, *_password, *_signature (hf_token,
+    private_token, client_secret, AccountKey, aws_secret_access_key,
+    oauth_signature), dsn, connection_string, webhook_url, and --name; not
+    their look-alikes (sort_key, page_token, public_key, max_tokens,
+    has_password) nor values that are no credential (yes/no words, enums
+    such as "include", algorithm names, documented example keys);
+  - keys by their format: OpenAI, Anthropic, OpenRouter, Google (AIza,
+    ya29., GOCSPX-), Hugging Face hf_, Groq gsk_, xAI xai-, Perplexity pplx-,
+    Replicate r8_, GitHub, GitLab glpat-, npm_, PyPI, SendGrid SG.,
+    DigitalOcean dop_v1_, AWS key IDs, Slack tokens and webhook URLs,
+    Stripe, JWTs, bearer tokens, private keys, and many more; the password
+    of a connection string (postgres://user:PASSWORD@host); a key split
+    across a stream's events;
   - a request's credential echoed in its interaction: raw, URL-encoded or
     base64;
   - your rules: a value at --json-path that is not "[REDACTED]", a match of
@@ -46,7 +58,8 @@ the recorder removes when it records:
     recorder the same rules (recorder.WithRedaction) and the check proves
     they applied.
 Token counts (max_tokens, X-Ratelimit-Remaining-Tokens), numbers, hashes,
-ids and placeholders ("$OPENAI_API_KEY", "[REDACTED]") are no secrets.
+ids and placeholders ("$OPENAI_API_KEY", "[REDACTED]", "[REDACTED-2]") are
+no secrets.
 
 Each finding is one line, the secret masked to its first characters:
   FILE:LINE: interaction N: request|response header|body|url|form: WHAT
@@ -189,8 +202,8 @@ type cassetteFile struct {
 }
 
 // cassetteFiles expands the PATH arguments: a file is itself, whatever its
-// name; a directory is its *.yaml and *.yml files, recursively, hidden
-// directories included (.cassettes, .github), .git excluded. A named
+// name; a directory is its *.yaml and *.yml files, recursively (see
+// walkCassettes). A named
 // directory without YAML files is an error: CI checking an empty or
 // misspelt directory must not pass.
 func cassetteFiles(args []string) ([]cassetteFile, error) {
@@ -216,20 +229,8 @@ func cassetteFiles(args []string) ([]cassetteFile, error) {
 			continue
 		}
 		n := len(files)
-		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if path != arg && d.Name() == ".git" {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if ext := filepath.Ext(path); ext == ".yaml" || ext == ".yml" {
-				files = append(files, cassetteFile{path: path, found: true})
-			}
-			return nil
+		err = walkCassettes(arg, func(path string) {
+			files = append(files, cassetteFile{path: path, found: true})
 		})
 		if err != nil {
 			return nil, err
@@ -242,4 +243,64 @@ func cassetteFiles(args []string) ([]cassetteFile, error) {
 		return nil, fmt.Errorf("no cassettes (*.yaml, *.yml) in %s", strings.Join(args, ", "))
 	}
 	return files, nil
+}
+
+// walkCassettes calls found with each *.yaml and *.yml file under root, in
+// lexical order: every directory is searched, hidden ones included
+// (.cassettes, .github, a subtest's directory named .git), except a
+// repository's own .git (a directory holding HEAD and objects/), and
+// symbolic links to directories are followed, each directory once, so that
+// a link back up the tree ends no walk in a loop.
+func walkCassettes(root string, found func(path string)) error {
+	visited := map[string]bool{}
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return err
+		}
+		if real, err = filepath.Abs(real); err != nil {
+			return err
+		}
+		if visited[real] {
+			return nil
+		}
+		visited[real] = true
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			path := filepath.Join(dir, e.Name())
+			isDir := e.IsDir()
+			if e.Type()&fs.ModeSymlink != 0 {
+				info, err := os.Stat(path)
+				if err != nil {
+					continue // a dangling link holds nothing
+				}
+				isDir = info.IsDir()
+			}
+			switch {
+			case isDir && e.Name() == ".git" && gitDir(path):
+			case isDir:
+				if err := walk(path); err != nil {
+					return err
+				}
+			case filepath.Ext(path) == ".yaml" || filepath.Ext(path) == ".yml":
+				found(path)
+			}
+		}
+		return nil
+	}
+	return walk(root)
+}
+
+// gitDir says whether dir is a repository's own .git directory.
+func gitDir(dir string) bool {
+	head, err := os.Stat(filepath.Join(dir, "HEAD"))
+	if err != nil || head.IsDir() {
+		return false
+	}
+	objects, err := os.Stat(filepath.Join(dir, "objects"))
+	return err == nil && objects.IsDir()
 }

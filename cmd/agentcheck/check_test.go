@@ -267,13 +267,16 @@ func TestCassettesCheckUsageErrors(t *testing.T) {
 }
 
 // TestCassettesCheckSearchesHiddenDirectories: cassettes under .cassettes
-// and .github are checked, .git is not, and other YAML found there (a
-// workflow) is skipped rather than an error.
+// and .github are checked, the repository's .git is not, and other YAML
+// found there (a workflow) is skipped rather than an error.
 func TestCassettesCheckSearchesHiddenDirectories(t *testing.T) {
 	dir := t.TempDir()
 	hidden := writeIn(t, dir, ".cassettes/leak.yaml", cassetteYAML("            X-Auth-Token:\n                - "+fakeProjectKey[8:40]+"\n", "https://x.test/v1", `{}`))
 	writeIn(t, dir, ".github/workflows/ci.yml", "name: ci\non: push\njobs: {}\n")
 	writeIn(t, dir, ".github/cassettes/clean.yaml", cassetteYAML("", "https://x.test/v1", `{}`))
+	// The repository's own .git is not searched.
+	writeIn(t, dir, ".git/HEAD", "ref: refs/heads/main\n")
+	writeIn(t, dir, ".git/objects/info/packs", "")
 	writeIn(t, dir, ".git/leak.yaml", cassetteYAML("            Cookie:\n                - s="+fakeProjectKey+"\n", "https://x.test/v1", `{}`))
 	stdout, stderr, code := runAgentcheck(t, "", "cassettes", "check", dir)
 	want := hidden + `:27: interaction 1: request header: X-Auth-Token header "` + fakeProjectKey[8:12] + "…\"\n" +
@@ -312,5 +315,32 @@ func TestCassettesCheckTakesNamesAndEnv(t *testing.T) {
 		if strings.Contains(stdout, envValue) {
 			t.Errorf("%v: Expected the output to mask the value, but it prints it:\n%s", args, stdout)
 		}
+	}
+}
+
+// TestCassettesCheckSearchesEveryDirectory: a subtest's directory named
+// .git (no repository: no HEAD, no objects/) is searched, and so is a
+// directory reached through a symbolic link; a link back up the tree ends
+// no walk in a loop, and each directory is searched once.
+func TestCassettesCheckSearchesEveryDirectory(t *testing.T) {
+	dir := t.TempDir()
+	leak := "            X-Auth-Token:\n                - " + fakeProjectKey[8:40] + "\n"
+	subtest := writeIn(t, dir, "cassettes/TestAgent/.git/leak.yaml", cassetteYAML(leak, "https://x.test/v1", `{}`))
+	shared := writeIn(t, t.TempDir(), "shared/leak.yaml", cassetteYAML(leak, "https://x.test/v1", `{}`))
+	if err := os.Symlink(filepath.Dir(shared), filepath.Join(dir, "cassettes", "shared")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Symlink("..", filepath.Join(dir, "cassettes", "TestAgent", "up")); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runAgentcheck(t, "", "cassettes", "check", filepath.Join(dir, "cassettes"))
+	linked := filepath.Join(dir, "cassettes", "shared", "leak.yaml")
+	for _, file := range []string{subtest, linked} {
+		if !strings.Contains(stdout, file+":27: interaction 1: request header: X-Auth-Token header") {
+			t.Errorf("Expected the leak in %s found, but the output is\n%s\nstderr: %s", file, stdout, stderr)
+		}
+	}
+	if code != exitFailed || !strings.Contains(stdout, "2 secrets in 2 of 2 cassettes") {
+		t.Errorf("Expected exit status %d and each cassette checked once, but got %d and\n%s\nstderr: %s", exitFailed, code, stdout, stderr)
 	}
 }
