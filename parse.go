@@ -113,8 +113,10 @@ func (p *parser) errorf(format string, args ...any) error {
 }
 
 func (p *parser) errorAt(pos int, format string, args ...any) error {
-	line := 1 + strings.Count(p.src[:pos], "\n")
-	col := pos - strings.LastIndexByte(p.src[:pos], '\n')
+	// Lines end with LF, CRLF or CR, all of which JSON reads as spaces.
+	before := p.src[:pos]
+	line := 1 + strings.Count(before, "\n") + strings.Count(before, "\r") - strings.Count(before, "\r\n")
+	col := pos - strings.LastIndexAny(before, "\r\n")
 	return &SyntaxError{Line: line, Column: col, Offset: pos, Msg: fmt.Sprintf(format, args...)}
 }
 

@@ -62,12 +62,15 @@ func (r Record) Sample() (agentcheck.Sample, error) { return r.SampleAs(Auto) }
 // ReadRecords splits a dataset into samples without parsing them: JSON Lines
 // (one sample per line; chosen for .jsonl and .ndjson files and for input
 // that does not start with '['), a JSON array of samples, or JSON objects
-// one after another (.json files). Memory stays bounded by the largest
-// sample, whatever the file's size. A framing error (an unterminated array,
-// say) is yielded once and ends the sequence.
+// one after another (.json files). Lines end with LF, CRLF or CR alike, and
+// a UTF-8 byte order mark is skipped at the start of the input, of a line
+// and between samples. Memory stays bounded by the largest sample,
+// whatever the file's size. A framing error (an unterminated array, say) is
+// yielded once and ends the sequence.
 func ReadRecords(r io.Reader, file string) iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
 		br := bufio.NewReaderSize(r, 1<<16)
+		skipBOM(br)
 		ext := strings.ToLower(filepath.Ext(file))
 		first, err := peekNonSpace(br)
 		if err != nil {
@@ -87,6 +90,17 @@ func ReadRecords(r io.Reader, file string) iter.Seq2[Record, error] {
 	}
 }
 
+// bom is the UTF-8 byte order mark some editors write at the start of a
+// file.
+const bom = "\uFEFF"
+
+// skipBOM discards a byte order mark at the reader's position.
+func skipBOM(br *bufio.Reader) {
+	if p, _ := br.Peek(len(bom)); string(p) == bom {
+		br.Discard(len(bom))
+	}
+}
+
 func peekNonSpace(br *bufio.Reader) (byte, error) {
 	for i := 1; i <= 1<<16; i++ {
 		b, err := br.Peek(i)
@@ -100,40 +114,52 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 	return 0, errors.New("no JSON in the first 64 KiB")
 }
 
-// readLines yields the non-blank lines. The complete lines of each read
-// are copied into one string and records are substrings of it, so that a
-// record costs no allocation of its own; a record kept after reading keeps
-// its block (64 KiB, or its line if longer) alive.
+// readLines yields the non-blank lines, ended by LF, CRLF or CR. The
+// complete lines of each read are copied into one string and records are
+// substrings of it, so that a record costs no allocation of its own; a
+// record kept after reading keeps its block (64 KiB, or its line if
+// longer) alive.
 func readLines(br *bufio.Reader, file string, yield func(Record, error) bool) {
 	line, index := 0, 0
 	buf := make([]byte, 0, 1<<16)
+	// afterCR: the last block ended with CR, so an LF that starts the next
+	// one ends no line of its own.
+	afterCR := false
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)] // a line longer than the buffer
 		}
 		n, err := br.Read(buf[len(buf):cap(buf)])
-		// What was left from the last read has no newline.
+		// What was left from the last read has no line end.
 		end := 0
-		if i := bytes.LastIndexByte(buf[len(buf):len(buf)+n], '\n'); i >= 0 {
+		if i := bytes.LastIndexAny(buf[len(buf):len(buf)+n], "\r\n"); i >= 0 {
 			end = len(buf) + i + 1
 		}
 		buf = buf[:len(buf)+n]
 		if err != nil {
-			end = len(buf) // the last line may have no newline
+			end = len(buf) // the last line may have no line end
 		}
 		if end == 0 && err == nil {
 			continue
 		}
 		block := string(buf[:end])
+		if afterCR && len(block) > 0 && block[0] == '\n' {
+			block = block[1:]
+		}
+		afterCR = end > 0 && buf[end-1] == '\r'
 		for len(block) > 0 {
 			text := block
-			if i := strings.IndexByte(block, '\n'); i >= 0 {
-				text, block = block[:i+1], block[i+1:]
+			if i := strings.IndexAny(block, "\r\n"); i >= 0 {
+				next := i + 1
+				if block[i] == '\r' && next < len(block) && block[next] == '\n' {
+					next++
+				}
+				text, block = block[:i], block[next:]
 			} else {
 				block = ""
 			}
 			line++
-			if text = strings.TrimSpace(text); text != "" {
+			if text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), bom)); text != "" {
 				if !yield(Record{File: file, Line: line, Index: index, Text: text}, nil) {
 					return
 				}
@@ -151,10 +177,20 @@ func readLines(br *bufio.Reader, file string, yield func(Record, error) bool) {
 }
 
 // readValues yields the elements of a top-level array, or top-level values
-// one after another, by tracking nesting and strings without parsing.
+// one after another, by tracking nesting and strings without parsing. Lines
+// end with LF, CRLF or CR; a byte order mark between values is skipped.
 func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, error) bool) {
 	line := 1
 	index := 0
+	// lastCR: the last byte read was a CR, so that an LF right after it
+	// ends no line of its own.
+	lastCR := false
+	newline := func(c byte) {
+		if c == '\r' || !lastCR {
+			line++
+		}
+		lastCR = c == '\r'
+	}
 	fail := func(format string, args ...any) {
 		yield(Record{}, &LoadError{File: file, Line: line, Sample: index, Err: fmt.Errorf(format, args...)})
 	}
@@ -163,13 +199,20 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 		if err != nil {
 			return 0, false
 		}
-		if c == '\n' {
-			line++
+		if c == '\n' || c == '\r' {
+			newline(c)
+		} else {
+			lastCR = false
 		}
 		return c, true
 	}
 	skip := func() (byte, bool) {
 		for {
+			if p, _ := br.Peek(len(bom)); string(p) == bom {
+				br.Discard(len(bom))
+				lastCR = false
+				continue
+			}
 			c, ok := next()
 			if !ok || (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
 				return c, ok
@@ -228,8 +271,12 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 					if inString {
 						stops = &framingStops[1]
 					}
+					skipped := i
 					for i < len(chunk) && !stops[chunk[i]] {
 						i++
+					}
+					if i > skipped {
+						lastCR = false
 					}
 					if i == len(chunk) {
 						break
@@ -237,9 +284,12 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 				}
 				c := chunk[i]
 				i++
+				if c != '\n' && c != '\r' {
+					lastCR = false
+				}
 				switch {
-				case c == '\n':
-					line++
+				case c == '\n' || c == '\r':
+					newline(c)
 					escaped = false
 				case escaped:
 					escaped = false
@@ -282,10 +332,10 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 // framingStops are the bytes readValues must look at: outside strings
 // ([0]) and inside them ([1]).
 var framingStops = func() (t [2][256]bool) {
-	for _, c := range []byte("\"{}[]\n") {
+	for _, c := range []byte("\"{}[]\n\r") {
 		t[0][c] = true
 	}
-	for _, c := range []byte("\"\\\n") {
+	for _, c := range []byte("\"\\\n\r") {
 		t[1][c] = true
 	}
 	return t

@@ -103,10 +103,11 @@ func (rd *otlpReader) read(r io.Reader, file string) {
 	// One export per line when the first line is one whole value;
 	// otherwise values however printed.
 	br := bufio.NewReaderSize(r, 1<<16)
+	skipBOM(br)
 	var head []byte
 	var first []byte
 	for len(first) == 0 {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br)
 		head = append(head, line...)
 		first = bytes.TrimSpace(line)
 		if err != nil {
@@ -378,11 +379,37 @@ func (l *otlpLocator) find(spanID string) int {
 		if strings.HasSuffix(before, ":") {
 			before = strings.TrimRight(before[:len(before)-1], " \t\r\n")
 			if strings.HasSuffix(before, `"spanId"`) || strings.HasSuffix(before, `"span_id"`) {
-				l.line += strings.Count(l.text[l.pos:i], "\n")
+				l.line += countLineEnds(l.text[l.pos:i])
 				l.pos = i
 				return l.line
 			}
 		}
 		from = i + len(quoted)
 	}
+}
+
+// readLine reads up to and with the first line end, LF or CR (a CRLF's LF
+// then starts a blank line).
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		if br.Buffered() == 0 {
+			if _, err := br.Peek(1); err != nil {
+				return line, err
+			}
+		}
+		buf, _ := br.Peek(br.Buffered())
+		if i := bytes.IndexAny(buf, "\r\n"); i >= 0 {
+			line = append(line, buf[:i+1]...)
+			br.Discard(i + 1)
+			return line, nil
+		}
+		line = append(line, buf...)
+		br.Discard(len(buf))
+	}
+}
+
+// countLineEnds counts the line ends of s: LF, CRLF and CR.
+func countLineEnds(s string) int {
+	return strings.Count(s, "\n") + strings.Count(s, "\r") - strings.Count(s, "\r\n")
 }
