@@ -174,11 +174,13 @@ type fakeT struct {
 	artifacts string
 }
 
-func (f *fakeT) Helper()                           {}
-func (f *fakeT) Errorf(format string, args ...any) { f.errors = append(f.errors, fmt.Sprintf(format, args...)) }
-func (f *fakeT) Context() context.Context          { return f.ctx }
-func (f *fakeT) Attr(k, v string)                  { f.attrs[k] = v }
-func (f *fakeT) ArtifactDir() string               { return f.artifacts }
+func (f *fakeT) Helper() {}
+func (f *fakeT) Errorf(format string, args ...any) {
+	f.errors = append(f.errors, fmt.Sprintf(format, args...))
+}
+func (f *fakeT) Context() context.Context { return f.ctx }
+func (f *fakeT) Attr(k, v string)         { f.attrs[k] = v }
+func (f *fakeT) ArtifactDir() string      { return f.artifacts }
 
 func TestTestRecordsTheRun(t *testing.T) {
 	ft := &fakeT{ctx: t.Context(), attrs: map[string]string{}, artifacts: t.TempDir()}

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -127,7 +128,9 @@ func (r *Result) render(head string) string {
 		b.WriteString(indent(r.detail, "    ") + "\n")
 	}
 	for i, jd := range r.Judgments {
-		writeJudgment(&b, jd, i == len(r.Judgments)-1)
+		if slices.ContainsFunc(jd.Judges, func(v JudgeVerdict) bool { return v.Err == nil }) {
+			writeJudgment(&b, jd, i == len(r.Judgments)-1)
+		} // else every judge failed: the error above says how
 	}
 	for _, n := range r.notes {
 		b.WriteString("note: " + n + "\n")

@@ -35,15 +35,26 @@ func (s Scenario) Test(t TB) *Result {
 		ctx = c.Context()
 	}
 	res := s.Run(ctx)
-	rep := res.Report()
-	if !rep.OK() {
+	if rep := res.Report(); !rep.OK() {
 		// Before Record: *testing.T's ArtifactDir ends the test when it
 		// cannot make the directory, and the failure must be told first.
 		t.Errorf("%s", rep.String())
 	}
-	res.attrs(t)
-	agenttest.Record(t, CheckName, res.Conversation, rep)
+	res.Record(t)
 	return res
+}
+
+// Record keeps the run with the test t, as Test does and as the testify
+// assertions (agenttest/assert.Scenario) do after failing t their own way:
+// the attributes agentcheck.scenario.* when t has Attr, then
+// agenttest.Record with CheckName, the transcript and Report. It never
+// fails t itself.
+func (r *Result) Record(t any) {
+	if h, ok := t.(interface{ Helper() }); ok {
+		h.Helper()
+	}
+	r.attrs(t)
+	agenttest.Record(t, CheckName, r.Conversation, r.Report())
 }
 
 // attrs records the run's figures as test attributes, when t can.
