@@ -40,16 +40,19 @@ type Message struct {
 	Reasoning string
 }
 
-// ToolCall is a call of a tool by name with JSON arguments.
+// ToolCall is a call of a tool by name with JSON arguments. Through
+// encoding/json it is {"id", "name", "args", "kind", "invalid_args"}, the
+// empty ones left out but name and args, and it reads back the same: the
+// arguments keep their key order and their numbers their kind.
 type ToolCall struct {
-	ID   string // optional, as the SDK or the model assigns it
-	Name string
-	Args Value    // an Object as a rule; the zero Value means no arguments
-	Kind ToolKind // who runs the tool: the agent's code (the zero value), an MCP server, the provider
+	ID   string   `json:"id,omitempty"` // optional, as the SDK or the model assigns it
+	Name string   `json:"name"`
+	Args Value    `json:"args"`           // an Object as a rule; the zero Value means no arguments
+	Kind ToolKind `json:"kind,omitempty"` // who runs the tool: the agent's code (the zero value), an MCP server, the provider
 	// InvalidArgs holds the arguments as the model wrote them when they
 	// are not valid JSON; Args is then null. Such a call fails every
 	// comparison of its arguments, and name-only checks still see it.
-	InvalidArgs string
+	InvalidArgs string `json:"invalid_args,omitempty"`
 }
 
 // ToolKind says who runs a tool. The metrics compare calls by name and

@@ -142,8 +142,23 @@ func (v Value) String() string { return string(v.appendJSON(nil, false)) }
 // match by it.
 func (v Value) Canonical() string { return string(v.appendJSON(nil, true)) }
 
-// MarshalJSON writes v as JSON, keeping key order and number kinds.
+// MarshalJSON writes v as JSON, keeping key order and number kinds (a
+// Float is written with a fraction or an exponent, 1.0 rather than 1), so
+// that UnmarshalJSON reads back the same Value. NaN and the infinities are
+// written as Python writes them (NaN, Infinity), which ParseValue reads
+// but encoding/json refuses: json.Marshal of a Value holding one fails.
 func (v Value) MarshalJSON() ([]byte, error) { return v.appendJSON(nil, false), nil }
+
+// UnmarshalJSON reads v from JSON as ParseValue does: objects keep their
+// key order and numbers their kind, 1 an Int and 1.0 a Float.
+func (v *Value) UnmarshalJSON(data []byte) error {
+	x, err := ParseValue(data)
+	if err != nil {
+		return err
+	}
+	*v = x
+	return nil
+}
 
 // Interface converts v to plain Go values for matchers: nil, bool, int64
 // (or *big.Int when it does not fit), float64, string, []any and
