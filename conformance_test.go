@@ -21,6 +21,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 type peerCall struct {
@@ -65,13 +66,13 @@ var deliberate = map[string]string{
 	"deepeval/test_core/test_tool_correctness_metric.py::test_correct_ordering_reason[names]":                                      "deepeval counts a repeated call once: [A, B, A] against itself scores 0.667; agentcheck pairs calls one to one and scores 1",
 	"deepeval/test_core/test_tool_correctness_metric.py::test_reordered_repeated_tool_reason_is_not_empty[names]":                  "deepeval counts a repeated call once: two WebSearch calls made against two expected score 0.667; agentcheck pairs them one to one and scores 1",
 	"deepeval/probe::duplicate_identical_calls_issue_3141":                                                                         "deepeval counts a repeated call once (its issue 3141): two identical calls against two expected score 0.5; agentcheck scores 1",
-	"deepeval/test_metrics/test_tool_correctness_metric_empty_expected.py::test_tool_correctness_empty_expected_nonempty_called#0": "with nothing expected, deepeval scores a call 0 although it does not penalise extra calls otherwise; agentcheck's recall of nothing expected is 1 (TrajectoryUnordered fails the extra call)",
+	"deepeval/test_metrics/test_tool_correctness_metric_empty_expected.py::test_tool_correctness_empty_expected_nonempty_called#0": "with nothing expected, deepeval scores a call 0 although it does not penalise extra calls otherwise; agentcheck's recall of nothing expected is 1 (trajectory.Unordered fails the extra call)",
 	// promptfoo drops arguments equal to a declared default, even asserted ones.
 	"promptfoo/trajectory.test.ts::defaults > fails in partial mode when a key in both args and defaults is stripped to nothing": "promptfoo drops an argument equal to its declared default before comparing, so an argument both asserted and defaulted never matches; agentcheck matches it (a default only lets the argument be left out, agenttest.Optional)",
 	// vitest-evals' fuzzy preset matches any case-insensitive substring.
 	// promptfoo's command steps are spans of its own traces.
 	"promptfoo/trajectory.test.ts::trajectory:step-count > counts steps by type":                                                            "promptfoo counts the shell-command spans of its own traces; agentcheck's transcripts have tool calls, text answers and reasoning (agenttest.CheckSteps), not commands",
-	"vitest-evals/toolCallScorer.test.ts::ToolCallScorer > complex scenarios > fuzzyOptions should merge with defaults, not replace them#0": `vitest-evals' fuzzy preset accepts any substring ("weath" matches "weather"); agentcheck's case-insensitive comparison (metric.CaseInsensitive) does not`,
+	"vitest-evals/toolCallScorer.test.ts::ToolCallScorer > complex scenarios > fuzzyOptions should merge with defaults, not replace them#0": `vitest-evals' fuzzy preset accepts any substring ("weath" matches "weather"); agentcheck's case-insensitive comparison (trajectory.CaseInsensitive) does not`,
 }
 
 func loadPeerCases(t *testing.T) []peerCase {
@@ -232,33 +233,33 @@ func runPeerCase(c peerCase) (outcome, error) {
 func runAgentevals(c peerCase) (outcome, error) {
 	var m metric.TrajectoryMatch
 	var err error
-	if m.Mode, err = metric.ParseTrajectoryMode(c.Options["trajectory_match_mode"].(string)); err != nil {
+	if err = m.Mode.UnmarshalText([]byte(c.Options["trajectory_match_mode"].(string))); err != nil {
 		return outcome{}, err
 	}
-	if m.Args, err = metric.ParseArgsMode(c.Options["tool_args_match_mode"].(string)); err != nil {
+	if err = m.Args.UnmarshalText([]byte(c.Options["tool_args_match_mode"].(string))); err != nil {
 		return outcome{}, err
 	}
 	if ov, ok := c.Options["tool_args_match_overrides"].(map[string]any); ok {
 		for tool, o := range ov {
 			switch o := o.(type) {
 			case string:
-				mode, err := metric.ParseArgsMode(o)
-				if err != nil {
+				var mode trajectory.ArgsMode
+				if err := mode.UnmarshalText([]byte(o)); err != nil {
 					return outcome{}, err
 				}
-				m.ToolArgs = map[string]metric.ArgsMode{tool: mode}
+				m.ToolArgs = map[string]trajectory.ArgsMode{tool: mode}
 			case []any:
 				paths := make([]string, len(o))
 				for i, p := range o {
 					paths[i] = p.(string)
 				}
-				m.Comparators = map[string]metric.ArgsComparator{tool: comparePaths(paths)}
+				m.Comparators = map[string]trajectory.ArgsComparator{tool: comparePaths(paths)}
 			case map[string]any:
 				cmp, err := agentevalsCallable(o)
 				if err != nil {
 					return outcome{}, err
 				}
-				m.Comparators = map[string]metric.ArgsComparator{tool: cmp}
+				m.Comparators = map[string]trajectory.ArgsComparator{tool: cmp}
 			}
 		}
 	}
@@ -284,12 +285,12 @@ func runAgentevals(c peerCase) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	m.TurnAware = m.Mode == metric.TrajectoryStrict
+	m.TurnAware = m.Mode == trajectory.Strict
 	return fromResult(m.CompareTurns(made, exp), 1), nil
 }
 
 // comparePaths compares only the values at these dotted key paths.
-func comparePaths(paths []string) metric.ArgsComparator {
+func comparePaths(paths []string) trajectory.ArgsComparator {
 	return func(made, expected agentcheck.Value) bool {
 		for _, p := range paths {
 			a, aok := valueAt(made, p)
@@ -314,7 +315,7 @@ func valueAt(v agentcheck.Value, path string) (agentcheck.Value, bool) {
 
 // agentevalsCallable is the Go form of each function the peer's tests pass
 // as an override, by its source.
-func agentevalsCallable(o map[string]any) (metric.ArgsComparator, error) {
+func agentevalsCallable(o map[string]any) (trajectory.ArgsComparator, error) {
 	text := func(v agentcheck.Value, key string) string {
 		x, _ := v.Get(key)
 		return x.Text()
@@ -342,19 +343,19 @@ func agentevalsCallable(o map[string]any) (metric.ArgsComparator, error) {
 // ADK: EXACT, IN_ORDER and ANY_ORDER are strict, in order and superset,
 // each invocation scoring 1 or 0 and the score their mean (ScorePerTurn).
 func runADK(c peerCase) (outcome, error) {
-	m := metric.TrajectoryMatch{Scoring: metric.ScorePerTurn}
+	m := metric.TrajectoryMatch{Scoring: trajectory.ScorePerTurn}
 	switch c.Options["match_type"] {
 	case "EXACT":
-		m.Mode = metric.TrajectoryStrict
+		m.Mode = trajectory.Strict
 	case "IN_ORDER":
-		m.Mode = metric.TrajectoryInOrder
+		m.Mode = trajectory.InOrder
 	case "ANY_ORDER":
-		m.Mode = metric.TrajectorySuperset
+		m.Mode = trajectory.Superset
 	default:
 		return outcome{}, fmt.Errorf("match_type %v", c.Options["match_type"])
 	}
 	if c.Options["ignore_args"] == true {
-		m.Args = metric.ArgsIgnore
+		m.Args = trajectory.ArgsIgnore
 	}
 	var made, exp [][]agentcheck.ToolCall
 	for _, inv := range c.Invocations {
@@ -378,19 +379,19 @@ func runADK(c peerCase) (outcome, error) {
 // BFCL: each possible answer is an expected call whose parameters are
 // OneOf their acceptable values (Optional when "" is among them), strings
 // compared by metric.BFCLStrings; parallel calls in any order, no more and
-// no fewer (agenttest.Unordered).
+// no fewer (trajectory.Unordered).
 func runBFCL(c peerCase) (outcome, error) {
 	var expected []agenttest.ExpectedCall
 	for _, answer := range c.PossibleAnswer {
 		for name, params := range answer {
-			expected = append(expected, agenttest.CallTo(name).With(bfclArgs(params)).Comparing(metric.Equivalence{Strings: metric.BFCLStrings}))
+			expected = append(expected, agenttest.CallTo(name).With(bfclArgs(params)).Comparing(trajectory.Equivalence{Strings: metric.BFCLStrings}))
 		}
 	}
 	actual, err := toCalls(c.Actual)
 	if err != nil {
 		return outcome{}, err
 	}
-	return fromReport(agenttest.CheckToolCalls(actual, agenttest.Unordered, expected...), false), nil
+	return fromReport(agenttest.CheckToolCalls(actual, trajectory.Unordered, expected...), false), nil
 }
 
 // bfclArgs makes BFCL's possible answers expected arguments: each
@@ -428,24 +429,25 @@ func bfclArgs(params map[string][]any) agenttest.Args {
 }
 
 // DeepEval's ToolCorrectness: names only, or with input_parameters
-// partial argument credit (metric.ScorePartialArgs); extra calls are not
+// partial argument credit (trajectory.ScorePartialArgs); extra calls are not
 // penalised (superset), ordering makes it in order, exact match is strict
 // and all or nothing. Tool kinds must agree.
 func runDeepEval(c peerCase) (outcome, error) {
 	params, _ := c.Options["evaluation_params"].([]any)
 	withArgs := slices.Contains(params, any("input_parameters"))
 	withOutput := slices.Contains(params, any("output"))
-	m := metric.TrajectoryMatch{Mode: metric.TrajectorySuperset, Scoring: metric.ScoreRecall}
+	// DeepEval tells an MCP call from a function call of the same name.
+	m := metric.TrajectoryMatch{Mode: trajectory.Superset, Scoring: trajectory.ScoreRecall, Kinds: true}
 	if withArgs {
-		m.Scoring = metric.ScorePartialArgs
+		m.Scoring = trajectory.ScorePartialArgs
 	} else {
-		m.Args = metric.ArgsIgnore
+		m.Args = trajectory.ArgsIgnore
 	}
 	if c.Options["should_consider_ordering"] == true {
-		m.Mode = metric.TrajectoryInOrder
+		m.Mode = trajectory.InOrder
 	}
 	if c.Options["should_exact_match"] == true {
-		m.Mode, m.Scoring = metric.TrajectoryStrict, metric.ScoreAll
+		m.Mode, m.Scoring = trajectory.Strict, trajectory.ScoreAll
 	}
 	made, exp, err := bothCalls(c)
 	if err != nil {
@@ -535,11 +537,11 @@ func runPromptfoo(c peerCase) (outcome, error) {
 		}
 		return outcome{pass: pass, why: strings.Join(why, "\n")}, nil
 	case "trajectory:tool-sequence":
-		order, steps := agenttest.InOrder, value
+		order, steps := trajectory.InOrder, value
 		if obj, ok := value.(map[string]any); ok {
 			steps = obj["steps"]
 			if obj["mode"] == "exact" {
-				order = agenttest.Exactly
+				order = trajectory.Strict
 			}
 		}
 		var expected []agenttest.ExpectedCall
@@ -684,29 +686,29 @@ func countOf(obj map[string]any) agenttest.Count {
 // fuzzy compares case-insensitively with extra arguments and elements
 // allowed and numbers within 1%, and a function is its Go form.
 func runVitest(c peerCase) (outcome, error) {
-	m := metric.TrajectoryMatch{Mode: metric.TrajectorySuperset}
+	m := metric.TrajectoryMatch{Mode: trajectory.Superset}
 	ordered := c.Options["ordered"] == true
 	if ordered {
-		m.Mode = metric.TrajectoryInOrder
+		m.Mode = trajectory.InOrder
 	}
 	if c.Options["allowExtras"] == false {
-		m.Mode = metric.TrajectoryUnordered
+		m.Mode = trajectory.Unordered
 		if ordered {
-			m.Mode = metric.TrajectoryStrict
+			m.Mode = trajectory.Strict
 		}
 	}
 	// Each expected call earns its share of the score when a call matches
 	// it; unless requireAll is false, a tool expected but not called (in
 	// order, when ordered) scores 0.
-	m.Scoring = metric.ScoreRecall
+	m.Scoring = trajectory.ScoreRecall
 	requireAll := c.Options["requireAll"] != false
 	switch p := c.Options["params"].(type) {
 	case string:
 		if p == "fuzzy" {
-			m.Comparators = map[string]metric.ArgsComparator{"*": vitestFuzzy}
+			m.Comparators = map[string]trajectory.ArgsComparator{"*": vitestFuzzy}
 		}
 	case map[string]any:
-		m.Comparators = map[string]metric.ArgsComparator{"*": func(made, expected agentcheck.Value) bool {
+		m.Comparators = map[string]trajectory.ArgsComparator{"*": func(made, expected agentcheck.Value) bool {
 			a, aok := made.Get("location")
 			e, eok := expected.Get("location")
 			if aok && eok && a.Text() != "" && e.Text() != "" {
@@ -722,9 +724,9 @@ func runVitest(c peerCase) (outcome, error) {
 	for _, e := range c.Expected {
 		if len(e.Args) == 0 {
 			if m.ToolArgs == nil {
-				m.ToolArgs = map[string]metric.ArgsMode{}
+				m.ToolArgs = map[string]trajectory.ArgsMode{}
 			}
-			m.ToolArgs[e.Name] = metric.ArgsIgnore
+			m.ToolArgs[e.Name] = trajectory.ArgsIgnore
 			if m.Comparators != nil {
 				// No expected arguments: any will do, whatever the preset.
 				m.Comparators[e.Name] = func(_, _ agentcheck.Value) bool { return true }
@@ -733,7 +735,7 @@ func runVitest(c peerCase) (outcome, error) {
 	}
 	r := m.Compare(made, exp)
 	if requireAll {
-		names := metric.TrajectoryMatch{Mode: m.Mode, Args: metric.ArgsIgnore}
+		names := metric.TrajectoryMatch{Mode: m.Mode, Args: trajectory.ArgsIgnore}
 		if nr := names.Compare(made, exp); nr.Score != 1 {
 			r = nr
 		}

@@ -98,6 +98,7 @@ var readmeImports = map[string]string{
 	"agentcheck": "github.com/agentcheck/agentcheck",
 	"agenttest":  "github.com/agentcheck/agentcheck/agenttest",
 	"metric":     "github.com/agentcheck/agentcheck/metric",
+	"trajectory": "github.com/agentcheck/agentcheck/trajectory",
 	"recorder":   "github.com/agentcheck/agentcheck/recorder",
 	"evalsuite":  "github.com/agentcheck/agentcheck/evalsuite",
 	"assert":     "github.com/agentcheck/agentcheck/agenttest/assert",

@@ -13,6 +13,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 // attrT has the optional methods Record uses: Attr, ArtifactDir, Errorf and
@@ -49,7 +50,7 @@ func files(t *testing.T, dir string) []string {
 func TestRecordAttrs(t *testing.T) {
 	s := sample(t, travel)
 	at := &attrT{dir: t.TempDir()}
-	agenttest.Record(at, agenttest.CheckNameToolCalls, s, agenttest.CheckToolCalls(s, agenttest.AnyOrder, agenttest.CallTo("book")))
+	agenttest.Record(at, agenttest.CheckNameToolCalls, s, agenttest.CheckToolCalls(s, trajectory.Superset, agenttest.CallTo("book")))
 	if want := []string{"agentcheck.check=tool_calls", "agentcheck.verdict=pass"}; !slices.Equal(at.attrs, want) {
 		t.Errorf("attributes of a pass = %q, want %q", at.attrs, want)
 	}
@@ -71,7 +72,7 @@ func TestRecordAttrs(t *testing.T) {
 
 	// A check that cannot be made has no verdict either way.
 	at = &attrT{dir: t.TempDir()}
-	agenttest.Record(at, "tool calls\nof/the run", 42, agenttest.CheckToolCalls(42, agenttest.Exactly))
+	agenttest.Record(at, "tool calls\nof/the run", 42, agenttest.CheckToolCalls(42, trajectory.Strict))
 	want = []string{"agentcheck.check=tool_calls_of_the_run", "agentcheck.verdict=error", "agentcheck.artifacts=" + filepath.Join(at.dir, "agentcheck-tool_calls_of_the_run.txt")}
 	if !slices.Equal(at.attrs, want) || len(at.errors) != 0 {
 		t.Errorf("attributes of an error = %q, want %q (errors %q)", at.attrs, want, at.errors)

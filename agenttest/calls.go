@@ -2,52 +2,14 @@ package agenttest
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentcheck/agentcheck/internal/assign"
-
 	agentcheck "github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
-
-// Order says how actual calls must line up with the expected ones.
-type Order int
-
-const (
-	// Exactly: the same calls in the same order, and no others.
-	Exactly Order = iota
-	// InOrder: the expected calls appear in this order; other calls may
-	// come before, between and after them.
-	InOrder
-	// AnyOrder: each expected call is matched by a distinct actual call;
-	// other calls are allowed (a superset).
-	AnyOrder
-	// Unordered: the same calls as expected, in any order, each expected
-	// call matched by a distinct actual call and no other call made.
-	Unordered
-	// Subset: every actual call is matched by a distinct expected call;
-	// expected calls may be left out, but nothing else may be called.
-	Subset
-)
-
-func (o Order) String() string {
-	switch o {
-	case Exactly:
-		return "Exactly"
-	case InOrder:
-		return "InOrder"
-	case AnyOrder:
-		return "AnyOrder"
-	case Unordered:
-		return "Unordered"
-	case Subset:
-		return "Subset"
-	}
-	return "Order(" + strconv.Itoa(int(o)) + ")"
-}
 
 // callsReport is the outcome of comparing actual tool calls with
 // expected ones. Its String is the failure message: a table of expected
@@ -94,32 +56,49 @@ func (r callsReport) Diff() string {
 }
 
 // CheckToolCalls compares actual calls with expected ones in the given
-// order. Expected calls are paired with actual calls so that as many as
-// possible match (an optimal assignment, so duplicate calls pair up right);
-// an expected call that matches none is paired, where it can be, with the
-// call of the same tool that differs least, and the report shows the
-// differences.
+// mode (trajectory.Strict, InOrder, Unordered, Subset or Superset), by
+// the trajectory engine (trajectory.Align): expected calls are paired with
+// actual calls so that as many as possible match (an optimal assignment, so
+// duplicate calls pair up right); an expected call that matches none is
+// paired, where it can be, with the call of the same tool that differs
+// least, and the report shows the differences.
 //
 // actual is anything ToolCallsOf takes. The Report's String is a table of
 // expected against actual calls ('=' matched, '~' paired but different, '-'
 // expected and not found, '+' unexpected), then, for each expected call not
 // matched, the per-argument differences from the call it was paired with
 // or from the closest call made, marked as go-cmp marks them (-want +got).
-func CheckToolCalls(actual any, order Order, expected ...ExpectedCall) Report {
+func CheckToolCalls(actual any, mode trajectory.Mode, expected ...ExpectedCall) Report {
 	calls, results, err := callsAndResults(actual)
 	if err != nil {
 		return failed(err)
 	}
-	r := compareCalls(calls, results, order, expected)
+	r := compareCalls(calls, results, mode, expected)
 	n := len(calls)
 	return Report{ok: r.ok, why: r.String, whyNot: func() string {
-		what := orderPhrase(order, len(expected))
+		what := modePhrase(mode, len(expected))
 		return withDetail(fmt.Sprintf("Expected the %s made not to %s, but they do:", plural(n, "tool call"), what), r.Diff())
 	}}
 }
 
-func compareCalls(actual []agentcheck.ToolCall, results []*callResult, order Order, expected []ExpectedCall) callsReport {
+// comparer is a report's comparisons as the engine reads them.
+type comparer struct{ r *callsReport }
+
+func (c comparer) Compare(made, expected int) trajectory.Comparison {
+	d := c.r.cmp[expected][made]
+	if d.nameDiffers {
+		return trajectory.Comparison{}
+	}
+	keys := len(c.r.expected[expected].args) + c.r.actual[made].Args.Len()
+	return trajectory.Comparison{Match: d.match(), SameTool: true, Distance: float64(len(d.args)) / float64(max(keys, 1))}
+}
+
+func compareCalls(actual []agentcheck.ToolCall, results []*callResult, mode trajectory.Mode, expected []ExpectedCall) callsReport {
 	r := callsReport{actual: actual, expected: expected}
+	if mode > trajectory.Superset {
+		r.headline = fmt.Sprintf("agenttest: unknown %s", mode)
+		return r
+	}
 	r.cmp = make([][]callDiff, len(expected))
 	for i, e := range expected {
 		r.cmp[i] = make([]callDiff, len(actual))
@@ -127,38 +106,33 @@ func compareCalls(actual []agentcheck.ToolCall, results []*callResult, order Ord
 			r.cmp[i][j] = e.compare(actual[j], resultAt(results, j))
 		}
 	}
-	switch order {
-	case Exactly, InOrder:
-		r.rows = r.align(order)
-	case AnyOrder, Unordered, Subset:
-		r.rows = r.assign()
-		if order != AnyOrder {
-			// Calls not paired are unexpected; under Subset, expected calls
-			// not made are allowed and left out of the table.
-			rows := r.rows[:0]
-			for _, row := range r.rows {
-				switch {
-				case row.want < 0:
-					row.mark = '+'
-				case order == Subset && row.mark != '=':
-					if row.got >= 0 {
-						rows = append(rows, reportRow{'+', -1, row.got})
-					}
-					continue
-				}
-				rows = append(rows, row)
-			}
-			r.rows = rows
-		}
-	default:
-		r.headline = fmt.Sprintf("agenttest: unknown %s", order)
-		return r
+	a := trajectory.Align(mode, len(actual), len(expected), comparer{&r})
+	r.ok = a.OK
+	// The marks: calls made that pair with nothing are unexpected, but
+	// where the mode allows other calls (InOrder, Superset); under Subset,
+	// expected calls not made are allowed and left out of the table.
+	other := byte('+')
+	if mode == trajectory.InOrder || mode == trajectory.Superset {
+		other = ' '
 	}
-	matched, paired, notFound, extra := 0, 0, 0, 0
-	for _, row := range r.rows {
+	paired, notFound, extra := 0, 0, 0
+	for _, p := range a.Pairs {
+		row := reportRow{mark: '=', want: p.Expected, got: p.Made}
+		switch {
+		case p.Expected < 0:
+			row.mark = other
+		case p.Made < 0:
+			row.mark = '-'
+		case !p.Match:
+			row.mark = '~'
+		}
+		if mode == trajectory.Subset && row.want >= 0 && row.mark != '=' {
+			if row.got < 0 {
+				continue
+			}
+			row = reportRow{'+', -1, row.got}
+		}
 		switch row.mark {
-		case '=':
-			matched++
 		case '~':
 			paired++
 		case '-':
@@ -166,28 +140,21 @@ func compareCalls(actual []agentcheck.ToolCall, results []*callResult, order Ord
 		case '+':
 			extra++
 		}
+		r.rows = append(r.rows, row)
 	}
-	switch order {
-	case Exactly, Unordered:
-		r.ok = matched == len(expected) && len(actual) == len(expected)
-	case Subset:
-		r.ok = matched == len(actual)
-	default:
-		r.ok = matched == len(expected)
-	}
-	r.headline = r.headlineFor(order, paired, notFound, extra)
+	r.headline = r.headlineFor(mode, paired, notFound, extra)
 	return r
 }
 
-func (r *callsReport) headlineFor(order Order, paired, notFound, extra int) string {
+func (r *callsReport) headlineFor(mode trajectory.Mode, paired, notFound, extra int) string {
 	n, m := len(r.expected), len(r.actual)
 	made := "the " + plural(m, "tool call") + " made"
-	what := orderPhrase(order, n)
+	what := modePhrase(mode, n)
 	if r.ok {
 		switch {
 		case n == 0 && m == 0:
 			return "No tool calls were made, as expected."
-		case order == Exactly:
+		case mode == trajectory.Strict:
 			return "The " + plural(m, "tool call") + " made " + pick(m, "is", "are") + strings.TrimPrefix(what, "be") + ":"
 		}
 		return "The " + plural(m, "tool call") + " made " + what + ":"
@@ -199,7 +166,7 @@ func (r *callsReport) headlineFor(order Order, paired, notFound, extra int) stri
 		return fmt.Sprintf("Expected the tool calls to %s, but no tool calls were made (-want +got):", what)
 	}
 	var counts []string
-	if order == Exactly || order == Unordered || order == Subset {
+	if mode == trajectory.Strict || mode == trajectory.Unordered || mode == trajectory.Subset {
 		if paired > 0 {
 			counts = append(counts, fmt.Sprintf("%d %s", paired, pick(paired, "differs", "differ")))
 		}
@@ -215,197 +182,26 @@ func (r *callsReport) headlineFor(order Order, paired, notFound, extra int) stri
 	return fmt.Sprintf("Expected %s to %s (%s; -want +got):", made, what, strings.Join(counts, ", "))
 }
 
-// orderPhrase says what the calls must do to satisfy order, as a verb
+// modePhrase says what the calls must do to satisfy mode, as a verb
 // phrase: "include these 3 in any order".
-func orderPhrase(order Order, n int) string {
+func modePhrase(mode trajectory.Mode, n int) string {
 	switch {
-	case (order == Exactly || order == Unordered) && n == 1:
+	case (mode == trajectory.Strict || mode == trajectory.Unordered) && n == 1:
 		return "be exactly this call"
-	case order == Subset && n == 1:
+	case mode == trajectory.Subset && n == 1:
 		return "be this call or none"
-	case order == Exactly:
+	case mode == trajectory.Strict:
 		return fmt.Sprintf("be exactly these %d, in this order", n)
 	case n == 1:
 		return "include this call"
-	case order == InOrder:
+	case mode == trajectory.InOrder:
 		return fmt.Sprintf("include these %d in this order", n)
-	case order == Unordered:
+	case mode == trajectory.Unordered:
 		return fmt.Sprintf("be these %d, in any order", n)
-	case order == Subset:
+	case mode == trajectory.Subset:
 		return fmt.Sprintf("be among these %d", n)
 	}
 	return fmt.Sprintf("include these %d in any order", n)
-}
-
-// Pairing.
-
-// Costs of the alignment and the assignment, in units small enough that a
-// tie-break by position fits below them.
-const (
-	costGap       = 1000 // an expected call not found, or (Exactly) an extra call
-	costSameName  = 500  // plus up to 400 by the share of arguments that differ
-	costOtherName = 1500 // Exactly pairs calls of other tools rather than leave two gaps
-)
-
-func (r *callsReport) substCost(i, j int) (int64, bool) {
-	d := r.cmp[i][j]
-	if d.nameDiffers {
-		return costOtherName, false
-	}
-	keys := len(r.expected[i].args) + r.actual[j].Args.Len()
-	frac := float64(len(d.args)) / float64(max(keys, 1))
-	return costSameName + int64(math.Round(400*min(frac, 1))), true
-}
-
-// align pairs expected and actual calls in order by dynamic programming,
-// maximising the number of matches first and then minimising the cost of
-// the rest. InOrder lets actual calls go unpaired for free and pairs only
-// calls of the same tool; Exactly charges for every gap.
-func (r *callsReport) align(order Order) []reportRow {
-	n, m := len(r.expected), len(r.actual)
-	type score struct {
-		matches int
-		cost    int64
-	}
-	better := func(a, b score) bool {
-		if a.matches != b.matches {
-			return a.matches > b.matches
-		}
-		return a.cost < b.cost
-	}
-	extraCost := int64(costGap)
-	if order == InOrder {
-		extraCost = 0
-	}
-	pair := func(i, j int) (score, bool) {
-		if r.cmp[i][j].match() {
-			return score{1, 0}, true
-		}
-		c, sameName := r.substCost(i, j)
-		if !sameName && order == InOrder {
-			return score{}, false
-		}
-		return score{0, c}, true
-	}
-	dp := make([][]score, n+1)
-	for i := range dp {
-		dp[i] = make([]score, m+1)
-		for j := range dp[i] {
-			var best score
-			have := false
-			try := func(s score) {
-				if !have || better(s, best) {
-					best, have = s, true
-				}
-			}
-			if j > 0 {
-				try(score{dp[i][j-1].matches, dp[i][j-1].cost + extraCost})
-			}
-			if i > 0 {
-				try(score{dp[i-1][j].matches, dp[i-1][j].cost + costGap})
-			}
-			if i > 0 && j > 0 {
-				if s, ok := pair(i-1, j-1); ok {
-					try(score{dp[i-1][j-1].matches + s.matches, dp[i-1][j-1].cost + s.cost})
-				}
-			}
-			dp[i][j] = best
-		}
-	}
-	extraMark := byte('+')
-	if order == InOrder {
-		extraMark = ' '
-	}
-	var rows []reportRow
-	for i, j := n, m; i > 0 || j > 0; {
-		// On ties leave the later actual call unpaired, so an expected
-		// call pairs with the earliest call that serves.
-		if j > 0 && dp[i][j] == (score{dp[i][j-1].matches, dp[i][j-1].cost + extraCost}) {
-			rows = append(rows, reportRow{extraMark, -1, j - 1})
-			j--
-			continue
-		}
-		if i > 0 && j > 0 {
-			if s, ok := pair(i-1, j-1); ok && dp[i][j] == (score{dp[i-1][j-1].matches + s.matches, dp[i-1][j-1].cost + s.cost}) {
-				mark := byte('~')
-				if s.matches == 1 {
-					mark = '='
-				}
-				rows = append(rows, reportRow{mark, i - 1, j - 1})
-				i, j = i-1, j-1
-				continue
-			}
-		}
-		rows = append(rows, reportRow{'-', i - 1, -1})
-		i--
-	}
-	slices.Reverse(rows)
-	return rows
-}
-
-// assign pairs expected with actual calls regardless of order by a minimum
-// cost assignment: the most matches first, then the closest same-tool calls
-// for the rest; calls of other tools are never paired.
-func (r *callsReport) assign() []reportRow {
-	n, m := len(r.expected), len(r.actual)
-	var rows []reportRow
-	if n > 0 {
-		// Each expected call gets a column of its own for "not found", so
-		// there are always enough columns.
-		span := int64(n + m + 1) // room for the tie-break by position
-		unit := int64(2000) * span
-		w := unit*int64(n) + 1 // one more match outweighs any cost of the rest
-		cols := m + n
-		cost := make([]int64, n*cols)
-		for i := 0; i < n; i++ {
-			row := cost[i*cols : (i+1)*cols]
-			for j := 0; j < m; j++ {
-				tie := int64(abs(i - j))
-				switch c, sameName := r.substCost(i, j); {
-				case r.cmp[i][j].match():
-					row[j] = tie
-				case sameName:
-					row[j] = w + c*span + tie
-				default:
-					row[j] = w + 3*unit
-				}
-			}
-			for j := m; j < cols; j++ {
-				row[j] = w + costGap*span + span
-			}
-		}
-		// The same assignment solver as ToolCallMatch's.
-		var scratch assign.Solver
-		for i, j := range scratch.Solve(cost, n, cols) {
-			switch j := int(j); {
-			case j >= m:
-				rows = append(rows, reportRow{'-', i, -1})
-			case r.cmp[i][j].match():
-				rows = append(rows, reportRow{'=', i, j})
-			default:
-				rows = append(rows, reportRow{'~', i, j})
-			}
-		}
-	}
-	used := make([]bool, m)
-	for _, row := range rows {
-		if row.got >= 0 {
-			used[row.got] = true
-		}
-	}
-	for j := range used {
-		if !used[j] {
-			rows = append(rows, reportRow{' ', -1, j})
-		}
-	}
-	return rows
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // Writing the report.

@@ -12,7 +12,7 @@ import (
 
 	agentcheck "github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/keypath"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 // Args are the arguments an expected call must have, by name. A value is
@@ -37,7 +37,7 @@ type ArgMatcher interface {
 // cannot tell apart from null.
 type valueMatcher interface {
 	ArgMatcher
-	matchValue(v agentcheck.Value, present bool, eq *metric.Equivalence) (ok bool, note string)
+	matchValue(v agentcheck.Value, present bool, eq *trajectory.Equivalence) (ok bool, note string)
 	String() string
 }
 
@@ -50,7 +50,7 @@ func (a approx) String() string {
 	return "Approx(" + formatFloat(a.want) + ", " + formatFloat(a.tol) + ")"
 }
 
-func (a approx) matchValue(v agentcheck.Value, present bool, _ *metric.Equivalence) (bool, string) {
+func (a approx) matchValue(v agentcheck.Value, present bool, _ *trajectory.Equivalence) (bool, string) {
 	if !present {
 		return false, ""
 	}
@@ -78,7 +78,7 @@ func (o oneOf) String() string {
 	return "OneOf(" + strings.Join(parts, ", ") + ")"
 }
 
-func (o oneOf) matchValue(v agentcheck.Value, present bool, eq *metric.Equivalence) (bool, string) {
+func (o oneOf) matchValue(v agentcheck.Value, present bool, eq *trajectory.Equivalence) (bool, string) {
 	for _, alt := range o {
 		if len(compareValue("", alt, v, present, eq, nil)) == 0 {
 			return true, ""
@@ -96,7 +96,7 @@ func Absent() ArgMatcher { return absent{} }
 type absent struct{}
 
 func (absent) String() string { return "Absent()" }
-func (absent) matchValue(_ agentcheck.Value, present bool, _ *metric.Equivalence) (bool, string) {
+func (absent) matchValue(_ agentcheck.Value, present bool, _ *trajectory.Equivalence) (bool, string) {
 	return !present, ""
 }
 
@@ -109,7 +109,7 @@ func Anything() ArgMatcher { return anything{} }
 type anything struct{}
 
 func (anything) String() string { return "Anything()" }
-func (anything) matchValue(_ agentcheck.Value, present bool, _ *metric.Equivalence) (bool, string) {
+func (anything) matchValue(_ agentcheck.Value, present bool, _ *trajectory.Equivalence) (bool, string) {
 	return present, ""
 }
 func (anything) Match(any) (bool, error) { return true, nil }
@@ -122,7 +122,7 @@ type optional struct{ want any }
 
 func (o optional) String() string { return "Optional(" + renderExpected(o.want) + ")" }
 
-func (o optional) matchValue(v agentcheck.Value, present bool, eq *metric.Equivalence) (bool, string) {
+func (o optional) matchValue(v agentcheck.Value, present bool, eq *trajectory.Equivalence) (bool, string) {
 	return !present || len(compareValue("", o.want, v, true, eq, nil)) == 0, ""
 }
 
@@ -156,7 +156,7 @@ type ExpectedCall struct {
 	allowMissing bool
 	value        any // WithValue's expectation, when isValue
 	isValue      bool
-	eq           metric.Equivalence
+	eq           trajectory.Equivalence
 	result       any // what the result must be, when hasResult
 	hasResult    bool
 	outcome      int8 // 1: the call must have failed; -1: succeeded
@@ -222,9 +222,9 @@ func (c ExpectedCall) AllowingMissingArgs() ExpectedCall {
 }
 
 // Comparing compares argument values under eq: strings normalised
-// (metric.CaseInsensitive, metric.BFCLStrings) or numbers within a
+// (trajectory.CaseInsensitive, metric.BFCLStrings) or numbers within a
 // tolerance. The zero Equivalence is JSON equality.
-func (c ExpectedCall) Comparing(eq metric.Equivalence) ExpectedCall {
+func (c ExpectedCall) Comparing(eq trajectory.Equivalence) ExpectedCall {
 	c.eq = eq
 	return c
 }
@@ -336,7 +336,7 @@ func (c ExpectedCall) nameMatches(name string) bool {
 	return name == c.name
 }
 
-func (c ExpectedCall) eqp() *metric.Equivalence {
+func (c ExpectedCall) eqp() *trajectory.Equivalence {
 	if c.eq.Strings == nil && c.eq.Tolerance == 0 {
 		return nil
 	}
@@ -400,7 +400,7 @@ func (c ExpectedCall) compare(tc agentcheck.ToolCall, res *callResult) callDiff 
 	}
 	want := c.args
 	if len(c.ignored) > 0 {
-		args, want = metric.IgnorePaths(args, c.ignored...), pruneArgs(c.args, keypath.Split(c.ignored))
+		args, want = trajectory.IgnorePaths(args, c.ignored...), pruneArgs(c.args, keypath.Split(c.ignored))
 	}
 	if c.allowMissing {
 		// Subset arguments: the expected keys the call left out are fine.
@@ -487,7 +487,7 @@ func pruneArgs(want map[string]any, patterns [][]string) Args {
 
 // compareMembers compares an object's members with want's keys, appending
 // the differences to out. allowExtra applies to this level only.
-func compareMembers(path string, want map[string]any, got agentcheck.Value, allowExtra bool, eq *metric.Equivalence, out []argDiff) []argDiff {
+func compareMembers(path string, want map[string]any, got agentcheck.Value, allowExtra bool, eq *trajectory.Equivalence, out []argDiff) []argDiff {
 	for _, k := range sortedKeys(want) {
 		gv, ok := got.Get(k)
 		out = compareValue(joinPath(path, k), want[k], gv, ok, eq, out)
@@ -506,7 +506,7 @@ func compareMembers(path string, want map[string]any, got agentcheck.Value, allo
 
 // compareValue compares the actual value got (present or not) with want,
 // appending the differences to out.
-func compareValue(path string, want any, got agentcheck.Value, present bool, eq *metric.Equivalence, out []argDiff) []argDiff {
+func compareValue(path string, want any, got agentcheck.Value, present bool, eq *trajectory.Equivalence, out []argDiff) []argDiff {
 	miss := func() []argDiff {
 		return append(out, argDiff{path: path, kind: missing, want: renderExpected(want)})
 	}
@@ -572,7 +572,7 @@ func compareValue(path string, want any, got agentcheck.Value, present bool, eq 
 	return out
 }
 
-func compareObject(path string, want map[string]any, got agentcheck.Value, present bool, eq *metric.Equivalence, out []argDiff) []argDiff {
+func compareObject(path string, want map[string]any, got agentcheck.Value, present bool, eq *trajectory.Equivalence, out []argDiff) []argDiff {
 	if !present {
 		return append(out, argDiff{path: path, kind: missing, want: renderExpected(want)})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 // matchRegexp has the shape of Gomega's MatchRegexp (agenttest does not
@@ -32,7 +33,7 @@ func call(name, args string) agentcheck.ToolCall { return agentcheck.MustParseTo
 
 // diffOf returns the report of one expected call against one actual call.
 func diffOf(e agenttest.ExpectedCall, tc agentcheck.ToolCall) agenttest.Report {
-	return agenttest.CheckToolCalls([]agentcheck.ToolCall{tc}, agenttest.Exactly, e)
+	return agenttest.CheckToolCalls([]agentcheck.ToolCall{tc}, trajectory.Strict, e)
 }
 
 func TestArgValues(t *testing.T) {
@@ -248,48 +249,48 @@ func TestOrders(t *testing.T) {
 	tests := []struct {
 		name     string
 		actual   []agentcheck.ToolCall
-		order    agenttest.Order
+		order    trajectory.Mode
 		expected []agenttest.ExpectedCall
 		ok       bool
 		lines    []string
 	}{
-		{"exactly same", calls(`get {"id":1}`, `get {"id":2}`), agenttest.Exactly, []agenttest.ExpectedCall{get(1), get(2)}, true,
+		{"exactly same", calls(`get {"id":1}`, `get {"id":2}`), trajectory.Strict, []agenttest.ExpectedCall{get(1), get(2)}, true,
 			[]string{"The 2 tool calls made are exactly these 2, in this order:", `= [0] get(id: 1)  [0] get(id: 1)`}},
-		{"exactly swapped", calls(`get {"id":2}`, `get {"id":1}`), agenttest.Exactly, []agenttest.ExpectedCall{get(1), get(2)}, false,
+		{"exactly swapped", calls(`get {"id":2}`, `get {"id":1}`), trajectory.Strict, []agenttest.ExpectedCall{get(1), get(2)}, false,
 			[]string{"want[0] get not found: got[1] matches it but is out of order", "(1 missing, 1 unexpected;"}},
-		{"exactly extra call", calls(`get {"id":1}`, `log {"m":"x"}`, `get {"id":2}`), agenttest.Exactly, []agenttest.ExpectedCall{get(1), get(2)}, false,
+		{"exactly extra call", calls(`get {"id":1}`, `log {"m":"x"}`, `get {"id":2}`), trajectory.Strict, []agenttest.ExpectedCall{get(1), get(2)}, false,
 			[]string{"to be exactly these 2, in this order (1 unexpected; -want +got):", `+                 [1] log(m: "x")`}},
-		{"exactly missing call", calls(`get {"id":1}`), agenttest.Exactly, []agenttest.ExpectedCall{get(1), get(2)}, false,
+		{"exactly missing call", calls(`get {"id":1}`), trajectory.Strict, []agenttest.ExpectedCall{get(1), get(2)}, false,
 			[]string{"(1 missing;", "- [1] get(id: 2)", "want[1] get not found; closest is got[0], already paired with want[0]:", "- id: 2", "+ id: 1"}},
-		{"exactly other tool", calls(`lookup {"id":1}`), agenttest.Exactly, []agenttest.ExpectedCall{get(1)}, false,
+		{"exactly other tool", calls(`lookup {"id":1}`), trajectory.Strict, []agenttest.ExpectedCall{get(1)}, false,
 			[]string{"~ [0] get(id: 1)  [0] lookup(id: 1)", "tool: want get, got lookup"}},
-		{"exactly none expected", calls(`get {"id":1}`), agenttest.Exactly, nil, false,
+		{"exactly none expected", calls(`get {"id":1}`), trajectory.Strict, nil, false,
 			[]string{"Expected no tool calls, but 1 was made"}},
-		{"exactly none made", nil, agenttest.Exactly, []agenttest.ExpectedCall{get(1)}, false,
+		{"exactly none made", nil, trajectory.Strict, []agenttest.ExpectedCall{get(1)}, false,
 			[]string{"Expected the tool calls to be exactly this call, but no tool calls were made", "want[0] get not found: no tool calls were made"}},
-		{"exactly nothing", nil, agenttest.Exactly, nil, true, []string{"No tool calls were made, as expected."}},
-		{"in order with calls between", calls(`log {}`, `get {"id":1}`, `log {}`, `get {"id":9}`, `get {"id":2}`, `log {}`), agenttest.InOrder, []agenttest.ExpectedCall{get(1), get(2)}, true,
+		{"exactly nothing", nil, trajectory.Strict, nil, true, []string{"No tool calls were made, as expected."}},
+		{"in order with calls between", calls(`log {}`, `get {"id":1}`, `log {}`, `get {"id":9}`, `get {"id":2}`, `log {}`), trajectory.InOrder, []agenttest.ExpectedCall{get(1), get(2)}, true,
 			[]string{"The 6 tool calls made include these 2 in this order:"}},
-		{"in order, out of order", calls(`get {"id":2}`, `log {}`, `get {"id":1}`), agenttest.InOrder, []agenttest.ExpectedCall{get(1), get(2)}, false,
+		{"in order, out of order", calls(`get {"id":2}`, `log {}`, `get {"id":1}`), trajectory.InOrder, []agenttest.ExpectedCall{get(1), get(2)}, false,
 			[]string{"include these 2 in this order (1 not found;", "matches it but is out of order"}},
-		{"in order, arguments differ", calls(`log {}`, `get {"id":1}`, `get {"id":3}`), agenttest.InOrder, []agenttest.ExpectedCall{get(1), get(2)}, false,
+		{"in order, arguments differ", calls(`log {}`, `get {"id":1}`, `get {"id":3}`), trajectory.InOrder, []agenttest.ExpectedCall{get(1), get(2)}, false,
 			[]string{"~ [1] get(id: 2)  [2] get(id: 3)", "want[1] get vs got[2] get:", "- id: 2", "+ id: 3"}},
-		{"any order", calls(`get {"id":2}`, `log {}`, `get {"id":1}`), agenttest.AnyOrder, []agenttest.ExpectedCall{get(1), get(2)}, true,
+		{"any order", calls(`get {"id":2}`, `log {}`, `get {"id":1}`), trajectory.Superset, []agenttest.ExpectedCall{get(1), get(2)}, true,
 			[]string{"= [0] get(id: 1)  [2] get(id: 1)", "= [1] get(id: 2)  [0] get(id: 2)", `  [1] log()`}},
-		{"any order duplicates, one made", calls(`get {"id":1}`), agenttest.AnyOrder, []agenttest.ExpectedCall{get(1), get(1)}, false,
+		{"any order duplicates, one made", calls(`get {"id":1}`), trajectory.Superset, []agenttest.ExpectedCall{get(1), get(1)}, false,
 			[]string{"(1 not found;", "want[1] get not found: got[0] matches it but is already paired with want[0]"}},
-		{"any order duplicates, both made", calls(`get {"id":1}`, `get {"id":1}`), agenttest.AnyOrder, []agenttest.ExpectedCall{get(1), get(1)}, true, nil},
+		{"any order duplicates, both made", calls(`get {"id":1}`, `get {"id":1}`), trajectory.Superset, []agenttest.ExpectedCall{get(1), get(1)}, true, nil},
 		// A greedy pairing gives the first call to the looser expectation
 		// and then finds nothing for the stricter one.
-		{"any order needs optimal pairing", calls(`get {"id":1}`, `get {"id":2}`), agenttest.AnyOrder,
+		{"any order needs optimal pairing", calls(`get {"id":1}`, `get {"id":2}`), trajectory.Superset,
 			[]agenttest.ExpectedCall{agenttest.CallTo("get"), get(1)}, true, nil},
-		{"in order needs the right pairing", calls(`get {"id":1}`, `get {"id":2}`), agenttest.InOrder,
+		{"in order needs the right pairing", calls(`get {"id":1}`, `get {"id":2}`), trajectory.InOrder,
 			[]agenttest.ExpectedCall{agenttest.CallTo("get"), get(2)}, true, nil},
-		{"any order closest", calls(`get {"id":7,"v":1}`, `get {"id":1,"v":2}`), agenttest.AnyOrder,
+		{"any order closest", calls(`get {"id":7,"v":1}`, `get {"id":1,"v":2}`), trajectory.Superset,
 			[]agenttest.ExpectedCall{agenttest.CallTo("get").With(agenttest.Args{"id": 1, "v": 1})}, false,
 			// both differ in one argument; the tie goes to the call in the same position
 			[]string{"want[0] get vs got[0] get:", "- id: 1", "+ id: 7"}},
-		{"unknown order", nil, agenttest.Order(9), nil, false, []string{"agenttest: unknown Order(9)"}},
+		{"unknown order", nil, trajectory.Mode(9), nil, false, []string{"agenttest: unknown Mode(9)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -314,7 +315,7 @@ func TestReportGolden(t *testing.T) {
 		`book {"hotel":"C","nights":2.0,"date":"2024-02-01"}`,
 		`pay {"amount":12}`,
 	)
-	r := agenttest.CheckToolCalls(actual, agenttest.Exactly,
+	r := agenttest.CheckToolCalls(actual, trajectory.Strict,
 		agenttest.CallTo("search").With(agenttest.Args{"city": "Paris", "units": "metric"}),
 		agenttest.CallTo("book").With(agenttest.Args{"hotel": agenttest.OneOf("A", "B"), "nights": 2, "date": &matchRegexp{`^2024-01-\d\d$`}}),
 		agenttest.CallTo("pay").With(agenttest.Args{"amount": agenttest.Approx(10, 0.5)}),
@@ -473,17 +474,7 @@ type fakeTranscript struct {
 
 func (f fakeTranscript) Conversation() (agentcheck.Conversation, error) { return f.conv, f.err }
 
-func TestOrderString(t *testing.T) {
-	for o, want := range map[agenttest.Order]string{agenttest.Exactly: "Exactly", agenttest.InOrder: "InOrder", agenttest.AnyOrder: "AnyOrder", 7: "Order(7)"} {
-		if o.String() != want {
-			t.Errorf("%d.String() = %s, want %s", int(o), o, want)
-		}
-	}
-}
-
-// A long list of duplicate calls must pair optimally in any order, and
-// quickly: the assignment is polynomial, not a search.
-func TestAnyOrderManyDuplicates(t *testing.T) {
+func TestSupersetManyDuplicates(t *testing.T) {
 	var actual []agentcheck.ToolCall
 	var expected []agenttest.ExpectedCall
 	for i := 0; i < 60; i++ {
@@ -496,11 +487,11 @@ func TestAnyOrderManyDuplicates(t *testing.T) {
 			expected = append(expected, agenttest.CallTo("get").With(agenttest.Args{"id": i % 3}))
 		}
 	}
-	if r := agenttest.CheckToolCalls(actual, agenttest.AnyOrder, expected...); !r.OK() {
+	if r := agenttest.CheckToolCalls(actual, trajectory.Superset, expected...); !r.OK() {
 		t.Fatalf("not OK:\n%s", r)
 	}
 	expected = append(expected, agenttest.CallTo("get").With(agenttest.Args{"id": 1}))
-	r := agenttest.CheckToolCalls(actual, agenttest.AnyOrder, expected...)
+	r := agenttest.CheckToolCalls(actual, trajectory.Superset, expected...)
 	if r.OK() || !strings.Contains(r.String(), "(1 not found;") || !strings.Contains(r.String(), "want[60] get not found: got[1] matches it but is already paired with") {
 		t.Fatalf("report:\n%s", r)
 	}
@@ -511,7 +502,7 @@ func ExampleCheckToolCalls() {
 		agentcheck.MustParseToolCall("search_flights", `{"from":"BER","to":"LIS","date":"2025-03-14"}`),
 		agentcheck.MustParseToolCall("book_flight", `{"flight":"TP537","seats":1.0}`),
 	}
-	r := agenttest.CheckToolCalls(actual, agenttest.InOrder,
+	r := agenttest.CheckToolCalls(actual, trajectory.InOrder,
 		agenttest.CallTo("search_flights").With(agenttest.Args{"from": "BER", "to": "LIS"}).Ignoring("date"),
 		agenttest.CallTo("book_flight").With(agenttest.Args{"flight": "TP537", "seats": 2}),
 	)
@@ -552,7 +543,7 @@ func BenchmarkCheckToolCalls(b *testing.B) {
 			"id": id, "q": agenttest.Anything(), "opts": agenttest.Args{"limit": agenttest.Approx(10, 1)},
 		}))
 	}
-	for _, order := range []agenttest.Order{agenttest.Exactly, agenttest.InOrder, agenttest.AnyOrder} {
+	for _, order := range []trajectory.Mode{trajectory.Strict, trajectory.InOrder, trajectory.Superset} {
 		b.Run(order.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

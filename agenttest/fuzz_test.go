@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 // byteSource turns fuzz bytes into choices; past the end every choice is 0.
@@ -199,7 +200,7 @@ func FuzzCheckToolCalls(f *testing.F) {
 		src := byteSource(spec)
 		actual := genActual(&src, 5)
 		r := rand.New(rand.NewPCG(seed, seed>>32))
-		orders := []agenttest.Order{agenttest.Exactly, agenttest.InOrder, agenttest.AnyOrder}
+		orders := []trajectory.Mode{trajectory.Strict, trajectory.InOrder, trajectory.Superset}
 
 		// NaN is not equal to itself, so a call with a NaN argument is not
 		// expected by a copy of itself; the generators make none.
@@ -207,7 +208,7 @@ func FuzzCheckToolCalls(f *testing.F) {
 		for _, tc := range actual {
 			for _, e := range []agenttest.ExpectedCall{expectFrom(tc), loosen(&src, tc)} {
 				if !e.Matches(tc) {
-					t.Fatalf("%s does not match the call %s it was built from:\n%s", e, tc, agenttest.CheckToolCalls([]agentcheck.ToolCall{tc}, agenttest.Exactly, e))
+					t.Fatalf("%s does not match the call %s it was built from:\n%s", e, tc, agenttest.CheckToolCalls([]agentcheck.ToolCall{tc}, trajectory.Strict, e))
 				}
 				for _, o := range orders {
 					if rep := agenttest.CheckToolCalls([]agentcheck.ToolCall{tc}, o, e); !rep.OK() {
@@ -228,10 +229,10 @@ func FuzzCheckToolCalls(f *testing.F) {
 				sub = append(sub, e)
 			}
 		}
-		if rep := agenttest.CheckToolCalls(actual, agenttest.InOrder, sub...); !rep.OK() {
+		if rep := agenttest.CheckToolCalls(actual, trajectory.InOrder, sub...); !rep.OK() {
 			t.Fatalf("InOrder: a subsequence of the calls' own expectations fails:\n%s", rep)
 		}
-		if rep := agenttest.CheckToolCalls(actual, agenttest.AnyOrder, permuted(r, sub)...); !rep.OK() {
+		if rep := agenttest.CheckToolCalls(actual, trajectory.Superset, permuted(r, sub)...); !rep.OK() {
 			t.Fatalf("AnyOrder: a shuffled subset of the calls' own expectations fails:\n%s", rep)
 		}
 
@@ -246,7 +247,7 @@ func FuzzCheckToolCalls(f *testing.F) {
 			t.Fatalf("Exactly %v, InOrder %v, AnyOrder %v for %v against %v", ok[0], ok[1], ok[2], expected, actual)
 		}
 		actual2, expected2 := permuted(r, actual), permuted(r, expected)
-		rep2 := agenttest.CheckToolCalls(actual2, agenttest.AnyOrder, expected2...)
+		rep2 := agenttest.CheckToolCalls(actual2, trajectory.Superset, expected2...)
 		checkReport(t, "AnyOrder, permuted", rep2, len(actual)+len(expected))
 		if rep2.OK() != ok[2] {
 			t.Fatalf("AnyOrder is %v for %v against %v but %v after permuting them:\n%s", ok[2], expected, actual, rep2.OK(), rep2)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 // malformedConversation is an OpenAI run, as goopenai and the datasets read
@@ -30,11 +31,11 @@ func TestMalformedArgumentsEndToEnd(t *testing.T) {
 	if r := agenttest.CheckCalled(conv, agenttest.CallTo("search"), agenttest.Times(1)); !r.OK() {
 		t.Errorf("Expected search to count as called once, but: %s", r)
 	}
-	if r := agenttest.CheckToolCalls(conv, agenttest.Exactly, agenttest.CallTo("search"), agenttest.CallTo("book")); !r.OK() {
+	if r := agenttest.CheckToolCalls(conv, trajectory.Strict, agenttest.CallTo("search"), agenttest.CallTo("book")); !r.OK() {
 		t.Errorf("Expected the calls to match by name alone, but: %s", r)
 	}
 
-	r := agenttest.CheckToolCalls(conv, agenttest.Exactly,
+	r := agenttest.CheckToolCalls(conv, trajectory.Strict,
 		agenttest.CallTo("search").With(agenttest.Args{"city": "Paris"}),
 		agenttest.CallTo("book").With(agenttest.Args{"table": 7}))
 	if r.OK() {
@@ -51,10 +52,10 @@ func TestMalformedArgumentsEndToEnd(t *testing.T) {
 		t.Errorf("Expected book to match and only search to differ, but the report is:\n%s", msg)
 	}
 	// book's own arguments are still checked.
-	if r := agenttest.CheckToolCalls(conv, agenttest.AnyOrder, agenttest.CallTo("book").With(agenttest.Args{"table": 8})); r.OK() {
+	if r := agenttest.CheckToolCalls(conv, trajectory.Superset, agenttest.CallTo("book").With(agenttest.Args{"table": 8})); r.OK() {
 		t.Errorf("Expected book with the wrong table to fail, but it passed: %s", r)
 	}
-	if r := agenttest.CheckToolCalls(conv, agenttest.AnyOrder, agenttest.CallTo("book").With(agenttest.Args{"table": 7})); !r.OK() {
+	if r := agenttest.CheckToolCalls(conv, trajectory.Superset, agenttest.CallTo("book").With(agenttest.Args{"table": 7})); !r.OK() {
 		t.Errorf("Expected book with its table to match beside the malformed call, but: %s", r)
 	}
 }

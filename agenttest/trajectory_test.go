@@ -8,6 +8,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 // The trajectory modes of the DSL: Unordered and Subset beside Exactly,
@@ -19,23 +20,23 @@ func TestOrdersUnorderedAndSubset(t *testing.T) {
 	tests := []struct {
 		name     string
 		actual   []agentcheck.ToolCall
-		order    agenttest.Order
+		order    trajectory.Mode
 		expected []agenttest.ExpectedCall
 		ok       bool
 	}{
-		{"unordered, swapped", calls(`book {}`, `search {"city":"Paris"}`), agenttest.Unordered, []agenttest.ExpectedCall{search, book}, true},
-		{"unordered, one extra", calls(`book {}`, `search {"city":"Paris"}`, `sms {}`), agenttest.Unordered, []agenttest.ExpectedCall{search, book}, false},
-		{"unordered, one missing", calls(`book {}`), agenttest.Unordered, []agenttest.ExpectedCall{search, book}, false},
-		{"unordered, a call repeated for two expected", calls(`book {}`), agenttest.Unordered, []agenttest.ExpectedCall{book, book}, false},
-		{"subset, fewer", calls(`book {}`), agenttest.Subset, []agenttest.ExpectedCall{search, book, sms}, true},
-		{"subset, none", nil, agenttest.Subset, []agenttest.ExpectedCall{search}, true},
-		{"subset, an unexpected call", calls(`book {}`, `pay {}`), agenttest.Subset, []agenttest.ExpectedCall{search, book}, false},
-		{"subset, twice but expected once", calls(`book {}`, `book {}`), agenttest.Subset, []agenttest.ExpectedCall{search, book}, false},
+		{"unordered, swapped", calls(`book {}`, `search {"city":"Paris"}`), trajectory.Unordered, []agenttest.ExpectedCall{search, book}, true},
+		{"unordered, one extra", calls(`book {}`, `search {"city":"Paris"}`, `sms {}`), trajectory.Unordered, []agenttest.ExpectedCall{search, book}, false},
+		{"unordered, one missing", calls(`book {}`), trajectory.Unordered, []agenttest.ExpectedCall{search, book}, false},
+		{"unordered, a call repeated for two expected", calls(`book {}`), trajectory.Unordered, []agenttest.ExpectedCall{book, book}, false},
+		{"subset, fewer", calls(`book {}`), trajectory.Subset, []agenttest.ExpectedCall{search, book, sms}, true},
+		{"subset, none", nil, trajectory.Subset, []agenttest.ExpectedCall{search}, true},
+		{"subset, an unexpected call", calls(`book {}`, `pay {}`), trajectory.Subset, []agenttest.ExpectedCall{search, book}, false},
+		{"subset, twice but expected once", calls(`book {}`, `book {}`), trajectory.Subset, []agenttest.ExpectedCall{search, book}, false},
 		// Greedy would give the first call to the first expectation, which
 		// both fit, and leave the second without a partner.
-		{"unordered, greedy would fail", calls(`f {"a":1,"b":2}`, `f {"a":1}`), agenttest.Unordered,
+		{"unordered, greedy would fail", calls(`f {"a":1,"b":2}`, `f {"a":1}`), trajectory.Unordered,
 			[]agenttest.ExpectedCall{agenttest.CallTo("f").With(agenttest.Args{"a": 1}).AllowingExtraArgs(), agenttest.CallTo("f").With(agenttest.Args{"a": 1, "b": 2})}, true},
-		{"subset, greedy would fail", calls(`f {"a":1,"b":2}`, `f {"a":1}`), agenttest.Subset,
+		{"subset, greedy would fail", calls(`f {"a":1,"b":2}`, `f {"a":1}`), trajectory.Subset,
 			[]agenttest.ExpectedCall{agenttest.CallTo("f").With(agenttest.Args{"a": 1}).AllowingExtraArgs(), agenttest.CallTo("f").With(agenttest.Args{"a": 1, "b": 2}), agenttest.CallTo("g")}, true},
 	}
 	for _, tt := range tests {
@@ -45,7 +46,7 @@ func TestOrdersUnorderedAndSubset(t *testing.T) {
 		}
 	}
 
-	r := agenttest.CheckToolCalls(calls(`book {}`, `search {"city":"Rome"}`, `search {"city":"Paris"}`), agenttest.Unordered, search, book, sms)
+	r := agenttest.CheckToolCalls(calls(`book {}`, `search {"city":"Rome"}`, `search {"city":"Paris"}`), trajectory.Unordered, search, book, sms)
 	want := `Expected the 3 tool calls made to be these 3, in any order (1 missing, 1 unexpected; -want +got):
     want                       got
   = [0] search(city: "Paris")  [2] search(city: "Paris")
@@ -57,7 +58,7 @@ func TestOrdersUnorderedAndSubset(t *testing.T) {
 	if r.OK() || r.String() != want {
 		t.Errorf("Unordered report:\n%s\nwant:\n%s", r, want)
 	}
-	r = agenttest.CheckToolCalls(calls(`book {}`, `pay {}`), agenttest.Subset, search, book)
+	r = agenttest.CheckToolCalls(calls(`book {}`, `pay {}`), trajectory.Subset, search, book)
 	want = `Expected the 2 tool calls made to be among these 2 (1 unexpected; -want +got):
     want           got
   = [1] book(...)  [0] book()
@@ -101,7 +102,7 @@ func TestArgumentOptions(t *testing.T) {
 		{"nested path ignored", agenttest.CallTo("lookup").With(agenttest.Args{"query": "Upgrade", "time": agenttest.Args{"end": "10:00"}, "request_id": "r-9", "trace_id": "t"}).Ignoring("time.start"), true},
 		{"nested path not ignored", agenttest.CallTo("lookup").With(agenttest.Args{"query": "Upgrade", "time": agenttest.Args{"end": "10:00"}, "request_id": "r-9", "trace_id": "t"}), false},
 		{"glob ignored", agenttest.CallTo("lookup").With(agenttest.Args{"query": "Upgrade", "time": agenttest.Args{"start": "09:00", "end": "10:00"}}).Ignoring("*_id"), true},
-		{"case-insensitive", agenttest.CallTo("lookup").With(agenttest.Args{"query": "upgrade"}).AllowingExtraArgs().Comparing(metric.Equivalence{Strings: metric.CaseInsensitive}), true},
+		{"case-insensitive", agenttest.CallTo("lookup").With(agenttest.Args{"query": "upgrade"}).AllowingExtraArgs().Comparing(trajectory.Equivalence{Strings: trajectory.CaseInsensitive}), true},
 		{"case matters by default", agenttest.CallTo("lookup").With(agenttest.Args{"query": "upgrade"}).AllowingExtraArgs(), false},
 		{"missing args allowed", agenttest.CallTo("lookup").With(agenttest.Args{"query": "Upgrade", "time": agenttest.Anything(), "request_id": "r-9", "trace_id": "t", "limit": 5}).AllowingMissingArgs(), true},
 		{"missing args allowed, a value differs", agenttest.CallTo("lookup").With(agenttest.Args{"query": "Other", "time": agenttest.Anything(), "request_id": "r-9", "trace_id": "t"}).AllowingMissingArgs(), false},
@@ -116,11 +117,11 @@ func TestArgumentOptions(t *testing.T) {
 	}
 
 	// BFCL's string normaliser and a numeric tolerance.
-	bfcl := metric.Equivalence{Strings: metric.BFCLStrings}
+	bfcl := trajectory.Equivalence{Strings: metric.BFCLStrings}
 	if c := agenttest.CallTo("f").With(agenttest.Args{"city": agenttest.OneOf("san francisco", "SF")}).Comparing(bfcl); !c.Matches(calls(`f {"city":"San_Francisco."}`)[0]) {
 		t.Errorf("BFCL normaliser: %s does not match", c)
 	}
-	if c := agenttest.CallTo("f").With(agenttest.Args{"x": 1.0}).Comparing(metric.Equivalence{Tolerance: 0.01}); !c.Matches(calls(`f {"x":1.005}`)[0]) || c.Matches(calls(`f {"x":1.02}`)[0]) {
+	if c := agenttest.CallTo("f").With(agenttest.Args{"x": 1.0}).Comparing(trajectory.Equivalence{Tolerance: 0.01}); !c.Matches(calls(`f {"x":1.005}`)[0]) || c.Matches(calls(`f {"x":1.02}`)[0]) {
 		t.Errorf("tolerance 0.01: wrong verdicts for %s", c)
 	}
 	// Arguments that are not an object.
@@ -128,7 +129,7 @@ func TestArgumentOptions(t *testing.T) {
 	if c := agenttest.CallTo("orders").WithValue([]any{1, 2, 3}); !c.Matches(arr) || c.String() != "orders([1,2,3])" {
 		t.Errorf("WithValue: %s matches %v = %v", c, arr, c.Matches(arr))
 	}
-	r := agenttest.CheckToolCalls([]agentcheck.ToolCall{arr}, agenttest.Exactly, agenttest.CallTo("orders").WithValue([]any{1, 2}))
+	r := agenttest.CheckToolCalls([]agentcheck.ToolCall{arr}, trajectory.Strict, agenttest.CallTo("orders").WithValue([]any{1, 2}))
 	if r.OK() || !strings.Contains(r.String(), "+ (arguments)[2]: 3  (unexpected)") {
 		t.Errorf("WithValue mismatch:\n%s", r)
 	}
@@ -145,7 +146,7 @@ func TestResultsAndKinds(t *testing.T) {
 		{Role: agentcheck.Tool, Content: "sent"},
 		{Role: agentcheck.Tool, Content: "bounced", IsError: true},
 	}
-	r := agenttest.CheckToolCalls(conv, agenttest.Exactly,
+	r := agenttest.CheckToolCalls(conv, trajectory.Strict,
 		agenttest.CallTo("search").OfKind(agentcheck.MCPTool).Returning("3 results").Succeeding(),
 		agenttest.CallTo("book").Failing(),
 		agenttest.CallTo("sms").Returning("sent"),

@@ -1,13 +1,15 @@
-// Package matchers holds Gomega matchers for LLM agents: HaveToolCalls (and
-// its InOrder and InAnyOrder variants), HaveCalledTool, HaveToolCallAccuracy
-// and HaveToolCallF1 check the tool calls deterministically, and AchieveGoal
-// and StayOnTopics ask an LLM judge, replayed from a cassette in CI. Each is
-// a thin adapter over an agenttest check, so a matcher fails with the same
-// message as the assertion: the expected against the actual calls with
-// per-argument differences, the score against the threshold, each judge's
-// verdict and reasoning, and the cassette with how to re-record it. The
-// actual value is an agentcheck.Conversation, Sample, *Sample, []Message,
-// []ToolCall or an adapter's Transcript (goopenai.Messages(msgs)).
+// Package matchers holds Gomega matchers for LLM agents. HaveToolCalls,
+// HaveToolCallsInOrder, ConsistOfToolCalls, HaveToolCallsAmong and
+// ContainToolCalls (one per trajectory mode), HaveCalledTool,
+// FitToolDefinitions, HaveToolCallAccuracy and HaveToolCallF1 check the tool
+// calls deterministically; AchieveGoal, StayOnTopics and SatisfyRubric ask
+// an LLM judge, replayed from a cassette in CI. Each is a thin adapter over
+// an agenttest check, so a matcher fails with the same message as the
+// assertion: the expected against the actual calls with per-argument
+// differences, the score against the threshold, each judge's verdict and
+// reasoning, and the cassette with how to re-record it. The actual value is
+// an agentcheck.Conversation, Sample, *Sample, []Message, []ToolCall or an
+// adapter's Transcript (goopenai.Messages(msgs)).
 package matchers
 
 import (
@@ -17,6 +19,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 	"github.com/onsi/gomega/types"
 )
 
@@ -65,41 +68,61 @@ func (e gomegaError) Error() string                { return e.err.Error() }
 func (e gomegaError) FormattedGomegaError() string { return e.err.Error() }
 func (e gomegaError) Unwrap() error                { return e.err }
 
+// The tool-call matchers, one per trajectory mode (package trajectory):
+//
+//	HaveToolCalls         trajectory.Strict
+//	HaveToolCallsInOrder  trajectory.InOrder
+//	ConsistOfToolCalls    trajectory.Unordered
+//	HaveToolCallsAmong    trajectory.Subset
+//	ContainToolCalls      trajectory.Superset
+//
+// Each is agenttest.CheckToolCalls in its mode.
+
 // HaveToolCalls succeeds when the actual tool calls are exactly the
-// expected ones, in order, with no others.
+// expected ones, in order, with no others (trajectory.Strict).
 func HaveToolCalls(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
-	return toolCalls(agenttest.Exactly, expected)
+	return toolCalls(trajectory.Strict, expected)
 }
 
 // HaveToolCallsInOrder succeeds when the expected calls appear among the
-// actual ones in this order; other calls may come before, between or after.
+// actual ones in this order; other calls may come before, between or after
+// (trajectory.InOrder).
 func HaveToolCallsInOrder(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
-	return toolCalls(agenttest.InOrder, expected)
+	return toolCalls(trajectory.InOrder, expected)
 }
 
-// HaveToolCallsInAnyOrder succeeds when each expected call is matched by a
-// distinct actual call, in any order; other calls are allowed.
+// ContainToolCalls succeeds when each expected call is matched by a
+// distinct actual call, in any order; other calls are allowed, as Gomega's
+// ContainElements (trajectory.Superset).
+func ContainToolCalls(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
+	return toolCalls(trajectory.Superset, expected)
+}
+
+// HaveToolCallsInAnyOrder is ContainToolCalls.
+//
+// Deprecated: use ContainToolCalls; "any order" alone does not say that
+// other calls are allowed.
 func HaveToolCallsInAnyOrder(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
-	return toolCalls(agenttest.AnyOrder, expected)
+	return ContainToolCalls(expected...)
 }
 
 // ConsistOfToolCalls succeeds when the actual tool calls are the expected
 // ones in any order, as Gomega's ConsistOf: each expected call matched by a
-// distinct actual call, and no other call made.
+// distinct actual call, and no other call made (trajectory.Unordered).
 func ConsistOfToolCalls(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
-	return toolCalls(agenttest.Unordered, expected)
+	return toolCalls(trajectory.Unordered, expected)
 }
 
 // HaveToolCallsAmong succeeds when every actual tool call is one of the
 // expected ones, each expected call matching at most one: expected calls
-// may be left out, but no other tool may be called.
+// may be left out, but no other tool may be called (trajectory.Subset).
 func HaveToolCallsAmong(expected ...agenttest.ExpectedCall) types.GomegaMatcher {
-	return toolCalls(agenttest.Subset, expected)
+	return toolCalls(trajectory.Subset, expected)
 }
 
-func toolCalls(order agenttest.Order, expected []agenttest.ExpectedCall) types.GomegaMatcher {
+func toolCalls(mode trajectory.Mode, expected []agenttest.ExpectedCall) types.GomegaMatcher {
 	return &reportMatcher{check: func(actual any) (agenttest.Report, error) {
-		return agenttest.CheckToolCalls(actual, order, expected...), nil
+		return agenttest.CheckToolCalls(actual, mode, expected...), nil
 	}}
 }
 

@@ -18,25 +18,85 @@ func greedyPairs(m ToolCallMatch, pred, ref []agentcheck.ToolCall) int {
 	if len(pred) == 0 || len(ref) == 0 {
 		return 0
 	}
-	st := newMatchState(m, pred, ref)
+	keys := func(calls []agentcheck.ToolCall) []callArgs {
+		out := make([]callArgs, len(calls))
+		for i, c := range calls {
+			out[i] = argKeys(c)
+		}
+		return out
+	}
+	pk, rk := keys(pred), keys(ref)
+	threshold := 1.0
+	if m.Mode == FlexibleMatch {
+		threshold = m.threshold()
+	}
 	used := make([]bool, len(ref))
 	matched := 0
 	for p := range pred {
-		best, bestScore, bestWeight := -1, 0.0, int64(0)
+		best, bestScore := -1, 0.0
 		for r := range ref {
-			if used[r] || st.nameP[p] != st.nameR[r] {
+			if used[r] || pred[p].Name != ref[r].Name {
 				continue // another tool's call scores 0, never the best
 			}
-			if s, w := st.pair(p, r); s > bestScore {
-				best, bestScore, bestWeight = r, s, w
+			if s := pk[p].score(rk[r], m.Mode == StrictMatch); s > bestScore {
+				best, bestScore = r, s
 			}
 		}
-		if best >= 0 && bestWeight > 0 {
+		if best >= 0 && bestScore >= threshold {
 			used[best] = true
 			matched++
 		}
 	}
 	return matched
+}
+
+// callArgs is a call's arguments by key, each value's canonical key, and
+// the whole arguments' key; invalid marks unparseable arguments.
+type callArgs struct {
+	members map[string]string
+	whole   string
+	invalid bool
+}
+
+func argKeys(c agentcheck.ToolCall) callArgs {
+	args := c.Args
+	if args.Kind() == agentcheck.NullKind {
+		args = agentcheck.ObjectOf()
+	}
+	a := callArgs{invalid: c.InvalidArgs != "", whole: string(agentcheck.AppendCanonical(nil, args, nil)), members: map[string]string{}}
+	if args.Kind() != agentcheck.ObjectKind {
+		a.members["!"] = a.whole
+		return a
+	}
+	for _, mb := range args.Members() {
+		a.members[mb.Key] = string(agentcheck.AppendCanonical(nil, mb.Value, nil))
+	}
+	return a
+}
+
+// score is the pair's argument score: equal arguments in strict mode,
+// else the share of the expected call's arguments with equal values.
+func (a callArgs) score(ref callArgs, strict bool) float64 {
+	switch {
+	case a.invalid || ref.invalid:
+		return 0
+	case strict:
+		if a.whole == ref.whole {
+			return 1
+		}
+		return 0
+	case len(ref.members) == 0 && len(a.members) == 0:
+		return 1
+	case len(ref.members) == 0:
+		return 0.5
+	}
+	shared := 0
+	for k, v := range ref.members {
+		if w, ok := a.members[k]; ok && w == v {
+			shared++
+		}
+	}
+	return float64(shared) / float64(len(ref.members))
 }
 
 // typical5x5 is BenchmarkToolCallMatch5x5's typical agent run: a few tools,

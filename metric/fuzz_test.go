@@ -336,7 +336,7 @@ func FuzzToolCallMetrics(f *testing.F) {
 		for _, mode := range []metric.MatchMode{metric.StrictMatch, metric.FlexibleMatch} {
 			for _, inOrder := range []bool{false, true} {
 				m := metric.ToolCallMatch{Mode: mode, Ordered: inOrder, ArgumentMatchThreshold: threshold}
-				what := m.Name() + "(" + mode.String() + ", in order " + strconv.FormatBool(inOrder) + ")"
+				what := m.Name() + "(mode " + strconv.Itoa(int(mode)) + ", in order " + strconv.FormatBool(inOrder) + ")"
 				res := m.Compare(pred, ref)
 				checkResult(t, what, res, pred, ref)
 				mr := m.Match(pred, ref)

@@ -156,21 +156,6 @@ func TestToolCallMatchEvaluate(t *testing.T) {
 	}
 }
 
-func TestMatchMode(t *testing.T) {
-	for _, m := range []MatchMode{StrictMatch, FlexibleMatch} {
-		got, err := ParseMatchMode(m.String())
-		if err != nil || got != m {
-			t.Errorf("ParseMatchMode(%q) = %v, %v", m.String(), got, err)
-		}
-	}
-	if _, err := ParseMatchMode("fuzzy"); err == nil || !strings.Contains(err.Error(), `"fuzzy"`) {
-		t.Errorf("ParseMatchMode(fuzzy) error %v", err)
-	}
-	if s := MatchMode(7).String(); s != "MatchMode(7)" {
-		t.Errorf("MatchMode(7) = %s", s)
-	}
-}
-
 // TestToolCallMatchOddArguments covers arguments that are not an object,
 // which only Go code can build: they match as a whole or not at all.
 func TestToolCallMatchOddArguments(t *testing.T) {
@@ -229,10 +214,6 @@ func TestToolCallMatchManyArgumentCounts(t *testing.T) {
 			pred = append(pred, mcall("f", object(43)))
 		}
 		m := ToolCallMatch{Mode: FlexibleMatch, ArgumentMatchThreshold: 0.55}
-		st := newMatchState(m, pred, ref)
-		if lcm := int64(2 * 3 * 5 * 7 * 11 * 13 * 17 * 19 * 23 * 29 * 31 * 37 * 41 * 43); st.scale >= lcm {
-			t.Fatalf("scale %d: the case does not need rounding", st.scale)
-		}
 		got := m.Match(pred, ref)
 		wantCount, wantTotal := bruteForce(m, pred, ref)
 		if got.Matched != wantCount || math.Abs(matchedScore(got)-wantTotal) > 1e-9 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 // tjBenchExpected is a realistic expectation: n calls to ten tools, each
@@ -30,19 +31,19 @@ func tjBenchExpected(n int) []agentcheck.ToolCall {
 // tjBenchMade is what an agent that passes made: the expected calls, with
 // an argument fewer (subset) or one more (superset), shuffled for the
 // modes that allow any order.
-func tjBenchMade(exp []agentcheck.ToolCall, mode metric.TrajectoryMode, args metric.ArgsMode) []agentcheck.ToolCall {
+func tjBenchMade(exp []agentcheck.ToolCall, mode trajectory.Mode, args trajectory.ArgsMode) []agentcheck.ToolCall {
 	made := make([]agentcheck.ToolCall, len(exp))
 	for i, c := range exp {
 		ms := c.Args.Members()
 		switch args {
-		case metric.ArgsSubset:
+		case trajectory.ArgsSubset:
 			ms = ms[:len(ms)-1]
-		case metric.ArgsSuperset:
+		case trajectory.ArgsSuperset:
 			ms = append(append([]agentcheck.Member(nil), ms...), agentcheck.Member{Key: "trace", Value: agentcheck.IntOf(int64(i))})
 		}
 		made[i] = agentcheck.ToolCall{Name: c.Name, Args: agentcheck.ObjectOf(ms...)}
 	}
-	if mode == metric.TrajectoryUnordered || mode == metric.TrajectorySubset || mode == metric.TrajectorySuperset {
+	if mode == trajectory.Unordered || mode == trajectory.Subset || mode == trajectory.Superset {
 		r := rand.New(rand.NewPCG(7, 7))
 		r.Shuffle(len(made), func(i, j int) { made[i], made[j] = made[j], made[i] })
 	}
@@ -52,7 +53,7 @@ func tjBenchMade(exp []agentcheck.ToolCall, mode metric.TrajectoryMode, args met
 // tjBenchOneTool is the worst case: n calls to one tool where half the
 // calls on one side fit every call on the other, in the order that makes a
 // first-fit pairing take the calls the specific ones need.
-func tjBenchOneTool(n int, args metric.ArgsMode) (made, exp []agentcheck.ToolCall) {
+func tjBenchOneTool(n int, args trajectory.ArgsMode) (made, exp []agentcheck.ToolCall) {
 	half := n / 2
 	specific := func(k int) agentcheck.ToolCall {
 		return agentcheck.MustParseToolCall("search", fmt.Sprintf(`{"k":%d,"q":"x"}`, k))
@@ -60,7 +61,7 @@ func tjBenchOneTool(n int, args metric.ArgsMode) (made, exp []agentcheck.ToolCal
 	empty := agentcheck.MustParseToolCall("search", `{}`)
 	other := agentcheck.MustParseToolCall("search", `{"z":1,"q":"x"}`)
 	for i := range half {
-		if args == metric.ArgsSubset { // made {} fits any expected call
+		if args == trajectory.ArgsSubset { // made {} fits any expected call
 			made = append(made, empty)
 			exp = append(exp, specific(i))
 		} else { // expected {} is in any call made
@@ -69,7 +70,7 @@ func tjBenchOneTool(n int, args metric.ArgsMode) (made, exp []agentcheck.ToolCal
 		}
 	}
 	for i := range n - half {
-		if args == metric.ArgsSubset {
+		if args == trajectory.ArgsSubset {
 			made = append(made, specific(i))
 			exp = append(exp, other)
 		} else {
@@ -83,8 +84,8 @@ func tjBenchOneTool(n int, args metric.ArgsMode) (made, exp []agentcheck.ToolCal
 var tjSink metric.Result
 
 var (
-	tjModes    = []metric.TrajectoryMode{metric.TrajectoryStrict, metric.TrajectoryUnordered, metric.TrajectorySubset, metric.TrajectorySuperset, metric.TrajectoryInOrder}
-	tjArgModes = []metric.ArgsMode{metric.ArgsExact, metric.ArgsIgnore, metric.ArgsSubset, metric.ArgsSuperset}
+	tjModes    = []trajectory.Mode{trajectory.Strict, trajectory.Unordered, trajectory.Subset, trajectory.Superset, trajectory.InOrder}
+	tjArgModes = []trajectory.ArgsMode{trajectory.ArgsExact, trajectory.ArgsIgnore, trajectory.ArgsSubset, trajectory.ArgsSuperset}
 )
 
 func tjBench(b *testing.B, m metric.TrajectoryMatch, made, exp []agentcheck.ToolCall, want float64) {
@@ -111,11 +112,11 @@ func BenchmarkTrajectoryMatch(b *testing.B) {
 				tjBench(b, metric.TrajectoryMatch{Mode: mode, Args: args}, tjBenchMade(exp, mode, args), exp, 1)
 			})
 		}
-		for _, args := range []metric.ArgsMode{metric.ArgsSubset, metric.ArgsSuperset} {
+		for _, args := range []trajectory.ArgsMode{trajectory.ArgsSubset, trajectory.ArgsSuperset} {
 			b.Run(fmt.Sprintf("%s/%s/one_tool", mode, args), func(b *testing.B) {
 				made, exp := tjBenchOneTool(n, args)
 				want := 1.0
-				if mode == metric.TrajectoryStrict || mode == metric.TrajectoryInOrder {
+				if mode == trajectory.Strict || mode == trajectory.InOrder {
 					want = 0 // the calls that fit are not in place
 				}
 				tjBench(b, metric.TrajectoryMatch{Mode: mode, Args: args}, made, exp, want)
@@ -132,11 +133,11 @@ func BenchmarkTrajectoryMatchScoring(b *testing.B) {
 	exp := tjBenchExpected(n)
 	for _, s := range []struct {
 		name    string
-		scoring metric.Scoring
-	}{{"recall", metric.ScoreRecall}, {"partial_args", metric.ScorePartialArgs}} {
+		scoring trajectory.Scoring
+	}{{"recall", trajectory.ScoreRecall}, {"partial_args", trajectory.ScorePartialArgs}} {
 		for _, mode := range tjModes {
 			b.Run(fmt.Sprintf("%s/%s", s.name, mode), func(b *testing.B) {
-				tjBench(b, metric.TrajectoryMatch{Mode: mode, Scoring: s.scoring}, tjBenchMade(exp, mode, metric.ArgsExact), exp, 1)
+				tjBench(b, metric.TrajectoryMatch{Mode: mode, Scoring: s.scoring}, tjBenchMade(exp, mode, trajectory.ArgsExact), exp, 1)
 			})
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 // tjCalls builds calls from specs written name{json}: `f{"a":1}`; a bare
@@ -65,8 +66,8 @@ func tjCheckPairs(t *testing.T, r metric.Result, nm, ne int) {
 
 type tjCase struct {
 	name      string
-	mode      metric.TrajectoryMode
-	args      metric.ArgsMode
+	mode      trajectory.Mode
+	args      trajectory.ArgsMode
 	made, exp []string
 	want      float64
 }
@@ -85,8 +86,8 @@ func tjRun(t *testing.T, m metric.TrajectoryMatch, made, exp []agentcheck.ToolCa
 }
 
 func TestTrajectoryMatchModesAndArgs(t *testing.T) {
-	S, U, Sub, Sup, IO := metric.TrajectoryStrict, metric.TrajectoryUnordered, metric.TrajectorySubset, metric.TrajectorySuperset, metric.TrajectoryInOrder
-	E, I, AS, AP := metric.ArgsExact, metric.ArgsIgnore, metric.ArgsSubset, metric.ArgsSuperset
+	S, U, Sub, Sup, IO := trajectory.Strict, trajectory.Unordered, trajectory.Subset, trajectory.Superset, trajectory.InOrder
+	E, I, AS, AP := trajectory.ArgsExact, trajectory.ArgsIgnore, trajectory.ArgsSubset, trajectory.ArgsSuperset
 	fg := []string{`f{"a":1}`, `g{"b":2}`}
 	cases := []tjCase{
 		// Strict.
@@ -161,7 +162,7 @@ func TestTrajectoryMatchModesAndArgs(t *testing.T) {
 
 func TestTrajectoryMatchZeroValueIsStrictExact(t *testing.T) {
 	var m metric.TrajectoryMatch
-	if m.Mode != metric.TrajectoryStrict || m.Args != metric.ArgsExact || m.Scoring != metric.ScoreAll {
+	if m.Mode != trajectory.Strict || m.Args != trajectory.ArgsExact || m.Scoring != trajectory.ScoreAll {
 		t.Fatalf("Expected the zero value to be strict, exact, all-or-nothing, but it is %s, %s, %d", m.Mode, m.Args, m.Scoring)
 	}
 	tjRun(t, m, nil, nil, 1)
@@ -183,13 +184,13 @@ func TestTrajectoryMatchArgumentOptions(t *testing.T) {
 		made, exp []string
 		want      float64
 	}{
-		{"tool args override ignores one tool", metric.TrajectoryMatch{ToolArgs: map[string]metric.ArgsMode{"search": metric.ArgsIgnore}},
+		{"tool args override ignores one tool", metric.TrajectoryMatch{ToolArgs: map[string]trajectory.ArgsMode{"search": trajectory.ArgsIgnore}},
 			[]string{`search{"q":"x"}`, `f{"a":1}`}, []string{`search{"q":"y"}`, `f{"a":1}`}, 1},
-		{"tool args override leaves other tools exact", metric.TrajectoryMatch{ToolArgs: map[string]metric.ArgsMode{"search": metric.ArgsIgnore}},
+		{"tool args override leaves other tools exact", metric.TrajectoryMatch{ToolArgs: map[string]trajectory.ArgsMode{"search": trajectory.ArgsIgnore}},
 			[]string{`search{"q":"x"}`, `f{"a":2}`}, []string{`search{"q":"y"}`, `f{"a":1}`}, 0},
-		{"tool args override superset", metric.TrajectoryMatch{Mode: metric.TrajectoryUnordered, ToolArgs: map[string]metric.ArgsMode{"f": metric.ArgsSuperset}},
+		{"tool args override superset", metric.TrajectoryMatch{Mode: trajectory.Unordered, ToolArgs: map[string]trajectory.ArgsMode{"f": trajectory.ArgsSuperset}},
 			[]string{`g{"b":1}`, `f{"a":1,"x":2}`}, []string{`f{"a":1}`, `g{"b":1}`}, 1},
-		{"tool args override exact under superset", metric.TrajectoryMatch{Args: metric.ArgsSuperset, ToolArgs: map[string]metric.ArgsMode{"g": metric.ArgsExact}},
+		{"tool args override exact under superset", metric.TrajectoryMatch{Args: trajectory.ArgsSuperset, ToolArgs: map[string]trajectory.ArgsMode{"g": trajectory.ArgsExact}},
 			[]string{`f{"a":1,"x":2}`, `g{"b":1,"x":2}`}, []string{`f{"a":1}`, `g{"b":1}`}, 0},
 		{"ignore nested path and glob", metric.TrajectoryMatch{Ignore: map[string][]string{"book": {"time.start", "*_id"}}},
 			[]string{`book{"time":{"start":5,"end":2},"user_id":9,"room":"a"}`}, []string{`book{"time":{"start":1,"end":2},"user_id":1,"room":"a"}`}, 1},
@@ -205,45 +206,45 @@ func TestTrajectoryMatchArgumentOptions(t *testing.T) {
 			[]string{`a{"meta":{"trace_id":1,"k":1}}`}, []string{`a{"meta":{"trace_id":2,"k":1}}`}, 1},
 		{"glob in both segments", metric.TrajectoryMatch{Ignore: map[string][]string{"*": {"*.*_id"}}},
 			[]string{`a{"m1":{"x_id":1},"m2":{"y_id":1}}`}, []string{`a{"m1":{"x_id":2},"m2":{"y_id":2}}`}, 1},
-		{"ignore with superset args, unordered", metric.TrajectoryMatch{Mode: metric.TrajectoryUnordered, Args: metric.ArgsSuperset, Ignore: map[string][]string{"*": {"*_id"}}},
+		{"ignore with superset args, unordered", metric.TrajectoryMatch{Mode: trajectory.Unordered, Args: trajectory.ArgsSuperset, Ignore: map[string][]string{"*": {"*_id"}}},
 			[]string{`a{"req_id":1,"x":1,"y":1}`, `a{"req_id":5}`}, []string{`a{"req_id":2}`, `a{"req_id":3,"x":1}`}, 1},
-		{"ignore with tolerance", metric.TrajectoryMatch{Values: metric.Equivalence{Tolerance: 0.1}, Ignore: map[string][]string{"*": {"t.start"}}},
+		{"ignore with tolerance", metric.TrajectoryMatch{Values: trajectory.Equivalence{Tolerance: 0.1}, Ignore: map[string][]string{"*": {"t.start"}}},
 			[]string{`a{"t":{"start":1,"end":2.05}}`}, []string{`a{"t":{"start":9,"end":2}}`}, 1},
-		{"comparator per tool", metric.TrajectoryMatch{Comparators: map[string]metric.ArgsComparator{"f": within1}},
+		{"comparator per tool", metric.TrajectoryMatch{Comparators: map[string]trajectory.ArgsComparator{"f": within1}},
 			[]string{`f{"n":3}`}, []string{`f{"n":2}`}, 1},
-		{"comparator per tool fails", metric.TrajectoryMatch{Comparators: map[string]metric.ArgsComparator{"f": within1}},
+		{"comparator per tool fails", metric.TrajectoryMatch{Comparators: map[string]trajectory.ArgsComparator{"f": within1}},
 			[]string{`f{"n":4}`}, []string{`f{"n":2}`}, 0},
-		{"comparator star for the rest", metric.TrajectoryMatch{Comparators: map[string]metric.ArgsComparator{"f": never, "*": always}},
+		{"comparator star for the rest", metric.TrajectoryMatch{Comparators: map[string]trajectory.ArgsComparator{"f": never, "*": always}},
 			[]string{`g{"x":1}`}, []string{`g{"y":2}`}, 1},
-		{"tool's own comparator before star", metric.TrajectoryMatch{Comparators: map[string]metric.ArgsComparator{"f": never, "*": always}},
+		{"tool's own comparator before star", metric.TrajectoryMatch{Comparators: map[string]trajectory.ArgsComparator{"f": never, "*": always}},
 			[]string{`f`}, []string{`f`}, 0},
-		{"comparator does not pair different tools", metric.TrajectoryMatch{Comparators: map[string]metric.ArgsComparator{"*": always}},
+		{"comparator does not pair different tools", metric.TrajectoryMatch{Comparators: map[string]trajectory.ArgsComparator{"*": always}},
 			[]string{`g`}, []string{`f`}, 0},
-		{"comparator in unordered matching", metric.TrajectoryMatch{Mode: metric.TrajectoryUnordered, Comparators: map[string]metric.ArgsComparator{"f": within1}},
+		{"comparator in unordered matching", metric.TrajectoryMatch{Mode: trajectory.Unordered, Comparators: map[string]trajectory.ArgsComparator{"f": within1}},
 			[]string{`f{"n":1}`, `f{"n":3}`}, []string{`f{"n":4}`, `f{"n":2}`}, 1},
-		{"case-insensitive strings", metric.TrajectoryMatch{Values: metric.Equivalence{Strings: metric.CaseInsensitive}},
+		{"case-insensitive strings", metric.TrajectoryMatch{Values: trajectory.Equivalence{Strings: trajectory.CaseInsensitive}},
 			[]string{`f{"city":"PARIS","tags":["A",{"x":"B"}]}`}, []string{`f{"city":"paris","tags":["a",{"x":"b"}]}`}, 1},
-		{"case-insensitive strings leave keys alone", metric.TrajectoryMatch{Values: metric.Equivalence{Strings: metric.CaseInsensitive}},
+		{"case-insensitive strings leave keys alone", metric.TrajectoryMatch{Values: trajectory.Equivalence{Strings: trajectory.CaseInsensitive}},
 			[]string{`f{"City":"paris"}`}, []string{`f{"city":"paris"}`}, 0},
 		{"strings differ without normaliser", metric.TrajectoryMatch{},
 			[]string{`f{"city":"PARIS"}`}, []string{`f{"city":"paris"}`}, 0},
-		{"BFCL strings", metric.TrajectoryMatch{Values: metric.Equivalence{Strings: metric.BFCLStrings}},
+		{"BFCL strings", metric.TrajectoryMatch{Values: trajectory.Equivalence{Strings: metric.BFCLStrings}},
 			[]string{`f{"city":"New-York, N.Y. City"}`}, []string{`f{"city":"newyorkny city"}`}, 1},
-		{"BFCL strings with superset args", metric.TrajectoryMatch{Args: metric.ArgsSuperset, Values: metric.Equivalence{Strings: metric.BFCLStrings}},
+		{"BFCL strings with superset args", metric.TrajectoryMatch{Args: trajectory.ArgsSuperset, Values: trajectory.Equivalence{Strings: metric.BFCLStrings}},
 			[]string{`f{"city":"San_Francisco","x":1}`}, []string{`f{"city":"san francisco"}`}, 1},
-		{"tolerance within", metric.TrajectoryMatch{Values: metric.Equivalence{Tolerance: 0.01}},
+		{"tolerance within", metric.TrajectoryMatch{Values: trajectory.Equivalence{Tolerance: 0.01}},
 			[]string{`f{"x":1.005,"v":[2.001,{"y":3}]}`}, []string{`f{"x":1,"v":[2,{"y":3.009}]}`}, 1},
-		{"tolerance exceeded", metric.TrajectoryMatch{Values: metric.Equivalence{Tolerance: 0.01}},
+		{"tolerance exceeded", metric.TrajectoryMatch{Values: trajectory.Equivalence{Tolerance: 0.01}},
 			[]string{`f{"x":1.02}`}, []string{`f{"x":1}`}, 0},
-		{"tolerance keeps kinds apart", metric.TrajectoryMatch{Values: metric.Equivalence{Tolerance: 0.5}},
+		{"tolerance keeps kinds apart", metric.TrajectoryMatch{Values: trajectory.Equivalence{Tolerance: 0.5}},
 			[]string{`f{"x":true}`}, []string{`f{"x":1}`}, 0},
-		{"tolerance and case-insensitive", metric.TrajectoryMatch{Values: metric.Equivalence{Tolerance: 0.1, Strings: metric.CaseInsensitive}},
+		{"tolerance and case-insensitive", metric.TrajectoryMatch{Values: trajectory.Equivalence{Tolerance: 0.1, Strings: trajectory.CaseInsensitive}},
 			[]string{`f{"x":1.05,"s":"AB"}`}, []string{`f{"x":1,"s":"ab"}`}, 1},
-		{"tolerance with subset args", metric.TrajectoryMatch{Args: metric.ArgsSubset, Values: metric.Equivalence{Tolerance: 0.1}},
+		{"tolerance with subset args", metric.TrajectoryMatch{Args: trajectory.ArgsSubset, Values: trajectory.Equivalence{Tolerance: 0.1}},
 			[]string{`f{"x":1.05}`}, []string{`f{"x":1,"y":2}`}, 1},
-		{"tolerance with subset args, extra arg", metric.TrajectoryMatch{Args: metric.ArgsSubset, Values: metric.Equivalence{Tolerance: 0.1}},
+		{"tolerance with subset args, extra arg", metric.TrajectoryMatch{Args: trajectory.ArgsSubset, Values: trajectory.Equivalence{Tolerance: 0.1}},
 			[]string{`f{"x":1.05,"z":1}`}, []string{`f{"x":1,"y":2}`}, 0},
-		{"tolerance with exact args, extra arg", metric.TrajectoryMatch{Values: metric.Equivalence{Tolerance: 0.1}},
+		{"tolerance with exact args, extra arg", metric.TrajectoryMatch{Values: trajectory.Equivalence{Tolerance: 0.1}},
 			[]string{`f{"x":1.05,"z":1}`}, []string{`f{"x":1}`}, 0},
 	}
 	for _, c := range cases {
@@ -265,24 +266,27 @@ func TestTrajectoryMatchKindsInvalidAndNonObjectArgs(t *testing.T) {
 	cases := []struct {
 		name      string
 		made, exp []call
-		want      map[metric.ArgsMode]float64
+		want      map[trajectory.ArgsMode]float64
 	}{
-		{"mcp against function", []call{mcp(f)}, []call{f}, map[metric.ArgsMode]float64{metric.ArgsExact: 0, metric.ArgsIgnore: 0, metric.ArgsSubset: 0, metric.ArgsSuperset: 0}},
-		{"mcp against mcp", []call{mcp(f)}, []call{mcp(f)}, map[metric.ArgsMode]float64{metric.ArgsExact: 1, metric.ArgsIgnore: 1, metric.ArgsSubset: 1, metric.ArgsSuperset: 1}},
-		{"mcp among function calls", []call{g, mcp(f)}, []call{g, f}, map[metric.ArgsMode]float64{metric.ArgsExact: 0, metric.ArgsIgnore: 0}},
-		{"invalid against valid", []call{bad}, []call{f}, map[metric.ArgsMode]float64{metric.ArgsExact: 0, metric.ArgsIgnore: 1, metric.ArgsSubset: 0, metric.ArgsSuperset: 0}},
-		{"invalid against no args", []call{bad}, tjCalls(`f`), map[metric.ArgsMode]float64{metric.ArgsExact: 0, metric.ArgsIgnore: 1, metric.ArgsSubset: 0, metric.ArgsSuperset: 0}},
-		{"invalid against the same invalid", []call{bad}, []call{bad}, map[metric.ArgsMode]float64{metric.ArgsExact: 0, metric.ArgsIgnore: 1, metric.ArgsSubset: 0, metric.ArgsSuperset: 0}},
-		{"invalid among valid", []call{g, bad}, []call{g, f}, map[metric.ArgsMode]float64{metric.ArgsExact: 0, metric.ArgsIgnore: 1}},
-		{"array args equal", []call{arr(`[1,2]`)}, []call{arr(`[1.0,2]`)}, map[metric.ArgsMode]float64{metric.ArgsExact: 1, metric.ArgsIgnore: 1, metric.ArgsSubset: 1, metric.ArgsSuperset: 1}},
-		{"array args in another order", []call{arr(`[2,1]`)}, []call{arr(`[1,2]`)}, map[metric.ArgsMode]float64{metric.ArgsExact: 0, metric.ArgsIgnore: 1, metric.ArgsSubset: 0, metric.ArgsSuperset: 0}},
-		{"array args are compared whole", []call{arr(`[1]`)}, []call{arr(`[1,2]`)}, map[metric.ArgsMode]float64{metric.ArgsExact: 0, metric.ArgsSubset: 0, metric.ArgsSuperset: 0}},
-		{"array against object", []call{arr(`[1]`)}, []call{f}, map[metric.ArgsMode]float64{metric.ArgsExact: 0, metric.ArgsIgnore: 1, metric.ArgsSubset: 0, metric.ArgsSuperset: 0}},
-		{"string args", []call{arr(`"x"`)}, []call{arr(`"x"`)}, map[metric.ArgsMode]float64{metric.ArgsExact: 1, metric.ArgsSubset: 1, metric.ArgsSuperset: 1}},
+		// A call's kind does not count (package trajectory's rule): an MCP
+		// call matches the same function call, as in ToolCallAccuracy,
+		// ToolCallF1 and ToolCallMatch.
+		{"mcp against function", []call{mcp(f)}, []call{f}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 1, trajectory.ArgsIgnore: 1, trajectory.ArgsSubset: 1, trajectory.ArgsSuperset: 1}},
+		{"mcp against mcp", []call{mcp(f)}, []call{mcp(f)}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 1, trajectory.ArgsIgnore: 1, trajectory.ArgsSubset: 1, trajectory.ArgsSuperset: 1}},
+		{"mcp among function calls", []call{g, mcp(f)}, []call{g, f}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 1, trajectory.ArgsIgnore: 1}},
+		{"invalid against valid", []call{bad}, []call{f}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 0, trajectory.ArgsIgnore: 1, trajectory.ArgsSubset: 0, trajectory.ArgsSuperset: 0}},
+		{"invalid against no args", []call{bad}, tjCalls(`f`), map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 0, trajectory.ArgsIgnore: 1, trajectory.ArgsSubset: 0, trajectory.ArgsSuperset: 0}},
+		{"invalid against the same invalid", []call{bad}, []call{bad}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 0, trajectory.ArgsIgnore: 1, trajectory.ArgsSubset: 0, trajectory.ArgsSuperset: 0}},
+		{"invalid among valid", []call{g, bad}, []call{g, f}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 0, trajectory.ArgsIgnore: 1}},
+		{"array args equal", []call{arr(`[1,2]`)}, []call{arr(`[1.0,2]`)}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 1, trajectory.ArgsIgnore: 1, trajectory.ArgsSubset: 1, trajectory.ArgsSuperset: 1}},
+		{"array args in another order", []call{arr(`[2,1]`)}, []call{arr(`[1,2]`)}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 0, trajectory.ArgsIgnore: 1, trajectory.ArgsSubset: 0, trajectory.ArgsSuperset: 0}},
+		{"array args are compared whole", []call{arr(`[1]`)}, []call{arr(`[1,2]`)}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 0, trajectory.ArgsSubset: 0, trajectory.ArgsSuperset: 0}},
+		{"array against object", []call{arr(`[1]`)}, []call{f}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 0, trajectory.ArgsIgnore: 1, trajectory.ArgsSubset: 0, trajectory.ArgsSuperset: 0}},
+		{"string args", []call{arr(`"x"`)}, []call{arr(`"x"`)}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 1, trajectory.ArgsSubset: 1, trajectory.ArgsSuperset: 1}},
 	}
 	for _, c := range cases {
 		for args, want := range c.want {
-			for _, mode := range []metric.TrajectoryMode{metric.TrajectoryStrict, metric.TrajectoryUnordered, metric.TrajectorySubset, metric.TrajectorySuperset, metric.TrajectoryInOrder} {
+			for _, mode := range []trajectory.Mode{trajectory.Strict, trajectory.Unordered, trajectory.Subset, trajectory.Superset, trajectory.InOrder} {
 				t.Run(fmt.Sprintf("%s/%s/%s", c.name, mode, args), func(t *testing.T) {
 					tjRun(t, metric.TrajectoryMatch{Mode: mode, Args: args}, c.made, c.exp, want)
 				})
@@ -290,7 +294,7 @@ func TestTrajectoryMatchKindsInvalidAndNonObjectArgs(t *testing.T) {
 		}
 	}
 	// A per-tool override to ignore lets an unparseable call through.
-	m := metric.TrajectoryMatch{ToolArgs: map[string]metric.ArgsMode{"f": metric.ArgsIgnore}}
+	m := metric.TrajectoryMatch{ToolArgs: map[string]trajectory.ArgsMode{"f": trajectory.ArgsIgnore}}
 	tjRun(t, m, []call{bad}, []call{f}, 1)
 }
 
@@ -299,7 +303,7 @@ func TestTrajectoryMatchKindsInvalidAndNonObjectArgs(t *testing.T) {
 func TestTrajectoryMatchInvalidArgsUnderComparator(t *testing.T) {
 	bad := agentcheck.ToolCall{Name: "f", InvalidArgs: `{"a":`}
 	lenient := func(made, _ agentcheck.Value) bool { _, has := made.Get("a"); return !has } // "a" must not be set
-	m := metric.TrajectoryMatch{Comparators: map[string]metric.ArgsComparator{"*": lenient}}
+	m := metric.TrajectoryMatch{Comparators: map[string]trajectory.ArgsComparator{"*": lenient}}
 	if r := m.Compare([]agentcheck.ToolCall{bad}, tjCalls(`f{"a":1}`)); r.Score != 0 {
 		t.Errorf("Expected an unparseable call to fail its comparator's check (InvalidArgs is checked first), but it scores %v: %s", r.Score, r.Reason)
 	}
@@ -310,11 +314,11 @@ func TestTrajectoryMatchInvalidArgsUnderComparator(t *testing.T) {
 func TestTrajectoryMatchNoArgsUnderTolerance(t *testing.T) {
 	noArgs := []agentcheck.ToolCall{{Name: "now"}}
 	empty := tjCalls(`now`)
-	for _, args := range []metric.ArgsMode{metric.ArgsExact, metric.ArgsSubset, metric.ArgsSuperset} {
+	for _, args := range []trajectory.ArgsMode{trajectory.ArgsExact, trajectory.ArgsSubset, trajectory.ArgsSuperset} {
 		plain := metric.TrajectoryMatch{Args: args}
 		tjRun(t, plain, noArgs, empty, 1)
 		tjRun(t, plain, empty, noArgs, 1)
-		if r := (metric.TrajectoryMatch{Args: args, Values: metric.Equivalence{Tolerance: 0.01}}).Compare(noArgs, empty); r.Score != 1 {
+		if r := (metric.TrajectoryMatch{Args: args, Values: trajectory.Equivalence{Tolerance: 0.01}}).Compare(noArgs, empty); r.Score != 1 {
 			t.Errorf("Expected a call with no arguments to match one with {} under a tolerance (%s), as it does without, but it scores %v: %s", args, r.Score, r.Reason)
 		}
 	}
@@ -343,14 +347,14 @@ func TestTrajectoryMatchTurns(t *testing.T) {
 		{"turn-aware args still count", metric.TrajectoryMatch{TurnAware: true}, turns([]string{b, `a{"x":9}`}, []string{c}), ab_c, 0},
 		{"turns joined without turn-aware", metric.TrajectoryMatch{}, turns([]string{a}, []string{b, c}), ab_c, 1},
 		{"joined strict keeps order", metric.TrajectoryMatch{}, turns([]string{b, a}, []string{c}), ab_c, 0},
-		{"joined superset", metric.TrajectoryMatch{Mode: metric.TrajectorySuperset}, turns([]string{c, `d`}, []string{b, a}), ab_c, 1},
-		{"per turn 2 of 3", metric.TrajectoryMatch{Scoring: metric.ScorePerTurn}, turns([]string{a}, []string{b}, []string{`d`}), turns([]string{a}, []string{b}, []string{c}), 2.0 / 3},
-		{"per turn missing turn", metric.TrajectoryMatch{Scoring: metric.ScorePerTurn}, turns([]string{a}, []string{b}), turns([]string{a}, []string{b}, []string{c}), 2.0 / 3},
-		{"per turn extra turn", metric.TrajectoryMatch{Scoring: metric.ScorePerTurn}, turns([]string{a}, []string{b}, []string{c}), turns([]string{a}, []string{b}), 2.0 / 3},
-		{"per turn strict order within turn", metric.TrajectoryMatch{Scoring: metric.ScorePerTurn}, turns([]string{b, a}, []string{c}), ab_c, 0.5},
-		{"per turn turn-aware any order", metric.TrajectoryMatch{Scoring: metric.ScorePerTurn, TurnAware: true}, turns([]string{b, a}, []string{c}), ab_c, 1},
-		{"per turn superset", metric.TrajectoryMatch{Scoring: metric.ScorePerTurn, Mode: metric.TrajectorySuperset}, turns([]string{b, a, `d`}, []string{`d`}), ab_c, 0.5},
-		{"per turn no turns", metric.TrajectoryMatch{Scoring: metric.ScorePerTurn}, nil, nil, 1},
+		{"joined superset", metric.TrajectoryMatch{Mode: trajectory.Superset}, turns([]string{c, `d`}, []string{b, a}), ab_c, 1},
+		{"per turn 2 of 3", metric.TrajectoryMatch{Scoring: trajectory.ScorePerTurn}, turns([]string{a}, []string{b}, []string{`d`}), turns([]string{a}, []string{b}, []string{c}), 2.0 / 3},
+		{"per turn missing turn", metric.TrajectoryMatch{Scoring: trajectory.ScorePerTurn}, turns([]string{a}, []string{b}), turns([]string{a}, []string{b}, []string{c}), 2.0 / 3},
+		{"per turn extra turn", metric.TrajectoryMatch{Scoring: trajectory.ScorePerTurn}, turns([]string{a}, []string{b}, []string{c}), turns([]string{a}, []string{b}), 2.0 / 3},
+		{"per turn strict order within turn", metric.TrajectoryMatch{Scoring: trajectory.ScorePerTurn}, turns([]string{b, a}, []string{c}), ab_c, 0.5},
+		{"per turn turn-aware any order", metric.TrajectoryMatch{Scoring: trajectory.ScorePerTurn, TurnAware: true}, turns([]string{b, a}, []string{c}), ab_c, 1},
+		{"per turn superset", metric.TrajectoryMatch{Scoring: trajectory.ScorePerTurn, Mode: trajectory.Superset}, turns([]string{b, a, `d`}, []string{`d`}), ab_c, 0.5},
+		{"per turn no turns", metric.TrajectoryMatch{Scoring: trajectory.ScorePerTurn}, nil, nil, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -430,14 +434,14 @@ func TestTrajectoryMatchEvaluateTurns(t *testing.T) {
 }
 
 func TestTrajectoryMatchPartialScores(t *testing.T) {
-	S, U, Sub, Sup, IO := metric.TrajectoryStrict, metric.TrajectoryUnordered, metric.TrajectorySubset, metric.TrajectorySuperset, metric.TrajectoryInOrder
-	R, P := metric.ScoreRecall, metric.ScorePartialArgs
+	S, U, Sub, Sup, IO := trajectory.Strict, trajectory.Unordered, trajectory.Subset, trajectory.Superset, trajectory.InOrder
+	R, P := trajectory.ScoreRecall, trajectory.ScorePartialArgs
 	abc := []string{"a", "b", "c"}
 	cases := []struct {
 		name      string
-		mode      metric.TrajectoryMode
-		scoring   metric.Scoring
-		args      metric.ArgsMode
+		mode      trajectory.Mode
+		scoring   trajectory.Scoring
+		args      trajectory.ArgsMode
 		made, exp []string
 		want      float64
 		pairs     map[int]int // expected index → made index, where it matters
@@ -454,7 +458,7 @@ func TestTrajectoryMatchPartialScores(t *testing.T) {
 		{"recall superset over expected", Sup, R, 0, []string{"b", "x", "y"}, []string{"a", "b"}, 0.5, map[int]int{1: 0}},
 		{"recall superset nothing expected", Sup, R, 0, []string{"x"}, nil, 1, nil},
 		{"recall in order longest common subsequence", IO, R, 0, []string{"c", "a", "b"}, abc, 2.0 / 3, map[int]int{0: 1, 1: 2}},
-		{"recall unordered max matching with superset args", U, R, metric.ArgsSuperset, []string{`f{"a":1}`, `f{"b":2}`}, []string{`f`, `f{"a":1}`}, 1, map[int]int{0: 1, 1: 0}},
+		{"recall unordered max matching with superset args", U, R, trajectory.ArgsSuperset, []string{`f{"a":1}`, `f{"b":2}`}, []string{`f`, `f{"a":1}`}, 1, map[int]int{0: 1, 1: 0}},
 		{"recall counts whole matches only", U, R, 0, []string{`f{"a":1,"b":3}`}, []string{`f{"a":1,"b":2}`}, 0, nil},
 		{"partial strict", S, P, 0, []string{`f{"a":1,"b":2}`, "g"}, []string{`f{"a":1,"b":1}`, "g"}, 0.75, nil},
 		{"partial unordered assignment beats first fit", U, P, 0,
@@ -469,8 +473,8 @@ func TestTrajectoryMatchPartialScores(t *testing.T) {
 		{"partial superset over expected", Sup, P, 0, []string{`f{"a":1,"b":9}`, "h"}, []string{`f{"a":1,"b":2}`, "g"}, 0.25, nil},
 		{"partial nested", S, P, 0, []string{`f{"slot":{"day":1,"hour":9}}`}, []string{`f{"slot":{"day":1,"hour":10}}`}, 0.5, nil},
 		{"partial other tool earns nothing", S, P, 0, []string{`g{"a":1}`}, []string{`f{"a":1}`}, 0, nil},
-		{"partial non-exact args is all or nothing", U, P, metric.ArgsSuperset, []string{`f{"a":1,"c":1}`, `g{"b":1}`}, []string{`f{"a":1}`, `g{"b":2,"c":3}`}, 0.5, nil},
-		{"partial ignored args earn full", U, P, metric.ArgsIgnore, []string{`f{"a":2}`}, []string{`f{"a":1}`}, 1, nil},
+		{"partial non-exact args is all or nothing", U, P, trajectory.ArgsSuperset, []string{`f{"a":1,"c":1}`, `g{"b":1}`}, []string{`f{"a":1}`, `g{"b":2,"c":3}`}, 0.5, nil},
+		{"partial ignored args earn full", U, P, trajectory.ArgsIgnore, []string{`f{"a":2}`}, []string{`f{"a":1}`}, 1, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -492,24 +496,24 @@ func TestTrajectoryMatchPartialScores(t *testing.T) {
 }
 
 func TestTrajectoryMatchPartialWithOptions(t *testing.T) {
-	m := metric.TrajectoryMatch{Scoring: metric.ScorePartialArgs, Values: metric.Equivalence{Strings: metric.CaseInsensitive},
+	m := metric.TrajectoryMatch{Scoring: trajectory.ScorePartialArgs, Values: trajectory.Equivalence{Strings: trajectory.CaseInsensitive},
 		Ignore: map[string][]string{"*": {"req_id"}}}
 	tjRun(t, m, tjCalls(`f{"city":"PARIS","n":1,"req_id":1}`), tjCalls(`f{"city":"paris","n":2,"req_id":2}`), 0.5)
-	m.Values = metric.Equivalence{Tolerance: 0.5}
+	m.Values = trajectory.Equivalence{Tolerance: 0.5}
 	tjRun(t, m, tjCalls(`f{"n":1.2,"m":3}`), tjCalls(`f{"n":1,"m":4}`), 0.5)
 	bad := agentcheck.ToolCall{Name: "f", InvalidArgs: "{"}
-	tjRun(t, metric.TrajectoryMatch{Scoring: metric.ScorePartialArgs}, []agentcheck.ToolCall{bad}, tjCalls(`f`), 0)
+	tjRun(t, metric.TrajectoryMatch{Scoring: trajectory.ScorePartialArgs}, []agentcheck.ToolCall{bad}, tjCalls(`f`), 0)
 	mcp := tjCalls(`f{"a":1}`)
 	mcp[0].Kind = agentcheck.MCPTool
-	tjRun(t, metric.TrajectoryMatch{Scoring: metric.ScorePartialArgs}, mcp, tjCalls(`f{"a":1}`), 0)
+	tjRun(t, metric.TrajectoryMatch{Scoring: trajectory.ScorePartialArgs}, mcp, tjCalls(`f{"a":1}`), 1)
 }
 
 // TestTrajectoryMatchCompareTurnsScoresRecall: CompareTurns joins the turns
 // when not turn-aware, so it scores as Compare on the joined calls.
 func TestTrajectoryMatchCompareTurnsScoresRecall(t *testing.T) {
 	made, exp := tjCalls("a", "x", "c"), tjCalls("a", "b", "c")
-	for _, s := range []metric.Scoring{metric.ScoreRecall, metric.ScorePartialArgs} {
-		m := metric.TrajectoryMatch{Mode: metric.TrajectoryUnordered, Scoring: s}
+	for _, s := range []trajectory.Scoring{trajectory.ScoreRecall, trajectory.ScorePartialArgs} {
+		m := metric.TrajectoryMatch{Mode: trajectory.Unordered, Scoring: s}
 		flat := m.Compare(made, exp)
 		if math.Abs(flat.Score-2.0/3) > 1e-9 {
 			t.Fatalf("Expected Compare's score %v to be 2/3, but it is not", flat.Score)
@@ -543,7 +547,7 @@ func TestArgsCredit(t *testing.T) {
 		{`null`, `{}`, 1},
 	}
 	for _, c := range cases {
-		if got := metric.ArgsCredit(v(c.made), v(c.exp)); math.Abs(got-c.want) > 1e-12 {
+		if got := trajectory.ArgsCredit(v(c.made), v(c.exp)); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("Expected ArgsCredit(%s, %s) = %v to be %v, but it is not", c.made, c.exp, got, c.want)
 		}
 	}
@@ -551,7 +555,7 @@ func TestArgsCredit(t *testing.T) {
 
 func TestTrajectoryMatchReasonAndPairs(t *testing.T) {
 	made, exp := tjCalls(`f{"a":2}`, `g`), tjCalls(`g`, `f{"a":1}`)
-	r := tjRun(t, metric.TrajectoryMatch{Mode: metric.TrajectoryUnordered}, made, exp, 0)
+	r := tjRun(t, metric.TrajectoryMatch{Mode: trajectory.Unordered}, made, exp, 0)
 	for _, want := range []string{"unordered", `expected, not made: [1] f({"a":1})`, `made, not expected: [0] f({"a":2})`, "arguments exact"} {
 		if !strings.Contains(r.Reason, want) {
 			t.Errorf("Expected reason %q to contain %q, but it does not", r.Reason, want)
@@ -560,7 +564,7 @@ func TestTrajectoryMatchReasonAndPairs(t *testing.T) {
 	if strings.Contains(r.Reason, "g()") {
 		t.Errorf("Expected reason %q not to name the matched call g(), but it does", r.Reason)
 	}
-	ok := tjRun(t, metric.TrajectoryMatch{Mode: metric.TrajectoryUnordered}, tjCalls(`g`, `f{"a":1}`), exp, 1)
+	ok := tjRun(t, metric.TrajectoryMatch{Mode: trajectory.Unordered}, tjCalls(`g`, `f{"a":1}`), exp, 1)
 	if !strings.Contains(ok.Reason, "match the 2 expected") || strings.Contains(ok.Reason, "not made") {
 		t.Errorf("Expected reason %q to say the calls match, but it does not", ok.Reason)
 	}
@@ -568,7 +572,7 @@ func TestTrajectoryMatchReasonAndPairs(t *testing.T) {
 	if !strings.Contains(st.Reason, `f({"a":2})`) || !strings.Contains(st.Reason, `f({"a":1})`) {
 		t.Errorf("Expected strict reason %q to name the call made and the call expected in each differing place, but it does not", st.Reason)
 	}
-	io := tjRun(t, metric.TrajectoryMatch{Mode: metric.TrajectoryInOrder}, tjCalls(`b`, `a`), tjCalls(`a`, `b`), 0)
+	io := tjRun(t, metric.TrajectoryMatch{Mode: trajectory.InOrder}, tjCalls(`b`, `a`), tjCalls(`a`, `b`), 0)
 	if !strings.Contains(io.Reason, "expected, not made: [1] b()") || !strings.Contains(io.Reason, "made, not expected: [0] b()") {
 		t.Errorf("Expected reason %q to name b as missing after a and the first b as extra, but it does not", io.Reason)
 	}
@@ -577,7 +581,7 @@ func TestTrajectoryMatchReasonAndPairs(t *testing.T) {
 // TestTrajectoryMatchPairsMarkMatches: a pair that matches is Matched, as
 // the other call metrics' pairs are (agenttest's report marks them "=").
 func TestTrajectoryMatchPairsMarkMatches(t *testing.T) {
-	r := metric.TrajectoryMatch{Mode: metric.TrajectoryUnordered}.Compare(tjCalls(`g`, `f`), tjCalls(`f`, `g`))
+	r := metric.TrajectoryMatch{Mode: trajectory.Unordered}.Compare(tjCalls(`g`, `f`), tjCalls(`f`, `g`))
 	if r.Score != 1 {
 		t.Fatalf("Expected score %v to be 1, but it is not: %s", r.Score, r.Reason)
 	}
@@ -588,43 +592,9 @@ func TestTrajectoryMatchPairsMarkMatches(t *testing.T) {
 	}
 }
 
-func TestTrajectoryModeNames(t *testing.T) {
-	for _, m := range []metric.TrajectoryMode{metric.TrajectoryStrict, metric.TrajectoryUnordered, metric.TrajectorySubset, metric.TrajectorySuperset, metric.TrajectoryInOrder} {
-		got, err := metric.ParseTrajectoryMode(m.String())
-		if err != nil || got != m {
-			t.Errorf("Expected ParseTrajectoryMode(%q) = %v, %v to give the mode back, but it does not", m.String(), got, err)
-		}
-	}
-	for _, m := range []metric.ArgsMode{metric.ArgsExact, metric.ArgsIgnore, metric.ArgsSubset, metric.ArgsSuperset} {
-		got, err := metric.ParseArgsMode(m.String())
-		if err != nil || got != m {
-			t.Errorf("Expected ParseArgsMode(%q) = %v, %v to give the mode back, but it does not", m.String(), got, err)
-		}
-	}
-	if s := metric.TrajectoryMode(9).String(); s != "TrajectoryMode(9)" {
-		t.Errorf("Expected an unknown mode to print as TrajectoryMode(9), but it prints %q", s)
-	}
-	if s := metric.ArgsMode(7).String(); s != "ArgsMode(7)" {
-		t.Errorf("Expected an unknown args mode to print as ArgsMode(7), but it prints %q", s)
-	}
-	_, errMode := metric.ParseTrajectoryMode("sorted")
-	_, errArgs := metric.ParseArgsMode("Exact")
-	for err, wants := range map[error][]string{errMode: {`"sorted"`, "strict", "unordered", "subset", "superset", "in_order"}, errArgs: {`"Exact"`, "exact", "ignore", "subset", "superset"}} {
-		if err == nil {
-			t.Errorf("Expected parsing %s to fail, but it did not", wants[0])
-			continue
-		}
-		for _, want := range wants {
-			if !strings.Contains(err.Error(), want) {
-				t.Errorf("Expected error %q to mention %s, but it does not", err, want)
-			}
-		}
-	}
-}
-
 func TestStringNormalisers(t *testing.T) {
 	for _, c := range [][2]string{{"Straße", "STRASSE"}, {"ΣΊΣΥΦΟΣ", "σίσυφος"}, {"ǅ", "ǆ"}, {"K", "k"}, {"ı", "i"}, {"İ", "i"}, {"ı", "I"}} {
-		if eq := metric.CaseInsensitive(c[0]) == metric.CaseInsensitive(c[1]); eq != strings.EqualFold(c[0], c[1]) {
+		if eq := trajectory.CaseInsensitive(c[0]) == trajectory.CaseInsensitive(c[1]); eq != strings.EqualFold(c[0], c[1]) {
 			t.Errorf("Expected CaseInsensitive to agree with strings.EqualFold on %q and %q (%v), but it does not", c[0], c[1], strings.EqualFold(c[0], c[1]))
 		}
 	}
@@ -635,19 +605,19 @@ func TestStringNormalisers(t *testing.T) {
 
 func TestEquivalenceEqual(t *testing.T) {
 	v := agentcheck.MustParseValue
-	var none *metric.Equivalence
+	var none *trajectory.Equivalence
 	cases := []struct {
-		e    *metric.Equivalence
+		e    *trajectory.Equivalence
 		a, b string
 		want bool
 	}{
 		{none, `{"a":1,"b":[1]}`, `{"b":[1.0],"a":1}`, true},
 		{none, `"A"`, `"a"`, false},
-		{&metric.Equivalence{Strings: metric.CaseInsensitive}, `["A",{"k":"B"}]`, `["a",{"k":"b"}]`, true},
-		{&metric.Equivalence{Tolerance: 0.1}, `{"x":[1.05]}`, `{"x":[1]}`, true},
-		{&metric.Equivalence{Tolerance: 0.1}, `{"x":1.05,"y":1}`, `{"x":1}`, false},
-		{&metric.Equivalence{Tolerance: 0.1}, `[1.2]`, `[1]`, false},
-		{&metric.Equivalence{Tolerance: 1}, `"1"`, `1`, false},
+		{&trajectory.Equivalence{Strings: trajectory.CaseInsensitive}, `["A",{"k":"B"}]`, `["a",{"k":"b"}]`, true},
+		{&trajectory.Equivalence{Tolerance: 0.1}, `{"x":[1.05]}`, `{"x":[1]}`, true},
+		{&trajectory.Equivalence{Tolerance: 0.1}, `{"x":1.05,"y":1}`, `{"x":1}`, false},
+		{&trajectory.Equivalence{Tolerance: 0.1}, `[1.2]`, `[1]`, false},
+		{&trajectory.Equivalence{Tolerance: 1}, `"1"`, `1`, false},
 	}
 	for _, c := range cases {
 		if got := c.e.Equal(v(c.a), v(c.b)); got != c.want {
@@ -658,21 +628,21 @@ func TestEquivalenceEqual(t *testing.T) {
 
 func TestIgnorePaths(t *testing.T) {
 	v := agentcheck.MustParseValue(`{"time":{"start":1,"end":2},"user_id":3,"meta":{"trace_id":4,"k":5},"n":6}`)
-	got := metric.IgnorePaths(v, "time.start", "*_id", "meta.*_id")
+	got := trajectory.IgnorePaths(v, "time.start", "*_id", "meta.*_id")
 	want := agentcheck.MustParseValue(`{"time":{"end":2},"meta":{"k":5},"n":6}`)
 	if !agentcheck.Equal(got, want) {
 		t.Errorf("Expected IgnorePaths to give %s, but it gives %s", want, got)
 	}
 	arr := agentcheck.MustParseValue(`[1,2]`)
-	if got := metric.IgnorePaths(arr, "*"); !agentcheck.Equal(got, arr) {
+	if got := trajectory.IgnorePaths(arr, "*"); !agentcheck.Equal(got, arr) {
 		t.Errorf("Expected IgnorePaths to leave an array alone, but it gives %s", got)
 	}
 }
 
 // tjOracle is an independent statement of the semantics: does made match
 // exp under args, and what does the pair earn.
-func tjOracle(args metric.ArgsMode, made, exp agentcheck.ToolCall) (bool, float64) {
-	if made.Name != exp.Name || made.Kind != exp.Kind {
+func tjOracle(args trajectory.ArgsMode, made, exp agentcheck.ToolCall) (bool, float64) {
+	if made.Name != exp.Name { // a call's kind does not count
 		return false, 0
 	}
 	within := func(small, big agentcheck.Value) bool {
@@ -686,16 +656,16 @@ func tjOracle(args metric.ArgsMode, made, exp agentcheck.ToolCall) (bool, float6
 	}
 	var ok bool
 	switch {
-	case args == metric.ArgsIgnore:
+	case args == trajectory.ArgsIgnore:
 		return true, 1
 	case made.InvalidArgs != "" || exp.InvalidArgs != "":
 		return false, 0
 	}
 	switch args {
-	case metric.ArgsExact:
+	case trajectory.ArgsExact:
 		ok = agentcheck.Equal(made.Args, exp.Args)
-		return ok, metric.ArgsCredit(made.Args, exp.Args)
-	case metric.ArgsSubset:
+		return ok, trajectory.ArgsCredit(made.Args, exp.Args)
+	case trajectory.ArgsSubset:
 		ok = within(made.Args, exp.Args)
 	default:
 		ok = within(exp.Args, made.Args)
@@ -710,7 +680,7 @@ func tjOracle(args metric.ArgsMode, made, exp agentcheck.ToolCall) (bool, float6
 // (every injection of a subset of the expected calls into the calls made),
 // optionally only the order-preserving ones, and returns the most pairs
 // that match and the most credit a pairing earns.
-func tjBrute(args metric.ArgsMode, made, exp []agentcheck.ToolCall, inOrder bool) (int, float64) {
+func tjBrute(args trajectory.ArgsMode, made, exp []agentcheck.ToolCall, inOrder bool) (int, float64) {
 	used := make([]bool, len(made))
 	bestN, bestC := 0, 0.0
 	var walk func(j, last, n int, c float64)
@@ -769,8 +739,8 @@ func tjRandomCalls(r *rand.Rand, n int) []agentcheck.ToolCall {
 // trying them all, so the matching is optimal, not first-fit.
 func TestTrajectoryMatchAgainstBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(2026, 11))
-	modes := []metric.TrajectoryMode{metric.TrajectoryStrict, metric.TrajectoryUnordered, metric.TrajectorySubset, metric.TrajectorySuperset, metric.TrajectoryInOrder}
-	argModes := []metric.ArgsMode{metric.ArgsExact, metric.ArgsIgnore, metric.ArgsSubset, metric.ArgsSuperset}
+	modes := []trajectory.Mode{trajectory.Strict, trajectory.Unordered, trajectory.Subset, trajectory.Superset, trajectory.InOrder}
+	argModes := []trajectory.ArgsMode{trajectory.ArgsExact, trajectory.ArgsIgnore, trajectory.ArgsSubset, trajectory.ArgsSuperset}
 	for range 3000 {
 		made, exp := tjRandomCalls(r, r.IntN(6)), tjRandomCalls(r, r.IntN(6))
 		if r.IntN(3) == 0 { // often a shuffle of the expected calls, so that verdicts pass too
@@ -792,13 +762,13 @@ func TestTrajectoryMatchAgainstBruteForce(t *testing.T) {
 				var n, denom int
 				var c float64
 				switch mode {
-				case metric.TrajectoryStrict:
+				case trajectory.Strict:
 					pass, n, c, denom = nm == ne && strictN == nm, strictN, strictC, max(nm, ne)
-				case metric.TrajectoryUnordered:
+				case trajectory.Unordered:
 					pass, n, c, denom = anyN == nm && anyN == ne, anyN, anyC, max(nm, ne)
-				case metric.TrajectorySubset:
+				case trajectory.Subset:
 					pass, n, c, denom = anyN == nm, anyN, anyC, nm
-				case metric.TrajectorySuperset:
+				case trajectory.Superset:
 					pass, n, c, denom = anyN == ne, anyN, anyC, ne
 				default:
 					pass, n, c, denom = ordN == ne, ordN, ordC, ne
@@ -809,10 +779,10 @@ func TestTrajectoryMatchAgainstBruteForce(t *testing.T) {
 					}
 					return x / float64(denom)
 				}
-				if args != metric.ArgsExact {
+				if args != trajectory.ArgsExact {
 					c = float64(n) // credit is all or nothing
 				}
-				for scoring, want := range map[metric.Scoring]float64{metric.ScoreAll: tjOne(pass), metric.ScoreRecall: ratio(float64(n)), metric.ScorePartialArgs: ratio(c)} {
+				for scoring, want := range map[trajectory.Scoring]float64{trajectory.ScoreAll: tjOne(pass), trajectory.ScoreRecall: ratio(float64(n)), trajectory.ScorePartialArgs: ratio(c)} {
 					m := metric.TrajectoryMatch{Mode: mode, Args: args, Scoring: scoring}
 					res := m.Compare(made, exp)
 					if math.Abs(res.Score-want) > 1e-9 {
@@ -828,7 +798,7 @@ func TestTrajectoryMatchAgainstBruteForce(t *testing.T) {
 // ExampleTrajectoryMatch_supersetArgs pairs calls one to one whatever their
 // order, each made call carrying at least the expected arguments.
 func ExampleTrajectoryMatch_supersetArgs() {
-	m := metric.TrajectoryMatch{Mode: metric.TrajectoryUnordered, Args: metric.ArgsSuperset}
+	m := metric.TrajectoryMatch{Mode: trajectory.Unordered, Args: trajectory.ArgsSuperset}
 	made := []agentcheck.ToolCall{
 		agentcheck.MustParseToolCall("search", `{"q":"flights","limit":5}`),
 		agentcheck.MustParseToolCall("search", `{"q":"hotels"}`),

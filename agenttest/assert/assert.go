@@ -18,6 +18,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -35,16 +36,16 @@ type Calls = []agenttest.ExpectedCall
 
 // ToolCalls asserts that the tool calls in actual (anything
 // agenttest.ToolCallsOf takes: a Conversation, a Sample, []ToolCall, an
-// adapter's Transcript) are the expected calls in the given order
+// adapter's Transcript) are the expected calls in the given trajectory mode
 // (agenttest.CheckToolCalls). The failure shows the table of expected
 // against actual calls and their per-argument differences.
 //
-//	assert.ToolCalls(t, msgs, agenttest.InOrder, assert.Calls{search, book}, "booking %s", id)
-func ToolCalls(t TestingT, actual any, order agenttest.Order, expected Calls, msgAndArgs ...any) bool {
+//	assert.ToolCalls(t, msgs, trajectory.InOrder, assert.Calls{search, book}, "booking %s", id)
+func ToolCalls(t TestingT, actual any, mode trajectory.Mode, expected Calls, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	return Check(t, agenttest.CheckNameToolCalls, actual, agenttest.CheckToolCalls(actual, order, expected...), msgAndArgs...)
+	return Check(t, agenttest.CheckNameToolCalls, actual, agenttest.CheckToolCalls(actual, mode, expected...), msgAndArgs...)
 }
 
 // Called asserts that the number of calls in actual that call accepts

@@ -10,6 +10,7 @@ import (
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/agenttest/assert"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 	"github.com/stretchr/testify/suite"
 	"go.uber.org/goleak"
 )
@@ -105,7 +106,7 @@ var (
 func TestToolCalls(t *testing.T) {
 	s := sample(t, travel)
 	rt := &recordingT{}
-	if !assert.ToolCalls(rt, s, agenttest.InOrder, assert.Calls{agenttest.CallTo("search"), book}) || len(rt.errors) != 0 {
+	if !assert.ToolCalls(rt, s, trajectory.InOrder, assert.Calls{agenttest.CallTo("search"), book}) || len(rt.errors) != 0 {
 		t.Fatalf("a passing assertion failed: %q", rt.errors)
 	}
 	if rt.attr("agentcheck.check") != "tool_calls" || rt.attr("agentcheck.verdict") != "pass" {
@@ -113,11 +114,11 @@ func TestToolCalls(t *testing.T) {
 	}
 
 	rt = &recordingT{}
-	if assert.ToolCalls(rt, s, agenttest.Exactly, assert.Calls{search, book}, "booking %s for %d nights", "A", 2) {
+	if assert.ToolCalls(rt, s, trajectory.Strict, assert.Calls{search, book}, "booking %s for %d nights", "A", 2) {
 		t.Fatal("ToolCalls passed on a different argument")
 	}
 	got := rt.one(t)
-	report := agenttest.CheckToolCalls(s, agenttest.Exactly, search, book).String()
+	report := agenttest.CheckToolCalls(s, trajectory.Strict, search, book).String()
 	if re := testifyLayout(report, "booking A for 2 nights"); !re.MatchString(got) {
 		t.Errorf("failure:\n%s\nwant testify's layout of the report:\n%s", got, report)
 	}
@@ -131,13 +132,13 @@ func TestToolCalls(t *testing.T) {
 	}
 
 	// Without a message, testify leaves the Messages line out.
-	assert.ToolCalls(rt, s, agenttest.Exactly, assert.Calls{search, book})
+	assert.ToolCalls(rt, s, trajectory.Strict, assert.Calls{search, book})
 	if got := rt.one(t); !testifyLayout(report, "").MatchString(got) {
 		t.Errorf("failure without a message:\n%s", got)
 	}
 
 	// What is not a conversation fails, and says so.
-	assert.ToolCalls(rt, 42, agenttest.Exactly, nil)
+	assert.ToolCalls(rt, 42, trajectory.Strict, nil)
 	if got := rt.one(t); !strings.Contains(got, "cannot take tool calls from int") {
 		t.Errorf("bad actual: %s", got)
 	}
@@ -220,7 +221,7 @@ func (s *BookingSuite) SetupTest() {
 }
 
 func (s *BookingSuite) TestBooksTheHotel() {
-	s.True(assert.ToolCalls(s.T(), s.travel, agenttest.AnyOrder, assert.Calls{book}))
+	s.True(assert.ToolCalls(s.T(), s.travel, trajectory.Superset, assert.Calls{book}))
 	s.True(assert.Called(s.T(), s.travel, agenttest.CallTo("search").With(agenttest.Args{"city": "paris"}), agenttest.Times(1)))
 	s.True(assert.NotCalled(s.T(), s.travel, "cancel"))
 	s.True(assert.Score(s.T(), metric.ToolCallAccuracy{}, s.travel, 0.5, "half the calls are right"))
@@ -259,7 +260,7 @@ func ExampleToolCalls() {
 		}},
 	}
 	// In a test, pass the *testing.T; here a TestingT that prints.
-	ok := assert.ToolCalls(printT{}, conv, agenttest.Exactly, assert.Calls{
+	ok := assert.ToolCalls(printT{}, conv, trajectory.Strict, assert.Calls{
 		agenttest.CallTo("get_weather").With(agenttest.Args{"city": "Lisbon", "unit": agenttest.OneOf("C", "celsius")}),
 	}, "weather for %s", "Lisbon")
 	fmt.Println(ok)

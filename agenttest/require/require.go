@@ -14,6 +14,7 @@ import (
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/agenttest/assert"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 	"github.com/stretchr/testify/require"
 )
 
@@ -28,11 +29,11 @@ type TestingT = require.TestingT
 type Calls = assert.Calls
 
 // ToolCalls is assert.ToolCalls, then t.FailNow() on failure.
-func ToolCalls(t TestingT, actual any, order agenttest.Order, expected Calls, msgAndArgs ...any) {
+func ToolCalls(t TestingT, actual any, mode trajectory.Mode, expected Calls, msgAndArgs ...any) {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	if !assert.ToolCalls(t, actual, order, expected, msgAndArgs...) {
+	if !assert.ToolCalls(t, actual, mode, expected, msgAndArgs...) {
 		t.FailNow()
 	}
 }

@@ -535,11 +535,6 @@ func (sc *scorer) appendScores(b []byte, it *item, s agentcheck.Sample) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, sc.keys[j]...)
-		if verdictMetrics[sc.cfg.names[j]] && (x == 0 || x == 1) {
-			// A verdict, not a measure: written as the number 1 or 0.
-			b = append(b, '0'+byte(x))
-			continue
-		}
 		b = sc.appendFloat(b, x)
 	}
 	b = append(b, '}')

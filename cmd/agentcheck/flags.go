@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 // maxJudgeConcurrency bounds --judge-concurrency: each judged sample in
@@ -68,8 +69,10 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	metrics := fs.String("metrics", "", "")
 	strict := fs.Bool("strict-order", true, "")
 	sim := fs.String("arg-similarity", "exact", "")
-	trajMode := fs.String("trajectory-mode", "strict", "")
-	argsMode := fs.String("args-mode", "exact", "")
+	var opts metricOptions
+	fs.TextVar(&opts.trajectory, "trajectory-mode", trajectory.Strict, "")
+	fs.TextVar(&opts.args, "args-mode", trajectory.ArgsExact, "")
+	fs.BoolVar(&opts.turnAware, "turn-aware", false, "")
 	formatName := fs.String("format", "table", "")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "")
 	topicMode := fs.String("topic-mode", "f1", "")
@@ -107,12 +110,10 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 		return cfg, nil, fmt.Errorf("--workers must be at least 1, got %d", *workers)
 	}
 	cfg.workers = *workers
-	cfg.opts = metricOptions{strictOrder: *strict, argSimilarity: argSim}
-	if cfg.opts.trajectory, err = metric.ParseTrajectoryMode(*trajMode); err != nil {
-		return cfg, nil, fmt.Errorf("--trajectory-mode: %v", err)
-	}
-	if cfg.opts.args, err = metric.ParseArgsMode(*argsMode); err != nil {
-		return cfg, nil, fmt.Errorf("--args-mode: %v", err)
+	cfg.opts = opts
+	cfg.opts.strictOrder, cfg.opts.argSimilarity = *strict, argSim
+	if opts.turnAware && opts.trajectory != trajectory.Strict {
+		return cfg, nil, fmt.Errorf("--turn-aware applies to --trajectory-mode strict, not %s", opts.trajectory)
 	}
 	if cfg.opts.topicMode, err = metric.ParseTopicMode(*topicMode); err != nil {
 		return cfg, nil, fmt.Errorf("--topic-mode: %v", err)

@@ -26,6 +26,7 @@ import (
 
 	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 func main() {
@@ -112,6 +113,9 @@ Flags:
                           expected), superset (every expected call is made),
                           in_order (every expected call is made, in order);
                           calls pair one to one, optimally
+  --turn-aware            trajectory_match, strict: the calls of one AI message
+                          (parallel calls) may come in any order among
+                          themselves; the turns must line up
   --args-mode NAME        trajectory_match: how arguments compare: exact
                           (default), ignore (names only), subset (the call's
                           arguments are among the expected ones), superset (the
@@ -122,7 +126,8 @@ Flags:
   --format NAME           table (default): aligned table with a mean per metric,
                           scores rounded to 4 decimals;
                           jsonl: one JSON object of scores per sample, every
-                          digit kept (Python's repr of the float);
+                          digit kept (Python's repr of the float: 1.0, 0.5,
+                          0.6666666666666666, for every metric);
                           json: {"samples": [the same objects], "summary":
                           {counts, means, gates, baseline, "pass"}};
                           junit: JUnit XML, a testcase per sample (a failure
@@ -339,9 +344,6 @@ type judgeFlags struct {
 	concurrency int
 }
 
-// verdictMetrics score 1 or 0, written as integers in JSON.
-var verdictMetrics = map[string]bool{"trajectory_match": true}
-
 // judgedMetrics are the metrics that ask an LLM judge.
 var judgedMetrics = map[string]bool{"agent_goal_accuracy": true, "topic_adherence": true}
 
@@ -387,8 +389,9 @@ func (c *evalConfig) buildMetrics(sess *judgeSession) error {
 type metricOptions struct {
 	strictOrder   bool
 	argSimilarity metric.StringSimilarity
-	trajectory    metric.TrajectoryMode
-	args          metric.ArgsMode
+	trajectory    trajectory.Mode
+	args          trajectory.ArgsMode
+	turnAware     bool // trajectory_match, strict: the calls of one AI message in any order
 	topicMode     metric.TopicMode
 	judge         metric.Judge // nil until the judge is set up
 }
@@ -401,7 +404,7 @@ func newMetric(name string, o metricOptions) (metric.Metric, error) {
 	case "tool_call_f1":
 		return metric.ToolCallF1{}, nil
 	case "trajectory_match":
-		return metric.TrajectoryMatch{Mode: o.trajectory, Args: o.args}, nil
+		return metric.TrajectoryMatch{Mode: o.trajectory, Args: o.args, TurnAware: o.turnAware}, nil
 	case "agent_goal_accuracy":
 		return metric.AgentGoalAccuracy{Judge: o.judge}, nil
 	case "topic_adherence":
