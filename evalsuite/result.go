@@ -19,10 +19,13 @@ type RunResult struct {
 	// Err is why the run could not be scored: the agent failed, or a
 	// metric did.
 	Err error
+	// Failure is why a run that Run reported Failed did not pass.
+	Failure string
 }
 
-// Passed reports whether the run was scored and reached every threshold.
-func (r RunResult) Passed() bool { return r.Err == nil && len(r.Below) == 0 }
+// Passed reports whether the run was scored, reached every threshold and
+// was not Failed.
+func (r RunResult) Passed() bool { return r.Err == nil && len(r.Below) == 0 && r.Failure == "" }
 
 // CaseResult is how a case fared over its runs.
 type CaseResult struct {
@@ -132,6 +135,9 @@ func (c CaseResult) failure(metrics []string) string {
 		if r.Err != nil {
 			fmt.Fprintf(&b, "Expected case %q to be scored, but %v", c.ID, r.Err)
 		}
+		if r.Failure != "" {
+			fmt.Fprintf(&b, "Expected case %q to pass, but it failed:\n%s", c.ID, indentLines(r.Failure, "    "))
+		}
 		for _, j := range r.Below {
 			if b.Len() > 0 {
 				b.WriteByte('\n')
@@ -153,6 +159,9 @@ func (c CaseResult) failure(metrics []string) string {
 	for i, r := range c.Runs {
 		if r.Err != nil {
 			fmt.Fprintf(&b, "\n  %v", strings.ReplaceAll(r.Err.Error(), "\n", "\n    "))
+		}
+		if r.Failure != "" {
+			fmt.Fprintf(&b, "\n  run %d failed:\n%s", i+1, indentLines(r.Failure, "    "))
 		}
 		for _, j := range r.Below {
 			fmt.Fprintf(&b, "\n  run %d: %s scored %s, below %s", i+1, metrics[j], fmtScore(r.Scores[j]), fmtScore(c.Thresholds[j]))
@@ -342,6 +351,10 @@ func (r *Result) attrs() [][2]string {
 		}
 	}
 	return kv
+}
+
+func indentLines(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
 // fmtScore writes a score for people: at most four decimals, "-" for NaN.

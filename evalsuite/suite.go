@@ -232,6 +232,10 @@ func (s Suite) runCase(ctx context.Context, c Case, id string, metrics []string)
 			run.Scores[j] = math.NaN()
 		}
 		sample, err := c.sample(rctx)
+		if f := (*Failed)(nil); errors.As(err, &f) {
+			// A run that was made and failed: its checks still score it.
+			run.Failure, err = f.Reason, nil
+		}
 		if err != nil {
 			run.Err = fmt.Errorf("run %d: the agent failed: %w", n, err)
 		} else {
@@ -254,6 +258,15 @@ func (s Suite) runCase(ctx context.Context, c Case, id string, metrics []string)
 	cr.ok = cr.decide(s.RequireAllRuns)
 	return cr
 }
+
+// Failed is the error a Case's Run returns, with the run's sample, for a
+// run that was made and failed on its own terms, such as a scenario whose
+// verdict is a fail (scenario.Case): the run counts as failed rather than
+// as not scored, the checks still score its sample, and Reason is its
+// failure message.
+type Failed struct{ Reason string }
+
+func (f *Failed) Error() string { return f.Reason }
 
 // RunLabel is the recorder case label of run n (from 1) of the case id,
 // id+"#run"+n: the label a cassette files that run's requests under.

@@ -230,7 +230,7 @@ func TestRefundScenarioFailsOnAnUnmetCriterion(t *testing.T) {
 
 // committedCassette is the path of the committed cassette of the test
 // named test, whichever way the recorder spells its file name.
-func committedCassette(t *testing.T, test string) string {
+func committedCassette(t testing.TB, test string) string {
 	t.Helper()
 	var found []string
 	for _, pattern := range []string{test + ".yaml", test + "~*.yaml"} {
@@ -303,7 +303,9 @@ func TestDeletedInteractionNamesTurnAndRole(t *testing.T) {
 				"agentcheck: replay miss: POST /v1/chat/completions (case refund a broken blender)",
 				"closest recorded request: interaction",
 				"diff (-recorded +got):",
-				"record it with: AGENTCHECK_RECORD=missing go test ./scenario -run '^TestRefundScenario$'",
+				"record it with: AGENTCHECK_RECORD=missing ",
+				"go test ./scenario ",
+				"-run '^TestRefundScenario$'",
 			} {
 				if !strings.Contains(got, w) {
 					t.Errorf("Expected the report to say %q, but it is:\n%s", w, got)
