@@ -32,7 +32,7 @@ func travelServer() judgetest.Script {
 	}
 	user := func(r judgetest.Request) judgetest.Reply {
 		if m := writeTurn.FindStringSubmatch(r.LastUser()); m != nil {
-			return judgetest.UserSays("Next, please: step " + m[1] + " of my trip to Lisbon.").WithUsage(280, 12)
+			return judgetest.UserSays("Next, please: step "+m[1]+" of my trip to Lisbon.").WithUsage(280, 12)
 		}
 		return judgetest.UserDone("nothing to ask")
 	}
