@@ -38,3 +38,11 @@ func (r *Recorder) scrubInteraction(it *vcr.Interaction, req *http.Request, body
 	it.Response.Body = string(stored)
 	it.Response.ContentLength = int64(len(it.Response.Body))
 }
+
+// scrubText removes the secrets the recorder's rules find from a text
+// built of stored requests, such as a replay miss's diff: a cassette
+// written by another tool, or by hand, may hold what the recorder would
+// have removed, and a message must not print it.
+func (r *Recorder) scrubText(s string) string {
+	return r.redact.Text(s)
+}

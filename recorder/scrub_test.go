@@ -283,6 +283,70 @@ func placements() []placement {
 		}},
 		{name: "BOM JSON", secrets: []string{k(75)}, req: get("q=12"), answer: jsonAnswer("\ufeff" + `{"password":"` + k(75) + `"}`)},
 	}...)
+	return append(ps, issue17Placements(k, get, post, chat)...)
+}
+
+// issue17Placements are the placements issue 17 found stored: key shapes
+// of the model and developer platforms, connection strings, cloud
+// credentials in XML, INI and .env text, more names in headers, queries,
+// forms, multipart bodies and JSON, a key split across two stream events,
+// a key quoted in an error, JSON keys spelt with escapes or a tab.
+func issue17Placements(k func(int) string, get func(string) func(string) *http.Request,
+	post func(ctype, body string, h ...string) func(string) *http.Request, chat func(string) string) []placement {
+	var ps []placement
+	for i, key := range []string{
+		fake("hf_", 34, 100), fake("gsk_", 52, 101), fake("xai-", 80, 102), fake("pplx-", 48, 103), fake("r8_", 37, 104),
+		fake("glpat-", 20, 105), "SG." + fake("", 22, 106) + "." + fake("", 43, 107), fake("npm_", 36, 108),
+		fake("ya29.", 60, 109), "dop_v1_" + strings.Repeat("3fa9c07b", 8), fake("pcsk_", 60, 110), fake("tvly-", 32, 111),
+	} {
+		ps = append(ps, placement{name: "shape " + key[:4], secrets: []string{key}, req: post("application/json", chat("try "+key+" now")),
+			answer: jsonAnswer(`{"echo":"key ` + strconv.Itoa(i) + ` ok"}`)})
+	}
+	webhook := "T0" + fake("", 9, 112) + "/B0" + fake("", 9, 113) + "/" + fake("", 24, 114)
+	pw := "Pa55-" + fake("", 10, 115)
+	ps = append(ps, []placement{
+		{name: "slack webhook", secrets: []string{webhook}, req: post("application/json", chat("post to https://hooks.slack.com/services/"+webhook))},
+		{name: "postgres url", secrets: []string{pw}, req: post("application/json", chat("use postgres://app:"+pw+"@db.internal:5432/shop"))},
+		{name: "azure AccountKey", secrets: []string{k(116)}, req: get("q=20"), answer: func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "DefaultEndpointsProtocol=https;AccountName=acct7;AccountKey="+k(116)+"==;EndpointSuffix=core.windows.net")
+		}},
+		{name: "sts xml", secrets: []string{k(117), fake("FwoG", 120, 118)}, req: get("Action=AssumeRole"), answer: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/xml")
+			io.WriteString(w, "<AssumeRoleResponse><AssumeRoleResult><Credentials><AccessKeyId>ASIAQ7ZP9KD3WM5RT8YB</AccessKeyId><SecretAccessKey>"+
+				k(117)+"</SecretAccessKey><SessionToken>"+fake("FwoG", 120, 118)+"</SessionToken></Credentials></AssumeRoleResult></AssumeRoleResponse>")
+		}},
+		{name: "credentials file", secrets: []string{k(119)}, req: get("q=21"), answer: func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "[default]\naws_access_key_id = ASIAQ7ZP9KD3WM5RT8YB\naws_secret_access_key = "+k(119)+"\nregion = eu-west-1\n")
+		}},
+		{name: ".env", secrets: []string{k(120), k(121)}, req: get("q=22"), answer: func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "HF_TOKEN="+k(120)+"\nexport OPENAI_API_KEY=\""+k(121)+"\"\nDEBUG=1\n")
+		}},
+		{name: "x-api-cred", secrets: []string{k(122)}, req: get("q=23"), answer: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-Api-Cred", k(122))
+			io.WriteString(w, "ok")
+		}},
+		{name: "query tokens", secrets: []string{k(123), k(124), "tnnArxj06cWHq44gCs1OSKk/jLY="},
+			req: get("private_token=" + k(123) + "&hf_token=" + k(124) + "&oauth_signature=" + url.QueryEscape("tnnArxj06cWHq44gCs1OSKk/jLY="))},
+		{name: "form oauth_token_secret", secrets: []string{k(125)}, req: post("application/x-www-form-urlencoded", "oauth_token=t1&oauth_token_secret="+k(125))},
+		{name: "multipart api_key", secrets: []string{k(126)}, req: post("multipart/form-data; boundary=XyZ42",
+			"--XyZ42\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nwhisper-1\r\n--XyZ42\r\nContent-Disposition: form-data; name=\"api_key\"\r\n\r\n"+k(126)+"\r\n--XyZ42--\r\n")},
+		{name: "split across events", secrets: []string{fake("sk-proj-", 40, 127)}, req: get("q=24"), answer: func(w http.ResponseWriter, r *http.Request) {
+			key := fake("sk-proj-", 40, 127)
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, `data: {"choices":[{"delta":{"content":"key: `+key[:15]+`"}}]}`+"\n\n"+`data: {"choices":[{"delta":{"content":"`+key[15:]+`."}}]}`+"\n\ndata: [DONE]\n\n")
+		}},
+		{name: "400 quoting a key", secrets: []string{fake("gsk_", 52, 128)}, req: get("q=25"), answer: func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"error":{"message":"Invalid API Key: '`+fake("gsk_", 52, 128)+`'"}}`)
+		}},
+		{name: "escaped json key", secrets: []string{k(129)}, req: post("application/json", `{"model":"m","\u0061pi_key":"`+k(129)+`"}`)},
+		{name: "json key and a tab", secrets: []string{k(130)}, req: post("application/json", "{\"model\":\"m\",\"api_key\"\t:\""+k(130)+"\"}")},
+	}...)
+	for i, name := range []string{"bot_token", "hf_token", "private_token", "app_secret", "consumer_secret", "secret_token", "aws_secret",
+		"master_key", "encryption_key", "shared_secret", "signing_key", "AccountKey", "connection_string", "webhook_url", "dsn"} {
+		v := k(140 + i)
+		ps = append(ps, placement{name: "json " + name, secrets: []string{v}, req: post("application/json", `{"model":"m","settings":{"`+name+`":"`+v+`"}}`)})
+	}
 	return ps
 }
 
@@ -313,6 +377,17 @@ func cleanPlacements() []placement {
 			return newReq(http.MethodPost, base+"/v1/chat/completions", "application/json",
 				`{"model":"gpt-4o","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,`+image+`"}}]}]}`)
 		}, answer: jsonAnswer(`{"data":"` + image + `"}`)},
+		{name: "fetch credentials", req: func(base string) *http.Request {
+			return newReq(http.MethodPost, base+"/v1/fetch", "application/json", `{"credentials":"include","has_password":"yes","authorization":"approved"}`)
+		}, answer: jsonAnswer(`{"question":"What is the secret of the sauce?","secret":"Fresh basil","credentials":"omit"}`)},
+		{name: "signature algorithm", req: func(base string) *http.Request {
+			return newReq(http.MethodPost, base+"/v1/chat/completions", "application/json",
+				`{"model":"m","messages":[{"role":"user","content":"the docs use AKIA`+`IOSFODNN7EXAMPLE"}]}`, "X-Signature-Algorithm", "HMAC-SHA256")
+		}, answer: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-Signature-Algorithm", "HMAC-SHA256")
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"ok":true}`)
+		}},
 		{name: "clean stream", req: func(base string) *http.Request {
 			return newReq(http.MethodPost, base+"/v1/chat/completions", "application/json", `{"model":"m","stream":true,"max_tokens":5}`)
 		}, answer: func(w http.ResponseWriter, r *http.Request) {
@@ -413,6 +488,10 @@ func TestRecordedCorpusHoldsNoSecret(t *testing.T) {
 			t.Errorf("%s: Expected a clean exchange to be stored unchanged, but it was stored as\nrequest:  %s\nresponse: %s\nsent:     %s\nreceived: %s",
 				p.name, it.Request.Body, it.Response.Body, sent, live[i])
 		}
+	}
+	if it := its[stored["c"+strconv.Itoa(indexOf(all, "signature algorithm"))]]; http.Header(it.Request.Headers).Get("X-Signature-Algorithm") != "HMAC-SHA256" ||
+		http.Header(it.Response.Headers).Get("X-Signature-Algorithm") != "HMAC-SHA256" {
+		t.Errorf("signature algorithm: Expected X-Signature-Algorithm kept on both sides, but the headers are %v and %v", it.Request.Headers, it.Response.Headers)
 	}
 	for _, name := range []string{"gzip response", "deflate response"} {
 		i := indexOf(all, name)

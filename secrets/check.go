@@ -560,8 +560,8 @@ func (s *secretScan) body(at scalar, encoding, ctype string) {
 // content scans a body's content as its Content-Type, or its look, says.
 func (s *secretScan) content(at scalar, raw []byte, ctype string, depth int) {
 	text := string(raw)
-	if boundary := multipartBoundary(ctype, raw); boundary != "" && depth < 4 {
-		for _, p := range multipartParts(raw, boundary) {
+	if parts := multipartParts(raw, multipartBoundary(ctype, raw)); len(parts) > 0 && depth < 4 {
+		for _, p := range parts {
 			content := raw[p.start:p.end]
 			if v := string(content); !p.file && s.rules.secretValue(p.name, v, true) {
 				s.report(at, v, p.name+" multipart field "+mask(v))

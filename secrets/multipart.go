@@ -109,8 +109,7 @@ func textPart(p part, content []byte) bool {
 // a field whose name says it is a credential becomes its placeholder, a
 // text part is scrubbed as its Content-Type says; files that are not text
 // (images, audio) stay as they are, byte for byte.
-func (x *Redactor) multipart(b []byte, boundary string) ([]byte, bool) {
-	parts := multipartParts(b, boundary)
+func (x *Redactor) multipart(b []byte, parts []part) ([]byte, bool) {
 	var out []byte
 	at, changed := 0, false
 	for _, p := range parts {

@@ -209,7 +209,9 @@ type learned struct {
 func (x *Redactor) credentials(u *url.URL, h http.Header, body []byte, found func(learned)) (dirty bool) {
 	add := func(v, from string) {
 		v = strings.TrimSpace(v)
-		if len(v) >= minKnownLen && !placeholder(v) && !isRedacted(v) {
+		// A value holding a placeholder was scrubbed already: what is left
+		// of it is no secret of this request.
+		if len(v) >= minKnownLen && !placeholder(v) && stripRedacted(v) == v {
 			found(learned{v, from})
 		}
 	}
@@ -277,6 +279,10 @@ func (x *Redactor) credentials(u *url.URL, h http.Header, body []byte, found fun
 	for _, sp := range sp {
 		dirty = true
 		add(text[sp.start:sp.end], "request body secret")
+	}
+	if events := isEventStream(body); !dirty && (events || isNDJSON(body)) {
+		// A key split across the lines of a streamed request.
+		dirty = len(x.crossings(strings.SplitAfter(text, "\n"), events)) > 0
 	}
 	return dirty
 }
@@ -462,7 +468,7 @@ func (x *Redactor) mayHold(b []byte, ctype string) bool {
 		}
 	}
 	// A key split across a stream's events.
-	if mt, _, _ := mime.ParseMediaType(ctype); mt == "text/event-stream" || mt == "" && isEventStream(b) {
+	if mt, _, _ := mime.ParseMediaType(ctype); mt == "text/event-stream" || isEventStream(b) {
 		return len(x.crossings(strings.SplitAfter(s, "\n"), true)) > 0
 	} else if mt == "application/x-ndjson" || mt == "application/jsonl" || isNDJSON(b) {
 		return len(x.crossings(strings.SplitAfter(s, "\n"), false)) > 0
@@ -473,12 +479,13 @@ func (x *Redactor) mayHold(b []byte, ctype string) bool {
 // content scrubs a body without its BOM, by its kind.
 func (x *Redactor) content(b []byte, ctype string) ([]byte, bool) {
 	mt, _, _ := mime.ParseMediaType(ctype)
-	switch {
-	case mt == "text/event-stream" || mt == "" && isEventStream(b):
+	if mt == "text/event-stream" || isEventStream(b) {
 		return x.lines(b, true)
 	}
 	if boundary := multipartBoundary(ctype, b); boundary != "" {
-		return x.multipart(b, boundary)
+		if parts := multipartParts(b, boundary); len(parts) > 0 {
+			return x.multipart(b, parts)
+		}
 	}
 	if v, err := decodeJSON(b); err == nil {
 		return x.jsonBody(v)
@@ -580,6 +587,11 @@ func (x *Redactor) pairs(s string, escape bool, rest func(string) (string, bool)
 	for i, kv := range pairs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
+			if rest != nil {
+				if r, ok := rest(kv); ok {
+					pairs[i], changed = r, true
+				}
+			}
 			continue
 		}
 		name, err := url.QueryUnescape(k)

@@ -1,0 +1,120 @@
+package recorder
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/agentcheck/agentcheck/internal/vcr"
+	"github.com/agentcheck/agentcheck/secrets"
+)
+
+// fuzzTypes are the Content-Types a fuzzed body is sent and answered as.
+var fuzzTypes = []string{
+	"application/json", "text/plain", "application/x-www-form-urlencoded", "text/event-stream",
+	"application/x-ndjson", "multipart/form-data; boundary=B0und", "", "text/xml",
+}
+
+// FuzzRecorderAndCheckAgree is the property that makes the recorder and
+// the check one rule set: a body recorded through the real recorder (sent
+// as a request, echoed as the answer) gives a cassette the check passes;
+// and a body the check flags in a hand-written cassette is one the
+// recorder would not have stored as it is.
+func FuzzRecorderAndCheckAgree(f *testing.F) {
+	key := fake("sk-proj-", 40, 7)
+	for _, seed := range []string{
+		`{"model":"m","messages":[{"role":"user","content":"hi"}]}`,
+		`{"api_key":"` + fake("", 32, 1) + `"}`,
+		`{"\u0061pi_key":"` + fake("", 32, 2) + `"}`,
+		"{\"api_key\"\t:\"" + fake("", 32, 3) + "\"}",
+		`{"credentials":"include","has_password":"yes","authorization":"approved","secret":"Rosebud"}`,
+		"aws_secret_access_key = " + fake("", 40, 4) + "\n",
+		"HF_TOKEN=" + fake("", 30, 5) + "\n",
+		`<Credentials><SecretAccessKey>` + fake("", 40, 6) + `</SecretAccessKey></Credentials>`,
+		"data: {\"delta\":\"" + key[:12] + "\"}\n\ndata: {\"delta\":\"" + key[12:] + "\"}\n\n",
+		"--B0und\r\nContent-Disposition: form-data; name=\"api_key\"\r\n\r\n" + fake("", 32, 8) + "\r\n--B0und--\r\n",
+		"oauth_token_secret=" + fake("", 32, 9) + "&q=1",
+		"postgres://app:" + fake("Pw", 10, 10) + "@db:5432/x",
+		"use " + fake("hf_", 34, 11) + " and " + fake("gsk_", 52, 12),
+		`{"connection_string":"Server=x;Password=` + fake("", 12, 13) + `;","dsn":"https://abc@o1.ingest.sentry.io/1"}`,
+		`{"note":"X-Signature-Algorithm: HMAC-SHA256, AKIA` + `IOSFODNN7EXAMPLE"}`,
+		`{"a":"password=` + fake("", 10, 14) + `","b":"\"secret\": \"` + fake("", 20, 15) + `\""}`,
+	} {
+		for i := range fuzzTypes {
+			f.Add(seed, uint8(i))
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if ct := r.Header.Get("Content-Type"); ct != "" {
+			w.Header().Set("Content-Type", ct)
+		}
+		w.Write(b)
+	}))
+	defer srv.Close()
+	f.Fuzz(func(t *testing.T, body string, kind uint8) {
+		if !utf8.ValidString(body) || body == "" || len(body) > 4096 {
+			t.Skip()
+		}
+		ctype := fuzzTypes[int(kind)%len(fuzzTypes)]
+		dir := t.TempDir()
+
+		// The check on the body as a hand-written cassette holds it.
+		h := http.Header{}
+		if ctype != "" {
+			h.Set("Content-Type", ctype)
+		}
+		hand := filepath.Join(dir, "hand.yaml")
+		it := &vcr.Interaction{
+			Request:  vcr.Request{Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Host: "x.test", Body: body, Headers: h, URL: "https://x.test/v1/echo", Method: http.MethodPost},
+			Response: vcr.Response{Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Body: body, Headers: h, Status: "200 OK", Code: 200},
+		}
+		if err := os.WriteFile(hand, encodeCassette([]*vcr.Interaction{it}), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		flagged, err := secrets.Check(hand, secrets.Rules{})
+		if err != nil {
+			t.Fatalf("hand-written cassette: %v", err)
+		}
+
+		// The recorder's cassette of the same exchange.
+		path := filepath.Join(dir, "rec.yaml")
+		rec, err := Open(path, WithMode(RecordMissing), env())
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL+"/v1/echo", strings.NewReader(body))
+		if ctype != "" {
+			req.Header.Set("Content-Type", ctype)
+		}
+		resp, err := rec.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if err := rec.Close(); err != nil {
+			t.Fatal(err)
+		}
+		found, err := secrets.Check(path, secrets.Rules{})
+		if err != nil {
+			t.Fatalf("recorded cassette: %v", err)
+		}
+		data, _ := os.ReadFile(path)
+		if len(found) > 0 {
+			t.Fatalf("Expected the check to pass what the recorder stored, but it found %v in\n%s", found, data)
+		}
+		its, _, err := loadCassette(path)
+		if err != nil || len(its) != 1 {
+			t.Fatalf("recorded cassette: %d interactions, %v", len(its), err)
+		}
+		if len(flagged) > 0 && its[0].Request.Body == body && its[0].Response.Body == body {
+			t.Fatalf("Expected the recorder to scrub what the check flags (%v), but it stored the body as it was:\n%s", flagged, data)
+		}
+	})
+}
