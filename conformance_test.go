@@ -1,10 +1,11 @@
 package agentcheck_test
 
 // The peer conformance test: every case of testdata/peer-suites (675 tests
-// of six other frameworks' own suites, with their verdicts) runs through
+// of six other frameworks' own suites, with their verdicts, and 2518 more
+// BFCL cases whose verdicts BFCL's own checker gave) runs through
 // agentcheck's public API, the peer's mode mapped to agentcheck's options,
 // and must get the peer's verdict, except for the deliberate differences
-// listed below, each with its reason.
+// listed below and in conformance_bfcl_test.go, each with its reason.
 
 import (
 	"bufio"
@@ -47,7 +48,8 @@ type peerCase struct {
 	ActualMessages    []peerMessage  `json:"actual_messages"`
 	ReferenceMessages []peerMessage  `json:"reference_messages"`
 	Invocations       []struct{ Actual, Expected []peerCall }
-	PossibleAnswer    []map[string]map[string][]any `json:"possible_answer"`
+	Functions         json.RawMessage               `json:"functions"`
+	PossibleAnswer    json.RawMessage               `json:"possible_answer"`
 	OtherSteps        []struct{ Type, Name string } `json:"other_steps"`
 	RawOutput         json.RawMessage               `json:"raw_output"`
 	Verdict           struct {
@@ -106,8 +108,8 @@ func loadPeerCases(t *testing.T) []peerCase {
 
 func TestPeerConformance(t *testing.T) {
 	cases := loadPeerCases(t)
-	if len(cases) != 675 {
-		t.Fatalf("%d peer cases, want 675", len(cases))
+	if len(cases) != 3193 {
+		t.Fatalf("%d peer cases, want 3193", len(cases))
 	}
 	agree := map[string]int{}
 	total := map[string]int{}
@@ -143,8 +145,8 @@ func TestPeerConformance(t *testing.T) {
 		sum += agree[p]
 	}
 	t.Logf("agreement:%s; %d/%d in all", b.String(), sum, len(cases))
-	if sum < 660 {
-		t.Errorf("%d of %d peer cases agree, want at least 660", sum, len(cases))
+	if sum < 3097 {
+		t.Errorf("%d of %d peer cases agree, want at least 3097", sum, len(cases))
 	}
 }
 
@@ -376,56 +378,20 @@ func runADK(c peerCase) (outcome, error) {
 	return fromResult(m.CompareTurns(made, exp), threshold), nil
 }
 
-// BFCL: each possible answer is an expected call whose parameters are
-// OneOf their acceptable values (Optional when "" is among them), strings
-// compared by metric.BFCLStrings; parallel calls in any order, no more and
-// no fewer (trajectory.Unordered).
+// BFCL: the calls its possible answers expect, each checked against its
+// function's declaration and its answer as BFCL's AST checker does
+// (agenttest.BFCLCalls); parallel calls in any order, no more and no
+// fewer (trajectory.Unordered).
 func runBFCL(c peerCase) (outcome, error) {
-	var expected []agenttest.ExpectedCall
-	for _, answer := range c.PossibleAnswer {
-		for name, params := range answer {
-			expected = append(expected, agenttest.CallTo(name).With(bfclArgs(params)).Comparing(trajectory.Equivalence{Strings: metric.BFCLStrings}))
-		}
+	expected, err := agenttest.BFCLCalls(c.Functions, c.PossibleAnswer)
+	if err != nil {
+		return outcome{}, err
 	}
 	actual, err := toCalls(c.Actual)
 	if err != nil {
 		return outcome{}, err
 	}
 	return fromReport(agenttest.CheckToolCalls(actual, trajectory.Unordered, expected...), false), nil
-}
-
-// bfclArgs makes BFCL's possible answers expected arguments: each
-// parameter OneOf its values, Optional when "" is among them; a value that
-// is an object holds possible answers of its own.
-func bfclArgs(params map[string][]any) agenttest.Args {
-	args := agenttest.Args{}
-	for p, values := range params {
-		var alts []any
-		optional := false
-		for _, v := range values {
-			switch v := v.(type) {
-			case string:
-				if v == "" {
-					optional = true
-					continue
-				}
-			case map[string]any:
-				nested := make(map[string][]any, len(v))
-				for k, x := range v {
-					nested[k], _ = x.([]any)
-				}
-				alts = append(alts, map[string]any(bfclArgs(nested)))
-				continue
-			}
-			alts = append(alts, v)
-		}
-		var want any = agenttest.OneOf(alts...)
-		if optional {
-			want = agenttest.Optional(want)
-		}
-		args[p] = want
-	}
-	return args
 }
 
 // DeepEval's ToolCorrectness: names only, or with input_parameters

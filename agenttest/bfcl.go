@@ -21,9 +21,9 @@ import (
 // the declared type and one of the acceptable values, strings compared by
 // metric.BFCLStrings, lists element by element in order, a dict (and each
 // dict of a list of dicts) key by key against answers of its own. Check
-// them with CheckToolCalls(actual, Unordered, calls...): BFCL's simple,
-// multiple and parallel categories all want these calls, in any order,
-// nothing else.
+// them with CheckToolCalls(actual, trajectory.Unordered, calls...): BFCL's
+// simple, multiple and parallel categories all want these calls, in any
+// order, nothing else.
 //
 // Where agentcheck decides otherwise, on purpose: numbers compare as JSON
 // numbers (10 equals 10.0, an int is a float and an integral float an
