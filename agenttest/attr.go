@@ -34,11 +34,19 @@ const (
 const AttrPrefix = "agentcheck."
 
 // Record keeps the outcome of one assertion with its test t, for the tools
-// that read a test run rather than its log. It is what the assertions of
-// the agenttest/assert and agenttest/require packages call, and what other
-// assertion front ends may call; it never fails the test itself. check is
-// the check's name: a CheckName constant, or a word of one's own (runs of
-// characters other than letters, digits, '.', '-' and '_' become one '_').
+// that read a test run rather than its log. Every assertion of agentcheck
+// calls it: those of the agenttest/assert and agenttest/require packages
+// and tooldefs.AssertFit (check "tool_definitions"); other assertion front
+// ends may call it too. Gomega's matchers do not: Gomega gives a matcher no
+// test, so call Record after Expect where a run's outcome is wanted. It
+// never fails the test itself. check is the check's name: a CheckName
+// constant, or a word of one's own (runs of characters other than letters,
+// digits, '.', '-' and '_' become one '_').
+//
+// What it records depends on the methods t has, and only on them: t is any
+// value, so that testify's minimal TestingT and Ginkgo's GinkgoT() fit. A
+// t with neither Attr nor ArtifactDir (a testify mock, a type of one's own)
+// records nothing, by design; nothing else happens to it.
 //
 // When t has the method Attr(key, value string), as *testing.T has since Go
 // 1.25, Record emits the attributes (go test -json reports them as "attr"

@@ -77,6 +77,9 @@ func their(n int) string {
 	return "their tool definitions"
 }
 
+// checkName names AssertFit's check in what agenttest.Record keeps.
+const checkName = "tool_definitions"
+
 // T is what AssertFit needs of a test: *testing.T, Ginkgo's GinkgoT() and
 // testify's mocks all fit. When t also has Helper(), the failure is
 // reported at the caller's line.
@@ -86,12 +89,15 @@ type T interface {
 
 // AssertFit checks the tool calls in actual against defs (CheckCalls),
 // fails t with the violations if any call does not fit, and returns whether
-// all fit.
+// all fit. Like every assertion of agentcheck, it records its outcome with
+// t (agenttest.Record, check "tool_definitions"): the attributes when t has
+// Attr, the failure report and the transcript when it has ArtifactDir.
 func AssertFit(t T, actual any, defs *Set) bool {
 	if h, ok := t.(interface{ Helper() }); ok {
 		h.Helper()
 	}
 	r := CheckCalls(actual, defs)
+	agenttest.Record(t, checkName, actual, r)
 	if r.OK() {
 		return true
 	}

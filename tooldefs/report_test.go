@@ -2,6 +2,9 @@ package tooldefs_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -110,5 +113,37 @@ func TestAssertFit(t *testing.T) {
 	ft = fakeT{}
 	if !tooldefs.AssertFit(&ft, conv[:2][:1], defs) || len(ft.errors) != 0 {
 		t.Errorf("AssertFit failed a conversation with no calls: %q", ft.errors)
+	}
+}
+
+// recordingT is a test with the methods agenttest.Record writes to.
+type recordingT struct {
+	fakeT
+	attrs []string
+	dir   string
+}
+
+func (r *recordingT) Attr(key, value string) { r.attrs = append(r.attrs, key+"="+value) }
+func (r *recordingT) ArtifactDir() string    { return r.dir }
+
+// TestAssertFitRecords: AssertFit records its outcome as every assertion
+// does, with the failure report and the transcript when it fails.
+func TestAssertFitRecords(t *testing.T) {
+	rt := &recordingT{dir: t.TempDir()}
+	tooldefs.AssertFit(rt, conv[:2][:1], defs)
+	if want := []string{"agentcheck.check=tool_definitions", "agentcheck.verdict=pass"}; !slices.Equal(rt.attrs, want) {
+		t.Errorf("Expected a pass to record %q, but it records %q", want, rt.attrs)
+	}
+	rt.attrs = nil
+	tooldefs.AssertFit(rt, conv, defs)
+	if len(rt.attrs) != 3 || rt.attrs[1] != "agentcheck.verdict=fail" || !strings.HasPrefix(rt.attrs[2], "agentcheck.artifacts=") {
+		t.Fatalf("Expected a failure to record its verdict and artifacts, but it records %q", rt.attrs)
+	}
+	report, err := os.ReadFile(filepath.Join(rt.dir, "agentcheck-tool_definitions.txt"))
+	if err != nil || string(report) != tooldefs.CheckCalls(conv, defs).String()+"\n" {
+		t.Errorf("Expected the failure report in the artifacts, but got %q, %v", report, err)
+	}
+	if _, err := os.Stat(filepath.Join(rt.dir, "agentcheck-tool_definitions.json")); err != nil {
+		t.Errorf("Expected the transcript in the artifacts: %v", err)
 	}
 }
