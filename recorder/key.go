@@ -95,7 +95,34 @@ func (q request) canonical() string {
 	if canon, ok := appendCanonicalJSON(b, []byte(q.body)); ok {
 		return string(canon)
 	}
+	if boundary, ok := multipartBoundary(q.body); ok {
+		// Clients draw a new boundary for every request (Go's
+		// mime/multipart does): the parts match, whatever separates them.
+		return string(append(b, strings.ReplaceAll(q.body, "--"+boundary, "--"+canonicalBoundary)...))
+	}
 	return string(append(b, q.body...))
+}
+
+// canonicalBoundary stands for the boundary of a multipart body in its
+// canonical form.
+const canonicalBoundary = "agentcheck-boundary"
+
+// multipartBoundary is the boundary of a multipart body (RFC 2046): one
+// that starts with "--boundary" and a line break, and ends with
+// "--boundary--" and at most a line break.
+func multipartBoundary(body string) (string, bool) {
+	first, _, ok := strings.Cut(body, "\r\n")
+	boundary, isDelimiter := strings.CutPrefix(first, "--")
+	if !ok || !isDelimiter || len(boundary) == 0 || len(boundary) > 70 || strings.HasSuffix(boundary, " ") {
+		return "", false
+	}
+	for _, c := range []byte(boundary) {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || strings.IndexByte("'()+_,-./:=? ", c) >= 0) {
+			return "", false
+		}
+	}
+	end := strings.TrimSuffix(body, "\r\n")
+	return boundary, strings.HasSuffix(end, "\r\n--"+boundary+"--")
 }
 
 // appendCanonicalJSON appends b's canonical form, agentcheck's

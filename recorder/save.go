@@ -221,9 +221,12 @@ func loadCassette(path string) (interactions []*vcr.Interaction, existed bool, e
 }
 
 // loadCassetteData reads a cassette's content (decodeCassette) and refuses
-// one that is cut short: YAML reads an empty file as an empty cassette, and
-// an interaction that lost its last fields as one whose response has status
-// 0.
+// one that is cut short: YAML reads an empty file as an empty cassette, an
+// interaction that lost its last fields as one whose response has status
+// 0, and a file cut in the middle of its last line with that line's value
+// cut ("code: 200" as "code: 20"). Every cassette's last line ends with a
+// line break, so a file cut anywhere either loads as the interactions
+// before the cut, unchanged, or is refused.
 func loadCassetteData(path string, data []byte) (interactions []*vcr.Interaction, existed bool, err error) {
 	if len(bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(data), []byte("---")))) == 0 {
 		return nil, true, fmt.Errorf("agentcheck: cassette %s: the file is empty, yet a cassette always holds its version", path)
@@ -252,6 +255,13 @@ func loadCassetteData(path string, data []byte) (interactions []*vcr.Interaction
 			return nil, true, fmt.Errorf("agentcheck: cassette %s: interaction %d of %d has no %s: the file was cut short or edited",
 				path, i, len(its), strings.Join(missing, ", "))
 		}
+	}
+	if !bytes.HasSuffix(data, []byte("\n")) {
+		// A cut in the middle of a line can leave a value that still reads,
+		// changed: "code: 200" cut to "code: 20".
+		last := data[bytes.LastIndexByte(data, '\n')+1:]
+		return nil, true, fmt.Errorf("agentcheck: cassette %s: the file does not end with a line break, so it was cut short (its last line reads %.60q); if you edited it, end it with a line break",
+			path, last)
 	}
 	return its, true, nil
 }

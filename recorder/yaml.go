@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -30,8 +31,11 @@ import (
 //
 // The layout: block mappings indented by four spaces as go-vcr writes them,
 // every string scalar quoted (single quotes when the text is printable on one
-// line, double quotes with escapes otherwise), integers plain, empty maps
-// "{}". YAML parsers, go-vcr's included, read it as they read any YAML.
+// line, double quotes with escapes otherwise), bytes that are not UTF-8 (a
+// PNG, an audio upload) as YAML's !!binary in base64, as go-vcr writes them
+// itself, integers plain, empty maps "{}", every field of an interaction
+// present, in one order. YAML parsers, go-vcr's included, read it as they
+// read any YAML, binary bodies byte for byte.
 
 // encodeCassette writes interactions in the recorder's layout.
 func encodeCassette(its []*vcr.Interaction) []byte {
@@ -165,8 +169,9 @@ func writeHeaders(b *bytes.Buffer, indent int, key string, h http.Header) {
 }
 
 // writeQuoted writes s as a YAML flow scalar: a plain key when it is a
-// simple word, single-quoted when every character is printable, double-quoted
-// with Go's escapes (all of which YAML shares) otherwise.
+// simple word, single-quoted when every character is printable, !!binary
+// when s is not UTF-8, double-quoted with Go's escapes (all of which YAML
+// shares for text) otherwise.
 func writeQuoted(b *bytes.Buffer, s string) {
 	if isWord(s) {
 		b.WriteString(s)
@@ -178,8 +183,20 @@ func writeQuoted(b *bytes.Buffer, s string) {
 		b.WriteByte('\'')
 		return
 	}
+	if !utf8.ValidString(s) {
+		b.WriteString(binaryTag)
+		b.WriteString(base64.StdEncoding.EncodeToString([]byte(s)))
+		return
+	}
 	b.WriteString(strconv.QuoteToGraphic(s))
 }
+
+// binaryTag starts a scalar that is not UTF-8 text (a PNG, an audio upload,
+// a header of raw bytes): YAML's !!binary type, the bytes in standard base64
+// on one line. It is what go-vcr itself writes for such a string (through
+// its YAML library), and YAML parsers, go-vcr's included, read it back into
+// a string byte for byte.
+const binaryTag = "!!binary "
 
 // isWord reports whether s can stay plain: letters, digits, "_" and "-",
 // starting with a letter, and not a word YAML reads as a boolean or null.
@@ -226,14 +243,96 @@ func decodeCassette(data []byte) ([]*vcr.Interaction, error) {
 	if its, err := parseLayout(data); err == nil {
 		return its, nil
 	}
+	// Parsed into nodes first, which costs time and memory in proportion to
+	// the file, and checked: yaml.v3 reports a repeated key by comparing
+	// every key of a mapping with every other (54 KB of one key repeated
+	// took 9.7 s and 3.2 GB), so a repeated key is refused here, at once,
+	// and so is a mapping larger than any a cassette holds.
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	if err := checkMappings(&doc); err != nil {
+		return nil, err
+	}
+	if err := checkLastResponse(&doc); err != nil {
+		return nil, err
+	}
 	var c vcr.Cassette
-	if err := yaml.Unmarshal(data, &c); err != nil {
+	if err := doc.Decode(&c); err != nil {
 		return nil, err
 	}
 	if c.Version != vcr.FormatVersion {
 		return nil, fmt.Errorf("cassette format version %d, want %d", c.Version, vcr.FormatVersion)
 	}
 	return c.Interactions, nil
+}
+
+// maxMappingKeys bounds the keys of one mapping in a cassette read with the
+// YAML library: far more than the headers or form fields of an exchange,
+// few enough that the library's check for repeated keys, which compares
+// each key of a map with every other, stays fast.
+const maxMappingKeys = 1000
+
+// checkMappings refuses a mapping with a repeated key or more than
+// maxMappingKeys keys, naming its line. Aliases are not followed: the
+// mapping they name is checked where it is defined.
+func checkMappings(root *yaml.Node) error {
+	stack := []*yaml.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Kind == yaml.MappingNode {
+			seen := make(map[string]int, min(len(n.Content)/2, maxMappingKeys))
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind != yaml.ScalarNode {
+					continue
+				}
+				if line, dup := seen[k.Value]; dup {
+					return fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, k.Value, line)
+				}
+				seen[k.Value] = k.Line
+			}
+			if len(n.Content)/2 > maxMappingKeys {
+				return fmt.Errorf("line %d: a mapping of %d keys, more than the %d any cassette holds", n.Line, len(n.Content)/2, maxMappingKeys)
+			}
+		}
+		stack = append(stack, n.Content...)
+	}
+	return nil
+}
+
+// checkLastResponse refuses a cassette whose last response was written by
+// go-vcr or the recorder (it has their "proto" field) and has its status
+// code but lacks the field they write last, "duration": the file was cut
+// after the code. (Without its code, loadCassetteData refuses it.)
+func checkLastResponse(doc *yaml.Node) error {
+	field := func(m *yaml.Node, key string) *yaml.Node {
+		if m == nil || m.Kind != yaml.MappingNode {
+			return nil
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == key {
+				return m.Content[i+1]
+			}
+		}
+		return nil
+	}
+	if len(doc.Content) == 0 {
+		return nil
+	}
+	its := field(doc.Content[0], "interactions")
+	if its == nil || its.Kind != yaml.SequenceNode || len(its.Content) == 0 {
+		return nil
+	}
+	last := its.Content[len(its.Content)-1]
+	resp := field(last, "response")
+	if field(resp, "proto") != nil && field(resp, "code") != nil && field(resp, "duration") == nil {
+		return fmt.Errorf("line %d: interaction %d of %d has no response duration (the field written last): the file was cut short or edited",
+			resp.Line, len(its.Content)-1, len(its.Content))
+	}
+	return nil
 }
 
 // layoutParser reads the recorder's layout line by line.
@@ -316,17 +415,44 @@ func parseLayout(data []byte) ([]*vcr.Interaction, error) {
 	}
 }
 
+// layoutRequest and layoutResponse are the fields of a request and a
+// response in the order appendInteractions writes them; a "?" marks one it
+// may leave out. The parser takes nothing else, in no other order, so that
+// a file cut short (or edited) is never read as a complete one with fields
+// missing: it goes to the YAML library, and loadCassetteData then refuses
+// what lost a field that matters.
+var (
+	layoutRequest  = []string{"proto", "proto_major", "proto_minor", "content_length", "host", "body?", "form?", "headers?", "url", "method"}
+	layoutResponse = []string{"proto", "proto_major", "proto_minor", "content_length", "body", "headers", "status", "code", "duration"}
+)
+
 // fields reads the fields of a request or a response, indented by 8.
 func (p *layoutParser) fields(it *vcr.Interaction, request bool) error {
+	want := layoutResponse
+	if request {
+		want = layoutRequest
+	}
 	for {
 		indent, text, ok := p.peek()
 		if !ok || indent != 8 {
+			for _, f := range want {
+				if !strings.HasSuffix(f, "?") {
+					return errLayout // a field is missing
+				}
+			}
 			return nil
 		}
 		key, value, found := strings.Cut(text, ":")
 		if !found {
 			return errLayout
 		}
+		for len(want) > 0 && strings.HasSuffix(want[0], "?") && want[0] != key+"?" {
+			want = want[1:]
+		}
+		if len(want) == 0 || strings.TrimSuffix(want[0], "?") != key {
+			return errLayout // a field out of order, repeated or unknown
+		}
+		want = want[1:]
 		value = strings.TrimPrefix(value, " ")
 		p.advance()
 		switch key {
@@ -498,12 +624,20 @@ func unquote(s string) (string, error) {
 	case len(s) >= 2 && s[0] == '"':
 		// Go's escapes as strconv.QuoteToGraphic writes them. A \x escape
 		// means a byte to Go and a character to YAML, the same for ASCII,
-		// which is all that text in UTF-8 gives it to escape.
+		// which is all that text in UTF-8 gives it to escape. Earlier
+		// versions of the recorder wrote the bytes of a body that is not
+		// UTF-8 so; read as Go wrote them, they are the bytes again.
 		u, err := strconv.Unquote(s)
-		if err != nil || !utf8.ValidString(u) {
+		if err != nil {
 			return "", errLayout
 		}
 		return u, nil
+	case strings.HasPrefix(s, binaryTag):
+		b, err := base64.StdEncoding.DecodeString(s[len(binaryTag):])
+		if err != nil {
+			return "", errLayout
+		}
+		return string(b), nil
 	}
 	return "", errLayout
 }

@@ -1,0 +1,201 @@
+package recorder
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// recordedCassette records a few exchanges through the recorder (a JSON
+// answer, an error, a stream, a binary answer) and returns the file.
+func recordedCassette(t *testing.T) []byte {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/chat/completions":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"choices":[{"message":{"role":"assistant","content":"yes"}}]}`)
+		case "/v1/missing":
+			http.Error(w, `{"error":{"message":"no such model"}}`, http.StatusNotFound)
+		case "/v1/stream":
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "data: {\"delta\":\"a\"}\n\ndata: [DONE]\n\n")
+		case "/image.png":
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(pngBytes)
+		}
+	}))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "real.yaml")
+	rec, err := Open(path, WithMode(RecordAll), env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rec.Client()
+	for _, p := range []string{"/v1/chat/completions", "/v1/missing", "/v1/stream", "/image.png"} {
+		resp, err := c.Post(srv.URL+p, "application/json", strings.NewReader(`{"model":"m","q":"`+p+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestCutCassetteNeverLoadsChanged cuts real cassettes at every byte: what
+// loads is always the interactions before the cut, each unchanged, or
+// nothing (an error). A cassette in the recorder's layout, and two that
+// go-vcr's layout (read by the YAML library), are cut.
+func TestCutCassetteNeverLoadsChanged(t *testing.T) {
+	committed := func(name string) []byte {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	cassettes := map[string][]byte{
+		"recorded by the recorder": recordedCassette(t),
+		"ExampleOpen":              committed("testdata/cassettes/ExampleOpen.yaml"),
+		"ExampleWithRecorder":      committed("../judge/testdata/cassettes/ExampleWithRecorder.yaml"),
+	}
+	for name, data := range cassettes {
+		t.Run(name, func(t *testing.T) {
+			full, _, err := loadCassetteData("full.yaml", data)
+			if err != nil || len(full) == 0 {
+				t.Fatalf("the whole cassette: %d interactions, %v", len(full), err)
+			}
+			var changed, loaded int
+			for cut := range len(data) {
+				its, _, err := loadCassetteData("cut.yaml", data[:cut])
+				if err != nil {
+					continue
+				}
+				loaded++
+				if len(its) > len(full) {
+					t.Fatalf("cut at %d of %d: %d interactions, more than the whole file's %d", cut, len(data), len(its), len(full))
+				}
+				if diff := cmp.Diff(full[:len(its)], its, cmpopts.EquateEmpty()); diff != "" {
+					changed++
+					if changed <= 3 {
+						t.Errorf("Expected a cassette cut at byte %d of %d to load unchanged or not at all, but it loads changed (-whole +cut):\n%s",
+							cut, len(data), diff)
+					}
+				}
+			}
+			if changed > 0 {
+				t.Errorf("%d of %d cut points load with changed values", changed, len(data))
+			}
+			if loaded == 0 {
+				t.Errorf("no cut point loads, not even one at an interaction's end")
+			}
+		})
+	}
+}
+
+// TestLayoutParserTakesOnlyWholeInteractions: an interaction of the
+// recorder's layout that lost a field is not the recorder's layout.
+func TestLayoutParserTakesOnlyWholeInteractions(t *testing.T) {
+	data := encodeCassette(layoutSample("q", "a", "h"))
+	if _, err := parseLayout(data); err != nil {
+		t.Fatalf("the whole file: %v", err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "        ") && !strings.HasPrefix(l, "         ") {
+			field, _, _ := strings.Cut(strings.TrimSpace(l), ":")
+			if field == "body" || field == "headers" && i < 20 {
+				continue // the request may leave them out
+			}
+			without := strings.Join(lines[:i], "") + strings.Join(lines[i+1:], "")
+			if its, err := parseLayout([]byte(without)); err == nil {
+				t.Errorf("Expected the layout parser to refuse an interaction without its %s (line %d), but it read %d interactions", field, i+1, len(its))
+			}
+		}
+	}
+}
+
+// TestOpenRefusesRepeatedKeysAtOnce: a cassette whose mapping repeats a key
+// is refused with one error naming the key, its line and the file; the
+// YAML library alone reports every pair of repeats (1,000 repeats: half a
+// million lines, and time and memory to match, see BenchmarkOpenAdversarial).
+func TestOpenRefusesRepeatedKeysAtOnce(t *testing.T) {
+	data := adversarialCassette("repeated keys", 1000*len("      X-Same: [v]\n"))
+	path := filepath.Join(t.TempDir(), "repeated.yaml")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(path, WithMode(RecordNone), env())
+	if err == nil || !strings.Contains(err.Error(), `line 9: mapping key "X-Same" already defined at line 8`) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Expected Open to refuse the repeated key, naming it, its line and the file, but it returned %.500v", err)
+	}
+	if n := strings.Count(err.Error(), "already defined"); n != 1 {
+		t.Errorf("Expected one report of the repeated key, but the error has %d (%d bytes)", n, len(err.Error()))
+	}
+
+	big := adversarialCassette("a large mapping", 100<<10)
+	if _, err := decodeCassette(big); err == nil || !strings.Contains(err.Error(), "line 8: a mapping of") || !strings.Contains(err.Error(), "more than the 1000 any cassette holds") {
+		t.Errorf("Expected a mapping of thousands of keys to be refused, but decoding returned %.500v", err)
+	}
+}
+
+// adversarialCassette is a cassette of about size bytes, in go-vcr's layout
+// (so read by the YAML library), made to be slow to open:
+//   - "repeated keys": one header repeated;
+//   - "a large mapping": thousands of distinct headers;
+//   - "aliases": a header list expanded through nested aliases;
+//   - "many interactions": small interactions, many of them.
+func adversarialCassette(kind string, size int) []byte {
+	var b strings.Builder
+	b.WriteString("version: 2\ninteractions:\n")
+	interaction := func(headers string) string {
+		return "- request: {method: GET, url: 'http://h/x'}\n  response:\n    code: 200\n    body: ok\n    headers:\n" + headers
+	}
+	switch kind {
+	case "repeated keys":
+		b.WriteString(interaction(""))
+		for b.Len() < size {
+			b.WriteString("      X-Same: [v]\n")
+		}
+	case "a large mapping":
+		b.WriteString(interaction(""))
+		for i := 0; b.Len() < size; i++ {
+			fmt.Fprintf(&b, "      X-H%d: [v]\n", i)
+		}
+	case "aliases":
+		b.WriteString("- request: {method: GET, url: 'http://h/x'}\n  response:\n    code: 200\n    body: ok\n    trailer:\n")
+		b.WriteString("      A0: &a0 [v, v, v, v, v, v, v, v, v, v]\n")
+		for i := 1; i < 12; i++ {
+			fmt.Fprintf(&b, "      A%d: &a%d [", i, i)
+			for j := range 10 {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "*a%d", i-1)
+			}
+			b.WriteString("]\n")
+		}
+		for b.Len() < size {
+			b.WriteString("      # padding\n")
+		}
+	case "many interactions":
+		for b.Len() < size {
+			b.WriteString(interaction("      X-A: [v]\n"))
+		}
+	}
+	return []byte(b.String())
+}
