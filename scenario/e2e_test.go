@@ -32,7 +32,7 @@ import (
 //	AGENTCHECK_RECORD=all go test ./scenario -run 'TestRefund'
 
 // refundTools are the agent's mocked tools.
-func refundTools(t testing.TB) *scenario.Toolbox {
+func refundTools(t interface{ Fatalf(string, ...any) }) *scenario.Toolbox {
 	box, err := scenario.NewToolbox(
 		scenario.Tool{
 			Name: "lookup_order", Description: "Looks an order up by its number.",
@@ -57,7 +57,7 @@ func refundTools(t testing.TB) *scenario.Toolbox {
 		},
 	)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v", err)
 	}
 	return box
 }
@@ -110,8 +110,8 @@ func metAll(string) string { return "met" }
 
 // refundScenario is the scenario of the end-to-end tests, its agent and
 // its user's and judge's model asking through rec.
-func refundScenario(t testing.TB, rec *recorder.Recorder, baseURL string, criteria ...string) scenario.Scenario {
-	j := judge.ForTest(t.(judge.T), judge.WithRecorder(rec), judge.WithBaseURL(baseURL), judge.WithModel("judge-model"), judge.WithAPIKey(""))
+func refundScenario(t judge.T, rec *recorder.Recorder, baseURL string, criteria ...string) scenario.Scenario {
+	j := judge.ForTest(t, judge.WithRecorder(rec), judge.WithBaseURL(baseURL), judge.WithModel("judge-model"), judge.WithAPIKey(""))
 	cfg := openai.DefaultConfig("")
 	cfg.BaseURL = baseURL
 	cfg.HTTPClient = rec.Client()
@@ -399,6 +399,38 @@ func TestJudgeAnswerMisfit(t *testing.T) {
 			if !errors.As(res.Err, &re) || re.Role != "judge" || !strings.Contains(re.Error(), "no usable answer in 3 attempts") ||
 				!strings.Contains(re.Error(), `"a criterion of its own" is not one of ["polite"]`) {
 				t.Errorf("Expected the misfit to be the judge's error, but:\n%s", res)
+			}
+		})
+	}
+}
+
+// TestUserAnswerMisfit: a simulated user's answer that does not fit its
+// schema is asked again by the judge client; one that fits but neither ends
+// the conversation nor writes a message is the user's error, never a turn.
+func TestUserAnswerMisfit(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		first judgetest.Reply
+		want  string // the user's error, "" for a run that goes on
+	}{
+		{"a field missing", judgetest.Content(`{"done": false, "message": "hello"}`), ""},
+		{"an empty message", judgetest.UserSays("  "), "the answer neither ends the conversation nor writes a message"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := judgetest.Start(t, judgetest.BySchema(map[string]judgetest.Script{
+				"scenario_user": judgetest.Sequence(c.first, judgetest.UserSays("hello"), judgetest.UserDone("said hello")),
+			}))
+			j := judge.New(judge.WithBaseURL(srv.URL), judge.WithModel("user-model"), judge.WithAPIKey(""))
+			res := scenario.Scenario{Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: j}}.Run(t.Context())
+			if c.want == "" {
+				if !res.Passed || res.Conversation[0].Content != "hello" || !strings.Contains(srv.Requests()[1].Message(-1), "Your previous answer was rejected") {
+					t.Errorf("Expected the misfit to be asked again, but:\n%s", res)
+				}
+				return
+			}
+			var re *scenario.RunError
+			if !errors.As(res.Err, &re) || re.Role != "user" || re.Turn != 1 || !strings.Contains(re.Error(), c.want) || len(res.Conversation) != 0 {
+				t.Errorf("Expected a user error %q at turn 1, but:\n%s", c.want, res)
 			}
 		})
 	}
