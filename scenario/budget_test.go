@@ -236,3 +236,16 @@ func TestToolFailuresEndTheRun(t *testing.T) {
 		})
 	}
 }
+
+// A slow judgment does not count against the turn it follows.
+func TestTurnTimeoutLeavesJudgmentsOut(t *testing.T) {
+	slow := slowJudge{judgeWith("slow", "met"), 40 * time.Millisecond}
+	res := scenario.Scenario{
+		Agent: echo(metric.Usage{}), User: scenario.StaticUser("hi"), Judge: slow, Criteria: []string{"replies"},
+		Script: []scenario.Step{scenario.UserTurn(), scenario.AgentTurn(), scenario.Checkpoint("replies")},
+		Budget: scenario.Budget{TurnTimeout: 30 * time.Millisecond},
+	}.Run(context.Background())
+	if !res.Passed || res.Turns[0].Duration >= 30*time.Millisecond {
+		t.Fatalf("Expected the run to pass, but:\n%s", res)
+	}
+}

@@ -435,8 +435,10 @@ func (r *runner) overBudget() *outcome {
 		return over("the judge used %d tokens, more than Budget.JudgeTokens (%d)", u.Judge.Total(), b.JudgeTokens)
 	case b.Tokens > 0 && u.Total().Total() > b.Tokens:
 		return over("the run used %d tokens, more than Budget.Tokens (%d)", u.Total().Total(), b.Tokens)
-	case b.TurnTimeout > 0 && r.turnCtx != nil && time.Since(r.turnStart) > b.TurnTimeout:
-		return over("turn %d took %v, longer than Budget.TurnTimeout (%v)", r.turn, time.Since(r.turnStart).Round(time.Millisecond), b.TurnTimeout)
+	case b.TurnTimeout > 0 && len(r.res.Turns) > 0 && r.res.Turns[len(r.res.Turns)-1].Duration > b.TurnTimeout:
+		// The turn's time is its user's and agent's, judgments left out.
+		d := r.res.Turns[len(r.res.Turns)-1].Duration
+		return over("turn %d took %v, longer than Budget.TurnTimeout (%v)", r.turn, d.Round(time.Millisecond), b.TurnTimeout)
 	}
 	return nil
 }
