@@ -192,8 +192,8 @@ func checkReport(t *testing.T, what string, r agenttest.Report, listed int) {
 // FuzzCheckToolCalls: an expectation built from a call's own arguments,
 // or loosened with matchers, matches the call in every order; the calls'
 // own expectations match them exactly, a subsequence of them in order, a
-// shuffle of them in any order; an AnyOrder verdict does not depend on the
-// order of either list; Exactly implies InOrder implies AnyOrder; and a
+// shuffle of them in any order; a Superset verdict does not depend on the
+// order of either list; Strict implies InOrder implies Superset; and a
 // report always says something, with a diff when it fails.
 func FuzzCheckToolCalls(f *testing.F) {
 	f.Fuzz(func(t *testing.T, spec []byte, seed uint64) {
@@ -244,13 +244,13 @@ func FuzzCheckToolCalls(f *testing.F) {
 			ok[i] = rep.OK()
 		}
 		if ok[0] && !ok[1] || ok[1] && !ok[2] {
-			t.Fatalf("Exactly %v, InOrder %v, AnyOrder %v for %v against %v", ok[0], ok[1], ok[2], expected, actual)
+			t.Fatalf("Strict %v, InOrder %v, Superset %v for %v against %v", ok[0], ok[1], ok[2], expected, actual)
 		}
 		actual2, expected2 := permuted(r, actual), permuted(r, expected)
 		rep2 := agenttest.CheckToolCalls(actual2, trajectory.Superset, expected2...)
-		checkReport(t, "AnyOrder, permuted", rep2, len(actual)+len(expected))
+		checkReport(t, "Superset, permuted", rep2, len(actual)+len(expected))
 		if rep2.OK() != ok[2] {
-			t.Fatalf("AnyOrder is %v for %v against %v but %v after permuting them:\n%s", ok[2], expected, actual, rep2.OK(), rep2)
+			t.Fatalf("Superset is %v for %v against %v but %v after permuting them:\n%s", ok[2], expected, actual, rep2.OK(), rep2)
 		}
 
 		for _, e := range expected {

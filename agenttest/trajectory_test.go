@@ -11,8 +11,8 @@ import (
 	"github.com/agentcheck/agentcheck/trajectory"
 )
 
-// The trajectory modes of the DSL: Unordered and Subset beside Exactly,
-// InOrder and AnyOrder, each pairing calls one to one.
+// The trajectory modes of the DSL: Unordered and Subset beside Strict,
+// InOrder and Superset, each pairing calls one to one.
 func TestOrdersUnorderedAndSubset(t *testing.T) {
 	search := agenttest.CallTo("search").With(agenttest.Args{"city": "Paris"})
 	book := agenttest.CallTo("book")
