@@ -82,6 +82,26 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 		if err != nil {
 			t.Fatalf("hand-written cassette: %v", err)
 		}
+		// The check reads the recorder's layout line by line, any other
+		// file with the YAML library: a comment at the end sends the same
+		// cassette down the other path, which must find the same.
+		data, _ := os.ReadFile(hand)
+		other := filepath.Join(dir, "other.yaml")
+		if err := os.WriteFile(other, append(data, "# the end\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		viaYAML, err := secrets.Check(other, secrets.Rules{})
+		if err != nil {
+			t.Fatalf("hand-written cassette read as YAML: %v", err)
+		}
+		if len(viaYAML) != len(flagged) {
+			t.Fatalf("Expected the layout reader and the YAML library to find the same, but they found\n%v\nand\n%v\nin\n%s", flagged, viaYAML, data)
+		}
+		for i := range flagged {
+			if a, b := flagged[i], viaYAML[i]; a.Line != b.Line || a.What != b.What || a.Where != b.Where {
+				t.Fatalf("Expected the layout reader and the YAML library to find the same, but they found %v and %v in\n%s", a, b, data)
+			}
+		}
 
 		// The recorder's cassette of the same exchange.
 		path := filepath.Join(dir, "rec.yaml")
@@ -105,7 +125,7 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 		if err != nil {
 			t.Fatalf("recorded cassette: %v", err)
 		}
-		data, _ := os.ReadFile(path)
+		data, _ = os.ReadFile(path)
 		if len(found) > 0 {
 			t.Fatalf("Expected the check to pass what the recorder stored, but it found %v in\n%s", found, data)
 		}

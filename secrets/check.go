@@ -12,9 +12,11 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agentcheck/agentcheck/internal/vcr"
 	"go.yaml.in/yaml/v3"
@@ -75,13 +77,26 @@ func Check(path string, rules Rules, opts ...Option) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	s := &secretScan{rules: x, file: path}
+	// A file in the recorder's own layout is read line by line, one
+	// interaction at a time; any other with the YAML library, whole.
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	s := &secretScan{rules: x, file: path, data: data}
-	if err := s.scanFile(); err != nil {
-		return nil, err
+	ok, err := s.layout(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !ok {
+		s.findings, s.seen = nil, nil // what the layout reader found before it gave up
+		if s.data, err = os.ReadFile(path); err != nil {
+			return nil, err
+		}
+		if err := s.scanFile(); err != nil {
+			return nil, err
+		}
 	}
 	slices.SortStableFunc(s.findings, func(a, b Finding) int {
 		if a.Line != b.Line {
@@ -92,7 +107,38 @@ func Check(path string, rules Rules, opts ...Option) ([]Finding, error) {
 	return s.findings, nil
 }
 
-// scanFile scans every document of the file.
+// layout scans a file in the recorder's layout (see layoutScan), its
+// interactions spread over the machine's cores, at most a few hundred
+// held at a time; ok is false when the file is not in that layout.
+func (s *secretScan) layout(r io.Reader) (ok bool, err error) {
+	type item struct {
+		id int
+		it *yaml.Node
+	}
+	work := make(chan item, 256)
+	workers := make([]*secretScan, max(1, min(runtime.GOMAXPROCS(0), 8)))
+	var wg sync.WaitGroup
+	for i := range workers {
+		w := &secretScan{rules: s.rules, file: s.file}
+		workers[i] = w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range work {
+				w.interaction(it.id, it.it)
+			}
+		}()
+	}
+	ok, err = layoutScan(r, func(id int, it *yaml.Node) { work <- item{id, it} })
+	close(work)
+	wg.Wait()
+	for _, w := range workers {
+		s.findings = append(s.findings, w.findings...)
+	}
+	return ok, err
+}
+
+// scanFile scans every document of the file with the YAML library.
 func (s *secretScan) scanFile() error {
 	path := s.file
 	dec := yaml.NewDecoder(bytes.NewReader(s.data))
@@ -573,8 +619,17 @@ func (s *secretScan) content(at scalar, raw []byte, ctype string, depth int) {
 		return
 	}
 	mt, _, _ := mime.ParseMediaType(ctype)
-	if v, err := decodeJSON(raw); err == nil {
-		s.jsonBody(at, v)
+	sp, keyed := s.rules.scan(text)
+	if json.Valid(raw) {
+		// JSON without escapes and without a key of a secret name holds
+		// nothing that the scan of its text below misses: its strings are
+		// parts of that text. Decoding it would double the cost of a large
+		// cassette for nothing.
+		if keyed || bytes.IndexByte(raw, '\\') >= 0 || s.rules.mustDecode() {
+			if v, err := decodeJSON(raw); err == nil {
+				s.jsonBody(at, v)
+			}
+		}
 	} else if events := mt == "text/event-stream" || isEventStream(raw); events || isNDJSON(raw) {
 		ls := strings.SplitAfter(text, "\n")
 		for _, l := range ls {
@@ -589,7 +644,7 @@ func (s *secretScan) content(at scalar, raw []byte, ctype string, depth int) {
 	} else if isForm("", raw) {
 		s.query(at, text, "form field")
 	}
-	s.text(at, text, "")
+	s.reportSpans(at, text, sp, "")
 }
 
 func (s *secretScan) jsonBody(at scalar, v any) {
@@ -668,7 +723,12 @@ func walkPath(v any, segs, at []string, visit func(path []string, v any)) {
 // text reports the secrets of [Redactor.Text] in str; suffix says where in
 // the scalar str is.
 func (s *secretScan) text(at scalar, str, suffix string) {
-	for _, sp := range s.rules.spans(str) {
+	s.reportSpans(at, str, s.rules.spans(str), suffix)
+}
+
+// reportSpans reports the spans found in str.
+func (s *secretScan) reportSpans(at scalar, str string, spans []span, suffix string) {
+	for _, sp := range spans {
 		secret := str[sp.start:sp.end]
 		var forms []string
 		if u, err := url.QueryUnescape(secret); err == nil && u != secret {
