@@ -12,8 +12,9 @@
 // matchers take a conversation. The SDK's types go through its own JSON,
 // the wire format, and are read by dataset.ParseOpenAIMessages and
 // dataset.ParseResponsesItems, so that they convert exactly as the same
-// messages and items in a dataset file do. Only this module, not
-// agentcheck, depends on openai-go.
+// messages and items in a dataset file do. Agent is the other way round: an
+// openai-go Chat Completions loop with mocked tools as the agent under test
+// of a scenario. Only this module, not agentcheck, depends on openai-go.
 package openaigo
 
 import (
