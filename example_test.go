@@ -121,5 +121,5 @@ func Example_judged() {
 	//     end state: Golden Dragon in Paris is booked for 4 at 9pm (21:00), confirmation GD-88.
 	// tokens: 438 (376 prompt + 62 completion)
 	// cassette: cassettes/Example_judged.yaml
-	//     re-record: AGENTCHECK_RECORD=all go test . -run '^Example_judged$'
+	//     re-record: AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=Example_judged go test . -count=1 -run '^Example_judged$'
 }

@@ -107,8 +107,8 @@ judge judge-a: not achieved
     inferred goal: Get order 1042 refunded.
     end state: Order 1043 was refunded.
 tokens: 419 (380 prompt + 39 completion)
-cassette: $DIR/TestCheckGoal.yaml
-    re-record: AGENTCHECK_RECORD=all go test ./agenttest -run '^TestCheckGoal$'`
+cassette: $DIR/TestCheckGoal~884.yaml
+    re-record: AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=TestCheckGoal go test ./agenttest -count=1 -run '^TestCheckGoal$'`
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("message (-want +got):\n%s", diff)
 	}
@@ -186,8 +186,8 @@ judge judge-a: precision 0.9999999999, recall 0.9999999999, f1 0.99999999985
     refund of order 1042  yes       yes       true positive
     stock tips            no        no        nothing: refused off-topic, as it should
 tokens: 562 (530 prompt + 32 completion)
-cassette: $DIR/TestCheckTopics.yaml
-    re-record: AGENTCHECK_RECORD=all go test ./agenttest -run '^TestCheckTopics$'`
+cassette: $DIR/TestCheckTopics~884.yaml
+    re-record: AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=TestCheckTopics go test ./agenttest -count=1 -run '^TestCheckTopics$'`
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("message (-want +got):\n%s", diff)
 	}

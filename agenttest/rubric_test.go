@@ -112,8 +112,8 @@ judge judge-a: not satisfied
       2. cancel at the end of the period, not at once: met
          cancel has "at":"period_end".
 tokens: 410 (350 prompt + 60 completion)
-cassette: $DIR/TestCheckRubric.yaml
-    re-record: AGENTCHECK_RECORD=all go test ./agenttest -run '^TestCheckRubric$'`
+cassette: $DIR/TestCheckRubric~884.yaml
+    re-record: AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=TestCheckRubric go test ./agenttest -count=1 -run '^TestCheckRubric$'`
 	if diff := cmp.Diff(want, strings.ReplaceAll(r.String(), dir, "$DIR")); diff != "" {
 		t.Errorf("failure message (-want +got):\n%s", diff)
 	}
@@ -150,8 +150,8 @@ reference trajectory:
     [1] cancel({"user":"u7","at":"period_end"})
 judge judge-a: not satisfied
 tokens: 302 (280 prompt + 22 completion)
-cassette: $DIR/TestCheckRubricWithAndWithoutReference.yaml
-    re-record: AGENTCHECK_RECORD=all go test ./agenttest -run '^TestCheckRubricWithAndWithoutReference$'`
+cassette: $DIR/TestCheckRubricWithAndWithoutReference~88411204.yaml
+    re-record: AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=TestCheckRubricWithAndWithoutReference go test ./agenttest -count=1 -run '^TestCheckRubricWithAndWithoutReference$'`
 	if diff := cmp.Diff(want, strings.ReplaceAll(r.String(), dir, "$DIR")); diff != "" {
 		t.Errorf("failure message with a reference (-want +got):\n%s", diff)
 	}

@@ -530,7 +530,7 @@ func TestRecorderSitsBetweenTemperatureFixAndRetries(t *testing.T) {
 	if ans.Attempts != 4 || s.Count() != 4 || ans.Source != path {
 		t.Errorf("attempts %d, requests %d, source %q", ans.Attempts, s.Count(), ans.Source)
 	}
-	if want := "AGENTCHECK_RECORD=all go test ./judge -run '^TestX$'"; ans.Rerecord != want || rec.RerecordCommand() != want {
+	if want := "AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=TestX go test ./judge -count=1 -run '^TestX$'"; ans.Rerecord != want || rec.RerecordCommand() != want {
 		t.Errorf("Rerecord %q, want the recorder's %q", ans.Rerecord, want)
 	}
 }

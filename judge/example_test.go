@@ -47,5 +47,5 @@ func ExampleWithRecorder() {
 	// Output:
 	// {"reason":"Order 1042 was refunded, as desired.","achieved":true}
 	// testdata/cassettes/ExampleWithRecorder.yaml
-	// AGENTCHECK_RECORD=all go test ./judge -run '^ExampleWithRecorder$'
+	// AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=ExampleWithRecorder go test ./judge -count=1 -run '^ExampleWithRecorder$'
 }

@@ -104,7 +104,7 @@ func TestCassetteCutShortOrCorrupt(t *testing.T) {
 		{"a merge conflict", "<<<<<<< HEAD\n" + string(good) + "=======\n" + string(good) + ">>>>>>> theirs\n", []string{"line 1: cannot unmarshal"}},
 		{"not YAML", "\x00\x01\x02 binary", []string{"control characters are not allowed"}},
 	}
-	command := "AGENTCHECK_RECORD=all go test ./judge -run '^TestCassetteCutShortOrCorrupt$'"
+	command := "AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=TestCassetteCutShortOrCorrupt go test ./judge -count=1 -run '^TestCassetteCutShortOrCorrupt$'"
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.data), 0o644); err != nil {
@@ -237,8 +237,8 @@ func TestOlderPromptVersionMisses(t *testing.T) {
 		"agentcheck: replay miss: POST /v1/chat/completions: no recorded request has this body",
 		"cassette: " + path,
 		`hint: the prompt version differs (recorded "goal/v0", now "` + metric.GoalPromptVersion + `"): the judge's prompt changed, so its cassettes need re-recording; ` +
-			"AGENTCHECK_RECORD=all go test ./judge -run '^TestOlderPromptVersionMisses$' also drops the old prompt's interactions",
-		"record it with: AGENTCHECK_RECORD=missing go test ./judge -run '^TestOlderPromptVersionMisses$'",
+			"AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=TestOlderPromptVersionMisses go test ./judge -count=1 -run '^TestOlderPromptVersionMisses$' also drops the old prompt's interactions",
+		"record it with: AGENTCHECK_RECORD=missing AGENTCHECK_RECORD_TEST=TestOlderPromptVersionMisses go test ./judge -count=1 -run '^TestOlderPromptVersionMisses$'",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the miss lacks %q:\n%v", want, err)

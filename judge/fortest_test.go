@@ -115,7 +115,7 @@ func TestForTestRecordsThenReplaysWithoutKeyOrNetwork(t *testing.T) {
 	rec.end()
 	s.Close()
 
-	path := filepath.Join("testdata", "cassettes", t.Name()+".yaml")
+	path := filepath.Join("testdata", "cassettes", recorder.CassetteFile(t.Name()))
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("the recording run left no cassette where ForTest says: %v", err)
@@ -127,7 +127,7 @@ func TestForTestRecordsThenReplaysWithoutKeyOrNetwork(t *testing.T) {
 		t.Errorf("recorded answer's Source = %q, want the cassette %q", recorded.Source, path)
 	}
 	// Outside the module (t.Chdir), the package is ".".
-	if want := "AGENTCHECK_RECORD=all go test . -run '^" + t.Name() + "$'"; recorded.Rerecord != want {
+	if want := "AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=" + t.Name() + " go test . -count=1 -run '^" + t.Name() + "$'"; recorded.Rerecord != want {
 		t.Errorf("recorded answer's Rerecord = %q, want %q", recorded.Rerecord, want)
 	}
 
@@ -163,7 +163,7 @@ func TestForTestNamesTheCassetteAfterTheSubtest(t *testing.T) {
 	})
 	// "#" is not kept in a file name, so the name carries a hash of the
 	// subtest's own name to keep "#1042" and "_1042" apart.
-	want := filepath.Join(dir, "TestForTestNamesTheCassetteAfterTheSubtest", "refund_of_order__1042-*.yaml")
+	want := filepath.Join(dir, "TestForTestNamesTheCassetteAfterTheSubtest~891090109", "refund_of_order__1042-*.yaml")
 	if got, _ := filepath.Glob(want); len(got) != 1 {
 		t.Errorf("cassettes matching %s: %q, want one", want, got)
 	}
@@ -175,7 +175,7 @@ func TestForTestRefusesToRecordOnCI(t *testing.T) {
 	t.Setenv("CI", "true")
 	t.Setenv(recorder.RecordEnv, "missing")
 	msg := fatalOf(t, func(tb testing.TB) { judge.ForTest(tb) })
-	for _, want := range []string{"AGENTCHECK_RECORD=missing", "refused because this is a CI run (CI=true)", "unset AGENTCHECK_RECORD", filepath.Join("testdata", "cassettes", t.Name()+".yaml")} {
+	for _, want := range []string{"AGENTCHECK_RECORD=missing", "refused because this is a CI run (CI=true)", "unset AGENTCHECK_RECORD", filepath.Join("testdata", "cassettes", recorder.CassetteFile(t.Name()))} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("ForTest with CI=true and AGENTCHECK_RECORD=missing: fatal message lacks %q: %q", want, msg)
 		}
@@ -205,8 +205,8 @@ func TestForTestReplayMissSaysHowToRecord(t *testing.T) {
 	}
 	for _, want := range []string{
 		"replay miss", "the cassette file does not exist yet",
-		filepath.Join(dir, t.Name()+".yaml"),
-		"AGENTCHECK_RECORD=missing go test ./judge -run '^TestForTestReplayMissSaysHowToRecord$'",
+		filepath.Join(dir, recorder.CassetteFile(t.Name())),
+		"AGENTCHECK_RECORD=missing AGENTCHECK_RECORD_TEST=TestForTestReplayMissSaysHowToRecord go test ./judge -count=1 -run '^TestForTestReplayMissSaysHowToRecord$'",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("miss error lacks %q:\n%v", want, err)
@@ -305,7 +305,7 @@ func TestForTestJudgesOfOneTestShareTheCassette(t *testing.T) {
 			t.Errorf("judge %d does not replay after re-recording: %v", i, err)
 		}
 	}
-	want := filepath.Join(dir, t.Name()+".yaml")
+	want := filepath.Join(dir, recorder.CassetteFile(t.Name()))
 	if sources[0] != want || sources[1] != want {
 		t.Errorf("sources %q, want both %q", sources, want)
 	}

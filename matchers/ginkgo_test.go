@@ -67,7 +67,7 @@ var _ = ginkgo.Describe("a judged assertion under Ginkgo", ginkgo.Ordered, func(
 		gomega.Expect(msg).To(gomega.MatchRegexp(`cassette: .*a_judged_assertion_under_Ginkgo_records_its_judge.*\.yaml`))
 		// Re-recording focuses the spec: go test -run would pick a test
 		// function, not a spec.
-		gomega.Expect(msg).To(gomega.ContainSubstring(`re-record: AGENTCHECK_RECORD=all go test ./matchers -ginkgo.focus '^a judged assertion under Ginkgo records its judge'\''s answers through GinkgoT\(\), then replays them offline$'`))
+		gomega.Expect(msg).To(gomega.ContainSubstring(`re-record: AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST='a judged assertion under Ginkgo records its judge'\''s answers through GinkgoT(), then replays them offline' go test ./matchers -count=1 -run '^TestGinkgoSpecs$' -ginkgo.focus ' a judged assertion under Ginkgo records its judge'\''s answers through GinkgoT\(\), then replays them offline$'`))
 	})
 
 	ginkgo.It("asked the server only while recording", func() {

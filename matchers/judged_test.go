@@ -182,7 +182,7 @@ func TestJudgedMatchersRecordThenReplayOffline(t *testing.T) {
 	if asked != 10 {
 		t.Errorf("the recording asked %d questions, want 2 per goal and 3 per topic judgment, twice", asked)
 	}
-	cassette := filepath.Join(dir, t.Name()+".yaml")
+	cassette := filepath.Join(dir, recorder.CassetteFile(t.Name()))
 	if _, err := os.Stat(cassette); err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestJudgedMatchersRecordThenReplayOffline(t *testing.T) {
 	}
 	for _, msg := range playMsgs {
 		contains(t, msg, "cassette: "+cassette,
-			"re-record: AGENTCHECK_RECORD=all go test ./matchers -run '^TestJudgedMatchersRecordThenReplayOffline$'")
+			"re-record: AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=TestJudgedMatchersRecordThenReplayOffline go test ./matchers -count=1 -run '^TestJudgedMatchersRecordThenReplayOffline$'")
 	}
 }
 
@@ -236,8 +236,8 @@ judge judge-a: not achieved
     inferred goal: Book a table for two at Luigi's tonight at 8pm.
     end state: A table for two at Luigi's is booked for 9pm tonight (reference LU-311), not 8pm.
 tokens: 565 (508 prompt + 57 completion)
-cassette: $DIR/TestAchieveGoalFailureMessages.yaml
-    re-record: AGENTCHECK_RECORD=all go test ./matchers -run '^TestAchieveGoalFailureMessages$'`
+cassette: $DIR/TestAchieveGoalFailureMessages~881102.yaml
+    re-record: AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=TestAchieveGoalFailureMessages go test ./matchers -count=1 -run '^TestAchieveGoalFailureMessages$'`
 	if diff := cmp.Diff(want, inDir(g.one(t), dir)); diff != "" {
 		t.Errorf("goal failure message (-want +got):\n%s", diff)
 	}
@@ -294,8 +294,8 @@ judge judge-a: precision 0.499999999975, recall 0.9999999999, f1 0.6666666665777
     table booking at Luigi's  yes       yes       true positive
     the election              yes       no        false positive: answered off-topic
 tokens: 998 (950 prompt + 48 completion)
-cassette: $DIR/TestStayOnTopicsFailureMessages.yaml
-    re-record: AGENTCHECK_RECORD=all go test ./matchers -run '^TestStayOnTopicsFailureMessages$'`
+cassette: $DIR/TestStayOnTopicsFailureMessages~88a081.yaml
+    re-record: AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=TestStayOnTopicsFailureMessages go test ./matchers -count=1 -run '^TestStayOnTopicsFailureMessages$'`
 	if diff := cmp.Diff(want, inDir(g.one(t), dir)); diff != "" {
 		t.Errorf("topics failure message (-want +got):\n%s", diff)
 	}
@@ -345,7 +345,7 @@ func TestJudgedPanels(t *testing.T) {
 	}
 	contains(t, toMsg,
 		"The judges disagree whether the conversation",
-		"so there is no verdict either way (agent_goal_accuracy 0.5)",
+		"so there is no verdict either way (agent_goal_accuracy 0)",
 		"judge judge-a: not achieved\n    reason: The table was booked for 9pm, but the goal is 8pm.",
 		"    tokens: 565 (508 prompt + 57 completion)\njudge judge-lenient: achieved\n",
 		"disagreement: judges disagree: scores [0, 1] spread 1, more than the tolerance 0.2",
@@ -400,7 +400,7 @@ func TestJudgedMatchersReportJudgeErrors(t *testing.T) {
 			`Could not judge whether the conversation`,
 			`stays on the topics "restaurant bookings": every judge failed`,
 			"agentcheck: replay miss: POST /v1/chat/completions: the cassette file does not exist yet",
-			"      record it with: AGENTCHECK_RECORD=missing go test ./matchers -run '^TestJudgedMatchersReportJudgeErrors$/^replay_miss$'")
+			"      record it with: AGENTCHECK_RECORD=missing AGENTCHECK_RECORD_TEST=TestJudgedMatchersReportJudgeErrors/replay_miss go test ./matchers -count=1 -run '^TestJudgedMatchersReportJudgeErrors$/^replay_miss$'")
 	})
 
 	t.Run("what cannot be judged", func(t *testing.T) {

@@ -125,8 +125,8 @@ func TestSatisfyRubric(t *testing.T) {
 	want := `Expected the trajectory "Send 50 EUR to Ana for dinner." … "Sent 50 EUR to Ana." (4 messages, 1 tool call) to satisfy the rubric "The agent confirms who the payee is before it pays.", but the judge found: pay at [1] is the first call: the payee is never confirmed.
 judge judge-a: not satisfied
 tokens: 350 (320 prompt + 30 completion)
-cassette: $DIR/TestSatisfyRubric.yaml
-    re-record: AGENTCHECK_RECORD=all go test ./matchers -run '^TestSatisfyRubric$'`
+cassette: $DIR/TestSatisfyRubric~881.yaml
+    re-record: AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=TestSatisfyRubric go test ./matchers -count=1 -run '^TestSatisfyRubric$'`
 	if diff := cmp.Diff(want, strings.ReplaceAll(g.failure(t), dir, "$DIR")); diff != "" {
 		t.Errorf("failure message (-want +got):\n%s", diff)
 	}
@@ -199,7 +199,7 @@ func TestSatisfyRubricPanelsAndErrors(t *testing.T) {
 	}
 	hasAll(t, toMsg,
 		`The judges disagree whether the trajectory "Send 50 EUR to Ana for dinner."`,
-		"so there is no verdict either way (trajectory_rubric 0.5)",
+		"so there is no verdict either way (trajectory_rubric 0)",
 		"judge judge-a: not satisfied\n    reason: pay at [1] is the first call: the payee is never confirmed.\n    tokens: 350 (320 prompt + 30 completion)\njudge judge-lenient: satisfied\n",
 		"disagreement: judges disagree: scores [0, 1] spread 1, more than the tolerance 0")
 

@@ -162,7 +162,7 @@ func TestTrajectoryRubricPassesAndFailsWithReasons(t *testing.T) {
 		t.Errorf("criteria = %+v; want the judge's three, all met", criteria)
 	}
 	v := r.Verdicts[0]
-	cassette := filepath.Join(dir, t.Name()+".yaml")
+	cassette := filepath.Join(dir, recorder.CassetteFile(t.Name()))
 	if v.Model != "judge-careful" || v.PromptVersion != metric.RubricPromptVersion || v.Usage != (metric.Usage{PromptTokens: 610, CompletionTokens: 74}) ||
 		r.Usage != v.Usage || v.Source != cassette || !strings.Contains(v.Rerecord, "TestTrajectoryRubricPassesAndFailsWithReasons") {
 		t.Errorf("verdict %+v; want model, prompt version, usage 610+74 and the cassette %s", v, cassette)
@@ -430,7 +430,7 @@ func TestTrajectoryRubricRecordThenReplay(t *testing.T) {
 }
 
 // TestTrajectoryRubricCommittedCassette replays the committed cassette
-// testdata/cassettes/TestTrajectoryRubricCommittedCassette.yaml, as CI
+// testdata/cassettes/TestTrajectoryRubricCommittedCassette~88020804.yaml, as CI
 // does; AGENTCHECK_RECORD=all records it anew from the scripted server.
 func TestTrajectoryRubricCommittedCassette(t *testing.T) {
 	noLeaks(t)
@@ -449,7 +449,7 @@ func TestTrajectoryRubricCommittedCassette(t *testing.T) {
 	if r.Score != 0 || criteria[0][0].Met || !criteria[1][0].Met || r.Usage.Total() != 2*684 {
 		t.Errorf("score %v, criteria %+v, usage %+v; want the careful judge's veto", r.Score, criteria, r.Usage)
 	}
-	want := filepath.Join("testdata", "cassettes", t.Name()+".yaml")
+	want := filepath.Join("testdata", "cassettes", recorder.CassetteFile(t.Name()))
 	for _, v := range r.Verdicts {
 		if v.Source != want {
 			t.Errorf("judge %s answered from %q, want %s", v.Model, v.Source, want)

@@ -1,12 +1,8 @@
 package recorder
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"sync"
 )
 
@@ -20,22 +16,23 @@ type T interface {
 	Fatalf(format string, args ...any)
 }
 
-// ForTest returns the recorder of t's own cassette,
-// testdata/cassettes/<t.Name()>.yaml (subtests in subdirectories, characters
-// outside [A-Za-z0-9._-] replaced by "_"; WithDir sets another directory),
-// and saves it when the test ends. It replays by default and records only
+// ForTest returns the recorder of t's own cassette, the file
+// [CassetteFile](t.Name()) under testdata/cassettes (WithDir sets another
+// directory), such as testdata/cassettes/TestBooking~88/paris.yaml for the
+// subtest TestBooking/paris, and saves it when the test ends. It replays by default and records only
 // when AGENTCHECK_RECORD says so, never with CI=true. A recorder that cannot
 // start (a bad AGENTCHECK_RECORD, recording on CI, an unreadable cassette)
 // fails the test. The ForTest calls of a test that name the same file get
 // the same recorder, opened with the first call's options, until it is
 // closed: the agent's client and the judges of one test share their
-// cassette, and only one of them saves it.
+// cassette, and only one of them saves it. Its replay misses and failures
+// print the command that records that test alone (see [RecordTestEnv]).
 //
 //	agent := NewAgent(recorder.ForTest(t).Client())
 func ForTest(t T, opts ...Option) *Recorder {
 	t.Helper()
 	cfg := newConfig(opts)
-	path := filepath.Join(cfg.dir, cassetteFileName(t.Name()))
+	path := filepath.Join(cfg.dir, CassetteFile(t.Name()))
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		t.Fatalf("agentcheck: cassette for %s: %v", t.Name(), err)
@@ -48,11 +45,8 @@ func ForTest(t T, opts ...Option) *Recorder {
 	if cfg.test == "" {
 		cfg.test = t.Name()
 	}
-	if _, ginkgo := t.(interface{ ParallelProcess() int }); ginkgo && cfg.command == "" {
-		// A Ginkgo spec: go test -run picks test functions, not specs, so the
-		// command focuses the spec by its full text.
-		cfg.command = RecordEnv + "=missing go test " + packageDir() + " -ginkgo.focus '" +
-			strings.ReplaceAll("^"+regexp.QuoteMeta(t.Name())+"$", "'", `'\''`) + "'"
+	if cfg.command == "" {
+		cfg.command = forTestCommand(t, cfg.test)
 	}
 	r, err := open(path, cfg)
 	if err != nil {
@@ -96,37 +90,6 @@ func unshare(r *Recorder) {
 	}
 	shared.Unlock()
 }
-
-// cassetteFileName turns a test name into a relative file name, one of its
-// own for each test and subtest: subtests become directories; characters
-// outside [A-Za-z0-9._-] become "_" and a segment that lost some, or is
-// longer than maxSegment, is shortened and gets a hash of its name, so that
-// "café" and "cafë" stay apart and every name fits a file system; "." or
-// ".." segments cannot climb out of the cassette directory.
-func cassetteFileName(test string) string {
-	segs := strings.Split(test, "/")
-	for i, name := range segs {
-		s := strings.Map(func(c rune) rune {
-			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' {
-				return c
-			}
-			return '_'
-		}, name)
-		if s == "" || strings.Trim(s, ".") == "" {
-			s = strings.Repeat("_", max(len(s), 1))
-		}
-		if s != name || len(s) > maxSegment {
-			sum := sha256.Sum256([]byte(name))
-			s = s[:min(len(s), maxSegment-9)] + "-" + hex.EncodeToString(sum[:4])
-		}
-		segs[i] = s
-	}
-	return filepath.Join(segs...) + ".yaml"
-}
-
-// maxSegment bounds a cassette file or directory name (file systems allow
-// 255 bytes; ".yaml" and the temporary file's suffix need some).
-const maxSegment = 120
 
 // packageDir is the package go test runs in, relative to its module root
 // ("./judge"), for the commands a miss prints.

@@ -58,7 +58,7 @@ func TestForTestSharesTheRecorderOfItsFile(t *testing.T) {
 	if a == nil || a != b {
 		t.Fatalf("two ForTest calls of one test: %p and %p, want one recorder", a, b)
 	}
-	if want := filepath.Join(dir, "TestX", "case_1.yaml"); a.Path() != want || a.Mode() != RecordNone {
+	if want := filepath.Join(dir, "TestX~88", "case_1.yaml"); a.Path() != want || a.Mode() != RecordNone {
 		t.Errorf("path %s, mode %v; want %s, none", a.Path(), a.Mode(), want)
 	}
 	if other := forTest(ft, WithDir(t.TempDir()), env()); other == a {
@@ -81,7 +81,7 @@ func TestForTestFailsTheTestThatCannotStart(t *testing.T) {
 	if r := forTest(ft, WithDir(dir), env(RecordEnv, "missing", "CI", "true")); r != nil {
 		t.Errorf("ForTest recording on CI returned %v", r)
 	}
-	for _, want := range []string{"AGENTCHECK_RECORD=missing", "refused because this is a CI run (CI=true)", filepath.Join(dir, "TestOnCI.yaml")} {
+	for _, want := range []string{"AGENTCHECK_RECORD=missing", "refused because this is a CI run (CI=true)", filepath.Join(dir, "TestOnCI~8b.yaml")} {
 		if !strings.Contains(ft.fatal, want) {
 			t.Errorf("fatal message %q lacks %q", ft.fatal, want)
 		}
@@ -123,8 +123,10 @@ func TestRerecordCommand(t *testing.T) {
 		opts []Option
 		want string
 	}{
-		{nil, "AGENTCHECK_RECORD=all go test ./recorder"},
-		{[]Option{WithTestName("TestX/it's")}, `AGENTCHECK_RECORD=all go test ./recorder -run '^TestX$/^it'\''s$'`},
+		{nil, "AGENTCHECK_RECORD=all go test ./recorder -count=1"},
+		{[]Option{WithTestName("TestX/it's")}, `AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST='TestX/it'\''s' go test ./recorder -count=1 -run '^TestX$/^it'\''s$'`},
+		{[]Option{WithTestName("TestX/a.b[c]")}, `AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST='TestX/a.b[c]' go test ./recorder -count=1 -run '^TestX$/^a\.b\[c\]$'`},
+		{[]Option{WithTestName("spec\twith\x1b[31m")}, `AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=$'spec\x09with\x1b[31m' go test ./recorder -count=1 -run '^spec\x{9}with\x{1b}\[31m$'`},
 		{[]Option{WithRecordCommand("AGENTCHECK_RECORD=missing agentcheck eval --cassette c.yaml runs.jsonl")}, "AGENTCHECK_RECORD=all agentcheck eval --cassette c.yaml runs.jsonl"},
 		{[]Option{WithRecordCommand("make record")}, "AGENTCHECK_RECORD=all make record"},
 	} {
@@ -137,7 +139,7 @@ func TestRerecordCommand(t *testing.T) {
 		}
 	}
 	r := forTest(&fakeT{name: "TestY/sub"}, WithDir(dir), env())
-	if got, want := r.RerecordCommand(), "AGENTCHECK_RECORD=all go test ./recorder -run '^TestY$/^sub$'"; got != want {
+	if got, want := r.RerecordCommand(), "AGENTCHECK_RECORD=all AGENTCHECK_RECORD_TEST=TestY/sub go test ./recorder -count=1 -run '^TestY$/^sub$'"; got != want {
 		t.Errorf("ForTest's RerecordCommand() = %q, want %q", got, want)
 	}
 	r.Close()

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 )
 
@@ -133,15 +132,7 @@ func (r *Recorder) command() string {
 	if r.recordCmd != "" {
 		return r.recordCmd
 	}
-	cmd := RecordEnv + "=missing go test " + r.pkg
-	if r.test == "" {
-		return cmd
-	}
-	segs := strings.Split(r.test, "/")
-	for i, s := range segs {
-		segs[i] = "^" + regexp.QuoteMeta(s) + "$"
-	}
-	return cmd + " -run '" + strings.ReplaceAll(strings.Join(segs, "/"), "'", `'\''`) + "'"
+	return recordCommand(r.pkg, r.test, runTest)
 }
 
 func splitKey(key string) (query, body string) {

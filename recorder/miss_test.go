@@ -30,7 +30,7 @@ func TestRecorderMissSaysWhatDiffersAndHowToRecord(t *testing.T) {
 	if !errors.As(err, &miss) {
 		t.Fatalf("want a *ReplayMissError through go-openai, got %T %v", err, err)
 	}
-	path := filepath.Join(dir, "TestRecorderMissSaysWhatDiffersAndHowToRecord.yaml")
+	path := filepath.Join(dir, CassetteFile("TestRecorderMissSaysWhatDiffersAndHowToRecord"))
 	msg := err.Error()
 	for _, want := range []string{
 		"POST /v1/chat/completions",
@@ -41,7 +41,7 @@ func TestRecorderMissSaysWhatDiffersAndHowToRecord(t *testing.T) {
 		`+       "content": "Book a flight to Rome on Friday."`,
 		`-   "user": "agentcheck-prompt:goal-v1"`,
 		`hint: the prompt version differs (recorded "goal-v1", now "goal-v2")`,
-		"record it with: AGENTCHECK_RECORD=missing go test ./recorder -run '^TestRecorderMissSaysWhatDiffersAndHowToRecord$'",
+		"record it with: AGENTCHECK_RECORD=missing AGENTCHECK_RECORD_TEST=TestRecorderMissSaysWhatDiffersAndHowToRecord go test ./recorder -count=1 -run '^TestRecorderMissSaysWhatDiffersAndHowToRecord$'",
 	} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("miss message lacks %q:\n%s", want, msg)
@@ -66,51 +66,16 @@ func TestRecorderMissWithoutCassette(t *testing.T) {
 			t.Fatalf("want *ReplayMissError, got %v", err)
 		}
 		want := &ReplayMissError{
-			Cassette: filepath.Join(dir, "TestRecorderMissWithoutCassette", "sub_test", "with__odd__name-11dcc353.yaml"),
+			Cassette: filepath.Join(dir, CassetteFile(t.Name())),
 			Test:     "TestRecorderMissWithoutCassette/sub_test/with_'odd'_name",
 			Request:  "GET /items",
 			Reason:   "the cassette file does not exist yet",
-			Command:  `AGENTCHECK_RECORD=missing go test ./recorder -run '^TestRecorderMissWithoutCassette$/^sub_test$/^with_'\''odd'\''_name$'`,
+			Command:  `AGENTCHECK_RECORD=missing AGENTCHECK_RECORD_TEST='TestRecorderMissWithoutCassette/sub_test/with_'\''odd'\''_name' go test ./recorder -count=1 -run '^TestRecorderMissWithoutCassette$/^sub_test$/^with_'\''odd'\''_name$'`,
 		}
 		if diff := cmp.Diff(want, miss); diff != "" {
 			t.Errorf("miss (-want +got):\n%s", diff)
 		}
 	})
-}
-
-func TestCassetteFileName(t *testing.T) {
-	tests := map[string]string{
-		"TestX":                 "TestX.yaml",
-		"TestX/case_1":          filepath.Join("TestX", "case_1.yaml"),
-		"TestX/a:b*c?<d>|e\\f":  filepath.Join("TestX", "a_b_c__d__e_f-00b51144.yaml"),
-		"TestX/../../etc":       filepath.Join("TestX", "__-5ec1f7e7", "__-5ec1f7e7", "etc.yaml"),
-		"TestX/#01":             filepath.Join("TestX", "_01-63e34b05.yaml"),
-		"TestX/Ünïcode_and.dot": filepath.Join("TestX", "_n_code_and.dot-c6267397.yaml"),
-	}
-	for name, want := range tests {
-		if got := cassetteFileName(name); got != want {
-			t.Errorf("cassetteFileName(%q) = %q, want %q", name, got, want)
-		}
-	}
-	// Each test and subtest its own file, whatever its name holds.
-	names := []string{
-		"TestX/café", "TestX/cafë", "TestX/caf_", "TestX/caf_-x", "TestX/a_b", "TestX/a.b", "TestX/日本語", "TestX/中文字",
-		"TestX/" + strings.Repeat("long name ", 40) + "1", "TestX/" + strings.Repeat("long name ", 40) + "2",
-		"TestX", "TestX/sub", "TestX/sub/deeper", "TestX/Sub",
-	}
-	seen := map[string]string{}
-	for _, n := range names {
-		f := cassetteFileName(n)
-		if other, dup := seen[f]; dup {
-			t.Errorf("%q and %q share the cassette %s", n, other, f)
-		}
-		seen[f] = n
-		for _, seg := range strings.Split(f, string(filepath.Separator)) {
-			if len(seg) > maxSegment+len(".yaml") {
-				t.Errorf("cassetteFileName(%q) has a segment of %d bytes", n, len(seg))
-			}
-		}
-	}
 }
 
 func TestRecordModeFromEnvironment(t *testing.T) {

@@ -433,7 +433,7 @@ func TestTransportWrapsTheAgentsClient(t *testing.T) {
 	}
 	t.Run("replay", func(t *testing.T) {
 		agent.Transport = offline(t)
-		rec, err := Open(filepath.Join(dir, "TestTransportWrapsTheAgentsClient", "record.yaml"), env())
+		rec, err := Open(filepath.Join(dir, CassetteFile("TestTransportWrapsTheAgentsClient/record")), env())
 		if err != nil {
 			t.Fatal(err)
 		}

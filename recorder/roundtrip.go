@@ -101,7 +101,7 @@ func open(path string, cfg config) (*Recorder, error) {
 		if err != nil {
 			return nil, err
 		}
-		cfg.mode = m
+		cfg.mode = narrowMode(m, cfg)
 	}
 	if cfg.mode != RecordNone {
 		if ci, why := CI(cfg.getenv); ci {

@@ -208,7 +208,7 @@ func TestRecorderParallelUse(t *testing.T) {
 	// Each subtest saved its own cassette when it ended; replay them
 	// concurrently too.
 	for i := range 4 {
-		p := filepath.Join(dir, "TestRecorderParallelUse", "group", strconv.Itoa(i)+".yaml")
+		p := filepath.Join(dir, CassetteFile("TestRecorderParallelUse/group/"+strconv.Itoa(i)))
 		c, err := cassette.Load(strings.TrimSuffix(p, ".yaml"))
 		if err != nil {
 			t.Fatal(err)

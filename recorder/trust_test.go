@@ -223,11 +223,11 @@ func TestSubtestsHaveCassettesOfTheirOwn(t *testing.T) {
 	record("a b", RecordMissing)
 	record("b", RecordAll)
 	record("b", RecordAll)
-	after, _ := os.ReadFile(filepath.Join(dir, "TestParent", "a.yaml"))
+	after, _ := os.ReadFile(filepath.Join(dir, CassetteFile("TestParent/a")))
 	if !bytes.Equal(a, after) {
 		t.Errorf("re-recording a sibling changed TestParent/a's cassette")
 	}
-	entries, _ := os.ReadDir(filepath.Join(dir, "TestParent"))
+	entries, _ := os.ReadDir(filepath.Join(dir, filepath.Dir(CassetteFile("TestParent/a"))))
 	if len(entries) != 3 {
 		t.Errorf("TestParent has %d cassettes, want one per subtest (a, a b, b)", len(entries))
 	}
@@ -301,13 +301,13 @@ func TestPrune(t *testing.T) {
 	}
 	// A failed test prunes nothing.
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "TestPruned.yaml"), full, 0o644)
+	os.WriteFile(filepath.Join(dir, CassetteFile("TestPruned")), full, 0o644)
 	ft := &failedT{fakeT{name: "TestPruned"}}
 	pr := forTest(&ft.fakeT, WithDir(dir), WithMode(Prune), env())
 	pr.failed = ft.Failed // what ForTest takes from a *testing.T that failed
 	post(t, pr, "http://127.0.0.1:1/v1/chat/completions", "", `{"n":0}`)
 	ft.end()
-	if data, _ := os.ReadFile(filepath.Join(dir, "TestPruned.yaml")); !bytes.Equal(data, full) {
+	if data, _ := os.ReadFile(filepath.Join(dir, CassetteFile("TestPruned"))); !bytes.Equal(data, full) {
 		t.Errorf("a failed test pruned its cassette")
 	}
 
