@@ -235,6 +235,53 @@ func Verdicts(vs ...Verdict) Reply {
 	}{vs})
 }
 
+// EachCriterion answers the judge's scenario_verdict requests with a
+// verdict on every criterion a request asks about, in order, each from
+// decide: the criteria are read from the request's schema, which names
+// them (the enum of "criterion"), so a script needs no copy of them and no
+// reading of the prompt:
+//
+//	judgetest.EachCriterion(func(c string) judgetest.Verdict { return judgetest.Met(c, "message [3] shows it") })
+//
+// A request whose schema names no criteria gets a 400 that says so.
+func EachCriterion(decide func(criterion string) Verdict) Script {
+	return func(r Request) Reply {
+		criteria, ok := schemaCriteria(r.Schema())
+		if !ok {
+			return Reply{Status: http.StatusBadRequest, Message: fmt.Sprintf(
+				"judgetest: EachCriterion: the request's schema %q names no criteria (properties.criteria.items.properties.criterion.enum)", r.SchemaName())}
+		}
+		vs := make([]Verdict, len(criteria))
+		for i, c := range criteria {
+			vs[i] = decide(c)
+		}
+		return Verdicts(vs...)
+	}
+}
+
+// schemaCriteria reads the criteria a scenario_verdict schema enumerates.
+func schemaCriteria(schema map[string]any) ([]string, bool) {
+	node := any(schema)
+	for _, key := range []string{"properties", "criteria", "items", "properties", "criterion", "enum"} {
+		m, ok := node.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		node = m[key]
+	}
+	enum, ok := node.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(enum))
+	for _, e := range enum {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out, true
+}
+
 // quoteNames lists names quoted, for messages.
 func quoteNames(names []string) string {
 	q := make([]string, len(names))

@@ -266,3 +266,33 @@ func TestCallPanicsOnArgumentsThatDoNotMarshal(t *testing.T) {
 	}()
 	judgetest.Call("search", make(chan int))
 }
+
+func TestEachCriterionAnswersTheCriteriaTheSchemaNames(t *testing.T) {
+	checkGoroutines(t)
+	s := judgetest.Start(t, judgetest.EachCriterion(func(c string) judgetest.Verdict {
+		if strings.Contains(c, "refund") {
+			return judgetest.NotMet(c, "no refund in [3]")
+		}
+		return judgetest.Met(c, "[2] shows it")
+	}))
+	c := client(s)
+	ask := func(schema string) (string, error) {
+		resp, err := c.CreateChatCompletion(context.Background(), openai.ChatCompletionRequest{Model: "judge",
+			Messages: []openai.ChatCompletionMessage{user("judge this")},
+			ResponseFormat: &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
+				JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: "scenario_verdict", Strict: true, Schema: json.RawMessage(schema)}}})
+		if err != nil {
+			return "", err
+		}
+		return resp.Choices[0].Message.Content, nil
+	}
+	got, err := ask(`{"type":"object","properties":{"criteria":{"type":"array","minItems":2,"maxItems":2,"items":{"type":"object",
+		"properties":{"criterion":{"type":"string","enum":["looks the order up","refunds it"]},"verdict":{"type":"string","enum":["met","not_met","inconclusive"]},"reason":{"type":"string"}}}}}}`)
+	want := `{"criteria":[{"criterion":"looks the order up","verdict":"met","reason":"[2] shows it"},{"criterion":"refunds it","verdict":"not_met","reason":"no refund in [3]"}]}`
+	if err != nil || got != want {
+		t.Errorf("got %s, %v\nwant %s", got, err, want)
+	}
+	if _, err := ask(`{"type":"object","properties":{"criteria":{"type":"array"}}}`); err == nil || !strings.Contains(err.Error(), `EachCriterion: the request's schema "scenario_verdict" names no criteria`) {
+		t.Errorf("a schema without criteria: %v", err)
+	}
+}
