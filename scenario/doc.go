@@ -8,7 +8,9 @@
 // strict structured output; the agent's own model requests go through
 // recorder.ForTest(t).Client(), so a whole run replays offline, and a request
 // the cassette lacks ends the run with an error naming the turn, the role and
-// the command that records it. Scenario.Test runs it in a test and fails with
+// the command that records it (AGENTCHECK_RECORD=missing: when only the
+// criteria changed, that records the judge's new questions alone, while the
+// agent's and the user's requests replay). Scenario.Test runs it in a test and fails with
 // a report (the verdict, each criterion with its reason, the transcript turn by
 // turn, the budgets used, the cassette); Scenario.Run returns the Result
 // without a test; Case makes it an evalsuite case, so that Repeat gives pass@k

@@ -213,3 +213,33 @@ func TestTestRecordsTheRun(t *testing.T) {
 		t.Errorf("the transcript artifact (%v): %s", err, sample)
 	}
 }
+
+// Scenarios in parallel tests share one Limiter: their model questions stay
+// within its bound, and each test gets its own run.
+func TestParallelScenarios(t *testing.T) {
+	lim := scenario.NewLimiter(2)
+	m := &fakeModel{user: func(q metric.Question, _ int) (bool, string, string) {
+		if strings.Contains(q.Input, "Write turn 3") {
+			return true, "", "done"
+		}
+		return false, "more", ""
+	}, verdict: allMet}
+	slow := slowJudge{m, time.Millisecond}
+	for i := range 4 {
+		t.Run(fmt.Sprint("run", i), func(t *testing.T) {
+			t.Parallel()
+			res := scenario.Scenario{
+				Name: t.Name(), Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: slow},
+				Judge: slow, Criteria: []string{"echoes"}, Limiter: lim,
+			}.Test(t)
+			if len(res.Turns) != 2 {
+				t.Errorf("%d turns", len(res.Turns))
+			}
+		})
+	}
+	t.Cleanup(func() {
+		if got := m.maxFlight.Load(); got > 2 {
+			t.Errorf("%d questions were in flight at once, want at most 2", got)
+		}
+	})
+}
