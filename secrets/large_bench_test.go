@@ -78,3 +78,29 @@ func BenchmarkCheckLarge(b *testing.B) {
 		})
 	}
 }
+
+// repeatedKeys is a cassette of about 100 KB whose request repeats one
+// header 5,000 times.
+func repeatedKeys() string {
+	var sb strings.Builder
+	sb.WriteString("---\nversion: 2\ninteractions:\n    - id: 0\n      request:\n        url: https://x.test/a\n        method: GET\n        headers:\n")
+	for range 5000 {
+		sb.WriteString("            X-A: [v]\n")
+	}
+	sb.WriteString("      response:\n        code: 200\n")
+	return sb.String()
+}
+
+// BenchmarkCheckRepeatedKeys: the target is under 1 s and 100 MB.
+func BenchmarkCheckRepeatedKeys(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "repeated.yaml")
+	if err := os.WriteFile(path, []byte(repeatedKeys()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Check(path, Rules{}); err == nil {
+			b.Fatal("a repeated key passed")
+		}
+	}
+}

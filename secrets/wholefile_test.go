@@ -68,3 +68,16 @@ leftover: ` + key(3) + `
 		t.Errorf("Expected %d findings, but got:\n%s", len(want), findingLines(found))
 	}
 }
+
+// TestCheckRefusesRepeatedKeys: a mapping that repeats a key is a corrupt
+// cassette, named with the line of the repeat.
+func TestCheckRefusesRepeatedKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "repeated.yaml")
+	if err := os.WriteFile(path, []byte(repeatedKeys()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Check(path, Rules{})
+	if err == nil || !strings.Contains(err.Error(), path+`:10: corrupt cassette: mapping key "X-A" already defined at line 9`) {
+		t.Errorf("Expected the repeated key refused with its line, but the error is %v", err)
+	}
+}
