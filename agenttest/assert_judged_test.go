@@ -148,7 +148,7 @@ func TestCheckGoalWhenNoVerdictCanBeGiven(t *testing.T) {
 	}
 	for _, want := range []string{
 		"The judges disagree whether the conversation",
-		"achieves its goal, so there is no verdict either way (agent_goal_accuracy 0.5)",
+		"achieves its goal, so there is no verdict either way (agent_goal_accuracy 0)",
 		"judge judge-a: not achieved\n", "judge judge-lenient: achieved\n",
 		"disagreement: judges disagree: scores [0, 1] spread 1, more than the tolerance 0.5",
 	} {

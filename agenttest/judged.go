@@ -34,8 +34,7 @@ func CheckGoal(ctx context.Context, m metric.AgentGoalAccuracy, s agentcheck.Sam
 	case err != nil:
 		return failed(cannotJudge("whether "+conv+" achieves its goal", r, err))
 	case r.Disagreement != "":
-		return failed(&JudgmentError{msg: fmt.Sprintf("The judges disagree whether %s achieves its goal, so there is no verdict either way (%s %s)\n%s\n%s",
-			conv, r.Metric, formatFloat(r.Score), desiredOutcome(s, m.WithoutReference), explainJudgment(r))})
+		return disagreed("whether "+conv+" achieves its goal", r, desiredOutcome(s, m.WithoutReference)+"\n"+explainJudgment(r))
 	}
 	tally := goalTally(r)
 	detail := func() string { return desiredOutcome(s, m.WithoutReference) + "\n" + explainJudgment(r) }
@@ -69,8 +68,7 @@ func CheckTopics(ctx context.Context, m metric.TopicAdherence, s agentcheck.Samp
 	case err != nil:
 		return failed(cannotJudge("whether "+conv+" stays on the topics "+topics, r, err))
 	case r.Disagreement != "":
-		return failed(&JudgmentError{msg: fmt.Sprintf("The judges disagree on how well %s stays on the topics %s, so there is no verdict either way (%s (%s) %s)\n%s",
-			conv, topics, r.Metric, m.Mode, formatFloat(r.Score), explainJudgment(r))})
+		return disagreed("on how well "+conv+" stays on the topics "+topics+" ("+m.Mode.String()+")", r, explainJudgment(r))
 	}
 	return Report{
 		ok: r.Score >= min, metric: r.Metric, score: r.Score, hasScore: true,
@@ -87,6 +85,17 @@ func CheckTopics(ctx context.Context, m metric.TopicAdherence, s agentcheck.Samp
 				conv, topics, r.Metric, m.Mode, formatFloat(r.Score), formatFloat(min), explainJudgment(r))
 		},
 	}
+}
+
+// disagreed is the Report of a judgment a consensus panel disagreed on:
+// one rule for every judged check (metric.Aggregate scores it 0, so the
+// CLI's and evalsuite's thresholds fail it too). It has no verdict either
+// way, so that neither an assertion nor its negation (To, NotTo) passes on
+// it, and its message says what was judged ("whether ...", "on ..."), then detail: each judge's
+// verdict with its reason, and the disagreement (the judgment's trailer).
+func disagreed(what string, r metric.Result, detail string) Report {
+	return failed(&JudgmentError{msg: fmt.Sprintf("The judges disagree %s, so there is no verdict either way (%s %s)\n%s",
+		what, r.Metric, formatFloat(r.Score), detail)})
 }
 
 // JudgmentError is a judged check that gave no verdict: every judge failed,

@@ -85,6 +85,9 @@ func CheckScore(ctx context.Context, m metric.Metric, s agentcheck.Sample, want 
 	if err != nil {
 		return failed(fmt.Errorf("%s: %w", m.Name(), err))
 	}
+	if r.Disagreement != "" {
+		return disagreed("on the "+r.Metric+" of the conversation "+summary(s.Conversation), r, explainJudgment(r))
+	}
 	rep := Report{metric: r.Metric, score: r.Score, hasScore: true}
 	explain := func() string { return explainScore(r, s.Conversation.ToolCalls(), s.ReferenceToolCalls) }
 	score := formatFloat(r.Score)

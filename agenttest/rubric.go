@@ -30,8 +30,7 @@ func CheckRubric(ctx context.Context, m metric.TrajectoryRubric, s agentcheck.Sa
 	case err != nil:
 		return failed(cannotJudge("whether "+traj+" satisfies the rubric "+rubric, r, err))
 	case r.Disagreement != "":
-		return failed(&JudgmentError{msg: fmt.Sprintf("The judges disagree whether %s satisfies the rubric %s, so there is no verdict either way (%s %s)\n%s",
-			traj, rubric, r.Metric, formatFloat(r.Score), explainRubric(m, s, r, criteria, true))})
+		return disagreed("whether "+traj+" satisfies the rubric "+rubric, r, explainRubric(m, s, r, criteria, true))
 	}
 	single := len(r.Verdicts) == 1
 	return Report{

@@ -247,6 +247,13 @@ func (s Suite) runCase(ctx context.Context, c Case, id string, metrics []string)
 					continue
 				}
 				run.Scores[j], run.Reasons[j] = r.Score, r.Reason
+				if r.Disagreement != "" {
+					// A panel that disagrees gives no verdict either way
+					// (metric.Aggregate scores it 0): the run fails at any
+					// threshold, with each judge's verdict.
+					errs = append(errs, fmt.Errorf("run %d: %s: %s%s", n, metrics[j], r.Disagreement, judgesSaid(r)))
+					continue
+				}
 				if !(r.Score >= cr.Thresholds[j]) {
 					run.Below = append(run.Below, j)
 				}
@@ -267,6 +274,18 @@ func (s Suite) runCase(ctx context.Context, c Case, id string, metrics []string)
 type Failed struct{ Reason string }
 
 func (f *Failed) Error() string { return f.Reason }
+
+// judgesSaid lists the verdicts of the judges that gave one, a line each
+// with the score and the reason.
+func judgesSaid(r metric.Result) string {
+	var b strings.Builder
+	for _, v := range r.Verdicts {
+		if v.Err == nil {
+			fmt.Fprintf(&b, "\n  judge %s: %s: %s", v.Model, fmtScore(v.Score), v.Reason)
+		}
+	}
+	return b.String()
+}
 
 // RunLabel is the recorder case label of run n (from 1) of the case id,
 // id+"#run"+n: the label a cassette files that run's requests under.

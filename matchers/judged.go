@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/metric"
 )
@@ -21,12 +22,15 @@ import (
 //
 // A judgment that cannot be made (every judge failed, a replay miss) is an
 // error, as is a consensus panel whose judges disagree, so that neither To
-// nor NotTo passes on it. The matcher remembers its judgments by what the
-// judge is shown, so Eventually polling an unchanged conversation asks the
-// judge once; a changed one is judged again. The judge is asked within the
-// context it was made with: judge.ForTest(t) binds the test's.
+// nor NotTo passes on it. The matcher asks the judge once per distinct
+// actual and builds its failure message from that same judgment, so
+// Eventually polling an unchanged conversation asks the judge once; a
+// changed one is judged again. Gomega gives a matcher no context: the judge
+// is asked within the one given to WithContext, such as t.Context(), else
+// context.Background() (a judge.ForTest(t) client ends its questions with
+// its test either way).
 func AchieveGoal(j metric.Judge) *GoalMatcher {
-	return newGoalMatcher(metric.AgentGoalAccuracy{Judge: j}, nil)
+	return newGoalMatcher(metric.AgentGoalAccuracy{Judge: j}, nil, judged{})
 }
 
 // GoalMatcher is the matcher AchieveGoal returns. It is safe for concurrent
@@ -35,13 +39,19 @@ type GoalMatcher struct {
 	reportMatcher
 	metric    metric.AgentGoalAccuracy
 	reference *string
-	memo      *memo
+	judged
 }
 
-func newGoalMatcher(m metric.AgentGoalAccuracy, reference *string) *GoalMatcher {
-	g := &GoalMatcher{metric: m, reference: reference, memo: newMemo()}
+func newGoalMatcher(m metric.AgentGoalAccuracy, reference *string, j judged) *GoalMatcher {
+	g := &GoalMatcher{metric: m, reference: reference, judged: j.fresh()}
 	g.check = g.run
 	return g
+}
+
+// WithContext asks the judge within ctx, such as the test's t.Context(),
+// in place of context.Background().
+func (m *GoalMatcher) WithContext(ctx context.Context) *GoalMatcher {
+	return newGoalMatcher(m.metric, m.reference, judged{ctx: ctx})
 }
 
 // WithoutReference compares the end state with the goal each judge infers
@@ -50,13 +60,13 @@ func newGoalMatcher(m metric.AgentGoalAccuracy, reference *string) *GoalMatcher 
 func (m *GoalMatcher) WithoutReference() *GoalMatcher {
 	c := m.metric
 	c.WithoutReference = true
-	return newGoalMatcher(c, m.reference)
+	return newGoalMatcher(c, m.reference, m.judged)
 }
 
 // Against compares the end state with reference, in place of the sample's
 // Reference; it gives a Conversation, which has none, one.
 func (m *GoalMatcher) Against(reference string) *GoalMatcher {
-	return newGoalMatcher(m.metric, &reference)
+	return newGoalMatcher(m.metric, &reference, m.judged)
 }
 
 func (m *GoalMatcher) run(actual any) (agenttest.Report, error) {
@@ -72,8 +82,8 @@ func (m *GoalMatcher) run(actual any) (agenttest.Report, error) {
 		ref = s.Reference
 	}
 	key := fingerprint("goal", s.Conversation.String(), ref)
-	return m.memo.get(key, func() agenttest.Report {
-		return agenttest.CheckGoal(context.Background(), m.metric, s)
+	return m.once(key, func(ctx context.Context) agenttest.Report {
+		return agenttest.CheckGoal(ctx, m.metric, s)
 	}), nil
 }
 
@@ -83,10 +93,10 @@ func (m *GoalMatcher) run(actual any) (agenttest.Report, error) {
 // the threshold given to AtLeast. The topics given here replace the
 // sample's ReferenceTopics (the assertion says what it checks); with none,
 // the sample's are used, and an actual conversation, which has none, is an
-// error. Errors, disagreements and Eventually are handled as AchieveGoal
-// handles them.
+// error. Errors, disagreements, Eventually and the context are handled as
+// AchieveGoal handles them.
 func StayOnTopics(j metric.Judge, topics ...string) *TopicMatcher {
-	return newTopicMatcher(metric.TopicAdherence{Judge: j}, append([]string(nil), topics...), agenttest.DefaultTopicThreshold, newMemo())
+	return newTopicMatcher(metric.TopicAdherence{Judge: j}, append([]string(nil), topics...), agenttest.DefaultTopicThreshold, judged{})
 }
 
 // TopicMatcher is the matcher StayOnTopics returns. It is safe for
@@ -96,13 +106,19 @@ type TopicMatcher struct {
 	metric metric.TopicAdherence
 	topics []string
 	min    float64
-	memo   *memo
+	judged
 }
 
-func newTopicMatcher(m metric.TopicAdherence, topics []string, min float64, memo *memo) *TopicMatcher {
-	t := &TopicMatcher{metric: m, topics: topics, min: min, memo: memo}
+func newTopicMatcher(m metric.TopicAdherence, topics []string, min float64, j judged) *TopicMatcher {
+	t := &TopicMatcher{metric: m, topics: topics, min: min, judged: j.fresh()}
 	t.check = t.run
 	return t
+}
+
+// WithContext asks the judge within ctx, such as the test's t.Context(),
+// in place of context.Background().
+func (m *TopicMatcher) WithContext(ctx context.Context) *TopicMatcher {
+	return newTopicMatcher(m.metric, m.topics, m.min, judged{ctx: ctx})
 }
 
 // Mode scores precision (no off-topic answers), recall (no refused
@@ -110,13 +126,13 @@ func newTopicMatcher(m metric.TopicAdherence, topics []string, min float64, memo
 func (m *TopicMatcher) Mode(mode metric.TopicMode) *TopicMatcher {
 	c := m.metric
 	c.Mode = mode
-	return newTopicMatcher(c, m.topics, m.min, newMemo())
+	return newTopicMatcher(c, m.topics, m.min, m.judged)
 }
 
 // AtLeast sets the score the matcher wants. A perfect score is just under
 // 1, so AtLeast(1) fails whenever the judge finds a topic; use 0.99.
 func (m *TopicMatcher) AtLeast(threshold float64) *TopicMatcher {
-	return newTopicMatcher(m.metric, m.topics, threshold, newMemo())
+	return newTopicMatcher(m.metric, m.topics, threshold, m.judged)
 }
 
 func (m *TopicMatcher) run(actual any) (agenttest.Report, error) {
@@ -131,9 +147,41 @@ func (m *TopicMatcher) run(actual any) (agenttest.Report, error) {
 		return agenttest.Report{}, fmt.Errorf("StayOnTopics needs topics: give them, StayOnTopics(judge, \"billing\", ...), or a Sample with reference_topics")
 	}
 	key := fingerprint(append([]string{"topics", s.Conversation.String(), m.metric.Mode.String(), strconv.FormatFloat(m.min, 'g', -1, 64)}, s.ReferenceTopics...)...)
-	return m.memo.get(key, func() agenttest.Report {
-		return agenttest.CheckTopics(context.Background(), m.metric, s, m.min)
+	return m.once(key, func(ctx context.Context) agenttest.Report {
+		return agenttest.CheckTopics(ctx, m.metric, s, m.min)
 	}), nil
+}
+
+// judged is what the judged matchers share: the context the judge is
+// asked within (nil for context.Background()) and the judgments made.
+type judged struct {
+	ctx  context.Context
+	memo *memo
+}
+
+// fresh is j with the same context and a memo of its own: a matcher
+// changed by a method judges anew.
+func (j judged) fresh() judged { return judged{ctx: j.ctx, memo: newMemo()} }
+
+// once returns the report for key, judging it once within the matcher's
+// context: Match and the failure message read the same judgment.
+func (j judged) once(key [sha256.Size]byte, judge func(context.Context) agenttest.Report) agenttest.Report {
+	ctx := j.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return j.memo.get(key, func() agenttest.Report { return judge(ctx) })
+}
+
+// WithContext asks a judged metric's judge within ctx, such as the test's
+// t.Context(), in place of context.Background().
+func (m *ScoreMatcher) WithContext(ctx context.Context) *ScoreMatcher {
+	return newScoreMatcher(m.metric, m.expected, m.reference, m.against, judged{ctx: ctx})
+}
+
+// sampleKey fingerprints all of a sample, what every metric may read.
+func sampleKey(kind string, s agentcheck.Sample) [sha256.Size]byte {
+	return fingerprint(kind, fmt.Sprintf("%#v", s))
 }
 
 // memo keeps a matcher's reports by a fingerprint of what the judge was

@@ -180,12 +180,12 @@ func (m *CalledToolMatcher) run(actual any) (agenttest.Report, error) {
 // reference calls are the sample's, or those given to Against, which an
 // actual conversation (having none) needs.
 func HaveToolCallAccuracy(expected any) *ScoreMatcher {
-	return newScoreMatcher(metric.ToolCallAccuracy{}, expected, nil, false)
+	return newScoreMatcher(metric.ToolCallAccuracy{}, expected, nil, false, judged{})
 }
 
 // HaveToolCallF1 is HaveToolCallAccuracy with ragas's ToolCallF1.
 func HaveToolCallF1(expected any) *ScoreMatcher {
-	return newScoreMatcher(metric.ToolCallF1{}, expected, nil, false)
+	return newScoreMatcher(metric.ToolCallF1{}, expected, nil, false, judged{})
 }
 
 // ScoreMatcher scores the actual sample with a metric and compares the
@@ -196,24 +196,28 @@ type ScoreMatcher struct {
 	expected  any
 	reference []agentcheck.ToolCall
 	against   bool
+	judged
 }
 
-func newScoreMatcher(m metric.Metric, expected any, reference []agentcheck.ToolCall, against bool) *ScoreMatcher {
-	s := &ScoreMatcher{metric: m, expected: expected, reference: reference, against: against}
+func newScoreMatcher(m metric.Metric, expected any, reference []agentcheck.ToolCall, against bool, j judged) *ScoreMatcher {
+	s := &ScoreMatcher{metric: m, expected: expected, reference: reference, against: against, judged: j.fresh()}
 	s.check = s.run
 	return s
 }
 
 // Using scores with metric instead, such as
-// metric.ToolCallAccuracy{AnyOrder: true, ArgSimilarity: metric.Levenshtein}.
+// metric.ToolCallAccuracy{AnyOrder: true, ArgSimilarity: metric.Levenshtein},
+// or a judged metric, such as metric.AgentGoalAccuracy{Judge: j}: the
+// matcher then asks the judge once per distinct actual, and its failure
+// message shows that judgment (see WithContext).
 func (m *ScoreMatcher) Using(metric metric.Metric) *ScoreMatcher {
-	return newScoreMatcher(metric, m.expected, m.reference, m.against)
+	return newScoreMatcher(metric, m.expected, m.reference, m.against, m.judged)
 }
 
 // Against scores against these reference calls, in place of the sample's.
 // With none, the reference is that no tool is called.
 func (m *ScoreMatcher) Against(reference ...agentcheck.ToolCall) *ScoreMatcher {
-	return newScoreMatcher(m.metric, m.expected, append([]agentcheck.ToolCall{}, reference...), true)
+	return newScoreMatcher(m.metric, m.expected, append([]agentcheck.ToolCall{}, reference...), true, m.judged)
 }
 
 func (m *ScoreMatcher) run(actual any) (agenttest.Report, error) {
@@ -226,7 +230,9 @@ func (m *ScoreMatcher) run(actual any) (agenttest.Report, error) {
 	} else if !isSample(actual) {
 		return agenttest.Report{}, fmt.Errorf("%s needs reference tool calls, and a %T has none: give a Sample, or the calls with .Against(...)", m.metric.Name(), actual)
 	}
-	return agenttest.CheckScore(context.Background(), m.metric, s, m.expected), nil
+	return m.once(sampleKey("score", s), func(ctx context.Context) agenttest.Report {
+		return agenttest.CheckScore(ctx, m.metric, s, m.expected)
+	}), nil
 }
 
 // isSample reports whether actual is a Sample, which has reference calls.

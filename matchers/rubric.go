@@ -25,10 +25,10 @@ import (
 //
 // WithReference shows the judge the sample's reference tool calls as the
 // trajectory of a correct run; Against gives them. Errors (every judge
-// failed or answered unusably, a replay miss), disagreements and Eventually
-// are handled as AchieveGoal handles them.
+// failed or answered unusably, a replay miss), disagreements, Eventually
+// and the context are handled as AchieveGoal handles them.
 func SatisfyRubric(j metric.Judge, rubric string) *RubricMatcher {
-	return newRubricMatcher(metric.TrajectoryRubric{Judge: j, Rubric: rubric}, nil, false)
+	return newRubricMatcher(metric.TrajectoryRubric{Judge: j, Rubric: rubric}, nil, false, judged{})
 }
 
 // RubricMatcher is the matcher SatisfyRubric returns. It is safe for
@@ -38,13 +38,19 @@ type RubricMatcher struct {
 	metric    metric.TrajectoryRubric
 	reference []agentcheck.ToolCall
 	against   bool
-	memo      *memo
+	judged
 }
 
-func newRubricMatcher(m metric.TrajectoryRubric, reference []agentcheck.ToolCall, against bool) *RubricMatcher {
-	r := &RubricMatcher{metric: m, reference: reference, against: against, memo: newMemo()}
+func newRubricMatcher(m metric.TrajectoryRubric, reference []agentcheck.ToolCall, against bool, j judged) *RubricMatcher {
+	r := &RubricMatcher{metric: m, reference: reference, against: against, judged: j.fresh()}
 	r.check = r.run
 	return r
+}
+
+// WithContext asks the judge within ctx, such as the test's t.Context(),
+// in place of context.Background().
+func (m *RubricMatcher) WithContext(ctx context.Context) *RubricMatcher {
+	return newRubricMatcher(m.metric, m.reference, m.against, judged{ctx: ctx})
 }
 
 // WithReference shows the judge the sample's ReferenceToolCalls as the
@@ -52,7 +58,7 @@ func newRubricMatcher(m metric.TrajectoryRubric, reference []agentcheck.ToolCall
 func (m *RubricMatcher) WithReference() *RubricMatcher {
 	c := m.metric
 	c.Reference = true
-	return newRubricMatcher(c, m.reference, m.against)
+	return newRubricMatcher(c, m.reference, m.against, m.judged)
 }
 
 // Against shows the judge these calls as the trajectory of a correct run,
@@ -61,7 +67,7 @@ func (m *RubricMatcher) WithReference() *RubricMatcher {
 func (m *RubricMatcher) Against(reference ...agentcheck.ToolCall) *RubricMatcher {
 	c := m.metric
 	c.Reference = true
-	return newRubricMatcher(c, append([]agentcheck.ToolCall{}, reference...), true)
+	return newRubricMatcher(c, append([]agentcheck.ToolCall{}, reference...), true, m.judged)
 }
 
 func (m *RubricMatcher) run(actual any) (agenttest.Report, error) {
@@ -81,8 +87,8 @@ func (m *RubricMatcher) run(actual any) (agenttest.Report, error) {
 			parts = append(parts, tc.String())
 		}
 	}
-	return m.memo.get(fingerprint(parts...), func() agenttest.Report {
-		return agenttest.CheckRubric(context.Background(), m.metric, s)
+	return m.once(fingerprint(parts...), func(ctx context.Context) agenttest.Report {
+		return agenttest.CheckRubric(ctx, m.metric, s)
 	}), nil
 }
 

@@ -24,9 +24,12 @@ const consensusSlack = 1e-9
 //     On binary scores that is "1 only if all are 1"; on scores such as topic
 //     adherence's F1, which is never exactly 1, it still means something.
 //   - Consensus: the mean when the scores' spread (max - min) is at most
-//     Tolerance; otherwise still the mean, and a disagreement that says how
-//     far apart the scores are. A disagreement is a result, not an error: the
-//     matchers report it as a failure with the judges' verdicts.
+//     Tolerance; otherwise 0, as for a Majority tie (a panel that cannot
+//     agree has not passed), and a disagreement that gives the scores, how
+//     far apart they are and their mean. A disagreement is a result, not an
+//     error, and a failure in every front end: a score of 0 fails every
+//     threshold of the CLI and evalsuite, and the checks and matchers fail
+//     it either way (To and NotTo) with the judges' verdicts and reasons.
 //
 // The error is for what cannot be aggregated: no scores, a NaN or infinite
 // score, a negative tolerance, an unknown method. It never panics.
@@ -73,8 +76,8 @@ func Aggregate(agg Aggregation, scores []float64) (score float64, disagreement s
 		for i, s := range scores {
 			parts[i] = strconv.FormatFloat(s, 'g', 4, 64)
 		}
-		return m, fmt.Sprintf("judges disagree: scores [%s] spread %.4g, more than the tolerance %.4g",
-			strings.Join(parts, ", "), hi-lo, agg.Tolerance), nil
+		return 0, fmt.Sprintf("judges disagree: scores [%s] spread %.4g, more than the tolerance %.4g, so the panel scores 0 (their mean is %.4g)",
+			strings.Join(parts, ", "), hi-lo, agg.Tolerance, m), nil
 	}
 	return 0, "", fmt.Errorf("unknown aggregation method %q (want mean, majority, min, unanimous or consensus)", agg.Method)
 }

@@ -27,8 +27,8 @@ func TestAggregate(t *testing.T) {
 		{"unanimous on near-one scores", Aggregation{Method: Unanimous}, []float64{0.99999999995, 0.79999999992}, 1, ""},
 		{"consensus within", Aggregation{Method: Consensus, Tolerance: 0.2}, []float64{0.8, 0.6}, 0.7, ""},
 		{"consensus exact agreement", Aggregation{Method: Consensus}, []float64{1, 1}, 1, ""},
-		{"consensus beyond", Aggregation{Method: Consensus, Tolerance: 0.1}, []float64{1, 0}, 0.5, "spread 1, more than the tolerance 0.1"},
-		{"consensus lists scores", Aggregation{Method: Consensus}, []float64{1, 0.75, 1}, (1 + 0.75 + 1) / 3.0, "[1, 0.75, 1]"},
+		{"consensus beyond", Aggregation{Method: Consensus, Tolerance: 0.1}, []float64{1, 0}, 0, "spread 1, more than the tolerance 0.1, so the panel scores 0 (their mean is 0.5)"},
+		{"consensus lists scores", Aggregation{Method: Consensus}, []float64{1, 0.75, 1}, 0, "[1, 0.75, 1]"},
 		{"single score", Aggregation{Method: Consensus}, []float64{0.25}, 0.25, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

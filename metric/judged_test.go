@@ -209,7 +209,7 @@ func TestPanelDropsFailingJudgeAndAggregates(t *testing.T) {
 		{Aggregation{Method: Majority}, 0, false},
 		{Aggregation{Method: Min}, 0, false},
 		{Aggregation{Method: Unanimous}, 0, false},
-		{Aggregation{Method: Consensus, Tolerance: 0.1}, 0.5, true},
+		{Aggregation{Method: Consensus, Tolerance: 0.1}, 0, true},
 	} {
 		r, err := AgentGoalAccuracy{Judge: panel{[]Judge{yes, no, broken}, c.agg}}.Evaluate(context.Background(), goalSample)
 		if err != nil {

@@ -351,7 +351,7 @@ func TestTrajectoryRubricPanel(t *testing.T) {
 	}{
 		{metric.Aggregation{}, 0.5, false},
 		{metric.Aggregation{Method: metric.Majority}, 0, false},
-		{metric.Aggregation{Method: metric.Consensus, Tolerance: 0.2}, 0.5, true},
+		{metric.Aggregation{Method: metric.Consensus, Tolerance: 0.2}, 0, true},
 	} {
 		p := judge.NewPanel([]metric.Judge{careful, lenient, garbled}, c.agg)
 		r, criteria, err := metric.TrajectoryRubric{Judge: p, Rubric: refundRubric}.EvaluateCriteria(context.Background(), hasty)

@@ -286,7 +286,9 @@ func TestEvalJudgePanel(t *testing.T) {
 		{nil, []string{"0.5", "0.0", "0.5", "0.5"}, ""},
 		{[]string{"--aggregation", "min"}, []string{"0.0", "0.0", "0.0", "0.0"}, ""},
 		{[]string{"--aggregation", "majority"}, []string{"0.0", "0.0", "0.0", "0.0"}, ""},
-		{[]string{"--aggregation", "consensus", "--tolerance", "0.5"}, []string{"0.5", "0.0", "0.5", "0.5"}, "sample 0: agent_goal_accuracy: the judges disagree: "},
+		// A panel that disagrees has not passed: it scores 0, and a line
+		// says why, with both scores.
+		{[]string{"--aggregation", "consensus", "--tolerance", "0.5"}, []string{"0.0", "0.0", "0.0", "0.0"}, "sample 0: agent_goal_accuracy: the judges disagree: judges disagree: scores [1, 0] spread 1, more than the tolerance 0.5, so the panel scores 0 (their mean is 0.5)"},
 	} {
 		args := append(append(append([]string{"eval", "--format", "jsonl"}, panel...), tt.flags...), path)
 		out, stderr, code := runAgentcheck(t, "", args...)
