@@ -92,7 +92,7 @@ func (r *Recorder) miss(q request, path string) error {
 		return e
 	}
 	it := best.its[0]
-	e.Closest = fmt.Sprintf("interaction %d, %s %s", it.ID, it.Request.Method, it.Request.URL)
+	e.Closest = r.scrubText(fmt.Sprintf("interaction %d, %s %s", it.ID, it.Request.Method, it.Request.URL))
 	wantQuery, wantBody := splitKey(bestKey)
 	gotQuery, gotBody := splitKey(key)
 	var diff []string
@@ -100,7 +100,7 @@ func (r *Recorder) miss(q request, path string) error {
 		diff = append(diff, "- query: "+strings.TrimPrefix(wantQuery, "?"), "+ query: "+strings.TrimPrefix(gotQuery, "?"))
 	}
 	diff = append(diff, lineDiff(prettyBody(wantBody), prettyBody(gotBody), 24)...)
-	e.Diff = strings.Join(diff, "\n")
+	e.Diff = r.scrubText(strings.Join(diff, "\n"))
 	w, g := bodyFields(wantBody), bodyFields(gotBody)
 	switch {
 	case w.version() != g.version():

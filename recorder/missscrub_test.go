@@ -1,0 +1,54 @@
+package recorder
+
+import (
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReplayMissPrintsNoStoredSecret: a cassette written by another tool,
+// or by hand, may hold a secret the recorder would have removed; the diff
+// of a miss against it shows the secret's placeholder, never the secret.
+func TestReplayMissPrintsNoStoredSecret(t *testing.T) {
+	secret, token := fake("", 32, 200), fake("hf_", 34, 201)
+	path := filepath.Join(t.TempDir(), "handwritten.yaml")
+	cassette := `---
+version: 2
+interactions:
+    - id: 0
+      request:
+        body: '{"model":"m","q":"first","settings":{"client_secret":"` + secret + `","region":"eu"}}'
+        url: https://api.example.com/v1/ask?hf_token=` + token + `&page=1
+        method: POST
+      response:
+        body: '{"answer":1}'
+        status: 200 OK
+        code: 200
+`
+	if err := os.WriteFile(path, []byte(cassette), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Open(path, WithMode(RecordNone), env(), WithUpstream(offline(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	_, err = rec.RoundTrip(newReq(http.MethodPost, "https://api.example.com/v1/ask?page=2", "application/json",
+		`{"model":"m","q":"second","settings":{"region":"eu"}}`))
+	var miss *ReplayMissError
+	if !errors.As(err, &miss) {
+		t.Fatalf("Expected a replay miss, but got %v", err)
+	}
+	msg := miss.Error()
+	for _, s := range []string{secret, token} {
+		if strings.Contains(msg, s) || strings.Contains(msg, s[:16]) {
+			t.Errorf("Expected the miss message to hold no secret, but it prints %q:\n%s", s[:8]+"…", msg)
+		}
+	}
+	if !strings.Contains(msg, "client_secret") || !strings.Contains(msg, "second") {
+		t.Errorf("Expected the miss message to diff the requests (client_secret, second), but it is:\n%s", msg)
+	}
+}
