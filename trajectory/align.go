@@ -366,16 +366,26 @@ func (s *blockScratch) solve(ms, es []int32, weight func(i, j int) int64, mate [
 		}
 		// The assignment minimizes cost: a pair costs minus its weight,
 		// and a pair of no weight 0 (assigned, but not paired).
-		s.cost = slices.Grow(s.cost[:0], n*m)[:n*m]
-		c := s.cost
-		for a, ra := range rows {
-			row := wt[int(ra)*nm : (int(ra)+1)*nm]
-			for b, cb := range cols {
-				w := row[int(cb)-ne]
-				if transpose {
-					c[b*m+a] = -w
-				} else {
-					c[a*m+b] = -w
+		var c []int64
+		if len(nodes) == ne+nm && !transpose {
+			// One group of all calls, in the weights' own layout (the
+			// usual case when many calls are alike): no copy.
+			c = wt
+			for x := range c {
+				c[x] = -c[x]
+			}
+		} else {
+			s.cost = slices.Grow(s.cost[:0], n*m)[:n*m]
+			c = s.cost
+			for a, ra := range rows {
+				row := wt[int(ra)*nm : (int(ra)+1)*nm]
+				for b, cb := range cols {
+					w := row[int(cb)-ne]
+					if transpose {
+						c[b*m+a] = -w
+					} else {
+						c[a*m+b] = -w
+					}
 				}
 			}
 		}

@@ -248,8 +248,9 @@ type compiled struct {
 	m         Match
 	made, exp []agentcheck.ToolCall
 	mk, ek    []callKey
-	ids       map[string]int32
-	tools     map[string]int32
+	ids       interner // arguments, members, whole calls
+	tools     interner // tool names (and kinds, with Kinds)
+	members   []memberKey
 	// equivalence: every tool compares by exact or ignored arguments with
 	// no comparator and no tolerance, so "matches" is an equivalence and
 	// calls can be counted by key.
@@ -290,11 +291,18 @@ func (m Match) compile(made, exp []agentcheck.ToolCall) *compiled {
 	if m.Scoring == ScoreF1 && m.Threshold > 0 {
 		c.equivalence = false
 	}
-	c.ids = make(map[string]int32, 4*(len(made)+len(exp)))
-	c.tools = make(map[string]int32)
-	c.mk = make([]callKey, len(made))
-	c.ek = make([]callKey, len(exp))
-	var buf []byte
+	keys := make([]callKey, len(made)+len(exp))
+	c.mk, c.ek = keys[:len(made):len(made)], keys[len(made):]
+	// One backing array for every call's members.
+	total := 0
+	for _, calls := range [][]agentcheck.ToolCall{made, exp} {
+		for i := range calls {
+			total += len(calls[i].Args.Members())
+		}
+	}
+	c.members = make([]memberKey, 0, total)
+	var bufArray [128]byte
+	buf := bufArray[:0]
 	for i := range made {
 		c.mk[i], buf = c.key(&made[i], buf)
 	}
@@ -304,13 +312,56 @@ func (m Match) compile(made, exp []agentcheck.ToolCall) *compiled {
 	return c
 }
 
-func (c *compiled) id(b []byte) int32 {
-	if id, ok := c.ids[string(b)]; ok {
+func (c *compiled) id(b []byte) int32 { return c.ids.id(b) }
+
+// interner gives keys small ids, in order of first sight. Tool calls have
+// few distinct names and arguments, so the keys are kept in one buffer and
+// searched in turn, which costs less than hashing them, until there are so
+// many that a map pays off.
+type interner struct {
+	buf  []byte
+	ends []int32 // key i is buf[ends[i-1]:ends[i]]
+	ids  map[string]int32
+}
+
+const internScanMax = 32
+
+// id returns the id of key.
+func (in *interner) id(key []byte) int32 {
+	if in.ids != nil {
+		if id, ok := in.ids[string(key)]; ok {
+			return id
+		}
+		id := int32(len(in.ids))
+		in.ids[string(key)] = id
 		return id
 	}
-	id := int32(len(c.ids))
-	c.ids[string(b)] = id
-	return id
+	start := int32(0)
+	for i, end := range in.ends {
+		if string(in.buf[start:end]) == string(key) {
+			return int32(i)
+		}
+		start = end
+	}
+	in.buf = append(in.buf, key...)
+	in.ends = append(in.ends, int32(len(in.buf)))
+	if len(in.ends) > internScanMax {
+		in.ids = make(map[string]int32, 2*len(in.ends))
+		start := int32(0)
+		for i, end := range in.ends {
+			in.ids[string(in.buf[start:end])] = int32(i)
+			start = end
+		}
+	}
+	return int32(len(in.ends) - 1)
+}
+
+// len is the number of keys.
+func (in *interner) len() int {
+	if in.ids != nil {
+		return len(in.ids)
+	}
+	return len(in.ends)
 }
 
 func (m Match) comparator(name string) ArgsComparator {
@@ -345,15 +396,11 @@ func (c *compiled) key(tc *agentcheck.ToolCall, buf []byte) (callKey, []byte) {
 	if len(c.m.Comparators) > 0 {
 		k.cmp = c.m.comparator(tc.Name)
 	}
-	name := tc.Name
+	buf = append(buf[:0], tc.Name...)
 	if c.m.Kinds {
-		name += "\x00" + string(tc.Kind)
+		buf = append(append(buf, 0), tc.Kind...)
 	}
-	tool, ok := c.tools[name]
-	if !ok {
-		tool = int32(len(c.tools))
-		c.tools[name] = tool
-	}
+	tool := c.tools.id(buf)
 	k.tool = tool
 	buf = strconv.AppendInt(append(buf[:0], 0), int64(tool), 36)
 	buf = append(buf, ':')
@@ -363,7 +410,7 @@ func (c *compiled) key(tc *agentcheck.ToolCall, buf []byte) (callKey, []byte) {
 	}
 	if k.invalid {
 		// Unparseable arguments equal nothing, not even themselves.
-		k.whole = c.id(strconv.AppendInt(append(buf, 1), int64(len(c.ids)), 10))
+		k.whole = c.id(strconv.AppendInt(append(buf, 1), int64(c.ids.len()), 10))
 		return k, buf
 	}
 	args := tc.Args
@@ -382,7 +429,9 @@ func (c *compiled) key(tc *agentcheck.ToolCall, buf []byte) (callKey, []byte) {
 		return k, buf
 	}
 	ms := args.Members()
-	k.members = make([]memberKey, len(ms))
+	start := len(c.members)
+	c.members = append(c.members, make([]memberKey, len(ms))...)
+	k.members = c.members[start:len(c.members):len(c.members)]
 	for i, mb := range ms {
 		k.members[i] = memberKey{key: c.id(append(append(buf[:0], 3), mb.Key...)), value: c.id(canon(append(buf[:0], 4), mb.Value)), v: mb.Value}
 	}
@@ -716,7 +765,7 @@ func (c *compiled) credit(mode Mode, partial bool) ([]Pair, float64) {
 		})
 	default:
 		toolM, toolE := c.toolIDs()
-		pairs = anyOrderPairs(nm, anyOrder(nm, ne, toolM, toolE, len(c.tools), func(i, j int) int64 {
+		pairs = anyOrderPairs(nm, anyOrder(nm, ne, toolM, toolE, c.tools.len(), func(i, j int) int64 {
 			return units(c.creditOf(i, j, true))
 		}))
 	}
@@ -760,10 +809,19 @@ func (c *compiled) f1Pairs(mode Mode) []Pair {
 	}
 	big := int64(min(nm, ne)+1) * creditScale
 	weight := func(i, j int) int64 {
-		if c.mk[i].tool != c.ek[j].tool || !c.matches(i, j) {
+		switch {
+		case c.mk[i].tool != c.ek[j].tool:
 			return 0
+		case flexible:
+			// matches, with the share computed once.
+			if x := c.share(i, j); x > 0 && x >= c.m.Threshold {
+				return big + units(x)
+			}
+			return 0
+		case c.matches(i, j):
+			return big + creditScale
 		}
-		return big + units(creditOf(i, j))
+		return 0
 	}
 	var pairs []Pair
 	switch {
@@ -778,7 +836,7 @@ func (c *compiled) f1Pairs(mode Mode) []Pair {
 		pairs = anyOrderPairs(nm, c.maxPairs(0, nm, 0, ne))
 	default:
 		toolM, toolE := c.toolIDs()
-		pairs = anyOrderPairs(nm, anyOrder(nm, ne, toolM, toolE, len(c.tools), weight))
+		pairs = anyOrderPairs(nm, anyOrder(nm, ne, toolM, toolE, c.tools.len(), weight))
 	}
 	for k := range pairs {
 		p := &pairs[k]
