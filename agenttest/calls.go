@@ -2,6 +2,7 @@ package agenttest
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -613,10 +614,9 @@ func callsAndResults(actual any) ([]agentcheck.ToolCall, []*callResult, error) {
 	return calls, results, nil
 }
 
-// ToolCallsOf returns the tool calls in actual, which may be a
-// Conversation, *Conversation, Sample, *Sample (its conversation's calls,
-// not its reference), []Message, []ToolCall or
-// []openai.ChatCompletionMessage.
+// ToolCallsOf returns the tool calls in actual, anything SampleOf takes:
+// its conversation's calls (a Sample's, not its reference's), or the
+// []ToolCall itself.
 func ToolCallsOf(actual any) ([]agentcheck.ToolCall, error) {
 	if calls, ok := actual.([]agentcheck.ToolCall); ok {
 		return calls, nil
@@ -635,9 +635,14 @@ func ConversationOf(actual any) (agentcheck.Conversation, error) {
 	return s.Conversation, err
 }
 
-// SampleOf returns actual as a Sample: a Sample or *Sample as it is, with
-// its references, and anything else ToolCallsOf takes as a Sample of its
-// conversation, with none.
+// SampleOf returns actual as a Sample. It takes exactly these: an
+// agentcheck.Sample or *Sample, as it is, with its references; and an
+// agentcheck.Conversation, *Conversation, []Message, []ToolCall (one AI
+// message making those calls) or Transcript (an adapter's, such as
+// goopenai.Messages(msgs)), as a Sample of that conversation with no
+// references. nil, a nil pointer (of a Transcript too) and any other type
+// are an error naming the type, as is a Transcript that cannot give its
+// conversation.
 func SampleOf(actual any) (agentcheck.Sample, error) {
 	var conv agentcheck.Conversation
 	switch v := actual.(type) {
@@ -658,13 +663,14 @@ func SampleOf(actual any) (agentcheck.Sample, error) {
 	case []agentcheck.ToolCall:
 		conv = agentcheck.Conversation{{Role: agentcheck.AI, ToolCalls: v}}
 	case agentcheck.Transcript:
-		if v != nil {
-			c, err := v.Conversation()
-			if err != nil {
-				return agentcheck.Sample{}, fmt.Errorf("agenttest: %T: %w", actual, err)
-			}
-			conv = c
+		if isNilPointer(v) {
+			return agentcheck.Sample{}, fmt.Errorf("agenttest: cannot take tool calls from a nil %T", actual)
 		}
+		c, err := v.Conversation()
+		if err != nil {
+			return agentcheck.Sample{}, fmt.Errorf("agenttest: %T: %w", actual, err)
+		}
+		conv = c
 	default:
 		return agentcheck.Sample{}, fmt.Errorf("agenttest: cannot take tool calls from %T; want an agentcheck.Conversation, Sample, []Message, []ToolCall or Transcript (an adapter's, such as goopenai.Messages(msgs))", actual)
 	}
@@ -674,17 +680,14 @@ func SampleOf(actual any) (agentcheck.Sample, error) {
 	return agentcheck.Sample{Conversation: conv}, nil
 }
 
-// isNilPointer reports whether x is a nil pointer (or a nil Transcript of
-// pointer type).
+// isNilPointer reports whether x is a nil pointer, of any type (a
+// Transcript's whose methods would dereference it), or a nil func. A nil
+// slice or map is a value: an empty transcript.
 func isNilPointer(x any) bool {
-	switch v := x.(type) {
-	case *agentcheck.Sample:
-		return v == nil
-	case *agentcheck.Conversation:
-		return v == nil
-	}
-	if t, ok := x.(agentcheck.Transcript); ok {
-		return t == nil
+	v := reflect.ValueOf(x)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Func:
+		return v.IsNil()
 	}
 	return false
 }
