@@ -87,7 +87,7 @@ func (s Scenario) run(ctx context.Context) *Result {
 func (r *runner) step(ctx context.Context, i int, st Step) *outcome {
 	where := fmt.Sprintf("Script[%d] %s", i, st.describe())
 	switch st.kind {
-	case stepUserSays, stepUserTurn, stepAgent, stepProceed:
+	case stepUserSays, stepUserTurn, stepAgent, stepAgentSays, stepProceed:
 		if r.over != "" {
 			r.res.notes = append(r.res.notes, fmt.Sprintf("%s skipped: the conversation was over (%s)", where, r.over))
 			return nil
@@ -100,6 +100,12 @@ func (r *runner) step(ctx context.Context, i int, st Step) *outcome {
 		return r.userTurn(ctx, "")
 	case stepAgent:
 		return r.agentTurn(ctx)
+	case stepAgentSays:
+		if r.turnCtx == nil {
+			r.startTurn(ctx, 0)
+		}
+		r.res.Conversation = append(r.res.Conversation, agentcheck.Message{Role: agentcheck.AI, Content: st.text})
+		r.res.Turns[len(r.res.Turns)-1].End = len(r.res.Conversation)
 	case stepProceed:
 		for n := 0; !st.bounded || n < st.turns; n++ {
 			if out := r.userTurn(ctx, ""); out != nil || r.over != "" {

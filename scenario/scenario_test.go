@@ -31,7 +31,7 @@ func TestBadScenarioRunsNothing(t *testing.T) {
 		{"criteria without judge", scenario.Scenario{Agent: agent, User: scenario.StaticUser("hi"), Criteria: []string{"polite"}}, []string{"Criteria but no Judge"}},
 		{"duplicate criteria", scenario.Scenario{Agent: agent, User: scenario.StaticUser("hi"), Judge: j, Criteria: []string{"polite", "", "polite"}}, []string{"criterion 2 is empty", `criteria 1 and 3 are both "polite"`}},
 		{"steps", scenario.Scenario{Agent: agent, Script: []scenario.Step{
-			scenario.UserSays(" "), scenario.UserTurn(), scenario.ProceedFor(0), scenario.Checkpoint("x"), scenario.Check(nil), {},
+			scenario.UserSays(" "), scenario.UserTurn(), scenario.ProceedFor(0), scenario.Checkpoint("x"), scenario.Check(nil), {}, scenario.AgentSays(""),
 		}}, []string{
 			`Script[0] UserSays(" "): the message is empty`,
 			"Script[1] UserTurn(): needs a User",
@@ -39,6 +39,7 @@ func TestBadScenarioRunsNothing(t *testing.T) {
 			`Script[3] Checkpoint("x"): needs a Judge`,
 			"Script[4] Check(...): the check is nil",
 			"Script[5] Step{} (not made by a step function): not a step",
+			`Script[6] AgentSays(""): the message is empty`,
 		}},
 	}
 	for _, c := range cases {
@@ -77,6 +78,8 @@ func TestScriptedRun(t *testing.T) {
 			}),
 			scenario.UserSays("again"),
 			scenario.AgentTurn(),
+			scenario.UserSays("and a scripted reply?"),
+			scenario.AgentSays("scripted"),
 			scenario.Succeed("echoed twice"),
 			scenario.Fail("never reached"),
 		},
@@ -84,10 +87,10 @@ func TestScriptedRun(t *testing.T) {
 	if !res.Passed || res.End != "succeed" || res.Err != nil {
 		t.Fatalf("Expected the run to succeed, but:\n%s", res)
 	}
-	if got := roles(res.Conversation); got != "human ai human ai" {
+	if got := roles(res.Conversation); got != "human ai human ai human ai" || res.Conversation[5].Content != "scripted" {
 		t.Errorf("roles %s", got)
 	}
-	if len(res.Turns) != 2 || res.Turns[1].Number != 2 || res.Turns[1].First != 2 || res.Turns[1].End != 4 {
+	if len(res.Turns) != 3 || res.Turns[1].Number != 2 || res.Turns[1].First != 2 || res.Turns[1].End != 4 || res.Turns[2].End != 6 {
 		t.Errorf("turns %+v", res.Turns)
 	}
 	if res.Usage.Agent.Total() != 24 || res.Usage.Total().Total() != 24 {

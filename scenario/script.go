@@ -11,7 +11,7 @@ import (
 )
 
 // Step is one step of a scenario's script, made by UserSays, UserTurn,
-// AgentTurn, Check, CheckFunc, Checkpoint, Proceed, ProceedFor, Succeed or
+// AgentTurn, AgentSays, Check, CheckFunc, Checkpoint, Proceed, ProceedFor, Succeed or
 // Fail.
 type Step struct {
 	kind     stepKind
@@ -29,6 +29,7 @@ const (
 	stepUserSays stepKind = iota + 1
 	stepUserTurn
 	stepAgent
+	stepAgentSays
 	stepCheck
 	stepCheckpoint
 	stepProceed
@@ -45,6 +46,11 @@ func UserTurn() Step { return Step{kind: stepUserTurn} }
 
 // AgentTurn is the agent's reply to the conversation so far.
 func AgentTurn() Step { return Step{kind: stepAgent} }
+
+// AgentSays puts words in the agent's mouth: an agent message with this
+// text, as if the agent had replied so, without asking it (to set up the
+// conversation the agent is then tested in).
+func AgentSays(message string) Step { return Step{kind: stepAgentSays, text: message} }
 
 // Check checks the conversation so far with any agenttest check: the run
 // fails with the check's report when it does not pass.
@@ -90,6 +96,8 @@ func (st Step) describe() string {
 		return "UserTurn()"
 	case stepAgent:
 		return "AgentTurn()"
+	case stepAgentSays:
+		return "AgentSays(" + strconv.Quote(clip(st.text, 40)) + ")"
 	case stepCheck:
 		if st.checkFn != nil {
 			return "CheckFunc(...)"
@@ -117,7 +125,7 @@ func (st Step) describe() string {
 // validate says what keeps the step from running in s.
 func (st Step) validate(s Scenario) error {
 	switch st.kind {
-	case stepUserSays:
+	case stepUserSays, stepAgentSays:
 		if strings.TrimSpace(st.text) == "" {
 			return errors.New("the message is empty")
 		}
@@ -148,7 +156,7 @@ func (st Step) validate(s Scenario) error {
 			return errors.New("needs a User to write the user's turns: set Scenario.User")
 		}
 	default:
-		return errors.New("not a step: make steps with UserSays, UserTurn, AgentTurn, Check, CheckFunc, Checkpoint, Proceed, ProceedFor, Succeed or Fail")
+		return errors.New("not a step: make steps with UserSays, UserTurn, AgentTurn, AgentSays, Check, CheckFunc, Checkpoint, Proceed, ProceedFor, Succeed or Fail")
 	}
 	return nil
 }
