@@ -223,6 +223,43 @@ func alignInOrder(made, expected int, gapMade, gapExp int64, weight func(i, j in
 	return pairs
 }
 
+// alignTrimmed is alignInOrder with no cost for gaps, after pairing a
+// common prefix and suffix of pairs that earn top, the most any pair can:
+// some best alignment pairs them, as any pair either call would take
+// instead earns no more. Only what lies between goes through the dynamic
+// program.
+func alignTrimmed(made, expected int, top int64, weight func(i, j int) (int64, bool)) []Pair {
+	full := func(i, j int) bool {
+		w, ok := weight(i, j)
+		return ok && w == top
+	}
+	lo := 0
+	for lo < made && lo < expected && full(lo, lo) {
+		lo++
+	}
+	hm, he := made, expected
+	for hm > lo && he > lo && full(hm-1, he-1) {
+		hm, he = hm-1, he-1
+	}
+	pairs := make([]Pair, 0, max(made, expected))
+	for k := range lo {
+		pairs = append(pairs, Pair{Made: k, Expected: k})
+	}
+	for _, p := range alignInOrder(hm-lo, he-lo, 0, 0, func(i, j int) (int64, bool) { return weight(lo+i, lo+j) }) {
+		if p.Made >= 0 {
+			p.Made += lo
+		}
+		if p.Expected >= 0 {
+			p.Expected += lo
+		}
+		pairs = append(pairs, p)
+	}
+	for k := range made - hm {
+		pairs = append(pairs, Pair{Made: hm + k, Expected: he + k})
+	}
+	return pairs
+}
+
 // anyOrder pairs made calls with expected calls regardless of order for
 // the greatest total weight; weight(i, j) <= 0 never pairs. When tools are
 // given (toolM[i], toolE[j] below nTools), only calls of the same tool

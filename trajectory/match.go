@@ -759,7 +759,7 @@ func (c *compiled) credit(mode Mode, partial bool) ([]Pair, float64) {
 		// Credits of 1 or 0: the most pairs that match.
 		pairs, _ = c.run(mode, 0, nm, 0, ne)
 	case mode == InOrder:
-		pairs = alignInOrder(nm, ne, 0, 0, func(i, j int) (int64, bool) {
+		pairs = alignTrimmed(nm, ne, creditScale, func(i, j int) (int64, bool) {
 			w := units(c.creditOf(i, j, partial))
 			return w, w > 0
 		})
@@ -828,7 +828,7 @@ func (c *compiled) f1Pairs(mode Mode) []Pair {
 	case nm == 0 || ne == 0:
 		pairs = anyOrderPairs(nm, anyOrder(nm, ne, nil, nil, 0, nil))
 	case mode == Strict || mode == InOrder:
-		pairs = alignInOrder(nm, ne, 0, 0, func(i, j int) (int64, bool) {
+		pairs = alignTrimmed(nm, ne, big+creditScale, func(i, j int) (int64, bool) {
 			w := weight(i, j)
 			return w, w > 0
 		})
