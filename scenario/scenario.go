@@ -80,7 +80,9 @@ var defaultLimiter = NewLimiter(16)
 
 // Run runs the scenario and returns what happened, without a test: the
 // verdict, the transcript, the judgments, the usage. Its requests are
-// filed under the case Name in a cassette (recorder.WithCase).
+// filed under the case Name in a cassette (recorder.WithCase), in place of
+// any case ctx had: in an evalsuite suite, use Case, which keeps the
+// suite's case of each run.
 func (s Scenario) Run(ctx context.Context) *Result {
 	return s.run(recorder.WithCase(ctx, s.name()))
 }
