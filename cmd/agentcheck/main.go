@@ -176,7 +176,7 @@ Judged metrics:
                           min, unanimous or consensus
   --tolerance X           consensus: the largest spread of scores that is
                           agreement (default 0.1); a wider one is reported on
-                          standard error and the mean is kept
+                          standard error and the sample scores 0
   --judge-concurrency N   samples judged at once, 1 to 256 (default 8)
   --cassette PATH         the go-vcr cassette judgments are replayed from and
                           recorded to. Default: FILE.cassette.yaml for one FILE;
