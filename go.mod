@@ -3,7 +3,9 @@ module github.com/agentcheck/agentcheck
 go 1.25.0
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/google/go-cmp v0.7.0
+	github.com/klauspost/compress v1.20.4
 	github.com/onsi/ginkgo/v2 v2.34.0
 	github.com/onsi/gomega v1.44.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2

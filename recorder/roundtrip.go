@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentcheck/agentcheck/internal/contentcoding"
 	"github.com/agentcheck/agentcheck/internal/vcr"
 	"github.com/agentcheck/agentcheck/secrets"
 )
@@ -234,16 +235,22 @@ func (r *Recorder) roundTrip(req *http.Request, upstream http.RoundTripper) (*ht
 		closeBody(req)
 		return nil, err
 	}
-	var body []byte
+	var sent []byte
 	if req.Body != nil && req.Body != http.NoBody {
 		var err error
-		body, err = r.readBounded(req.Body, req.ContentLength, "request body")
+		sent, err = r.readBounded(req.Body, req.ContentLength, "request body")
 		req.Body.Close()
 		if err != nil {
 			return nil, err
 		}
 	}
-	storedURL, storedBody := r.scrubRequest(req, body)
+	// The request as stored and matched has its body decoded; the upstream
+	// server gets it as sent.
+	view, body, err := r.decoded(req, sent)
+	if err != nil {
+		return nil, err
+	}
+	storedURL, storedBody := r.scrubRequest(view, body)
 	storedURL, storedBody = r.normalize(req.Method, storedURL, storedBody)
 	q := newRequest(caseOf(req.Context()), req.Method, storedURL, string(storedBody))
 
@@ -261,8 +268,70 @@ func (r *Recorder) roundTrip(req *http.Request, upstream http.RoundTripper) (*ht
 			return nil, r.miss(q, storedPath(storedURL))
 		}
 	}
-	return r.record(req, body, storedURL, q, upstream)
+	return r.record(req, sent, view, body, storedURL, q, upstream)
 }
+
+// decoded is the request as the recorder reads it: its body decoded by its
+// Content-Encoding (bounded by the body bound), the header gone from the
+// copy of the request it returns. A request without one is returned as it
+// is.
+func (r *Recorder) decoded(req *http.Request, sent []byte) (*http.Request, []byte, error) {
+	enc := contentEncoding(req.Header)
+	if enc == "" {
+		return req, sent, nil
+	}
+	body, err := r.decode(enc, sent, "request body")
+	if err != nil {
+		return nil, nil, err
+	}
+	view := *req
+	view.Header = req.Header.Clone()
+	view.Header.Del("Content-Encoding")
+	view.Header.Del("Content-Length")
+	return &view, body, nil
+}
+
+// contentEncoding is the Content-Encoding of a message, its values joined,
+// "" for none or identity.
+func contentEncoding(h http.Header) string {
+	enc := strings.Join(h.Values("Content-Encoding"), ", ")
+	if strings.EqualFold(strings.TrimSpace(enc), "identity") {
+		return ""
+	}
+	return enc
+}
+
+// decode undoes a body's Content-Encoding within the body bound.
+func (r *Recorder) decode(encoding string, body []byte, what string) ([]byte, error) {
+	d, err := contentcoding.Decode(encoding, body, r.maxBody)
+	var tooLarge *contentcoding.TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, &BodyTooLargeError{Cassette: r.path, What: what + ", decoded from " + strconv.Quote(encoding), Limit: r.maxBody}
+	case err != nil:
+		return nil, &UndecodableBodyError{Cassette: r.path, What: what, Encoding: encoding, Err: err}
+	}
+	return d, nil
+}
+
+// UndecodableBodyError is the error of an exchange whose request or
+// response body has a Content-Encoding the recorder cannot undo: one it
+// does not know, or a body that does not decode. The recorder stores every
+// body decoded, so that the secrets it scrubs cannot hide in a compressed
+// one; such an exchange is therefore not recorded.
+type UndecodableBodyError struct {
+	Cassette string
+	What     string // "request body" or "response body (200 OK)"
+	Encoding string // the Content-Encoding, e.g. "compress"
+	Err      error  // why it does not decode
+}
+
+func (e *UndecodableBodyError) Error() string {
+	return fmt.Sprintf("agentcheck: cassette %s: the %s has Content-Encoding %q, which the recorder cannot decode (%v); it stores bodies decoded so that no secret hides in them, so it does not record this exchange: let the client ask for %s (Accept-Encoding)",
+		e.Cassette, e.What, e.Encoding, e.Err, contentcoding.Supported)
+}
+
+func (e *UndecodableBodyError) Unwrap() error { return e.Err }
 
 // storedPath is the path of a stored (scrubbed) URL, for a miss message: a
 // token in the live path never reaches it.
@@ -317,25 +386,36 @@ func (r *Recorder) replay(req *http.Request, it *vcr.Interaction) *http.Response
 	}
 }
 
-func (r *Recorder) record(req *http.Request, body []byte, storedURL string, q request, upstream http.RoundTripper) (*http.Response, error) {
+// record sends the request upstream as sent (its body sent, encoded as it
+// was) and records the exchange as read: view and body are the request with
+// its body decoded, and the response is stored decoded too.
+func (r *Recorder) record(req *http.Request, sent []byte, view *http.Request, body []byte, storedURL string, q request, upstream http.RoundTripper) (*http.Response, error) {
 	out := req.Clone(req.Context())
 	out.Body, out.GetBody = http.NoBody, nil
-	if body != nil {
-		out.Body = io.NopCloser(bytes.NewReader(body))
-		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-		out.ContentLength = int64(len(body))
+	if sent != nil {
+		out.Body = io.NopCloser(bytes.NewReader(sent))
+		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(sent)), nil }
+		out.ContentLength = int64(len(sent))
 	}
 	resp, err := upstream.RoundTrip(out)
 	if err != nil {
 		return nil, err
 	}
-	respBody, err := r.readBounded(resp.Body, resp.ContentLength, "response body ("+resp.Status+")")
+	what := "response body (" + resp.Status + ")"
+	respBody, err := r.readBounded(resp.Body, resp.ContentLength, what)
 	resp.Body.Close()
 	if err != nil {
 		return nil, err
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(respBody))
 	resp.ContentLength = int64(len(respBody))
+	storedHeader, storedBody := resp.Header.Clone(), respBody
+	if enc := contentEncoding(resp.Header); enc != "" {
+		if storedBody, err = r.decode(enc, respBody, what); err != nil {
+			return nil, err
+		}
+		storedHeader.Del("Content-Encoding")
+	}
 	it := &vcr.Interaction{
 		Request: vcr.Request{
 			Proto:         "HTTP/1.1",
@@ -344,7 +424,7 @@ func (r *Recorder) record(req *http.Request, body []byte, storedURL string, q re
 			ContentLength: int64(len(q.body)),
 			Host:          tidyHost(req.URL.Host),
 			Body:          q.body,
-			Headers:       req.Header.Clone(),
+			Headers:       view.Header.Clone(),
 			URL:           tidyURL(storedURL),
 			Method:        req.Method,
 		},
@@ -352,13 +432,13 @@ func (r *Recorder) record(req *http.Request, body []byte, storedURL string, q re
 			Proto:      "HTTP/1.1",
 			ProtoMajor: 1,
 			ProtoMinor: 1,
-			Body:       string(respBody),
-			Headers:    resp.Header.Clone(),
+			Body:       string(storedBody),
+			Headers:    storedHeader,
 			Status:     resp.Status,
 			Code:       resp.StatusCode,
 		},
 	}
-	r.scrubInteraction(it, req, body)
+	r.scrubInteraction(it, view, body)
 	tidyHeaders(it.Request.Headers, volatileRequestHeaders)
 	tidyHeaders(it.Response.Headers, volatileResponseHeaders)
 	if q.label != "" {
