@@ -64,7 +64,7 @@ func (m TrajectoryMatch) CompareTurns(made, expected [][]agentcheck.ToolCall) Re
 }
 
 func (m TrajectoryMatch) result(r trajectory.Result) Result {
-	return Result{Metric: m.Name(), Score: r.Score, Reason: r.Reason, Pairs: callPairs(r.Pairs)}
+	return Result{Metric: m.Name(), Score: r.Score, Reason: r.Reason(), Pairs: callPairs(r.Pairs)}
 }
 
 // callPairs is the engine's pairs as CallPairs.

@@ -22,7 +22,7 @@ func ExampleMatch_Compare() {
 		{Mode: trajectory.Unordered, Scoring: trajectory.ScorePartialArgs},
 	} {
 		r := m.Compare(made, expected)
-		fmt.Printf("%v: %s\n", r.Score, r.Reason)
+		fmt.Printf("%v: %s\n", r.Score, r.Reason())
 	}
 	// Output:
 	// 1: unordered: the 2 calls made match the 2 expected (arguments superset)

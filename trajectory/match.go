@@ -64,9 +64,18 @@ type Result struct {
 	// side is empty, both 1 when both are).
 	Matched           int
 	Precision, Recall float64
-	// Reason says in words which expected calls were not made and which
-	// calls made were not expected.
-	Reason string
+	// reason is what Reason says, written when asked.
+	reason func() string
+}
+
+// Reason says in words whether the calls matched and, when they did not,
+// which expected calls were not made, which calls made were not expected,
+// and which pairs differ.
+func (r Result) Reason() string {
+	if r.reason == nil {
+		return ""
+	}
+	return r.reason()
 }
 
 // Compare compares the calls made with the expected calls.
@@ -90,7 +99,7 @@ func (m Match) Compare(made, expected []agentcheck.ToolCall) Result {
 		r.Score = r.f1(len(made), len(expected))
 		ok = r.Score == 1
 	}
-	r.Reason = c.reason(r.Pairs, ok)
+	r.reason = c.reasonOf(r.Pairs, ok)
 	return r
 }
 
@@ -146,7 +155,7 @@ func (m Match) CompareTurns(made, expected [][]agentcheck.ToolCall) Result {
 		n := max(len(made), len(expected))
 		if n == 0 {
 			r := c.result(nil, 1)
-			r.Reason = c.reason(nil, true)
+			r.reason = c.reasonOf(nil, true)
 			return r
 		}
 		var pairs []Pair
@@ -161,13 +170,13 @@ func (m Match) CompareTurns(made, expected [][]agentcheck.ToolCall) Result {
 			pairs = append(pairs, ps...)
 		}
 		r := c.result(pairs, float64(matched)/float64(n))
-		r.Reason = c.reason(r.Pairs, matched == n)
+		r.reason = c.reasonOf(r.Pairs, matched == n)
 		return r
 	}
 	if !m.TurnAware || m.Mode != Strict {
 		pairs, ok := c.run(m.Mode, 0, len(flatMade), 0, len(flatExp))
 		r := c.result(pairs, b2f(ok))
-		r.Reason = c.reason(r.Pairs, ok)
+		r.reason = c.reasonOf(r.Pairs, ok)
 		return r
 	}
 	ok := len(made) == len(expected)
@@ -183,7 +192,7 @@ func (m Match) CompareTurns(made, expected [][]agentcheck.ToolCall) Result {
 		c.note = fmt.Sprintf("%d turns made against %d expected", len(made), len(expected))
 	}
 	r := c.result(pairs, b2f(ok))
-	r.Reason = c.reason(r.Pairs, ok)
+	r.reason = c.reasonOf(r.Pairs, ok)
 	return r
 }
 
@@ -198,9 +207,15 @@ func (c *compiled) result(pairs []Pair, score float64) Result {
 	return r
 }
 
+// reasonOf is reason, written when asked.
+func (c *compiled) reasonOf(pairs []Pair, ok bool) func() string {
+	note := c.note
+	return func() string { return c.reason(pairs, ok, note) }
+}
+
 // reason explains a comparison: which expected calls were not made, which
 // calls made were not expected.
-func (c *compiled) reason(pairs []Pair, ok bool) string {
+func (c *compiled) reason(pairs []Pair, ok bool, note string) string {
 	m := c.m
 	if ok {
 		return fmt.Sprintf("%s: the %s made match the %d expected (arguments %s)", m.Mode, plural(len(c.made), "call"), len(c.exp), m.Args)
@@ -218,8 +233,8 @@ func (c *compiled) reason(pairs []Pair, ok bool) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: the %s made do not match the %d expected (arguments %s)", m.Mode, plural(len(c.made), "call"), len(c.exp), m.Args)
-	if c.note != "" {
-		b.WriteString("; " + c.note)
+	if note != "" {
+		b.WriteString("; " + note)
 	}
 	if len(differ) > 0 {
 		b.WriteString("; made " + strings.Join(differ, ", "))
@@ -251,12 +266,21 @@ type compiled struct {
 	ids       interner // arguments, members, whole calls
 	tools     interner // tool names (and kinds, with Kinds)
 	members   []memberKey
+	// The interners' first storage, in the same allocation.
+	idBuf            [384]byte
+	toolBuf          [128]byte
+	idEnds, toolEnds [internScanMax + 1]int32
 	// equivalence: every tool compares by exact or ignored arguments with
 	// no comparator and no tolerance, so "matches" is an equivalence and
 	// calls can be counted by key.
 	equivalence bool
 	note        string
+	// byMember: exact arguments are compared member by member too
+	// (ScorePartialArgs, ScoreF1 with a Threshold).
+	byMember bool
 }
+
+var emptyObject = agentcheck.ObjectOf()
 
 // callKey is a call reduced for comparison.
 type callKey struct {
@@ -291,16 +315,21 @@ func (m Match) compile(made, exp []agentcheck.ToolCall) *compiled {
 	if m.Scoring == ScoreF1 && m.Threshold > 0 {
 		c.equivalence = false
 	}
+	c.byMember = m.Scoring == ScorePartialArgs || m.Scoring == ScoreF1 && m.Threshold > 0
+	c.ids = interner{buf: c.idBuf[:0], ends: c.idEnds[:0]}
+	c.tools = interner{buf: c.toolBuf[:0], ends: c.toolEnds[:0]}
 	keys := make([]callKey, len(made)+len(exp))
 	c.mk, c.ek = keys[:len(made):len(made)], keys[len(made):]
-	// One backing array for every call's members.
-	total := 0
-	for _, calls := range [][]agentcheck.ToolCall{made, exp} {
-		for i := range calls {
-			total += len(calls[i].Args.Members())
+	if c.byMember || m.Args != ArgsExact || len(m.ToolArgs) > 0 {
+		// One backing array for every call's members.
+		total := 0
+		for _, calls := range [][]agentcheck.ToolCall{made, exp} {
+			for i := range calls {
+				total += len(calls[i].Args.Members())
+			}
 		}
+		c.members = make([]memberKey, 0, total)
 	}
-	c.members = make([]memberKey, 0, total)
 	var bufArray [128]byte
 	buf := bufArray[:0]
 	for i := range made {
@@ -426,6 +455,15 @@ func (c *compiled) key(tc *agentcheck.ToolCall, buf []byte) (callKey, []byte) {
 	k.object = args.Kind() == agentcheck.ObjectKind || args.Kind() == agentcheck.NullKind
 	if !k.object {
 		k.whole = c.id(canon(append(buf, 2), args))
+		return k, buf
+	}
+	if k.mode == ArgsExact && !c.byMember {
+		// Exact arguments compare whole: no ids of members needed. No
+		// arguments are the empty object.
+		if args.Kind() == agentcheck.NullKind {
+			args = emptyObject
+		}
+		k.whole = c.id(canon(append(buf, 5), args))
 		return k, buf
 	}
 	ms := args.Members()
