@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"bytes"
+	"iter"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/agentcheck/agentcheck/internal/vcr"
 	"go.yaml.in/yaml/v3"
@@ -198,9 +200,9 @@ func (s *secretScan) scanFile() error {
 		// Then the keys go-vcr does not know: a value they share with an
 		// interaction through an alias is reported once, as the
 		// interaction's.
-		for _, p := range pairs(root) {
-			if k := p[0].Value; k != "version" && k != "interactions" {
-				s.generic(-1, "top-level key "+k, k, p[1], 0)
+		for pk, pv := range pairs(root) {
+			if k := pk.Value; k != "version" && k != "interactions" {
+				s.generic(-1, "top-level key "+k, k, pv, 0)
 			}
 		}
 	}
@@ -249,9 +251,9 @@ func (s *secretScan) generic(id int, where, key string, n *yaml.Node, depth int)
 		}
 		s.text(at, n.Value, "")
 	case yaml.MappingNode:
-		for _, p := range pairs(n) {
-			s.text(scalar{id, where, p[0]}, p[0].Value, "")
-			s.generic(id, where, p[0].Value, p[1], depth+1)
+		for pk, pv := range pairs(n) {
+			s.text(scalar{id, where, pk}, pk.Value, "")
+			s.generic(id, where, pk.Value, pv, depth+1)
 		}
 	case yaml.SequenceNode:
 		for _, c := range n.Content {
@@ -319,39 +321,50 @@ func expandedSize(n *yaml.Node, limit int, memo map[*yaml.Node]int) (int, bool) 
 }
 
 // pairs are a mapping's keys and values, aliases followed, "<<" merges
-// expanded (the mapping's own keys first).
-func pairs(m *yaml.Node) [][2]*yaml.Node {
-	m = deref(m)
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	var out, merged [][2]*yaml.Node
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := deref(m.Content[i]), deref(m.Content[i+1])
-		if k.Tag == "!!merge" || k.Value == "<<" && k.Kind == yaml.ScalarNode {
-			if v.Kind == yaml.SequenceNode {
-				for _, e := range v.Content {
-					merged = append(merged, pairs(e)...)
+// expanded (the mapping's own keys first, then the merged keys it does not
+// override). Without a merge key, they cost no allocation.
+func pairs(m *yaml.Node) iter.Seq2[*yaml.Node, *yaml.Node] {
+	return func(yield func(k, v *yaml.Node) bool) {
+		m := deref(m)
+		if m == nil || m.Kind != yaml.MappingNode {
+			return
+		}
+		var merges []*yaml.Node
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, v := deref(m.Content[i]), deref(m.Content[i+1])
+			if k.Tag == "!!merge" || k.Value == "<<" && k.Kind == yaml.ScalarNode {
+				if v.Kind == yaml.SequenceNode {
+					merges = append(merges, v.Content...)
+				} else {
+					merges = append(merges, v)
 				}
-			} else {
-				merged = append(merged, pairs(v)...)
+				continue
 			}
-			continue
+			if !yield(k, v) {
+				return
+			}
 		}
-		out = append(out, [2]*yaml.Node{k, v})
-	}
-	for _, p := range merged {
-		if !slices.ContainsFunc(out, func(q [2]*yaml.Node) bool { return q[0].Value == p[0].Value }) {
-			out = append(out, p)
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(m.Content) && len(merges) > 0; i += 2 {
+			seen[deref(m.Content[i]).Value] = true
+		}
+		for _, e := range merges {
+			for k, v := range pairs(e) {
+				if !seen[k.Value] {
+					seen[k.Value] = true
+					if !yield(k, v) {
+						return
+					}
+				}
+			}
 		}
 	}
-	return out
 }
 
 func mappingValue(m *yaml.Node, key string) *yaml.Node {
-	for _, p := range pairs(m) {
-		if p[0].Value == key {
-			return p[1]
+	for k, v := range pairs(m) {
+		if k.Value == key {
+			return v
 		}
 	}
 	return nil
@@ -424,19 +437,19 @@ func (s *secretScan) report(at scalar, secret, what string, forms ...string) {
 func (s *secretScan) interaction(id int, it *yaml.Node) {
 	req := mappingValue(it, "request")
 	outer := s.rules
-	s.rules = outer.Learn(s.requestOf(req))
+	s.rules = outer.learnFixed(s.requestOf(req))
 	defer func() { s.rules = outer }()
-	for _, p := range pairs(it) {
-		switch k := p[0].Value; k {
+	for pk, pv := range pairs(it) {
+		switch k := pk.Value; k {
 		case "id":
 		case "request", "response":
-			if p[1].Kind == yaml.MappingNode {
-				s.side(id, k, p[1])
+			if pv.Kind == yaml.MappingNode {
+				s.side(id, k, pv)
 			} else {
-				s.generic(id, k, "", p[1], 0)
+				s.generic(id, k, "", pv, 0)
 			}
 		default:
-			s.generic(id, "interaction key "+k, k, p[1], 0)
+			s.generic(id, "interaction key "+k, k, pv, 0)
 		}
 	}
 }
@@ -446,26 +459,26 @@ func (s *secretScan) requestOf(m *yaml.Node) (*url.URL, http.Header, []byte) {
 	h := make(http.Header)
 	var u *url.URL
 	var body []byte
-	for _, p := range pairs(m) {
-		switch p[0].Value {
+	for pk, pv := range pairs(m) {
+		switch pk.Value {
 		case "url":
-			u, _ = url.Parse(p[1].Value)
+			u, _ = url.Parse(pv.Value)
 		case "body":
-			body = s.bodyBytes(p[1])
+			body = s.bodyBytes(pv)
 		case "headers":
-			for _, hp := range pairs(p[1]) {
-				for _, v := range deref(hp[1]).Content {
-					h.Add(hp[0].Value, deref(v).Value)
+			for hk, hv := range pairs(pv) {
+				for _, v := range deref(hv).Content {
+					h.Add(hk.Value, deref(v).Value)
 				}
 			}
 		case "form":
-			for _, fp := range pairs(p[1]) {
-				for _, v := range deref(fp[1]).Content {
+			for fk, fv := range pairs(pv) {
+				for _, v := range deref(fv).Content {
 					if u == nil {
 						u = &url.URL{}
 					}
 					q := u.Query()
-					q.Add(fp[0].Value, deref(v).Value)
+					q.Add(fk.Value, deref(v).Value)
 					u.RawQuery = q.Encode()
 				}
 			}
@@ -494,25 +507,34 @@ func (s *secretScan) bodyBytes(n *yaml.Node) []byte {
 			}
 		}
 	}
-	return []byte(n.Value)
+	return readOnly(n.Value)
 }
+
+// readOnly is s's bytes without a copy: the check reads a body several
+// ways (as JSON, as text, as a form) and a large cassette's bodies would
+// otherwise be copied for each. Nothing may change them.
+func readOnly(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// textOf is b as a string without a copy, for bytes nothing changes
+// afterwards.
+func textOf(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 func (s *secretScan) side(id int, side string, m *yaml.Node) {
 	var encoding, ctype string
-	for _, p := range pairs(mappingValue(m, "headers")) {
+	for pk, pv := range pairs(mappingValue(m, "headers")) {
 		var values []string
-		for _, v := range deref(p[1]).Content {
+		for _, v := range deref(pv).Content {
 			values = append(values, deref(v).Value)
 		}
 		switch {
-		case strings.EqualFold(p[0].Value, "Content-Encoding"):
+		case strings.EqualFold(pk.Value, "Content-Encoding"):
 			encoding = strings.Join(values, ", ")
-		case strings.EqualFold(p[0].Value, "Content-Type") && len(values) > 0:
+		case strings.EqualFold(pk.Value, "Content-Type") && len(values) > 0:
 			ctype = values[0]
 		}
 	}
-	for _, p := range pairs(m) {
-		key, v := p[0].Value, p[1]
+	for pk, pv := range pairs(m) {
+		key, v := pk.Value, pv
 		switch key {
 		case "headers", "trailer":
 			s.headers(id, side, v)
@@ -529,11 +551,11 @@ func (s *secretScan) side(id int, side string, m *yaml.Node) {
 }
 
 func (s *secretScan) headers(id int, side string, m *yaml.Node) {
-	for _, p := range pairs(m) {
-		name := p[0].Value
+	for pk, pv := range pairs(m) {
+		name := pk.Value
 		k := s.rules.header(name)
 		guessed := k < 0 && credentialHeaderName(name)
-		for _, v := range p[1].Content {
+		for _, v := range pv.Content {
 			v = deref(v)
 			at := scalar{id, side + " header", v}
 			// A listed header holds a secret whatever its value; one
@@ -584,9 +606,9 @@ func (s *secretScan) query(at scalar, raw, kind string) {
 
 // params checks go-vcr's form: parameter names to lists of values.
 func (s *secretScan) params(id int, where, kind string, m *yaml.Node) {
-	for _, p := range pairs(m) {
-		name := p[0].Value
-		for _, v := range p[1].Content {
+	for pk, pv := range pairs(m) {
+		name := pk.Value
+		for _, v := range pv.Content {
 			v = deref(v)
 			at := scalar{id, where, v}
 			if s.rules.secretValue(name, v.Value, true) {
@@ -611,7 +633,7 @@ func (s *secretScan) body(at scalar, encoding, ctype string) {
 
 // content scans a body's content as its Content-Type, or its look, says.
 func (s *secretScan) content(at scalar, raw []byte, ctype string, depth int) {
-	text := string(raw)
+	text := textOf(raw)
 	if parts := multipartParts(raw, multipartBoundary(ctype, raw)); len(parts) > 0 && depth < 4 {
 		for _, p := range parts {
 			content := raw[p.start:p.end]

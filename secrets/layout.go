@@ -138,6 +138,22 @@ func scalarNode(v string, line int) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v, Line: line}
 }
 
+// keyNodes are the keys of the fields go-vcr defines, shared by every
+// interaction the layout reader makes (nothing reads a key's line, or
+// changes a node).
+var keyNodes = func() map[string]*yaml.Node {
+	m := map[string]*yaml.Node{}
+	for _, fields := range layoutFields {
+		for k := range fields {
+			m[k] = scalarNode(k, 0)
+		}
+	}
+	return m
+}()
+
+// intFields are numbers, checked as such and not kept: no secret is one.
+var intFields = map[string]bool{"proto_major": true, "proto_minor": true, "content_length": true, "code": true}
+
 // layoutFields are the fields go-vcr defines for a request and a response,
 // and whether each is a map of lists (headers) rather than a scalar.
 var layoutFields = [2]map[string]bool{
@@ -171,7 +187,13 @@ func (p *layoutReader) fields(m *yaml.Node, request bool) bool {
 		value = strings.TrimPrefix(value, " ")
 		line := p.line
 		p.advance()
-		m.Content = append(m.Content, scalarNode(key, line))
+		if intFields[key] {
+			if _, err := strconv.ParseInt(value, 10, 64); err != nil {
+				return false
+			}
+			continue
+		}
+		m.Content = append(m.Content, keyNodes[key])
 		if isMap {
 			h, ok := p.headers(value, line)
 			if !ok {

@@ -181,12 +181,25 @@ func (x *Redactor) Learn(u *url.URL, h http.Header, body []byte) *Redactor {
 	return l
 }
 
+// learnFixed is Learn for a body that nothing changes while the Redactor
+// it returns is in use, which it then reads without a copy.
+func (x *Redactor) learnFixed(u *url.URL, h http.Header, body []byte) *Redactor {
+	var vals []learned
+	x.credentialsIn(u, h, body, true, func(v learned) { vals = append(vals, v) })
+	return x.with(vals)
+}
+
 // learn is Learn, and whether the body may hold a secret.
 func (x *Redactor) learn(u *url.URL, h http.Header, body []byte) (*Redactor, bool) {
 	var vals []learned
 	dirty := x.credentials(u, h, body, func(v learned) { vals = append(vals, v) })
+	return x.with(vals), dirty
+}
+
+// with is x also removing vals, wherever they appear in any encoding.
+func (x *Redactor) with(vals []learned) *Redactor {
 	if len(vals) == 0 {
-		return x, dirty
+		return x
 	}
 	c := *x
 	c.known = slices.Clip(c.known)
@@ -195,7 +208,7 @@ func (x *Redactor) learn(u *url.URL, h http.Header, body []byte) (*Redactor, boo
 			c.known = append(c.known, variants(v.value, v.from+" echoed")...)
 		}
 	}
-	return &c, dirty
+	return &c
 }
 
 // learned is a credential value a request carried, and where.
@@ -207,6 +220,12 @@ type learned struct {
 // enough to be looked for elsewhere. dirty says whether the body may hold
 // a secret (any, however short): a secret key, a form, a span of Text.
 func (x *Redactor) credentials(u *url.URL, h http.Header, body []byte, found func(learned)) (dirty bool) {
+	return x.credentialsIn(u, h, body, false, found)
+}
+
+// credentialsIn is credentials; fixed says nothing changes body afterwards,
+// so that its text is read without a copy.
+func (x *Redactor) credentialsIn(u *url.URL, h http.Header, body []byte, fixed bool, found func(learned)) (dirty bool) {
 	add := func(v, from string) {
 		v = strings.TrimSpace(v)
 		// A value holding a placeholder was scrubbed already: what is left
@@ -249,7 +268,12 @@ func (x *Redactor) credentials(u *url.URL, h http.Header, body []byte, found fun
 		body = d
 	}
 	body = bytes.TrimPrefix(body, bom)
-	text := string(body)
+	var text string
+	if fixed {
+		text = textOf(body)
+	} else {
+		text = string(body)
+	}
 	sp, keyed := x.scan(text)
 	if len(x.names) > 0 || keyed {
 		dirty = true
