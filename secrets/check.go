@@ -2,12 +2,12 @@ package secrets
 
 import (
 	"bytes"
-	"iter"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"mime"
 	"net/http"
 	"net/url"
