@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 // BFCLCalls reads a BFCL question, its function declarations and one of
@@ -136,20 +137,14 @@ func bfclArgs(decl, params agentcheck.Value) (Args, error) {
 				m.items = it.Text()
 			}
 		}
-		switch {
-		case !m.omissible || slices.Contains(required, p.Key):
-			args[p.Key] = m
-		case len(m.alts) == 0:
-			args[p.Key] = Absent()
-		default:
-			args[p.Key] = Optional(m)
-		}
+		m.required = slices.Contains(required, p.Key)
+		args[p.Key] = m
 	}
 	// A required parameter the answer does not list cannot be right:
 	// missing, it is missing; given, BFCL finds it unexpected.
 	for _, r := range required {
 		if _, ok := params.Get(r); !ok {
-			args[r] = bfclParam{name: r, unanswered: true}
+			args[r] = bfclParam{name: r, unanswered: true, required: true}
 		}
 	}
 	return args, nil
@@ -161,26 +156,52 @@ type bfclParam struct {
 	name       string
 	typ, items string
 	alts       []agentcheck.Value
-	omissible  bool
+	omissible  bool // "" is among its answers
+	required   bool // the function requires it
 	undeclared bool // the answer lists it, the function does not declare it
 	unanswered bool // the function requires it, the answer does not list it
 }
 
+// leftOut reports whether the parameter may be left out: "" is among its
+// answers and the function does not require it.
+func (m bfclParam) leftOut() bool { return m.omissible && !m.required }
+
+// String renders the parameter as the DSL would expect it: its values
+// (OneOf when several), Optional when it may be left out, Absent() when
+// it can only be left out.
 func (m bfclParam) String() string {
 	switch {
+	case m.undeclared && m.leftOut():
+		return "Absent()"
 	case m.undeclared:
 		return "Undeclared()"
 	case m.unanswered:
 		return "Unanswered()"
+	case len(m.alts) == 0 && m.leftOut():
+		return "Absent()"
 	}
 	parts := make([]string, len(m.alts))
 	for i, a := range m.alts {
 		parts[i] = a.String()
 	}
-	if len(parts) == 1 {
-		return parts[0]
+	s := strings.Join(parts, ", ")
+	if len(parts) != 1 {
+		s = "OneOf(" + s + ")"
 	}
-	return "OneOf(" + strings.Join(parts, ", ") + ")"
+	if m.leftOut() {
+		s = "Optional(" + s + ")"
+	}
+	return s
+}
+
+// matchValue checks the parameter given or left out, saying why it does
+// not fit.
+func (m bfclParam) matchValue(v agentcheck.Value, present bool, _ *trajectory.Equivalence) (bool, string) {
+	if !present {
+		return m.leftOut(), ""
+	}
+	why := m.why(v)
+	return why == "", why
 }
 
 // Match checks a given value as BFCL's simple_function_checker checks one
