@@ -107,6 +107,7 @@ var readmeImports = map[string]string{
 	"goopenai":   "github.com/agentcheck/agentcheck/adapters/goopenai",
 	"ginkgo":     "github.com/onsi/ginkgo/v2",
 	"judge":      "github.com/agentcheck/agentcheck/judge",
+	"judgetest":  "github.com/agentcheck/agentcheck/judge/judgetest",
 	"matchers":   "github.com/agentcheck/agentcheck/matchers",
 	"gomega":     "github.com/onsi/gomega",
 	"openai":     "github.com/sashabaranov/go-openai",
