@@ -2,19 +2,16 @@ package secrets
 
 import (
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
-	"compress/zlib"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentcheck/agentcheck/internal/contentcoding"
 )
 
 // span is a secret found in a text: text[start:end], and what it is (the
@@ -684,27 +681,19 @@ func isForm(ctype string, b []byte) bool {
 	return true
 }
 
-// decodeBody undoes a gzip or deflate Content-Encoding (also a gzip body
-// that does not say so); ok is false when there is nothing to undo or the
-// body does not decode.
+// decodeBody undoes a body's Content-Encoding (gzip, deflate, br, zstd:
+// see internal/contentcoding), also that of a gzip body that does not say
+// so; ok is false when there is nothing to undo or the body does not
+// decode.
 func decodeBody(encoding string, b []byte) ([]byte, bool) {
-	var r io.Reader
-	var err error
-	switch enc := strings.ToLower(strings.TrimSpace(encoding)); {
-	case enc == "gzip" || enc == "x-gzip" || enc == "" && bytes.HasPrefix(b, []byte{0x1f, 0x8b, 8}):
-		r, err = gzip.NewReader(bytes.NewReader(b))
-	case enc == "deflate":
-		// Servers send zlib (as the RFC says) or bare deflate.
-		if r, err = zlib.NewReader(bytes.NewReader(b)); err != nil {
-			r, err = flate.NewReader(bytes.NewReader(b)), nil
-		}
-	default:
+	enc := strings.TrimSpace(encoding)
+	if enc == "" && bytes.HasPrefix(b, []byte{0x1f, 0x8b, 8}) {
+		enc = "gzip"
+	}
+	if enc == "" || strings.EqualFold(enc, "identity") {
 		return nil, false
 	}
-	if err != nil {
-		return nil, false
-	}
-	d, err := io.ReadAll(io.LimitReader(r, maxDecoded))
+	d, err := contentcoding.Decode(enc, b, maxDecoded)
 	if err != nil {
 		return nil, false
 	}
@@ -717,21 +706,14 @@ const maxDecoded = 256 << 20
 // decodeContent undoes encoding, the value of a Content-Encoding header
 // (codings joined by ",", undone from the last); without one, a body that
 // starts as gzip does is decoded all the same. The error names a coding it
-// cannot undo or a body that does not decode.
+// cannot undo, a body that does not decode, or one that decodes to more
+// than maxDecoded.
 func decodeContent(encoding string, b []byte) ([]byte, error) {
-	codings := strings.Split(strings.ToLower(encoding), ",")
-	for i := len(codings) - 1; i >= 0; i-- {
-		c := strings.TrimSpace(codings[i])
-		if c == "identity" || len(b) == 0 {
-			continue
+	if strings.TrimSpace(encoding) == "" {
+		if d, ok := decodeBody("", b); ok {
+			return d, nil
 		}
-		d, ok := decodeBody(c, b)
-		switch {
-		case ok:
-			b = d
-		case c != "":
-			return nil, fmt.Errorf("the body does not decode as %s, or %s is not a coding the check reads (gzip, deflate)", c, c)
-		}
+		return b, nil
 	}
-	return b, nil
+	return contentcoding.Decode(encoding, b, maxDecoded)
 }

@@ -1,10 +1,15 @@
 package secrets
 
 import (
+	"bytes"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestCheckReadsTheWholeFile: a key in a YAML comment, under a key go-vcr
@@ -79,5 +84,44 @@ func TestCheckRefusesRepeatedKeys(t *testing.T) {
 	_, err := Check(path, Rules{})
 	if err == nil || !strings.Contains(err.Error(), path+`:10: corrupt cassette: mapping key "X-A" already defined at line 9`) {
 		t.Errorf("Expected the repeated key refused with its line, but the error is %v", err)
+	}
+}
+
+// TestCheckReadsEveryContentEncoding: a key in a body stored br, zstd,
+// gzip or deflate encoded is found; a body the check cannot decode is
+// itself a finding, never passed as clean.
+func TestCheckReadsEveryContentEncoding(t *testing.T) {
+	key := fakeKey("sk-proj-", 44)
+	body := `{"choices":[{"message":{"content":"use ` + key + `"}}]}`
+	var br, zs bytes.Buffer
+	bw := brotli.NewWriter(&br)
+	bw.Write([]byte(body))
+	bw.Close()
+	zw, _ := zstd.NewWriter(&zs)
+	zw.Write([]byte(body))
+	zw.Close()
+	for _, c := range []struct {
+		encoding string
+		data     []byte
+		want     string
+	}{
+		{"br", br.Bytes(), "OpenAI API key"},
+		{"zstd", zs.Bytes(), "OpenAI API key"},
+		{"gzip", compressed(t, "gzip", body), "OpenAI API key"},
+		{"deflate", compressed(t, "deflate", body), "OpenAI API key"},
+		{"br", []byte("not brotli at all"), `Content-Encoding "br" that the check cannot read`},
+		{"compress", []byte{0x1f, 0x9d, 0x90, 0x7b}, `Content-Encoding "compress" that the check cannot read`},
+	} {
+		it := secretInteraction()
+		it.Response.Headers = http.Header{"Content-Encoding": {c.encoding}, "Content-Type": {"application/json"}}
+		it.Response.Body = string(c.data)
+		path, _ := writeCassette(t, it)
+		found, err := Check(path, Rules{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(found) != 1 || !strings.Contains(found[0].What, c.want) {
+			t.Errorf("%s: Expected one finding of %q, but got:\n%s", c.encoding, c.want, findingLines(found))
+		}
 	}
 }
