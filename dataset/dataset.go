@@ -15,9 +15,11 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/shell"
 )
 
 // LoadError is a sample that could not be loaded, located by file, line
@@ -30,13 +32,22 @@ type LoadError struct {
 	Err    error
 }
 
-// Error is "file:line: sample n: " and the problem.
+// Error is "file:line: sample n: " and the problem; a file name that a
+// terminal would not show as itself is quoted (strconv.Quote).
 func (e *LoadError) Error() string {
-	file := e.File
-	if file == "" {
-		file = "<input>"
+	return fmt.Sprintf("%s:%d: sample %d: %v", shownFile(e.File), e.Line, e.Sample, e.Err)
+}
+
+// shownFile is a file's name as an error gives it: "<input>" for none,
+// quoted when a terminal would not show it as itself.
+func shownFile(file string) string {
+	switch {
+	case file == "":
+		return "<input>"
+	case !shell.Printable(file):
+		return strconv.Quote(file)
 	}
-	return fmt.Sprintf("%s:%d: sample %d: %v", file, e.Line, e.Sample, e.Err)
+	return file
 }
 
 // Unwrap is the problem with the sample: a *agentcheck.SyntaxError, a

@@ -307,11 +307,7 @@ type TraceError struct {
 func (e *TraceError) Error() string {
 	var b strings.Builder
 	if e.File != "" || e.Line > 0 {
-		file := e.File
-		if file == "" {
-			file = "<input>"
-		}
-		fmt.Fprintf(&b, "%s:%d: ", file, e.Line)
+		fmt.Fprintf(&b, "%s:%d: ", shownFile(e.File), e.Line)
 	}
 	var where []string
 	if e.TraceID != "" {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/agentcheck/agentcheck/internal/shell"
 )
 
 // RecordTestEnv narrows [RecordEnv] to one test: with it set, only the
@@ -44,24 +46,24 @@ func recordCommand(pkg, test string, how selection) string {
 	var b strings.Builder
 	b.WriteString(RecordEnv + "=missing ")
 	if test != "" {
-		b.WriteString(RecordTestEnv + "=" + shellQuote(test) + " ")
+		b.WriteString(RecordTestEnv + "=" + shell.Quote(test) + " ")
 	}
-	b.WriteString("go test " + shellQuote(pkg) + " -count=1")
+	b.WriteString("go test " + shell.Quote(pkg) + " -count=1")
 	if test == "" {
 		return b.String()
 	}
 	switch how {
 	case runTest:
-		b.WriteString(" -run " + shellQuote(runPattern(test)))
+		b.WriteString(" -run " + shell.Quote(runPattern(test)))
 	case runBenchmark:
-		b.WriteString(" -run '^$' -bench " + shellQuote(runPattern(test)) + " -benchtime=1x")
+		b.WriteString(" -run '^$' -bench " + shell.Quote(runPattern(test)) + " -benchtime=1x")
 	case runGinkgo:
 		if suite := ginkgoSuiteTest(); suite != "" {
-			b.WriteString(" -run " + shellQuote(runPattern(suite)))
+			b.WriteString(" -run " + shell.Quote(runPattern(suite)))
 		}
 		// Ginkgo matches the focus against the suite's description, a
 		// space and the spec's full text.
-		b.WriteString(" -ginkgo.focus " + shellQuote(" "+regexpQuote(test)+"$"))
+		b.WriteString(" -ginkgo.focus " + shell.Quote(" "+regexpQuote(test)+"$"))
 	}
 	return b.String()
 }
@@ -94,7 +96,7 @@ func runPattern(test string) string {
 // show as themselves written as \x{...}.
 func regexpQuote(s string) string {
 	q := regexp.QuoteMeta(s)
-	if printable(q) {
+	if shell.Printable(q) {
 		return q
 	}
 	var b strings.Builder
@@ -106,50 +108,6 @@ func regexpQuote(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// shellQuote quotes s as one word for a POSIX shell: as it is when it
-// needs no quotes, in single quotes when it shows as itself, else in
-// $'...' (bash, zsh, ksh, POSIX.1-2024 sh), with the bytes a terminal would
-// not show written as \xHH.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=,:@+%", r))
-	}) < 0 {
-		return s
-	}
-	if printable(s) {
-		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-	}
-	var b strings.Builder
-	b.WriteString("$'")
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '\\' || r == '\'':
-			b.WriteString(`\` + string(r))
-		case r != utf8.RuneError && strconv.IsPrint(r):
-			b.WriteString(s[i : i+n])
-		default:
-			for _, c := range []byte(s[i : i+n]) {
-				fmt.Fprintf(&b, `\x%02x`, c)
-			}
-		}
-		i += n
-	}
-	b.WriteString("'")
-	return b.String()
-}
-
-// printable reports whether s is valid UTF-8 that a terminal shows as
-// itself: no control, format or other invisible character but the space.
-func printable(s string) bool {
-	for _, r := range s {
-		if r == utf8.RuneError || !strconv.IsPrint(r) {
-			return false
-		}
-	}
-	return true
 }
 
 // ginkgoSuiteTest is the Go test function that runs the Ginkgo suite of

@@ -105,7 +105,7 @@ var defaultCassetteDirs = []string{recorder.DefaultDir, "cassettes"}
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	usageErr := func(err error) int {
-		fmt.Fprintf(stderr, "agentcheck cassettes check: %v\n\nRun \"agentcheck cassettes check -h\" for usage.\n", err)
+		fmt.Fprintf(stderr, "agentcheck cassettes check: %s\n\nRun \"agentcheck cassettes check -h\" for usage.\n", shownLines(err.Error()))
 		return exitUsage
 	}
 	flags := flag.NewFlagSet("cassettes check", flag.ContinueOnError)
@@ -152,12 +152,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "agentcheck cassettes check: %v\n", err)
+			fmt.Fprintf(stderr, "agentcheck cassettes check: %s\n", shownLines(err.Error()))
 			broken++
 			continue
 		}
 		for _, f := range found {
-			fmt.Fprintln(stdout, f)
+			fmt.Fprintln(stdout, shownLines(fmt.Sprint(f)))
 		}
 		findings += len(found)
 		if len(found) > 0 {

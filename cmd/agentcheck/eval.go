@@ -107,7 +107,7 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (*r
 		// Several files: the table says which one each row is from.
 		cfg.several = true
 		for _, in := range ins {
-			cfg.fileWidth = max(cfg.fileWidth, utf8.RuneCountInString(in.name))
+			cfg.fileWidth = max(cfg.fileWidth, utf8.RuneCountInString(shownName(in.name)))
 		}
 	}
 	cfg.named = cfg.base != nil || cfg.saveBaseline != "" || cfg.format == formatJUnit
@@ -504,10 +504,10 @@ func (sc *scorer) appendWarnings(b []byte, it *item) []byte {
 		}
 		r := &sc.results[j]
 		for _, w := range r.Warnings {
-			b = fmt.Appendf(b, "agentcheck eval: %s:%d: sample %d: %s: warning: %s\n", it.rec.File, it.rec.Line, it.rec.Index, sc.cfg.names[j], w)
+			b = fmt.Appendf(b, "agentcheck eval: %s:%d: sample %d: %s: warning: %s\n", shownName(it.rec.File), it.rec.Line, it.rec.Index, sc.cfg.names[j], shownText(w))
 		}
 		if r.Disagreement != "" {
-			b = fmt.Appendf(b, "agentcheck eval: %s:%d: sample %d: %s: the judges disagree: %s\n", it.rec.File, it.rec.Line, it.rec.Index, sc.cfg.names[j], r.Disagreement)
+			b = fmt.Appendf(b, "agentcheck eval: %s:%d: sample %d: %s: the judges disagree: %s\n", shownName(it.rec.File), it.rec.Line, it.rec.Index, sc.cfg.names[j], shownText(r.Disagreement))
 		}
 	}
 	return b
@@ -553,7 +553,7 @@ func (sc *scorer) appendError(b []byte, it *item, err error) []byte {
 			b = appendRowStart(b, sc.cfg.fileWidth, it.rec.File, "-", "-")
 		}
 		b = append(b, "  error: "...)
-		b = append(b, strings.ReplaceAll(err.Error(), "\n", " ")...)
+		b = append(b, shownText(strings.ReplaceAll(err.Error(), "\n", " "))...)
 		return append(b, '\n')
 	case formatJSON:
 		b = append(b, ",\n"...)
@@ -569,7 +569,7 @@ func (sc *scorer) appendError(b []byte, it *item, err error) []byte {
 
 func appendJSONString(b []byte, s string) []byte {
 	p, _ := agentcheck.StringOf(s).MarshalJSON()
-	return append(b, p...)
+	return appendShownJSON(b, p)
 }
 
 // The table: sample index and line, a column per metric, and the start of
@@ -601,6 +601,9 @@ func pad(b []byte, n int) []byte {
 // appendRowStart writes the columns that say where a row's sample is.
 func appendRowStart(b []byte, fileWidth int, file, sample, line string) []byte {
 	if fileWidth > 0 {
+		if file != "" {
+			file = shownName(file)
+		}
 		b = append(b, file...)
 		for n := utf8.RuneCountInString(file); n < fileWidth+2; n++ {
 			b = append(b, ' ')
@@ -650,7 +653,7 @@ func appendRequest(b []byte, c agentcheck.Conversation) []byte {
 			runes := []rune(text)
 			text = string(runes[:requestWidth-1]) + "…"
 		}
-		return append(b, text...)
+		return append(b, shownText(text)...)
 	}
 	return b
 }

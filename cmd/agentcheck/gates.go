@@ -63,9 +63,9 @@ type place struct {
 
 func (p place) String() string {
 	if p.line == 0 {
-		return p.file
+		return shownName(p.file)
 	}
-	return p.file + ":" + strconv.Itoa(p.line)
+	return shownName(p.file) + ":" + strconv.Itoa(p.line)
 }
 
 // sampleName names a sample in failures, reports and baselines: its "id"
@@ -279,7 +279,7 @@ func (r *runResult) report(w io.Writer) {
 		fmt.Fprintf(w, "%sExpected every sample to score %s at least %s (%s), but %d of %d scored samples %s not:\n",
 			p, g.name, fullScore(g.threshold), g.flag, g.below, scored, doOrDoes(g.below))
 		for _, s := range g.samples {
-			fmt.Fprintf(w, "  %s: %s\n", s.name, fullScore(s.score))
+			fmt.Fprintf(w, "  %s: %s\n", shownName(s.name), fullScore(s.score))
 		}
 		writeMore(w, g.below-len(g.samples))
 	}
@@ -290,7 +290,7 @@ func (r *runResult) report(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%s%s: samples are told apart by name, but %d %s given twice; give each sample an \"id\" of its own:\n", p, what, r.nDups, nameOrNames(r.nDups))
 		for _, d := range r.dups {
-			fmt.Fprintf(w, "  %s\n", d)
+			fmt.Fprintf(w, "  %s\n", d) // quoted with %q
 		}
 		writeMore(w, r.nDups-len(r.dups))
 	}
@@ -300,21 +300,21 @@ func (r *runResult) report(w io.Writer) {
 	}
 	if b.nRegressed > 0 {
 		fmt.Fprintf(w, "%sExpected no sample to score lower than in the baseline %s (tolerance %s), but %d %s:\n",
-			p, b.path, fullScore(b.tolerance), b.nRegressed, scoreOrScores(b.nRegressed))
+			p, shownName(b.path), fullScore(b.tolerance), b.nRegressed, scoreOrScores(b.nRegressed))
 		for _, s := range b.regressed {
-			fmt.Fprintf(w, "  %s: %s %s → %s\n", s.name, r.names[s.metric], fullScore(s.old), fullScore(s.score))
+			fmt.Fprintf(w, "  %s: %s %s → %s\n", shownName(s.name), r.names[s.metric], fullScore(s.old), fullScore(s.score))
 		}
 		writeMore(w, b.nRegressed-len(b.regressed))
 	}
 	if b.nFresh > 0 {
-		fmt.Fprintf(w, "%snote: %d %s not in the baseline %s, so not compared: %s%s\n", p, b.nFresh, sampleIsOrAre(b.nFresh), b.path, strings.Join(b.fresh, ", "), more(b.nFresh-len(b.fresh)))
+		fmt.Fprintf(w, "%snote: %d %s not in the baseline %s, so not compared: %s%s\n", p, b.nFresh, sampleIsOrAre(b.nFresh), shownName(b.path), shownNames(b.fresh), more(b.nFresh-len(b.fresh)))
 	}
 	if b.nMissing > 0 {
-		fmt.Fprintf(w, "%snote: %d %s of the baseline %s %s not in this run: %s%s\n", p, b.nMissing, inflect(b.nMissing, "sample", "samples"), b.path,
-			inflect(b.nMissing, "was", "were"), strings.Join(b.missing, ", "), more(b.nMissing-len(b.missing)))
+		fmt.Fprintf(w, "%snote: %d %s of the baseline %s %s not in this run: %s%s\n", p, b.nMissing, inflect(b.nMissing, "sample", "samples"), shownName(b.path),
+			inflect(b.nMissing, "was", "were"), shownNames(b.missing), more(b.nMissing-len(b.missing)))
 	}
 	if len(b.unknown) > 0 {
-		fmt.Fprintf(w, "%snote: the baseline %s has no %s scores, so they were not compared\n", p, b.path, strings.Join(b.unknown, ", "))
+		fmt.Fprintf(w, "%snote: the baseline %s has no %s scores, so they were not compared\n", p, shownName(b.path), shownNames(b.unknown))
 	}
 }
 
@@ -476,5 +476,5 @@ func (r *runResult) appendMarkdown(b []byte) []byte {
 // mdCode writes s as Markdown code, mdText as table text.
 func mdCode(s string) string { return "`" + strings.ReplaceAll(mdText(s), "`", "'") + "`" }
 func mdText(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
+	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(shownText(s))
 }

@@ -12,10 +12,10 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/agentcheck/agentcheck/cassettes"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/internal/shell"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
@@ -53,7 +53,7 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 	tr.MaxIdleConnsPerHost = 4 * jf.concurrency
 	opts := []judge.Option{judge.WithTransport(tr)}
 	models := jf.models
-	record := recorder.RecordEnv + "=missing agentcheck eval " + shellJoin(args)
+	record := recorder.RecordEnv + "=missing agentcheck eval " + shell.Join(args)
 
 	var rec *recorder.Recorder
 	var err error
@@ -68,7 +68,7 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 			return nil, fmt.Errorf("the bundled dataset's cassette: %w", err)
 		}
 		rec, err = recorder.Open("cassettes/"+demoCassette, recorder.WithData(data),
-			recorder.WithRecordCommand(recorder.RecordEnv+"=missing agentcheck eval --cassette demo.cassette.yaml "+shellJoin(args)))
+			recorder.WithRecordCommand(recorder.RecordEnv+"=missing agentcheck eval --cassette demo.cassette.yaml "+shell.Join(args)))
 		if err != nil {
 			return nil, fmt.Errorf("%w (to record the bundled dataset's judgments, give --cassette PATH)", err)
 		}
@@ -107,24 +107,9 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 		s.judge = judge.NewPanel(members, jf.agg)
 	}
 	if rec.Mode() != recorder.RecordNone {
-		fmt.Fprintf(stderr, "agentcheck eval: recording (%s=%s) the judgments of %v into %s\n", recorder.RecordEnv, rec.Mode(), s.judge, rec.Path())
+		fmt.Fprintf(stderr, "agentcheck eval: recording (%s=%s) the judgments of %v into %s\n", recorder.RecordEnv, rec.Mode(), s.judge, shownName(rec.Path()))
 	}
 	return s, nil
-}
-
-// shellJoin quotes args for a POSIX shell, so that a printed command can be
-// pasted back.
-func shellJoin(args []string) string {
-	quoted := make([]string, len(args))
-	for i, a := range args {
-		quoted[i] = a
-		if a == "" || strings.ContainsFunc(a, func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=,:@+%", r))
-		}) {
-			quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(quoted, " ")
 }
 
 // caseContext makes a sample's judge requests a case of their own in the

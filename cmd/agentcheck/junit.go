@@ -57,9 +57,9 @@ func newJUnitMessage(typ, text string) *junitMessage {
 // appendJUnitCase writes a sample's testcase: its scores, and a failure for
 // each of its notes (nil scores: err says why it was not scored).
 func (sc *scorer) appendJUnitCase(b []byte, it *item, name string, notes []note, err error) []byte {
-	c := junitCase{Name: name, Classname: it.rec.File}
+	c := junitCase{Name: shownText(name), Classname: shownText(it.rec.File)}
 	if err != nil {
-		c.Error = newJUnitMessage("not scored", err.Error())
+		c.Error = newJUnitMessage("not scored", shownLines(err.Error()))
 	} else {
 		c.Properties = &junitProperties{}
 		for j, x := range sc.scores {

@@ -240,12 +240,12 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "agentcheck eval: %v\n\nRun \"agentcheck eval -h\" for usage.\n", err)
+		fmt.Fprintf(stderr, "agentcheck eval: %s\n\nRun \"agentcheck eval -h\" for usage.\n", shownLines(err.Error()))
 		return exitUsage
 	}
 	if cfg.baselinePath != "" {
 		if cfg.base, err = loadBaseline(cfg.baselinePath, cfg.names); err != nil {
-			fmt.Fprintf(stderr, "agentcheck eval: --baseline: %v\n", err)
+			fmt.Fprintf(stderr, "agentcheck eval: --baseline: %s\n", shownLines(err.Error()))
 			return exitUsage
 		}
 	}
@@ -253,12 +253,12 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if cfg.judged() {
 		sess, err = openJudge(&cfg, args, files, stderr)
 		if err != nil {
-			fmt.Fprintf(stderr, "agentcheck eval: %v\n", err)
+			fmt.Fprintf(stderr, "agentcheck eval: %s\n", shownLines(err.Error()))
 			return exitUsage
 		}
 	}
 	if err := cfg.buildMetrics(sess); err != nil {
-		fmt.Fprintf(stderr, "agentcheck eval: %v\n", err)
+		fmt.Fprintf(stderr, "agentcheck eval: %s\n", shownLines(err.Error()))
 		return exitUsage
 	}
 	cfg.warn = stderr
@@ -269,7 +269,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitOK
 	}
 	if err = errors.Join(err, cerr); err != nil {
-		fmt.Fprintf(stderr, "agentcheck eval: %v\n", err)
+		fmt.Fprintf(stderr, "agentcheck eval: %s\n", shownLines(err.Error()))
 		return exitFailed
 	}
 	res.report(stderr)
@@ -279,16 +279,16 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	if cfg.saveBaseline != "" {
 		if res.nDups > 0 {
-			fmt.Fprintf(stderr, "agentcheck eval: --save-baseline: %s not written\n", cfg.saveBaseline)
+			fmt.Fprintf(stderr, "agentcheck eval: --save-baseline: %s not written\n", shownName(cfg.saveBaseline))
 			code = exitFailed
 		} else if err := saveBaseline(cfg.saveBaseline, cfg.names, res.save); err != nil {
-			fmt.Fprintf(stderr, "agentcheck eval: --save-baseline: %v\n", err)
+			fmt.Fprintf(stderr, "agentcheck eval: --save-baseline: %s\n", shownLines(err.Error()))
 			code = exitFailed
 		}
 	}
 	if path := os.Getenv(stepSummaryEnv); path != "" {
 		if err := appendFile(path, res.appendMarkdown(nil)); err != nil {
-			fmt.Fprintf(stderr, "agentcheck eval: %s: %v\n", stepSummaryEnv, err)
+			fmt.Fprintf(stderr, "agentcheck eval: %s: %s\n", stepSummaryEnv, shownLines(err.Error()))
 			code = exitFailed
 		}
 	}
