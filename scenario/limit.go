@@ -35,10 +35,16 @@ func (l *Limiter) acquire(ctx context.Context) (context.Context, func(), error) 
 	if l == nil || ctx.Value(holding{l}) != nil {
 		return ctx, func() {}, nil
 	}
+	ended := func() error {
+		return fmt.Errorf("waiting for a free request slot (Scenario.Limiter, %d at once): %w", cap(l.slots), context.Cause(ctx))
+	}
+	if ctx.Err() != nil { // select would pick a free slot half the time
+		return ctx, nil, ended()
+	}
 	select {
 	case l.slots <- struct{}{}:
 	case <-ctx.Done():
-		return ctx, nil, fmt.Errorf("waiting for a free request slot (Scenario.Limiter, %d at once): %w", cap(l.slots), context.Cause(ctx))
+		return ctx, nil, ended()
 	}
 	var once sync.Once
 	return context.WithValue(ctx, holding{l}, true), func() { once.Do(func() { <-l.slots }) }, nil

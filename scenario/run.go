@@ -141,6 +141,9 @@ func (r *runner) step(ctx context.Context, i int, st Step) *outcome {
 // userTurn starts a turn with the user's message: text, or the User's when
 // text is "".
 func (r *runner) userTurn(ctx context.Context, text string) *outcome {
+	if out := r.stopped(ctx); out != nil {
+		return out
+	}
 	if r.turn >= r.res.maxTurns {
 		r.over = fmt.Sprintf("MaxTurns (%d) was reached", r.res.maxTurns)
 		return nil
@@ -183,6 +186,9 @@ func (r *runner) say(text string) {
 
 // agentTurn asks the agent for its reply to the conversation so far.
 func (r *runner) agentTurn(ctx context.Context) *outcome {
+	if out := r.stopped(ctx); out != nil {
+		return out
+	}
 	if r.turnCtx == nil {
 		r.startTurn(ctx, 0) // the agent speaks first: turn 0
 	}
@@ -269,6 +275,9 @@ func (r *runner) judgeTurn(ctx context.Context) *outcome {
 
 // judge asks the scenario's judge about criteria and keeps the judgment.
 func (r *runner) judge(ctx context.Context, when string, criteria []string) (Judgment, *outcome) {
+	if out := r.stopped(ctx); out != nil {
+		return Judgment{}, out
+	}
 	jd, err := judge(ctx, r.h, r.s.Judge, criteria, slices.Clone(r.res.Conversation))
 	jd.Turn, jd.When = r.turn, when
 	for _, v := range jd.Judges {
@@ -411,6 +420,16 @@ func (r *runner) interrupted(role string, err error) *outcome {
 	}
 	if err != nil {
 		return r.fail(role, err)
+	}
+	return nil
+}
+
+// stopped is the outcome of a run whose context has ended, checked before
+// each call of a role, so that a cancelled run stops at the next one even
+// when the agent or the user ignores its context.
+func (r *runner) stopped(ctx context.Context) *outcome {
+	if err := context.Cause(ctx); err != nil {
+		return r.fail("", fmt.Errorf("the run was interrupted: %w", err))
 	}
 	return nil
 }

@@ -366,3 +366,43 @@ func TestCancelStopsTheRun(t *testing.T) {
 		t.Fatalf("Expected the run to stop at turn 1, but:\n%s", res)
 	}
 }
+
+// An agent that ignores its context still does not keep a cancelled run
+// going: the run stops before the next turn, asks the judge nothing more,
+// and has not passed.
+func TestCancelStopsTheRunBetweenTurns(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		script []scenario.Step
+	}{
+		{"Proceed", nil},
+		{"steps", []scenario.Step{scenario.UserTurn(), scenario.AgentTurn(), scenario.UserTurn(), scenario.AgentTurn(), scenario.UserSays("c"), scenario.AgentTurn()}},
+		{"JudgeEachTurn", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			calls := 0
+			agent := scenario.AgentFunc(func(context.Context, agentcheck.Conversation) (scenario.Reply, error) {
+				if calls++; calls == 2 {
+					cancel() // and answers all the same
+				}
+				return scenario.Reply{Messages: []agentcheck.Message{{Role: agentcheck.AI, Content: "ok"}}}, nil
+			})
+			j := &fakeModel{verdict: func(cs []string, _ metric.Question) []string { return repeat("inconclusive", len(cs)) }}
+			res := scenario.Scenario{
+				Agent: agent, User: scenario.StaticUser("a", "b", "c", "d"), Script: c.script,
+				Judge: j, Criteria: []string{"answers"}, JudgeEachTurn: c.name == "JudgeEachTurn",
+			}.Run(ctx)
+			if res.Passed || !errors.Is(res.Err, context.Canceled) || calls != 2 || len(res.Turns) != 2 {
+				t.Fatalf("Expected the run to stop after turn 2 with the context's error, but the agent was called %d times:\n%s", calls, res)
+			}
+			if n := len(j.asked("scenario_verdict")); n > 1 {
+				t.Errorf("the judge was asked %d times, after the run was cancelled", n)
+			}
+			if !strings.Contains(res.String(), "interrupted") {
+				t.Errorf("report:\n%s", res)
+			}
+		})
+	}
+}
