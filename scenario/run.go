@@ -31,6 +31,10 @@ type runner struct {
 	// decided is the judgment JudgeEachTurn ended the conversation with,
 	// which stands as the final one.
 	decided *Judgment
+	// turnJudged is the length of the conversation JudgeEachTurn last
+	// judged, when its judgment is the last one made: with nothing said
+	// since, it stands as the final one too.
+	turnJudged int
 }
 
 // outcome is how a run ends before its script does: an error, a failure,
@@ -260,6 +264,7 @@ func (r *runner) judgeTurn(ctx context.Context) *outcome {
 	if out != nil {
 		return out
 	}
+	r.turnJudged = len(r.res.Conversation)
 	if jd.Passed {
 		r.decided = &r.res.Judgments[len(r.res.Judgments)-1]
 		r.over = fmt.Sprintf("the judge found every criterion met at turn %d", r.turn)
@@ -307,9 +312,14 @@ func (r *runner) decide(ctx context.Context) *outcome {
 	if len(r.s.Criteria) == 0 {
 		return &outcome{end: end, passed: true, reason: how + " and nothing failed"}
 	}
-	jd, out := r.judge(ctx, "end", r.s.Criteria)
-	if out != nil {
-		return out
+	var jd Judgment
+	if n := len(r.res.Judgments); n > 0 && r.res.Judgments[n-1].When == "turn" && r.turnJudged == len(r.res.Conversation) {
+		jd = r.res.Judgments[n-1] // the same question, asked after the last turn
+	} else {
+		var out *outcome
+		if jd, out = r.judge(ctx, "end", r.s.Criteria); out != nil {
+			return out
+		}
 	}
 	if !jd.Passed {
 		return &outcome{end: end, reason: how + ", and " + tally(jd)}

@@ -406,3 +406,37 @@ func TestCancelStopsTheRunBetweenTurns(t *testing.T) {
 		})
 	}
 }
+
+// With JudgeEachTurn, the judgment of the last turn is the final one when
+// nothing was said since: the run that reaches MaxTurns, or whose user is
+// done, does not ask the judge the same question again.
+func TestJudgeEachTurnAsksOncePerConversation(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		user   func(metric.Question, int) (bool, string, string)
+		script []scenario.Step
+		asked  int
+		end    string
+	}{
+		{"MaxTurns", func(metric.Question, int) (bool, string, string) { return false, "go on", "" }, nil, 3, "max_turns"},
+		{"the user is done", userSays("one", "two"), nil, 2, "user"},
+		{"the script says more", func(metric.Question, int) (bool, string, string) { return false, "go on", "" }, []scenario.Step{scenario.ProceedFor(2), scenario.UserSays("three"), scenario.AgentTurn()}, 3, "script"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := &fakeModel{user: c.user, verdict: func(cs []string, _ metric.Question) []string { return repeat("inconclusive", len(cs)) }}
+			res := scenario.Scenario{
+				Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: m}, Judge: m, Script: c.script,
+				Criteria: []string{"helps"}, JudgeEachTurn: true, MaxTurns: 3,
+			}.Run(context.Background())
+			if res.Passed || res.End != c.end || res.Err != nil {
+				t.Fatalf("Expected the run to end by %s, failed on an inconclusive criterion, but:\n%s", c.end, res)
+			}
+			if n := len(m.asked("scenario_verdict")); n != c.asked || len(res.Judgments) != c.asked {
+				t.Errorf("the judge was asked %d times (%d judgments), want %d:\n%s", n, len(res.Judgments), c.asked, res)
+			}
+			if !strings.Contains(res.Reason, "the judge found 1 of 1 criterion inconclusive") {
+				t.Errorf("reason %q", res.Reason)
+			}
+		})
+	}
+}
