@@ -121,5 +121,9 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 // questions replay by their content alone.
 func caseContext(ctx context.Context, rec dataset.Record) context.Context {
 	sum := sha256.Sum256([]byte(rec.Text))
-	return recorder.WithCase(ctx, "sample "+strconv.Itoa(rec.Index+1)+" "+hex.EncodeToString(sum[:6]))
+	id := "sample " + strconv.Itoa(rec.Index+1) + " " + hex.EncodeToString(sum[:6])
+	if run := runOf(ctx); run > 1 {
+		id += "#run" + strconv.Itoa(run) // calibrate --repeats: each run a case of its own
+	}
+	return recorder.WithCase(ctx, id)
 }

@@ -59,6 +59,8 @@ const usageText = `agentcheck scores recorded agent runs with ragas's agent metr
 
 Usage:
   agentcheck eval [flags] [FILE...]   score ragas-format samples
+  agentcheck calibrate --labels LABELS [flags] [FILE...]
+                                      compare the judge with people's labels
   agentcheck cassettes check [flags] [PATH...]
                                       fail when a cassette holds a credential
   agentcheck help [eval]              show this help, or eval's
@@ -216,6 +218,8 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return exitOK
 	case "eval":
 		return runEval(ctx, args[1:], stdin, stdout, stderr)
+	case "calibrate":
+		return runCalibrate(ctx, args[1:], stdin, stdout, stderr)
 	case "cassettes":
 		return runCassettes(args[1:], stdout, stderr)
 	}
