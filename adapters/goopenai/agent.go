@@ -4,70 +4,56 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/agentcheck/agentcheck"
-	"github.com/agentcheck/agentcheck/internal/chatwire"
+	"github.com/agentcheck/agentcheck/internal/chatloop"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/scenario"
 )
 
 // DefaultMaxRequests bounds the model requests of one turn of an Agent.
-const DefaultMaxRequests = 10
+const DefaultMaxRequests = chatloop.DefaultMaxRequests
 
 // AgentOption configures Agent.
-type AgentOption func(*agentConfig)
-
-type agentConfig struct {
-	system      string
-	tools       *scenario.Toolbox
-	temperature *float32
-	seed        *int
-	maxRequests int
-}
+type AgentOption func(*chatAgent)
 
 // WithSystemPrompt sends prompt as the system message before the
 // conversation.
 func WithSystemPrompt(prompt string) AgentOption {
-	return func(c *agentConfig) { c.system = prompt }
+	return func(a *chatAgent) { a.loop.System = prompt }
 }
 
 // WithTools declares the box's tools to the model and answers its calls
 // with them (Toolbox.Call).
 func WithTools(tools *scenario.Toolbox) AgentOption {
-	return func(c *agentConfig) { c.tools = tools }
+	return func(a *chatAgent) { a.loop.Tools = tools }
 }
 
 // WithTemperature sends the temperature. go-openai leaves a zero
 // temperature out of the request, so 0 is sent as the smallest float32
 // above it (1e-45), which the API takes as 0.
 func WithTemperature(t float32) AgentOption {
-	return func(c *agentConfig) {
+	return func(a *chatAgent) {
 		if t == 0 {
 			t = math.SmallestNonzeroFloat32
 		}
-		c.temperature = &t
+		a.temperature = t
 	}
 }
 
 // WithSeed sends the seed.
 func WithSeed(seed int) AgentOption {
-	return func(c *agentConfig) { c.seed = &seed }
+	return func(a *chatAgent) { a.seed = &seed }
 }
 
 // WithMaxRequests bounds the model requests of one turn (below 1:
 // DefaultMaxRequests): a model that still calls tools in the last of them
 // ends the turn with an error that names the bound.
 func WithMaxRequests(n int) AgentOption {
-	return func(c *agentConfig) {
-		c.maxRequests = n
-		if n < 1 {
-			c.maxRequests = DefaultMaxRequests
-		}
-	}
+	return func(a *chatAgent) { a.loop.MaxRequests = n }
 }
 
 // Agent is a scenario.Agent that runs a go-openai chat loop, as an agent
@@ -87,11 +73,11 @@ func WithMaxRequests(n int) AgentOption {
 // bound on requests) ends the turn; the Reply returned with it holds what
 // the turn did before.
 func Agent(client *openai.Client, model string, opts ...AgentOption) scenario.Agent {
-	a := &chatAgent{client: client, model: model, config: agentConfig{maxRequests: DefaultMaxRequests}}
+	a := &chatAgent{client: client, model: model, loop: chatloop.Loop{Name: "goopenai agent"}}
 	for _, o := range opts {
-		o(&a.config)
+		o(a)
 	}
-	for _, t := range a.config.tools.Tools() {
+	for _, t := range a.loop.Tools.Tools() {
 		params := t.Parameters
 		if len(params) == 0 {
 			params = json.RawMessage(`{"type":"object","properties":{}}`)
@@ -103,74 +89,52 @@ func Agent(client *openai.Client, model string, opts ...AgentOption) scenario.Ag
 }
 
 type chatAgent struct {
-	client *openai.Client
-	model  string
-	config agentConfig
-	tools  []openai.Tool
+	client      *openai.Client
+	model       string
+	loop        chatloop.Loop
+	tools       []openai.Tool
+	temperature float32
+	seed        *int
 }
 
 func (a *chatAgent) Respond(ctx context.Context, conv agentcheck.Conversation) (scenario.Reply, error) {
-	var reply scenario.Reply
 	switch {
 	case a.client == nil:
-		return reply, errors.New("goopenai agent: no client")
+		return scenario.Reply{}, errors.New("goopenai agent: no client")
 	case a.model == "":
-		return reply, errors.New("goopenai agent: no model")
+		return scenario.Reply{}, errors.New("goopenai agent: no model")
 	}
-	if a.config.system != "" {
-		conv = append(agentcheck.Conversation{{Role: agentcheck.System, Content: a.config.system}}, conv...)
-	}
-	msgs, err := sdkMessages(nil, conv)
-	if err != nil {
-		return reply, fmt.Errorf("goopenai agent: the conversation: %w", err)
-	}
-	for n := 1; ; n++ {
-		if n > a.config.maxRequests {
-			return reply, fmt.Errorf("goopenai agent: the model called tools in each of its %d requests of this turn and never answered in text; WithMaxRequests(%[1]d) bounds a turn", a.config.maxRequests)
-		}
-		req := openai.ChatCompletionRequest{Model: a.model, Messages: msgs, Tools: a.tools, Seed: a.config.seed}
-		if a.config.temperature != nil {
-			req.Temperature = *a.config.temperature
-		}
-		resp, err := a.client.CreateChatCompletion(ctx, req)
-		if err != nil {
-			return reply, fmt.Errorf("goopenai agent: model request %d of the turn: %w", n, err)
-		}
-		reply.Usage = reply.Usage.Add(metric.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
-		if len(resp.Choices) == 0 {
-			return reply, fmt.Errorf("goopenai agent: model request %d of the turn: the response has no choices", n)
-		}
-		m := resp.Choices[0].Message
-		got, err := Messages{m}.Conversation()
-		if err != nil {
-			return reply, fmt.Errorf("goopenai agent: model request %d of the turn: the model's message: %w", n, err)
-		}
-		reply.Messages = append(reply.Messages, got...)
-		if len(m.ToolCalls) == 0 {
-			return reply, nil
-		}
-		msgs = append(msgs, m)
-		results := make(agentcheck.Conversation, 0, len(got[0].ToolCalls))
-		for _, call := range got[0].ToolCalls {
-			results = append(results, a.config.tools.Call(ctx, call))
-		}
-		reply.Messages = append(reply.Messages, results...)
-		if msgs, err = sdkMessages(msgs, results); err != nil {
-			return reply, fmt.Errorf("goopenai agent: model request %d of the turn: the tool results: %w", n, err)
-		}
-	}
+	return a.loop.Turn(ctx, conv, &history{agent: a})
 }
 
-// sdkMessages appends conv to dst as go-openai messages, through the Chat
-// Completions JSON that both read.
-func sdkMessages(dst []openai.ChatCompletionMessage, conv agentcheck.Conversation) ([]openai.ChatCompletionMessage, error) {
-	data, err := chatwire.Messages(conv)
-	if err != nil {
-		return dst, err
-	}
+// history is a turn's messages in go-openai's types.
+type history struct {
+	agent *chatAgent
+	msgs  []openai.ChatCompletionMessage
+}
+
+func (h *history) Append(messages []byte) error {
 	var msgs []openai.ChatCompletionMessage
-	if err := json.Unmarshal(data, &msgs); err != nil {
-		return dst, err
+	if err := json.Unmarshal(messages, &msgs); err != nil {
+		return err
 	}
-	return append(dst, msgs...), nil
+	h.msgs = append(h.msgs, msgs...)
+	return nil
+}
+
+func (h *history) Ask(ctx context.Context) (agentcheck.Message, metric.Usage, error) {
+	a := h.agent
+	resp, err := a.client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{
+		Model: a.model, Messages: h.msgs, Tools: a.tools, Temperature: a.temperature, Seed: a.seed})
+	if err != nil {
+		return agentcheck.Message{}, metric.Usage{}, err
+	}
+	usage := metric.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens}
+	if len(resp.Choices) == 0 {
+		return agentcheck.Message{}, usage, errors.New("the response has no choices")
+	}
+	m := resp.Choices[0].Message
+	h.msgs = append(h.msgs, m)
+	msg, err := chatloop.One(Messages{m}.Conversation())
+	return msg, usage, err
 }

@@ -9,69 +9,56 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/agentcheck/agentcheck"
-	"github.com/agentcheck/agentcheck/internal/chatwire"
+	"github.com/agentcheck/agentcheck/internal/chatloop"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/scenario"
 )
 
 // DefaultMaxRequests bounds the model requests of one turn of an Agent.
-const DefaultMaxRequests = 10
+const DefaultMaxRequests = chatloop.DefaultMaxRequests
 
 // AgentOption configures Agent.
-type AgentOption func(*agentConfig)
-
-type agentConfig struct {
-	system      string
-	tools       *scenario.Toolbox
-	temperature *float64
-	seed        *int64
-	maxRequests int
-	requestOpts []option.RequestOption
-}
+type AgentOption func(*chatAgent)
 
 // WithSystemPrompt sends prompt as the system message before the
 // conversation.
 func WithSystemPrompt(prompt string) AgentOption {
-	return func(c *agentConfig) { c.system = prompt }
+	return func(a *chatAgent) { a.loop.System = prompt }
 }
 
 // WithTools declares the box's tools to the model and answers its calls
 // with them (Toolbox.Call).
 func WithTools(tools *scenario.Toolbox) AgentOption {
-	return func(c *agentConfig) { c.tools = tools }
+	return func(a *chatAgent) { a.loop.Tools = tools }
 }
 
 // WithTemperature sends the temperature, 0 included.
 func WithTemperature(t float64) AgentOption {
-	return func(c *agentConfig) { c.temperature = &t }
+	return func(a *chatAgent) { a.temperature = openai.Float(t) }
 }
 
 // WithSeed sends the seed.
 func WithSeed(seed int64) AgentOption {
-	return func(c *agentConfig) { c.seed = &seed }
+	return func(a *chatAgent) { a.seed = openai.Int(seed) }
 }
 
 // WithMaxRequests bounds the model requests of one turn (below 1:
 // DefaultMaxRequests): a model that still calls tools in the last of them
 // ends the turn with an error that names the bound.
 func WithMaxRequests(n int) AgentOption {
-	return func(c *agentConfig) {
-		c.maxRequests = n
-		if n < 1 {
-			c.maxRequests = DefaultMaxRequests
-		}
-	}
+	return func(a *chatAgent) { a.loop.MaxRequests = n }
 }
 
 // WithRequestOptions adds openai-go options to each of the agent's model
 // requests, after the client's own: option.WithMaxRetries(0), say, or a
 // header.
 func WithRequestOptions(opts ...option.RequestOption) AgentOption {
-	return func(c *agentConfig) { c.requestOpts = append(c.requestOpts, opts...) }
+	return func(a *chatAgent) { a.requestOpts = append(a.requestOpts, opts...) }
 }
 
 // Agent is a scenario.Agent that runs an openai-go Chat Completions loop,
@@ -95,11 +82,11 @@ func WithRequestOptions(opts ...option.RequestOption) AgentOption {
 // requests) ends the turn; the Reply returned with it holds what the turn
 // did before.
 func Agent(client *openai.Client, model string, opts ...AgentOption) scenario.Agent {
-	a := &chatAgent{client: client, model: model, config: agentConfig{maxRequests: DefaultMaxRequests}}
+	a := &chatAgent{client: client, model: model, loop: chatloop.Loop{Name: "openaigo agent"}}
 	for _, o := range opts {
-		o(&a.config)
+		o(a)
 	}
-	for _, t := range a.config.tools.Tools() {
+	for _, t := range a.loop.Tools.Tools() {
 		def := shared.FunctionDefinitionParam{Name: t.Name}
 		if t.Description != "" {
 			def.Description = openai.String(t.Description)
@@ -118,68 +105,58 @@ func Agent(client *openai.Client, model string, opts ...AgentOption) scenario.Ag
 }
 
 type chatAgent struct {
-	client *openai.Client
-	model  string
-	config agentConfig
-	tools  []openai.ChatCompletionToolUnionParam
-	err    error
+	client      *openai.Client
+	model       string
+	loop        chatloop.Loop
+	tools       []openai.ChatCompletionToolUnionParam
+	temperature param.Opt[float64]
+	seed        param.Opt[int64]
+	requestOpts []option.RequestOption
+	err         error
 }
 
 func (a *chatAgent) Respond(ctx context.Context, conv agentcheck.Conversation) (scenario.Reply, error) {
-	var reply scenario.Reply
 	switch {
 	case a.client == nil:
-		return reply, errors.New("openaigo agent: no client")
+		return scenario.Reply{}, errors.New("openaigo agent: no client")
 	case a.model == "":
-		return reply, errors.New("openaigo agent: no model")
+		return scenario.Reply{}, errors.New("openaigo agent: no model")
 	case a.err != nil:
-		return reply, a.err
+		return scenario.Reply{}, a.err
 	}
-	if a.config.system != "" {
-		conv = append(agentcheck.Conversation{{Role: agentcheck.System, Content: a.config.system}}, conv...)
+	return a.loop.Turn(ctx, conv, &history{agent: a})
+}
+
+// history is a turn's messages in openai-go's types.
+type history struct {
+	agent *chatAgent
+	msgs  []openai.ChatCompletionMessageParamUnion
+}
+
+func (h *history) Append(messages []byte) error {
+	var msgs []openai.ChatCompletionMessageParamUnion
+	if err := json.Unmarshal(messages, &msgs); err != nil {
+		return err
 	}
-	msgs, err := sdkMessages(nil, conv)
+	h.msgs = append(h.msgs, msgs...)
+	return nil
+}
+
+func (h *history) Ask(ctx context.Context) (agentcheck.Message, metric.Usage, error) {
+	a := h.agent
+	resp, err := a.complete(ctx, openai.ChatCompletionNewParams{Model: shared.ChatModel(a.model), Messages: h.msgs,
+		Tools: a.tools, Temperature: a.temperature, Seed: a.seed})
 	if err != nil {
-		return reply, fmt.Errorf("openaigo agent: the conversation: %w", err)
+		return agentcheck.Message{}, metric.Usage{}, err
 	}
-	for n := 1; ; n++ {
-		if n > a.config.maxRequests {
-			return reply, fmt.Errorf("openaigo agent: the model called tools in each of its %d requests of this turn and never answered in text; WithMaxRequests(%[1]d) bounds a turn", a.config.maxRequests)
-		}
-		params := openai.ChatCompletionNewParams{Model: shared.ChatModel(a.model), Messages: msgs, Tools: a.tools}
-		if a.config.temperature != nil {
-			params.Temperature = openai.Float(*a.config.temperature)
-		}
-		if a.config.seed != nil {
-			params.Seed = openai.Int(*a.config.seed)
-		}
-		resp, err := a.complete(ctx, params)
-		if err != nil {
-			return reply, fmt.Errorf("openaigo agent: model request %d of the turn: %w", n, err)
-		}
-		reply.Usage = reply.Usage.Add(metric.Usage{PromptTokens: int(resp.Usage.PromptTokens), CompletionTokens: int(resp.Usage.CompletionTokens)})
-		if len(resp.Choices) == 0 {
-			return reply, fmt.Errorf("openaigo agent: model request %d of the turn: the response has no choices", n)
-		}
-		m := resp.Choices[0].Message
-		got, err := Chat{Received: []openai.ChatCompletionMessage{m}}.Conversation()
-		if err != nil {
-			return reply, fmt.Errorf("openaigo agent: model request %d of the turn: the model's message: %w", n, err)
-		}
-		reply.Messages = append(reply.Messages, got...)
-		if len(m.ToolCalls) == 0 {
-			return reply, nil
-		}
-		msgs = append(msgs, m.ToParam())
-		results := make(agentcheck.Conversation, 0, len(got[0].ToolCalls))
-		for _, call := range got[0].ToolCalls {
-			results = append(results, a.config.tools.Call(ctx, call))
-		}
-		reply.Messages = append(reply.Messages, results...)
-		if msgs, err = sdkMessages(msgs, results); err != nil {
-			return reply, fmt.Errorf("openaigo agent: model request %d of the turn: the tool results: %w", n, err)
-		}
+	usage := metric.Usage{PromptTokens: int(resp.Usage.PromptTokens), CompletionTokens: int(resp.Usage.CompletionTokens)}
+	if len(resp.Choices) == 0 {
+		return agentcheck.Message{}, usage, errors.New("the response has no choices")
 	}
+	m := resp.Choices[0].Message
+	h.msgs = append(h.msgs, m.ToParam())
+	msg, err := chatloop.One(Chat{Received: []openai.ChatCompletionMessage{m}}.Conversation())
+	return msg, usage, err
 }
 
 // complete makes one request. openai-go retries a transport error, which
@@ -197,7 +174,7 @@ func (a *chatAgent) complete(ctx context.Context, params openai.ChatCompletionNe
 		}
 		return res, err
 	})
-	opts := append(append([]option.RequestOption{}, a.config.requestOpts...), noRetryOnMiss)
+	opts := append(append([]option.RequestOption{}, a.requestOpts...), noRetryOnMiss)
 	resp, err := a.client.Chat.Completions.New(ctx, params, opts...)
 	if err != nil {
 		var miss *recorder.ReplayMissError
@@ -207,18 +184,4 @@ func (a *chatAgent) complete(ctx context.Context, params openai.ChatCompletionNe
 		return nil, err
 	}
 	return resp, nil
-}
-
-// sdkMessages appends conv to dst as openai-go message params, through the
-// Chat Completions JSON that both read.
-func sdkMessages(dst []openai.ChatCompletionMessageParamUnion, conv agentcheck.Conversation) ([]openai.ChatCompletionMessageParamUnion, error) {
-	data, err := chatwire.Messages(conv)
-	if err != nil {
-		return dst, err
-	}
-	var msgs []openai.ChatCompletionMessageParamUnion
-	if err := json.Unmarshal(data, &msgs); err != nil {
-		return dst, err
-	}
-	return append(dst, msgs...), nil
 }
