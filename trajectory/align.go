@@ -105,7 +105,7 @@ func Align(mode Mode, made, expected int, c Comparer) Alignment {
 				return (1001-cost(x))*span - tie
 			}
 			return 0
-		})
+		}, nil)
 		pairs = anyOrderPairs(made, mate)
 	}
 	a := Alignment{Pairs: pairs}
@@ -176,6 +176,31 @@ func anyOrderPairs(made int, mate []int32) []Pair {
 // expected call pairs with the earliest call that serves), then a pair is
 // made.
 func alignInOrder(made, expected int, gapMade, gapExp int64, weight func(i, j int) (int64, bool)) []Pair {
+	return alignRows(made, expected, gapMade, gapExp, cells(weight))
+}
+
+// noPair in a row of weights marks a pair that is never made.
+const noPair = math.MinInt64
+
+// A row sets w[i], for every call made i, to its weight with expected call
+// j, or noPair.
+type row func(j int, w []int64)
+
+// cells is the row of a weight function.
+func cells(weight func(i, j int) (int64, bool)) row {
+	return func(j int, w []int64) {
+		for i := range w {
+			if x, ok := weight(i, j); ok {
+				w[i] = x
+			} else {
+				w[i] = noPair
+			}
+		}
+	}
+}
+
+// alignRows is alignInOrder with the weights given a row at a time.
+func alignRows(made, expected int, gapMade, gapExp int64, weights row) []Pair {
 	const (
 		skipMade = 1 + iota
 		skipExp
@@ -185,6 +210,7 @@ func alignInOrder(made, expected int, gapMade, gapExp int64, weight func(i, j in
 	choice := make([]uint8, (expected+1)*w)
 	prev := make([]int64, w)
 	cur := make([]int64, w)
+	rw := make([]int64, made)
 	for i := 1; i <= made; i++ {
 		choice[i] = skipMade
 		prev[i] = prev[i-1] + gapMade
@@ -192,9 +218,10 @@ func alignInOrder(made, expected int, gapMade, gapExp int64, weight func(i, j in
 	for j := 1; j <= expected; j++ {
 		cur[0] = prev[0] + gapExp
 		choice[j*w] = skipExp
+		weights(j-1, rw)
 		for i := 1; i <= made; i++ {
 			best, c := cur[i-1]+gapMade, uint8(skipMade)
-			if wt, ok := weight(i-1, j-1); ok && prev[i-1]+wt > best {
+			if wt := rw[i-1]; wt != noPair && prev[i-1]+wt > best {
 				best, c = prev[i-1]+wt, pair
 			}
 			if prev[i]+gapExp > best {
@@ -228,7 +255,7 @@ func alignInOrder(made, expected int, gapMade, gapExp int64, weight func(i, j in
 // some best alignment pairs them, as any pair either call would take
 // instead earns no more. Only what lies between goes through the dynamic
 // program.
-func alignTrimmed(made, expected int, top int64, weight func(i, j int) (int64, bool)) []Pair {
+func alignTrimmed(made, expected int, top int64, weight func(i, j int) (int64, bool), weights row) []Pair {
 	full := func(i, j int) bool {
 		w, ok := weight(i, j)
 		return ok && w == top
@@ -245,7 +272,17 @@ func alignTrimmed(made, expected int, top int64, weight func(i, j int) (int64, b
 	for k := range lo {
 		pairs = append(pairs, Pair{Made: k, Expected: k})
 	}
-	for _, p := range alignInOrder(hm-lo, he-lo, 0, 0, func(i, j int) (int64, bool) { return weight(lo+i, lo+j) }) {
+	var mid row
+	if weights == nil {
+		mid = cells(func(i, j int) (int64, bool) { return weight(lo+i, lo+j) })
+	} else {
+		full := make([]int64, made)
+		mid = func(j int, w []int64) {
+			weights(lo+j, full)
+			copy(w, full[lo:])
+		}
+	}
+	for _, p := range alignRows(hm-lo, he-lo, 0, 0, mid) {
 		if p.Made >= 0 {
 			p.Made += lo
 		}
@@ -266,7 +303,7 @@ func alignTrimmed(made, expected int, top int64, weight func(i, j int) (int64, b
 // pair. The problem splits into the connected groups of the graph of pairs
 // of positive weight, each an assignment problem (internal/assign). It
 // returns the call made of each expected call, or -1.
-func anyOrder(made, expected int, toolM, toolE []int32, nTools int, weight func(i, j int) int64) []int32 {
+func anyOrder(made, expected int, toolM, toolE []int32, nTools int, weight func(i, j int) int64, weights row) []int32 {
 	mate := make([]int32, expected)
 	for j := range mate {
 		mate[j] = -1
@@ -274,7 +311,10 @@ func anyOrder(made, expected int, toolM, toolE []int32, nTools int, weight func(
 	if made == 0 || expected == 0 {
 		return mate
 	}
-	var s blockScratch
+	s := blockScratch{rows: weights}
+	if weights != nil {
+		s.full = make([]int64, made)
+	}
 	if toolM == nil {
 		s.solve(identity(made), identity(expected), weight, mate)
 		return mate
@@ -319,6 +359,8 @@ func groupBy(keys []int32, n int) (order, start []int32) {
 
 // blockScratch holds the arrays of solve, reused from one tool to the next.
 type blockScratch struct {
+	rows          row     // when set, the weights a row at a time
+	full          []int64 // a row of rows
 	weight, cost  []int64
 	parent, roots []int32
 	assign        assign.Solver
@@ -334,8 +376,17 @@ func (s *blockScratch) solve(ms, es []int32, weight func(i, j int) int64, mate [
 		var best int64
 		bm, be := int32(-1), int32(-1)
 		for _, j := range es {
+			if s.rows != nil {
+				s.rows(int(j), s.full)
+			}
 			for _, i := range ms {
-				if w := weight(int(i), int(j)); w > best {
+				var w int64
+				if s.rows != nil {
+					w = s.full[i]
+				} else {
+					w = weight(int(i), int(j))
+				}
+				if w > best {
 					best, bm, be = w, i, j
 				}
 			}
@@ -363,8 +414,16 @@ func (s *blockScratch) solve(ms, es []int32, weight func(i, j int) int64, mate [
 	}
 	edges := 0
 	for a, j := range es {
+		if s.rows != nil {
+			s.rows(int(j), s.full)
+		}
 		for b, i := range ms {
-			w := weight(int(i), int(j))
+			var w int64
+			if s.rows != nil {
+				w = s.full[i]
+			} else {
+				w = weight(int(i), int(j))
+			}
 			if w < 0 {
 				w = 0
 			}

@@ -274,6 +274,10 @@ type compiled struct {
 	// calls can be counted by key.
 	equivalence bool
 	note        string
+	// postings lists, by a member's key and value ids, the calls made
+	// that have it; shared and touched are shareRow's counts.
+	postings        map[int64][]int32
+	shared, touched []int32
 	// byMember: exact arguments are compared member by member too
 	// (ScorePartialArgs, ScoreF1 with a Threshold).
 	byMember bool

@@ -98,12 +98,12 @@ func (c *compiled) credit(mode Mode, partial bool) ([]Pair, float64) {
 		pairs = alignTrimmed(nm, ne, creditScale, func(i, j int) (int64, bool) {
 			w := units(c.creditOf(i, j, partial))
 			return w, w > 0
-		})
+		}, nil)
 	default:
 		toolM, toolE := c.toolIDs()
 		pairs = anyOrderPairs(nm, anyOrder(nm, ne, toolM, toolE, c.tools.len(), func(i, j int) int64 {
 			return units(c.creditOf(i, j, true))
-		}))
+		}, nil))
 	}
 	total := 0.0
 	for k := range pairs {
@@ -159,20 +159,25 @@ func (c *compiled) f1Pairs(mode Mode) []Pair {
 		}
 		return 0
 	}
+	var rows row
+	if flexible && c.m.Values.Tolerance == 0 && nm*ne > 256 {
+		// Postings pay off on many calls only.
+		rows = func(j int, w []int64) { c.shareRow(j, big, w) }
+	}
 	var pairs []Pair
 	switch {
 	case nm == 0 || ne == 0:
-		pairs = anyOrderPairs(nm, anyOrder(nm, ne, nil, nil, 0, nil))
+		pairs = anyOrderPairs(nm, anyOrder(nm, ne, nil, nil, 0, nil, nil))
 	case mode == Strict || mode == InOrder:
 		pairs = alignTrimmed(nm, ne, big+creditScale, func(i, j int) (int64, bool) {
 			w := weight(i, j)
 			return w, w > 0
-		})
+		}, rows)
 	case c.equivalence:
 		pairs = anyOrderPairs(nm, c.maxPairs(0, nm, 0, ne))
 	default:
 		toolM, toolE := c.toolIDs()
-		pairs = anyOrderPairs(nm, anyOrder(nm, ne, toolM, toolE, c.tools.len(), weight))
+		pairs = anyOrderPairs(nm, anyOrder(nm, ne, toolM, toolE, c.tools.len(), weight, rows))
 	}
 	for k := range pairs {
 		p := &pairs[k]
@@ -181,4 +186,61 @@ func (c *compiled) f1Pairs(mode Mode) []Pair {
 		}
 	}
 	return pairs
+}
+
+// shareRow sets w[i] to the ScoreF1 weight with a Threshold of every call
+// made i against expected call j, big plus its share of j's arguments
+// where the pair matches, else noPair. The arguments j shares with each
+// call are counted by walking the postings of j's own few arguments (the
+// calls made that have each, with its value), instead of comparing j with
+// every call.
+func (c *compiled) shareRow(j int, big int64, w []int64) {
+	for i := range w {
+		w[i] = noPair
+	}
+	ek := &c.ek[j]
+	set := func(i int, x float64) {
+		if x > 0 && x >= c.m.Threshold {
+			w[i] = big + units(x)
+		}
+	}
+	if ek.invalid || !ek.object || len(ek.members) == 0 {
+		for i := range c.mk {
+			if c.mk[i].tool == ek.tool {
+				set(i, c.share(i, j))
+			}
+		}
+		return
+	}
+	if c.postings == nil {
+		c.postings = make(map[int64][]int32)
+		for i := range c.mk {
+			mk := &c.mk[i]
+			if mk.invalid || !mk.object {
+				continue
+			}
+			for _, m := range mk.members {
+				k := int64(m.key)<<32 | int64(m.value)
+				c.postings[k] = append(c.postings[k], int32(i))
+			}
+		}
+		c.shared = make([]int32, len(c.mk))
+	}
+	touched := c.touched[:0]
+	for _, em := range ek.members {
+		for _, i := range c.postings[int64(em.key)<<32|int64(em.value)] {
+			if c.mk[i].tool != ek.tool {
+				continue
+			}
+			if c.shared[i] == 0 {
+				touched = append(touched, i)
+			}
+			c.shared[i]++
+		}
+	}
+	for _, i := range touched {
+		set(int(i), float64(c.shared[i])/float64(len(ek.members)))
+		c.shared[i] = 0
+	}
+	c.touched = touched
 }
