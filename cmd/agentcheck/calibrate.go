@@ -206,7 +206,7 @@ func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	case cfg.otel:
 		return usage(errors.New("calibrate reads samples with an \"id\", not OTLP traces (--input-format otel)"))
 	}
-	sess, err := openJudge(&cfg, evalArgs, files, stderr)
+	sess, err := openJudgeFor("calibrate", &cfg, args, files, stderr)
 	if err != nil {
 		return usage(err)
 	}

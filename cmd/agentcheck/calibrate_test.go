@@ -330,3 +330,22 @@ func TestCalibratePanel(t *testing.T) {
 		t.Errorf("disagreements %v", m.Disagreements)
 	}
 }
+
+// TestCalibrateReplayMiss: a judgment the cassette lacks is an error per
+// sample naming the command that records it, and the run fails.
+func TestCalibrateReplayMiss(t *testing.T) {
+	data := writeFile(t, "desk.jsonl", deskRuns)
+	labels := writeFile(t, "labels.jsonl", deskLabels)
+	judgeEnv(t, offlineURL, "", "")
+	out, stderr, code := runAgentcheck(t, "", "calibrate", "--labels", labels, "--format", "json", data)
+	if code != exitFailed {
+		t.Fatalf("Expected exit 1 for samples the judge could not judge, got %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "AGENTCHECK_RECORD=missing agentcheck calibrate --labels ") {
+		t.Errorf("Expected the record command of calibrate in: %s", stderr)
+	}
+	m := parseCalibration(t, out).Metrics["agent_goal_accuracy"]
+	if m.N != 0 || m.Kappa != nil {
+		t.Errorf("Expected nothing compared and kappa null, got n %d, kappa %v", m.N, m.Kappa)
+	}
+}

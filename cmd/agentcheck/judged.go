@@ -46,6 +46,12 @@ func (s *judgeSession) close() error {
 // there are several. args are eval's arguments, for the command that
 // records a replay miss; stderr says when judgments are being recorded.
 func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeSession, error) {
+	return openJudgeFor("eval", cfg, args, files, stderr)
+}
+
+// openJudgeFor is openJudge for the command cmd ("eval", "calibrate"),
+// which the messages and the record command name.
+func openJudgeFor(cmd string, cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeSession, error) {
 	jf := cfg.judge
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	// Judged samples run concurrently against one host: keep their
@@ -53,7 +59,7 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 	tr.MaxIdleConnsPerHost = 4 * jf.concurrency
 	opts := []judge.Option{judge.WithTransport(tr)}
 	models := jf.models
-	record := recorder.RecordEnv + "=missing agentcheck eval " + shell.Join(args)
+	record := recorder.RecordEnv + "=missing agentcheck " + cmd + " " + shell.Join(args)
 
 	var rec *recorder.Recorder
 	var err error
@@ -68,7 +74,7 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 			return nil, fmt.Errorf("the bundled dataset's cassette: %w", err)
 		}
 		rec, err = recorder.Open("cassettes/"+demoCassette, recorder.WithData(data),
-			recorder.WithRecordCommand(recorder.RecordEnv+"=missing agentcheck eval --cassette demo.cassette.yaml "+shell.Join(args)))
+			recorder.WithRecordCommand(recorder.RecordEnv+"=missing agentcheck "+cmd+" --cassette demo.cassette.yaml "+shell.Join(args)))
 		if err != nil {
 			return nil, fmt.Errorf("%w (to record the bundled dataset's judgments, give --cassette PATH)", err)
 		}
@@ -107,7 +113,7 @@ func openJudge(cfg *evalConfig, args, files []string, stderr io.Writer) (*judgeS
 		s.judge = judge.NewPanel(members, jf.agg)
 	}
 	if rec.Mode() != recorder.RecordNone {
-		fmt.Fprintf(stderr, "agentcheck eval: recording (%s=%s) the judgments of %v into %s\n", recorder.RecordEnv, rec.Mode(), s.judge, shownName(rec.Path()))
+		fmt.Fprintf(stderr, "agentcheck %s: recording (%s=%s) the judgments of %v into %s\n", cmd, recorder.RecordEnv, rec.Mode(), s.judge, shownName(rec.Path()))
 	}
 	return s, nil
 }
