@@ -435,3 +435,51 @@ func TestUserAnswerMisfit(t *testing.T) {
 		})
 	}
 }
+
+// TestModelRequestsOnTheWire reads what the simulated user and the judge
+// send, as the server received it: temperature 0 and a fixed seed in every
+// request (so that a recording is as repeatable as the model allows), a
+// strict schema with the structured done signal for the user, and never
+// the criteria in the user's requests.
+func TestModelRequestsOnTheWire(t *testing.T) {
+	srv := judgetest.Start(t, refundServer(metAll))
+	rec, err := recorder.Open(filepath.Join(t.TempDir(), "wire.yaml"), recorder.WithMode(recorder.RecordAll), recorder.WithEnv(func(string) string { return "" }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	s := refundScenario(t, rec, srv.URL)
+	if res := s.Run(t.Context()); !res.Passed {
+		t.Fatalf("the run:\n%s", res)
+	}
+	seen := map[string]int{}
+	for _, r := range srv.Requests() {
+		name := r.SchemaName()
+		if r.FromAgent() {
+			continue
+		}
+		seen[name]++
+		temp, _ := r.Field("temperature")
+		seed, _ := r.Field("seed")
+		if string(temp) != "0" || string(seed) != "42" {
+			t.Errorf("request %d (%s): temperature %s, seed %s; want 0 and 42", r.Seq, name, temp, seed)
+		}
+		if f := r.Chat.ResponseFormat; f == nil || f.JSONSchema == nil || !f.JSONSchema.Strict {
+			t.Errorf("request %d (%s) asks for no strict schema", r.Seq, name)
+		}
+		if name != "scenario_user" {
+			continue
+		}
+		if props, _ := r.Schema()["properties"].(map[string]any); props["done"] == nil {
+			t.Errorf("the user's schema has no done signal: %v", r.Schema())
+		}
+		for _, c := range append(s.Criteria, "looks order 1042 up before acting") {
+			if strings.Contains(strings.ToLower(string(r.Body)), strings.ToLower(c)) {
+				t.Errorf("the user's request %d holds the criterion %q:\n%s", r.Seq, c, r.Body)
+			}
+		}
+	}
+	if seen["scenario_user"] != 4 || seen["scenario_verdict"] != 2 {
+		t.Errorf("requests by schema %v, want 4 of the user's (turns 2 to 4, then done) and 2 of the judge's", seen)
+	}
+}
