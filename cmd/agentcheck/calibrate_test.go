@@ -349,3 +349,75 @@ func TestCalibrateReplayMiss(t *testing.T) {
 		t.Errorf("Expected nothing compared and kappa null, got n %d, kappa %v", m.N, m.Kappa)
 	}
 }
+
+// TestCalibrationFileAndGates: --save-calibration writes the judge, prompt
+// version, criteria hash, n, statistics and date; eval's gates on a judged
+// metric warn when that calibration is missing, stale or below its floor,
+// and fail with --require-calibration.
+func TestCalibrationFileAndGates(t *testing.T) {
+	srv := judgetest.NewServer(deskScript(nil))
+	defer srv.Close()
+	data := writeFile(t, "desk.jsonl", deskRuns)
+	labels := writeFile(t, "labels.jsonl", deskLabels)
+	judgeEnv(t, srv.URL, testKey, "all")
+	if _, stderr, code := runAgentcheck(t, "", "eval", "--metrics", "agent_goal_accuracy", data); code != 0 {
+		t.Fatalf("eval recording: %d %s", code, stderr)
+	}
+	srv.Close()
+	judgeEnv(t, offlineURL, "", "")
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600") // 2026-01-01
+	gate := []string{"eval", "--metrics", "agent_goal_accuracy", "--fail-under", "agent_goal_accuracy=0.5", data}
+
+	_, stderr, code := runAgentcheck(t, "", gate...)
+	if code != 0 || !strings.Contains(stderr, "warning: the agent_goal_accuracy gates trust a judge whose calibration is missing: no calibration file "+data+".calibration.json") {
+		t.Errorf("missing: exit %d, stderr %s", code, stderr)
+	}
+	_, stderr, code = runAgentcheck(t, "", append(gate, "--require-calibration")...)
+	if code != exitFailed || !strings.Contains(stderr, "Expected the judge of the agent_goal_accuracy gates to be calibrated (--require-calibration), but its calibration is missing") {
+		t.Errorf("missing, required: exit %d, stderr %s", code, stderr)
+	}
+
+	cal := data + ".calibration.json"
+	if _, stderr, code := runAgentcheck(t, "", "calibrate", "--labels", labels, "--min-kappa", "0.4", "--save-calibration", cal, data); code != 0 {
+		t.Fatalf("calibrate: %d %s", code, stderr)
+	}
+	f, err := calibrate.Load(cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := f.Metrics["agent_goal_accuracy"]
+	if f.Date != "2026-01-01" || !cmp.Equal(e.Judges, []string{"gpt-4o-mini"}) || e.PromptVersion != "goal/v1" || e.CriteriaHash != calibrate.CriteriaHash("agent_goal_accuracy") ||
+		e.N != 8 || e.Kappa == nil || !near(*e.Kappa, 0.4666666666666667) || e.MinKappa != 0.4 || e.KappaLow == nil {
+		t.Errorf("the calibration file holds %+v (date %s)", e, f.Date)
+	}
+	_, stderr, code = runAgentcheck(t, "", append(gate, "--require-calibration")...)
+	if code != 0 || strings.Contains(stderr, "calibrat") {
+		t.Errorf("calibrated: exit %d, stderr %s", code, stderr)
+	}
+
+	// Stale: calibrated with an older prompt.
+	e.PromptVersion = "goal/v0"
+	f.Metrics["agent_goal_accuracy"] = e
+	if err := f.Save(cal); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = runAgentcheck(t, "", gate...)
+	if code != 0 || !strings.Contains(stderr, "calibration is stale: prompt goal/v1, calibrated goal/v0 (calibrated 2026-01-01 in "+cal+")") {
+		t.Errorf("stale: exit %d, stderr %s", code, stderr)
+	}
+
+	// Below its floor: calibrate fails --min-kappa 0.9 and still records it.
+	_, _, code = runAgentcheck(t, "", "calibrate", "--labels", labels, "--min-kappa", "0.9", "--save-calibration", cal, data)
+	if code != exitFailed {
+		t.Errorf("calibrate under --min-kappa: exit %d", code)
+	}
+	_, stderr, code = runAgentcheck(t, "", append(gate, "--require-calibration", "--calibration", cal)...)
+	if code != exitFailed || !strings.Contains(stderr, "but its calibration is below floor: kappa 0.4666666666666667 over 8 samples, floor 0.9") {
+		t.Errorf("below floor: exit %d, stderr %s", code, stderr)
+	}
+	// A gate on a metric no judge scores needs no calibration.
+	_, stderr, _ = runAgentcheck(t, "", "eval", "--fail-under", "tool_call_f1=0", data)
+	if strings.Contains(stderr, "calibrat") {
+		t.Errorf("a deterministic gate asked for a calibration: %s", stderr)
+	}
+}

@@ -89,6 +89,8 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	baselinePath := fs.String("baseline", "", "")
 	saveBaseline := fs.String("save-baseline", "", "")
 	baselineTolerance := fs.Float64("baseline-tolerance", 0, "")
+	calibration := fs.String("calibration", "", "")
+	requireCalibration := fs.Bool("require-calibration", false, "")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return evalConfig{}, nil, err
@@ -150,6 +152,7 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 		return cfg, nil, fmt.Errorf("--baseline-tolerance must be a number at least 0, got %v", *baselineTolerance)
 	}
 	cfg.baselinePath, cfg.saveBaseline, cfg.baselineTolerance = *baselinePath, *saveBaseline, *baselineTolerance
+	cfg.calibration, cfg.requireCalibration = *calibration, *requireCalibration
 
 	for i, m := range models {
 		if strings.TrimSpace(m) == "" {

@@ -164,6 +164,12 @@ trace ID; a failure names the first 100 samples and counts the rest):
                           baseline, and samples of it not in this run, are
                           noted, not failed
   --baseline-tolerance X  the drop allowed (default 0)
+  --calibration FILE      the judge's calibration (agentcheck calibrate
+                          --save-calibration; default FILE.calibration.json for
+                          one FILE): a gate on a judged metric warns when it is
+                          missing, stale (judge model, prompt version or
+                          criteria changed) or below its --min-kappa floor
+  --require-calibration   make that warning a failure (exit 1)
 When $GITHUB_STEP_SUMMARY names a file, a Markdown summary (means, gates,
 the samples that fell below) is appended to it.
 
@@ -278,7 +284,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	res.report(stderr)
 	code := exitOK
-	if !res.pass() {
+	if !res.pass() || !calibrationGates(cfg, sess, files, stderr) {
 		code = exitFailed
 	}
 	if cfg.saveBaseline != "" {
@@ -338,6 +344,10 @@ type evalConfig struct {
 	// several is set when there are several inputs; named when every
 	// sample needs its name (sampleName), not only those failing a gate.
 	several, named bool
+	// calibration is the calibration file the judged gates check
+	// (--calibration); requireCalibration fails them when it does not hold.
+	calibration        string
+	requireCalibration bool
 }
 
 // judgeFlags are the flags of the judged metrics.
