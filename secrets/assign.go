@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"encoding/json"
+	"iter"
 	"strings"
 )
 
@@ -29,42 +30,37 @@ func blank(c byte) bool { return c == ' ' || c == '\t' }
 // each of its "=", ":" and "</"; keyed says whether s has a JSON key with
 // a secret name, whatever its value.
 func assignments(s string) (out []assignment, keyed bool) {
-	for i := strings.IndexByte(s, '='); i >= 0; {
+	for i := range indexes(s, "=") {
 		if a, ok := equalsAssignment(s, i); ok {
 			out = append(out, a)
 		}
-		next := strings.IndexByte(s[i+1:], '=')
-		if next < 0 {
-			break
-		}
-		i += 1 + next
 	}
-	for i := strings.IndexByte(s, ':'); i >= 0; {
-		if a, key, ok := jsonAssignment(s, i); ok {
-			keyed = true
-			if a.end > a.start {
-				out = append(out, a)
-			}
-		} else if key {
-			keyed = true
+	for i := range indexes(s, ":") {
+		a, key, ok := jsonAssignment(s, i)
+		keyed = keyed || key
+		if ok && a.end > a.start {
+			out = append(out, a)
 		}
-		next := strings.IndexByte(s[i+1:], ':')
-		if next < 0 {
-			break
-		}
-		i += 1 + next
 	}
-	for i := strings.Index(s, "</"); i >= 0; {
+	for i := range indexes(s, "</") {
 		if a, ok := xmlAssignment(s, i); ok {
 			out = append(out, a)
 		}
-		next := strings.Index(s[i+2:], "</")
-		if next < 0 {
-			break
-		}
-		i += 2 + next
 	}
 	return out, keyed
+}
+
+// indexes are the offsets of sep in s, each found by a vectorized search.
+func indexes(s, sep string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for at := 0; ; {
+			i := strings.Index(s[at:], sep)
+			if i < 0 || !yield(at+i) {
+				return
+			}
+			at += i + len(sep)
+		}
+	}
 }
 
 // equalsAssignment reads `name=value` around the "=" at i.

@@ -1,17 +1,22 @@
 // Package secrets says what in a recorded HTTP exchange is a secret and
-// removes it: credential headers (Authorization, Cookie, X-Api-Key, any
-// header whose name says key, token, secret, auth, session, password or
-// signature), credential query parameters, form fields and JSON fields at
-// any depth, keys recognisable by their shape (sk-, AIza, ghp_, AKIA, JWTs,
-// bearer tokens, private keys), a token in a URL path, a request's
-// credentials echoed back by the server (raw, URL-encoded or base64), and a
-// project's own Rules (headers, field names, JSON paths, patterns,
-// environment variables, a function). A Redactor applies them to what a
-// recorder stores and matches by, decoding gzip and deflate bodies,
-// server-sent events, NDJSON and a UTF-8 BOM first; Check scans a go-vcr
-// cassette file for whatever redaction should have removed. The recorder
-// (package recorder) and the agentcheck cassettes check command share it,
-// so a rule written once is both applied and proved.
+// removes it, with one rule set for the recorder that stores cassettes and
+// for the check that proves them: credential headers, the values of names
+// that hold credentials (read as words and judged by family: *_token,
+// *_secret, *_key, *_password, with allow-lists of look-alikes such as
+// sort_key, page_token, has_password) in query strings, forms, multipart
+// fields, JSON at any depth, XML, INI and .env text, keys of the model and
+// developer platforms recognisable by their shape (sk-, hf_, gsk_, ghp_,
+// glpat-, AKIA, ya29., JWTs, bearer tokens, private keys, connection-string
+// passwords, webhook URLs), a key split across a stream's events, a
+// request's credentials echoed by the server (raw, URL-encoded or base64),
+// and a project's own Rules (headers, field names, JSON paths, patterns,
+// environment variables, a function); values that are no credential
+// (yes/no words, enums, algorithm names, documented example keys) are left
+// alone. A Redactor applies them to what a recorder stores and matches by,
+// numbering the distinct secrets of a run's requests ("[REDACTED]",
+// "[REDACTED-2]") so that redaction never merges two requests; Check scans
+// a whole go-vcr cassette file (comments, unknown keys, every document,
+// every content coding) for whatever redaction should have removed.
 package secrets
 
 import (
