@@ -104,12 +104,15 @@ func (b *Toolbox) Call(ctx context.Context, call agentcheck.ToolCall) agentcheck
 	}
 	out, err, panicked := callTool(ctx, b.tools[i].Func, args)
 	if err != nil {
+		msg := err.Error()
 		var miss *recorder.ReplayMissError
 		if panicked || errors.As(err, &miss) {
+			// The run ends with the whole error; the transcript keeps its
+			// first line, not a panic's stack or the miss's diff.
 			sink.fail(call, err)
+			msg, _, _ = strings.Cut(msg, "\n")
 		}
-		first, _, _ := strings.Cut(err.Error(), "\n") // not a panic's stack
-		return fail("error: " + first)
+		return fail("error: " + msg)
 	}
 	reply.Content = out
 	return reply
