@@ -143,7 +143,13 @@ func readLines(br *bufio.Reader, file string, yield func(Record, error) bool) {
 		n, err := br.Read(buf[len(buf):cap(buf)])
 		// What was left from the last read has no line end.
 		end := 0
-		if i := bytes.LastIndexAny(buf[len(buf):len(buf)+n], "\r\n"); i >= 0 {
+		read := buf[len(buf) : len(buf)+n]
+		// The last line end: the last LF, or a CR after it.
+		i := bytes.LastIndexByte(read, '\n')
+		if j := bytes.LastIndexByte(read[i+1:], '\r'); j >= 0 {
+			i += 1 + j
+		}
+		if i >= 0 {
 			end = len(buf) + i + 1
 		}
 		buf = buf[:len(buf)+n]
@@ -158,9 +164,15 @@ func readLines(br *bufio.Reader, file string, yield func(Record, error) bool) {
 			block = block[1:]
 		}
 		afterCR = end > 0 && buf[end-1] == '\r'
+		// Most input has no CR: then one byte ends a line.
+		hasCR := strings.IndexByte(block, '\r') >= 0
 		for len(block) > 0 {
 			text := block
-			if i := strings.IndexAny(block, "\r\n"); i >= 0 {
+			i := strings.IndexByte(block, '\n')
+			if hasCR {
+				i = strings.IndexAny(block, "\r\n")
+			}
+			if i >= 0 {
 				next := i + 1
 				if block[i] == '\r' && next < len(block) && block[next] == '\n' {
 					next++
