@@ -37,6 +37,7 @@ var notCredentialHeaders = []string{"Idempotency-Key", "Sec-Websocket-Key", "Sec
 var headerWords = []string{
 	"key", "apikey", "token", "secret", "auth", "authorization", "signature", "session", "sessionid",
 	"password", "passwd", "pwd", "credential", "credentials", "cred", "creds", "cookie", "jwt", "dsn",
+	"authentication", "passphrase",
 }
 
 // headerWordSuffixes make a compound word a credential word: Authtoken,
@@ -290,7 +291,7 @@ func fieldKind(name string) nameKind {
 var weakParams = []string{
 	"key", "token", "auth", "sig", "signature", "code", "appid", "appkey", "session", "sessionid", "sid",
 	"xamzsignature", "xamzcredential", "xamzsecuritytoken", "xgoogsignature", "xgoogcredential",
-	"xgoogapikey", "pass", "secret", "pwd", "apikey", "accesstoken",
+	"xgoogapikey", "pass", "secret", "pwd", "apikey", "accesstoken", "jwt", "bearer",
 }
 
 // paramKind is fieldKind for a query or form parameter.
@@ -315,7 +316,7 @@ func mayBeSecretName(name string) bool {
 			w[j] = c
 		}
 		switch string(w[:]) {
-		case "key", "tok", "sec", "pas", "pwd", "aut", "cre", "sig", "cod", "ses", "app", "sid", "coo", "dsn",
+		case "key", "tok", "sec", "pas", "pwd", "aut", "cre", "sig", "cod", "ses", "app", "sid", "coo", "dsn", "jwt",
 			"url", "uri", "sas", "hoo", "ear", "str", "con", "ssw":
 			return true
 		}

@@ -81,6 +81,10 @@ func leaks() []leak {
 		{"Docker Hub token", k("dckr_pat_", 27)},
 		{"Google OAuth client secret", k("GOCSPX-", 28)},
 		{"Stripe key", k("whsec_", 32)},
+		{"Twilio API key", "SK" + fakeHex(32)},
+		{"Mailchimp API key", fakeHex(32) + "-us21"},
+		{"Alibaba Cloud access key ID", k("LTAI", 20)},
+		{"Bitbucket token", k("ATBB", 40)},
 	} {
 		text := "my key is " + shape.key + " ok"
 		if strings.HasPrefix(shape.key, "services/") {
@@ -127,7 +131,8 @@ func leaks() []leak {
 	for _, name := range []string{"bot_token", "hf_token", "private_token", "app_secret", "consumer_secret", "secret_token",
 		"aws_secret", "master_key", "encryption_key", "shared_secret", "signing_key", "AccountKey",
 		// The families beyond the examples.
-		"slackBotToken", "license_key", "db_password", "SENTRY_AUTH_TOKEN", "webhook_secret", "x-admin-key"} {
+		"slackBotToken", "license_key", "db_password", "SENTRY_AUTH_TOKEN", "webhook_secret", "x-admin-key",
+		"clientKey", "apiSecretKey", "GITHUB_TOKEN", "ssh_key", "refreshToken", "secretAccessKey", "x-api-token"} {
 		out = append(out, leak{"json " + name, k("", 32), strconv.Quote(name), inJSONField(name, k("", 32))})
 	}
 	for name, v := range map[string]string{

@@ -26,6 +26,8 @@ func TestCredentialHeaderNames(t *testing.T) {
 		"X-Ratelimit-Remaining-Tokens": false, "X-Ratelimit-Limit-Tokens": false, "Anthropic-Ratelimit-Tokens-Remaining": false,
 		"Www-Authenticate": false, "Idempotency-Key": false, "Content-Type": false, "X-Request-Id": false, "Keep-Alive": false,
 		"X-Monkey-Business": false, "X-Tokens-Used": false,
+		"X-Api-Cred": true, "X-Authentication": true, "X-Db-Passphrase": true,
+		"X-Signature-Algorithm": false, "X-Auth-Status": false, "X-Token-Expires": false,
 	} {
 		if got := credentialHeaderName(name); got != want {
 			t.Errorf("Expected credentialHeaderName(%q) to be %v, but it is %v", name, want, got)
@@ -39,6 +41,9 @@ func TestSecretNames(t *testing.T) {
 		"access_token": true, "secret": true, "private_key": true, "openai_api_key": true, "AWS_SECRET_ACCESS_KEY": true,
 		"sort_key": false, "cache_key": false, "key_points": false, "tokenizer": false, "max_tokens": false,
 		"prompt_tokens": false, "token": false, "key": false, "api_key_env": false, "password_min_length": false,
+		"AccountKey": true, "hf_token": true, "bot_token": true, "oauth_token_secret": true, "dsn": true, "webhook_url": true,
+		"connection_string": true, "master_key": true, "APIKey": true, "has_password": false, "is_secret": false,
+		"page_token": false, "public_key": false, "idempotency_key": false, "secret_name": false, "token_type": false,
 	} {
 		if got := secretField(name); got != want {
 			t.Errorf("Expected secretField(%q) to be %v, but it is %v", name, want, got)
