@@ -25,7 +25,7 @@ var refundQuestion = metric.Question{
 
 // A judge replays its answers from a committed cassette, with no network
 // and no key. In a test, judge.ForTest(t) does this with the test's own
-// cassette, testdata/cassettes/<test name>.yaml.
+// cassette, testdata/cassettes/ and recorder.CassetteFile(t.Name()).
 func ExampleWithRecorder() {
 	rec, err := recorder.Open("testdata/cassettes/ExampleWithRecorder.yaml",
 		recorder.WithMode(recorder.RecordNone), recorder.WithTestName("ExampleWithRecorder"))

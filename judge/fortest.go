@@ -16,8 +16,8 @@ type T interface {
 
 // ForTest returns a judge for the test t: a Client, configured by opts as
 // New configures one, whose requests go through t's own cassette,
-// recorder.ForTest(t): testdata/cassettes/<t.Name()>.yaml, replayed by
-// default, recorded only when AGENTCHECK_RECORD says so (never with
+// recorder.ForTest(t): testdata/cassettes/ and recorder.CassetteFile(t.Name())
+// (TestBooking~88.yaml), replayed by default, recorded only when AGENTCHECK_RECORD says so (never with
 // CI=true, which fails the test), saved when the test ends. Replaying needs
 // no key and no network:
 //

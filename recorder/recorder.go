@@ -10,7 +10,8 @@
 // project's own secrets (package secrets) never reach the file, which is
 // saved atomically and merged under a lock with what other processes
 // recorded meanwhile. ForTest gives a test its own cassette,
-// testdata/cassettes/<test name>.yaml; it takes a small interface that
+// testdata/cassettes/<test name>.yaml (CassetteFile), and prints the
+// command that records that test alone; it takes a small interface that
 // *testing.T and Ginkgo's GinkgoT() both satisfy.
 package recorder
 
