@@ -73,7 +73,8 @@ func WithMaxRequests(n int) AgentOption {
 // bound on requests) ends the turn; the Reply returned with it holds what
 // the turn did before.
 func Agent(client *openai.Client, model string, opts ...AgentOption) scenario.Agent {
-	a := &chatAgent{client: client, model: model, loop: chatloop.Loop{Name: "goopenai agent"}}
+	a := &chatAgent{client: client, model: model}
+	a.loop.Name = "goopenai agent"
 	for _, o := range opts {
 		o(a)
 	}
@@ -91,7 +92,7 @@ func Agent(client *openai.Client, model string, opts ...AgentOption) scenario.Ag
 type chatAgent struct {
 	client      *openai.Client
 	model       string
-	loop        chatloop.Loop
+	loop        chatloop.Loop[openai.ChatCompletionMessage]
 	tools       []openai.Tool
 	temperature float32
 	seed        *int
@@ -104,37 +105,29 @@ func (a *chatAgent) Respond(ctx context.Context, conv agentcheck.Conversation) (
 	case a.model == "":
 		return scenario.Reply{}, errors.New("goopenai agent: no model")
 	}
-	return a.loop.Turn(ctx, conv, &history{agent: a})
+	return a.loop.Turn(ctx, conv, a)
 }
 
-// history is a turn's messages in go-openai's types.
-type history struct {
-	agent *chatAgent
-	msgs  []openai.ChatCompletionMessage
-}
-
-func (h *history) Append(messages []byte) error {
+// Decode reads Chat Completions messages as go-openai's.
+func (a *chatAgent) Decode(messages []byte) ([]openai.ChatCompletionMessage, error) {
 	var msgs []openai.ChatCompletionMessage
-	if err := json.Unmarshal(messages, &msgs); err != nil {
-		return err
-	}
-	h.msgs = append(h.msgs, msgs...)
-	return nil
+	err := json.Unmarshal(messages, &msgs)
+	return msgs, err
 }
 
-func (h *history) Ask(ctx context.Context) (agentcheck.Message, metric.Usage, error) {
-	a := h.agent
+// Ask makes one model request.
+func (a *chatAgent) Ask(ctx context.Context, history []openai.ChatCompletionMessage) (openai.ChatCompletionMessage, agentcheck.Message, metric.Usage, error) {
+	var m openai.ChatCompletionMessage
 	resp, err := a.client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{
-		Model: a.model, Messages: h.msgs, Tools: a.tools, Temperature: a.temperature, Seed: a.seed})
+		Model: a.model, Messages: history, Tools: a.tools, Temperature: a.temperature, Seed: a.seed})
 	if err != nil {
-		return agentcheck.Message{}, metric.Usage{}, err
+		return m, agentcheck.Message{}, metric.Usage{}, err
 	}
 	usage := metric.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens}
 	if len(resp.Choices) == 0 {
-		return agentcheck.Message{}, usage, errors.New("the response has no choices")
+		return m, agentcheck.Message{}, usage, errors.New("the response has no choices")
 	}
-	m := resp.Choices[0].Message
-	h.msgs = append(h.msgs, m)
+	m = resp.Choices[0].Message
 	msg, err := chatloop.One(Messages{m}.Conversation())
-	return msg, usage, err
+	return m, msg, usage, err
 }

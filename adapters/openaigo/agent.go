@@ -82,7 +82,8 @@ func WithRequestOptions(opts ...option.RequestOption) AgentOption {
 // requests) ends the turn; the Reply returned with it holds what the turn
 // did before.
 func Agent(client *openai.Client, model string, opts ...AgentOption) scenario.Agent {
-	a := &chatAgent{client: client, model: model, loop: chatloop.Loop{Name: "openaigo agent"}}
+	a := &chatAgent{client: client, model: model}
+	a.loop.Name = "openaigo agent"
 	for _, o := range opts {
 		o(a)
 	}
@@ -107,7 +108,7 @@ func Agent(client *openai.Client, model string, opts ...AgentOption) scenario.Ag
 type chatAgent struct {
 	client      *openai.Client
 	model       string
-	loop        chatloop.Loop
+	loop        chatloop.Loop[openai.ChatCompletionMessageParamUnion]
 	tools       []openai.ChatCompletionToolUnionParam
 	temperature param.Opt[float64]
 	seed        param.Opt[int64]
@@ -124,39 +125,31 @@ func (a *chatAgent) Respond(ctx context.Context, conv agentcheck.Conversation) (
 	case a.err != nil:
 		return scenario.Reply{}, a.err
 	}
-	return a.loop.Turn(ctx, conv, &history{agent: a})
+	return a.loop.Turn(ctx, conv, a)
 }
 
-// history is a turn's messages in openai-go's types.
-type history struct {
-	agent *chatAgent
-	msgs  []openai.ChatCompletionMessageParamUnion
-}
-
-func (h *history) Append(messages []byte) error {
+// Decode reads Chat Completions messages as openai-go's params.
+func (a *chatAgent) Decode(messages []byte) ([]openai.ChatCompletionMessageParamUnion, error) {
 	var msgs []openai.ChatCompletionMessageParamUnion
-	if err := json.Unmarshal(messages, &msgs); err != nil {
-		return err
-	}
-	h.msgs = append(h.msgs, msgs...)
-	return nil
+	err := json.Unmarshal(messages, &msgs)
+	return msgs, err
 }
 
-func (h *history) Ask(ctx context.Context) (agentcheck.Message, metric.Usage, error) {
-	a := h.agent
-	resp, err := a.complete(ctx, openai.ChatCompletionNewParams{Model: shared.ChatModel(a.model), Messages: h.msgs,
+// Ask makes one model request.
+func (a *chatAgent) Ask(ctx context.Context, history []openai.ChatCompletionMessageParamUnion) (openai.ChatCompletionMessageParamUnion, agentcheck.Message, metric.Usage, error) {
+	var sent openai.ChatCompletionMessageParamUnion
+	resp, err := a.complete(ctx, openai.ChatCompletionNewParams{Model: shared.ChatModel(a.model), Messages: history,
 		Tools: a.tools, Temperature: a.temperature, Seed: a.seed})
 	if err != nil {
-		return agentcheck.Message{}, metric.Usage{}, err
+		return sent, agentcheck.Message{}, metric.Usage{}, err
 	}
 	usage := metric.Usage{PromptTokens: int(resp.Usage.PromptTokens), CompletionTokens: int(resp.Usage.CompletionTokens)}
 	if len(resp.Choices) == 0 {
-		return agentcheck.Message{}, usage, errors.New("the response has no choices")
+		return sent, agentcheck.Message{}, usage, errors.New("the response has no choices")
 	}
 	m := resp.Choices[0].Message
-	h.msgs = append(h.msgs, m.ToParam())
 	msg, err := chatloop.One(Chat{Received: []openai.ChatCompletionMessage{m}}.Conversation())
-	return msg, usage, err
+	return m.ToParam(), msg, usage, err
 }
 
 // complete makes one request. openai-go retries a transport error, which

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"testing"
 
+	"slices"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentcheck/agentcheck"
@@ -17,45 +19,46 @@ import (
 	"github.com/agentcheck/agentcheck/scenario"
 )
 
-// fakeHistory is a model that answers from a list, and keeps what the loop
-// appended, as the wire has it.
-type fakeHistory struct {
+// fakeModel answers from a list; its messages are the wire's JSON. It
+// keeps the history of its last request and counts the messages decoded.
+type fakeModel struct {
 	answers []agentcheck.Message
 	fail    map[int]error // the n-th Ask (1-based) fails
-	wire    []json.RawMessage
 	asked   int
+	decoded int
+	last    []json.RawMessage
 }
 
-func (h *fakeHistory) Append(messages []byte) error {
+func (f *fakeModel) Decode(messages []byte) ([]json.RawMessage, error) {
 	var msgs []json.RawMessage
-	if err := json.Unmarshal(messages, &msgs); err != nil {
-		return err
-	}
-	h.wire = append(h.wire, msgs...)
-	return nil
+	err := json.Unmarshal(messages, &msgs)
+	f.decoded += len(msgs)
+	return msgs, err
 }
 
-func (h *fakeHistory) Ask(context.Context) (agentcheck.Message, metric.Usage, error) {
-	h.asked++
-	usage := metric.Usage{PromptTokens: 10 * h.asked, CompletionTokens: h.asked}
-	if err := h.fail[h.asked]; err != nil {
-		return agentcheck.Message{}, usage, err
+func (f *fakeModel) Ask(_ context.Context, history []json.RawMessage) (json.RawMessage, agentcheck.Message, metric.Usage, error) {
+	f.asked++
+	f.last = slices.Clone(history)
+	usage := metric.Usage{PromptTokens: 10 * f.asked, CompletionTokens: f.asked}
+	if err := f.fail[f.asked]; err != nil {
+		return nil, agentcheck.Message{}, usage, err
 	}
-	if h.asked > len(h.answers) {
-		return agentcheck.Message{}, usage, errors.New("no answer scripted")
+	if f.asked > len(f.answers) {
+		return nil, agentcheck.Message{}, usage, errors.New("no answer scripted")
 	}
-	m := h.answers[h.asked-1]
+	m := f.answers[f.asked-1]
 	// The SDK keeps its own message, even one the wire format refuses.
+	sent := json.RawMessage(`{"role":"assistant","content":"unwritable"}`)
 	if data, err := chatwire.Messages(agentcheck.Conversation{m}); err == nil {
-		_ = h.Append(data)
+		sent = data[1 : len(data)-1]
 	}
-	return m, usage, nil
+	return sent, m, usage, nil
 }
 
-// sent is the history read back as a conversation.
-func (h *fakeHistory) sent(t *testing.T) agentcheck.Conversation {
+// sent is the history of the last request read back as a conversation.
+func (f *fakeModel) sent(t *testing.T) agentcheck.Conversation {
 	t.Helper()
-	data, err := json.Marshal(h.wire)
+	data, err := json.Marshal(f.last)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,12 +110,12 @@ func calls(ids ...string) agentcheck.Message {
 var sameText = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.String() == b.String() })
 
 func TestTurnRunsToolsUntilTheModelAnswersInText(t *testing.T) {
-	h := &fakeHistory{answers: []agentcheck.Message{
+	h := &fakeModel{answers: []agentcheck.Message{
 		calls("c1", "zero"),
 		calls("bad"),
 		{Role: agentcheck.AI, Content: "Order 1042 was delivered."},
 	}}
-	loop := chatloop.Loop{Name: "test agent", System: "You look orders up.", Tools: toolbox(t)}
+	loop := &chatloop.Loop[json.RawMessage]{Name: "test agent", System: "You look orders up.", Tools: toolbox(t)}
 	conv := agentcheck.Conversation{{Role: agentcheck.Human, Content: "Where is order 1042?"}}
 	reply, err := loop.Turn(context.Background(), conv, h)
 	if err != nil {
@@ -130,10 +133,10 @@ func TestTurnRunsToolsUntilTheModelAnswersInText(t *testing.T) {
 	if reply.Usage != (metric.Usage{PromptTokens: 60, CompletionTokens: 6}) {
 		t.Errorf("usage %+v, want the three responses' summed", reply.Usage)
 	}
-	// What the model was sent: the system prompt, the conversation, each
-	// answer and its results, in order (the error flag has no place on the
-	// wire).
-	sent := append(agentcheck.Conversation{{Role: agentcheck.System, Content: "You look orders up."}, conv[0]}, want...)
+	// What the model was sent last: the system prompt, the conversation,
+	// each answer and its results, in order (the error flag has no place on
+	// the wire).
+	sent := append(agentcheck.Conversation{{Role: agentcheck.System, Content: "You look orders up."}, conv[0]}, want[:len(want)-1]...)
 	for i := range sent {
 		sent[i].IsError = false
 	}
@@ -142,13 +145,61 @@ func TestTurnRunsToolsUntilTheModelAnswersInText(t *testing.T) {
 	}
 }
 
+// The next turn's conversation starts with the last one's: only what is
+// new is decoded, and the model is sent the same as if all were.
+func TestTurnDecodesOnlyWhatIsNew(t *testing.T) {
+	answers := []agentcheck.Message{calls("c1"), {Role: agentcheck.AI, Content: "Delivered."}, {Role: agentcheck.AI, Content: "You're welcome."}}
+	loop := &chatloop.Loop[json.RawMessage]{Name: "test agent", System: "You look orders up.", Tools: toolbox(t)}
+	conv := agentcheck.Conversation{{Role: agentcheck.Human, Content: "Where is order 1042?"}}
+	m := &fakeModel{answers: answers}
+	first, err := loop.Turn(context.Background(), conv, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.decoded != 3 { // the system prompt, the question, the tool result
+		t.Errorf("turn 1 decoded %d messages, want 3", m.decoded)
+	}
+	conv = append(append(conv, first.Messages...), agentcheck.Message{Role: agentcheck.Human, Content: "Thanks!"})
+	m.decoded = 0
+	if _, err := loop.Turn(context.Background(), conv, m); err != nil {
+		t.Fatal(err)
+	}
+	if m.decoded != 4 { // the turn's three messages and the thanks
+		t.Errorf("turn 2 decoded %d messages, want 4", m.decoded)
+	}
+	full := append(agentcheck.Conversation{{Role: agentcheck.System, Content: "You look orders up."}}, conv...)
+	if diff := cmp.Diff(full, m.sent(t), sameText); diff != "" {
+		t.Errorf("turn 2 sent (-want +got):\n%s", diff)
+	}
+
+	// Another conversation is decoded whole, and a problem in it is named
+	// by its index in the conversation given (the system prompt aside).
+	other := agentcheck.Conversation{{Role: agentcheck.Human, Content: "Hi"}, {Role: agentcheck.Tool, Content: "x"}}
+	m = &fakeModel{answers: answers[1:]}
+	_, err = loop.Turn(context.Background(), other, m)
+	if err == nil || err.Error() != "test agent: the conversation: message 1 (tool): a tool result needs the ID of the call it answers (tool_call_id)" {
+		t.Errorf("err = %v", err)
+	}
+	conv[1].Content = "changed"
+	m = &fakeModel{answers: answers[1:]}
+	if _, err := loop.Turn(context.Background(), conv, m); err != nil || m.decoded != len(conv)+1 {
+		t.Errorf("a changed conversation decoded %d messages (%v), want all %d", m.decoded, err, len(conv)+1)
+	}
+	// A problem past what is known is named by its index too.
+	bad := append(slices.Clone(conv), agentcheck.Message{Role: agentcheck.Tool, Content: "y"})
+	if _, err := loop.Turn(context.Background(), bad, &fakeModel{}); err == nil ||
+		err.Error() != fmt.Sprintf("test agent: the conversation: message %d (tool): a tool result needs the ID of the call it answers (tool_call_id)", len(conv)) {
+		t.Errorf("err = %v", err)
+	}
+}
+
 func TestTurnIsBounded(t *testing.T) {
 	for _, c := range []struct{ max, requests int }{{0, chatloop.DefaultMaxRequests}, {-1, chatloop.DefaultMaxRequests}, {1, 1}, {3, 3}} {
-		h := &fakeHistory{}
+		h := &fakeModel{}
 		for i := range 20 {
 			h.answers = append(h.answers, calls(fmt.Sprint("c", i)))
 		}
-		reply, err := chatloop.Loop{Name: "test agent", Tools: toolbox(t), MaxRequests: c.max}.Turn(context.Background(), nil, h)
+		reply, err := (&chatloop.Loop[json.RawMessage]{Name: "test agent", Tools: toolbox(t), MaxRequests: c.max}).Turn(context.Background(), nil, h)
 		want := fmt.Sprintf("test agent: the model called tools in each of its %d requests of this turn and never answered in text; WithMaxRequests(%[1]d) bounds a turn", c.requests)
 		if err == nil || err.Error() != want {
 			t.Errorf("MaxRequests %d: err = %v, want %q", c.max, err, want)
@@ -161,8 +212,8 @@ func TestTurnIsBounded(t *testing.T) {
 
 func TestTurnErrorsKeepTheTurnSoFar(t *testing.T) {
 	boom := errors.New("boom")
-	h := &fakeHistory{answers: []agentcheck.Message{calls("c1")}, fail: map[int]error{2: boom}}
-	reply, err := chatloop.Loop{Name: "test agent", Tools: toolbox(t)}.Turn(context.Background(), nil, h)
+	h := &fakeModel{answers: []agentcheck.Message{calls("c1")}, fail: map[int]error{2: boom}}
+	reply, err := (&chatloop.Loop[json.RawMessage]{Name: "test agent", Tools: toolbox(t)}).Turn(context.Background(), nil, h)
 	if !errors.Is(err, boom) || err.Error() != "test agent: model request 2 of the turn: boom" {
 		t.Errorf("err = %v", err)
 	}
@@ -172,12 +223,12 @@ func TestTurnErrorsKeepTheTurnSoFar(t *testing.T) {
 
 	// A conversation the wire format cannot carry, and results that the
 	// history refuses, are errors that say which.
-	_, err = chatloop.Loop{Name: "test agent"}.Turn(context.Background(), agentcheck.Conversation{{Role: agentcheck.Tool, Content: "x"}}, &fakeHistory{})
+	_, err = (&chatloop.Loop[json.RawMessage]{Name: "test agent"}).Turn(context.Background(), agentcheck.Conversation{{Role: agentcheck.Tool, Content: "x"}}, &fakeModel{})
 	if err == nil || err.Error() != "test agent: the conversation: message 0 (tool): a tool result needs the ID of the call it answers (tool_call_id)" {
 		t.Errorf("err = %v", err)
 	}
-	h = &fakeHistory{answers: []agentcheck.Message{calls("")}}
-	_, err = chatloop.Loop{Name: "test agent", Tools: toolbox(t)}.Turn(context.Background(), nil, h)
+	h = &fakeModel{answers: []agentcheck.Message{calls("")}}
+	_, err = (&chatloop.Loop[json.RawMessage]{Name: "test agent", Tools: toolbox(t)}).Turn(context.Background(), nil, h)
 	if err == nil || err.Error() != "test agent: model request 1 of the turn: the tool results: message 0 (tool): a tool result needs the ID of the call it answers (tool_call_id)" {
 		t.Errorf("err = %v", err)
 	}
