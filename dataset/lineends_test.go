@@ -25,74 +25,41 @@ func TestReadRecordsLineEndsAndBOM(t *testing.T) {
 	type form struct {
 		name, file string
 		build      func(samples [][]string) []string // the file's lines
-		firstLines func(n int) []int                 // where each sample starts
+		first, gap int                               // the line of the first sample, lines between starts
+	}
+	jsonLines := func(blank bool) func([][]string) []string {
+		return func(ss [][]string) (lines []string) {
+			for _, s := range ss {
+				if lines = append(lines, strings.Join(s, "")); blank {
+					lines = append(lines, "")
+				}
+			}
+			return lines
+		}
+	}
+	array := func(ss [][]string) []string {
+		lines := []string{"["}
+		for i, s := range ss {
+			s = append([]string(nil), s...)
+			if i < len(ss)-1 {
+				s[len(s)-1] += ","
+			}
+			lines = append(lines, s...)
+		}
+		return append(lines, "]")
+	}
+	objects := func(ss [][]string) (lines []string) {
+		for _, s := range ss {
+			lines = append(lines, s...)
+		}
+		return lines
 	}
 	forms := []form{
-		{"jsonl", "runs.jsonl", func(ss [][]string) (lines []string) {
-			for _, s := range ss {
-				lines = append(lines, strings.Join(s, ""), "")
-			}
-			return lines
-		}, func(n int) (at []int) {
-			for i := range n {
-				at = append(at, 2*i+1)
-			}
-			return at
-		}},
-		{"json array", "runs.json", func(ss [][]string) []string {
-			lines := []string{"["}
-			for i, s := range ss {
-				s = append([]string(nil), s...)
-				if i < len(ss)-1 {
-					s[len(s)-1] += ","
-				}
-				lines = append(lines, s...)
-			}
-			return append(lines, "]")
-		}, func(n int) (at []int) {
-			for i := range n {
-				at = append(at, 2+3*i)
-			}
-			return at
-		}},
-		{"objects one after another", "runs.json", func(ss [][]string) (lines []string) {
-			for _, s := range ss {
-				lines = append(lines, s...)
-			}
-			return lines
-		}, func(n int) (at []int) {
-			for i := range n {
-				at = append(at, 1+3*i)
-			}
-			return at
-		}},
-		{"stdin, JSON Lines", "<stdin>", func(ss [][]string) (lines []string) {
-			for _, s := range ss {
-				lines = append(lines, strings.Join(s, ""))
-			}
-			return lines
-		}, func(n int) (at []int) {
-			for i := range n {
-				at = append(at, i+1)
-			}
-			return at
-		}},
-		{"stdin, JSON array", "<stdin>", func(ss [][]string) []string {
-			lines := []string{"["}
-			for i, s := range ss {
-				s = append([]string(nil), s...)
-				if i < len(ss)-1 {
-					s[len(s)-1] += ","
-				}
-				lines = append(lines, s...)
-			}
-			return append(lines, "]")
-		}, func(n int) (at []int) {
-			for i := range n {
-				at = append(at, 2+3*i)
-			}
-			return at
-		}},
+		{"jsonl", "runs.jsonl", jsonLines(true), 1, 2},
+		{"json array", "runs.json", array, 2, 3},
+		{"objects one after another", "runs.json", objects, 1, 3},
+		{"stdin, JSON Lines", "<stdin>", jsonLines(false), 1, 1},
+		{"stdin, JSON array", "<stdin>", array, 2, 3},
 	}
 	for _, f := range forms {
 		for _, n := range []int{1, 3} {
@@ -127,7 +94,11 @@ func TestReadRecordsLineEndsAndBOM(t *testing.T) {
 						if diff := cmp.Diff(want, got); diff != "" {
 							t.Errorf("samples read (-want +got):\n%s", diff)
 						}
-						if diff := cmp.Diff(f.firstLines(n), lines); diff != "" {
+						var starts []int
+						for i := range n {
+							starts = append(starts, f.first+i*f.gap)
+						}
+						if diff := cmp.Diff(starts, lines); diff != "" {
 							t.Errorf("the lines the samples start on (-want +got):\n%s", diff)
 						}
 					})
