@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentcheck/agentcheck/metric"
 )
 
 // File is a saved calibration (agentcheck calibrate --save-calibration):
@@ -152,4 +154,39 @@ func Check(path, key string, setup Setup, minKappa float64) error {
 		return &Problem{Key: key, Kind: "below floor", Detail: fmt.Sprintf("kappa %s over %d samples, floor %v (calibrated %s in %s)", k, e.N, floor, f.Date, path)}
 	}
 	return nil
+}
+
+// SetupOf is the setup a judged metric of package metric is calibrated
+// for: its judge's models (a panel's members'), its prompts' version and a
+// hash of its criteria (a rubric's text; the topic mode of topic
+// adherence). ok is false for a metric no judge scores.
+func SetupOf(m metric.Metric) (s Setup, ok bool) {
+	var j metric.Judge
+	switch m := m.(type) {
+	case metric.AgentGoalAccuracy:
+		j, s.PromptVersion, s.CriteriaHash = m.Judge, metric.GoalPromptVersion, CriteriaHash(m.Name())
+		if m.WithoutReference {
+			s.CriteriaHash = CriteriaHash(m.Name() + " without reference")
+		}
+	case metric.TopicAdherence:
+		j, s.PromptVersion, s.CriteriaHash = m.Judge, metric.TopicPromptVersion, CriteriaHash(m.Name()+" mode="+m.Mode.String())
+	case metric.TrajectoryRubric:
+		j, s.PromptVersion, s.CriteriaHash = m.Judge, metric.RubricPromptVersion, CriteriaHash(m.Rubric)
+		if m.Reference {
+			s.CriteriaHash = CriteriaHash(m.Rubric + "\nwith reference")
+		}
+	default:
+		return s, false
+	}
+	members := []metric.Judge{j}
+	if p, isPanel := j.(metric.Panel); isPanel {
+		members = p.Members()
+	}
+	for _, mb := range members {
+		if n, named := mb.(interface{ Model() string }); named {
+			s.Judges = append(s.Judges, n.Model())
+		}
+	}
+	slices.Sort(s.Judges)
+	return s, true
 }

@@ -205,6 +205,10 @@ type Result struct {
 	// Err is what kept the suite from running or judging: a bad check,
 	// gate or case, or a baseline that could not be read or written.
 	Err error
+	// Calibration says, for each judged check, why its judge's calibration
+	// does not hold (a *calibrate.Problem, or the file's error); see
+	// Suite.Calibration.
+	Calibration []error
 
 	ids          []string // of every case given
 	baselinePath string

@@ -84,6 +84,16 @@ type Suite struct {
 	Tolerance float64
 	// UpdateBaseline writes the baseline instead of comparing with it.
 	UpdateBaseline bool
+	// Calibration is the path of the judge's calibration file (agentcheck
+	// calibrate --save-calibration, package calibrate). Every check of a
+	// judged metric (AgentGoalAccuracy, TopicAdherence, TrajectoryRubric)
+	// is held to it: a calibration that is missing (no file, none for the
+	// metric, or Calibration empty), stale (the judge models, prompt
+	// version or criteria changed) or below its floor is logged as a
+	// warning and listed in Result.Calibration; with RequireCalibration it
+	// fails the suite.
+	Calibration        string
+	RequireCalibration bool
 }
 
 // TB is what Run needs of a test: *testing.T fits as TB[*testing.T], since
@@ -133,6 +143,7 @@ func Run[T TB[T]](t T, s Suite, cases []Case) *Result {
 		})
 	}
 	s.finish(res)
+	logCalibration(t, res, s.RequireCalibration)
 	attr(t, res.attrs())
 	if l, ok := any(t).(interface{ Logf(string, ...any) }); ok {
 		if res.BaselineWritten {
@@ -316,6 +327,7 @@ func evaluate(ctx context.Context, m metric.Metric, s agentcheck.Sample) (r metr
 
 // finish checks the gates and the baseline.
 func (s Suite) finish(res *Result) {
+	s.checkCalibration(res)
 	for _, g := range s.Gates {
 		res.Gates = append(res.Gates, g.check(res))
 	}

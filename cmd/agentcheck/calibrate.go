@@ -271,7 +271,7 @@ func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if cf.save != "" {
 		setups := map[string]calibrate.Setup{}
 		for _, n := range cfg.names {
-			setups[n] = judgedSetup(cfg, sess, n)
+			setups[n] = judgedSetup(cfg, n)
 		}
 		floor := 0.0
 		if cf.hasMinKappa {
@@ -323,45 +323,16 @@ func calibrationDate() time.Time {
 	return time.Now()
 }
 
-// promptVersions are the prompt versions of the judged metrics.
-var promptVersions = map[string]string{
-	"agent_goal_accuracy": metric.GoalPromptVersion,
-	"topic_adherence":     metric.TopicPromptVersion,
-}
-
-// judgedSetup is what a judged metric's calibration holds for: the judge's
-// models, the prompts' version and a hash of the metric's settings (the
-// criteria it judges by).
-func judgedSetup(cfg evalConfig, sess *judgeSession, name string) calibrate.Setup {
-	s := calibrate.Setup{PromptVersion: promptVersions[name], CriteriaHash: calibrate.CriteriaHash(criteriaOf(cfg, name))}
-	if sess != nil {
-		s.Judges = judgeModels(sess.judge)
+// judgedSetup is what a judged metric's calibration holds for
+// (calibrate.SetupOf): the judge's models, the prompts' version and a hash
+// of the metric's settings.
+func judgedSetup(cfg evalConfig, name string) calibrate.Setup {
+	i := slices.Index(cfg.names, name)
+	if i < 0 || i >= len(cfg.metrics) {
+		return calibrate.Setup{}
 	}
+	s, _ := calibrate.SetupOf(cfg.metrics[i])
 	return s
-}
-
-// criteriaOf is what a judged metric judges by, besides its prompts: its
-// settings.
-func criteriaOf(cfg evalConfig, name string) string {
-	if name == "topic_adherence" {
-		return name + " mode=" + cfg.opts.topicMode.String()
-	}
-	return name
-}
-
-func judgeModels(j metric.Judge) []string {
-	members := []metric.Judge{j}
-	if p, ok := j.(metric.Panel); ok {
-		members = p.Members()
-	}
-	var models []string
-	for _, m := range members {
-		if n, ok := m.(interface{ Model() string }); ok {
-			models = append(models, n.Model())
-		}
-	}
-	slices.Sort(models)
-	return models
 }
 
 // runKey carries a judgment's run (repeat) to caseContext.

@@ -16,7 +16,7 @@ import (
 // version and criteria, and its kappa reaches the floor it was saved with.
 // When it does not, it warns on stderr, or with --require-calibration
 // fails the run and returns false.
-func calibrationGates(cfg evalConfig, sess *judgeSession, files []string, stderr io.Writer) bool {
+func calibrationGates(cfg evalConfig, files []string, stderr io.Writer) bool {
 	var judged []string
 	for _, g := range slices.Concat(cfg.failUnder, cfg.sampleThresholds) {
 		if judgedMetrics[g.name] && !slices.Contains(judged, g.name) {
@@ -36,7 +36,7 @@ func calibrationGates(cfg evalConfig, sess *judgeSession, files []string, stderr
 		if path == "" {
 			err = &calibrate.Problem{Key: name, Kind: "missing", Detail: "no --calibration FILE names the calibration (agentcheck calibrate --save-calibration writes it)"}
 		} else {
-			err = calibrate.Check(path, name, judgedSetup(cfg, sess, name), 0)
+			err = calibrate.Check(path, name, judgedSetup(cfg, name), 0)
 		}
 		if err == nil {
 			continue

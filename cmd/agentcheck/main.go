@@ -284,7 +284,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	res.report(stderr)
 	code := exitOK
-	if !res.pass() || !calibrationGates(cfg, sess, files, stderr) {
+	if !res.pass() || !calibrationGates(cfg, files, stderr) {
 		code = exitFailed
 	}
 	if cfg.saveBaseline != "" {
