@@ -48,7 +48,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 					start, end = m[0], m[1]
 				}
 				secret := s[start:end]
-				if !f.plain && !random(secret) || isRedacted(secret) || placeholder(secret) || documentedExample(secret) {
+				if !f.plain && (!random(secret) || inBlob(s, start)) || isRedacted(secret) || placeholder(secret) || documentedExample(secret) {
 					continue
 				}
 				out = append(out, span{start, end, f.name + " " + mask(secret), ""})

@@ -124,7 +124,6 @@ var keyFormats = []keyFormat{
 	{name: "Mailchimp API key", hints: []string{"-us"}, re: regexp.MustCompile(`\b[0-9a-f]{32}-us[0-9]{1,2}\b`)},
 	{name: "Alibaba Cloud access key ID", hints: []string{"LTAI"}, re: regexp.MustCompile(`\bLTAI[A-Za-z0-9]{12,20}\b`)},
 	{name: "Tencent Cloud secret ID", hints: []string{"AKID"}, re: regexp.MustCompile(`\bAKID[A-Za-z0-9]{32}\b`)},
-	{name: "Facebook access token", hints: []string{"EAA"}, re: regexp.MustCompile(`\bEAA[A-Za-z0-9]{80,}`)},
 	{name: "Dropbox token", hints: []string{"sl."}, re: regexp.MustCompile(`\bsl\.[A-Za-z0-9_-]{100,}`)},
 	prefixed("Bitbucket token", 30, "ATBB", "ATCTT3"),
 	{name: "JWT", hints: []string{"eyJ"}, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`)},
@@ -204,6 +203,22 @@ func formatsIn(s string) formatSet {
 		}
 	}
 	return set
+}
+
+// inBlob: the token at start sits inside a run of base64 (an image, audio
+// sent as text), where a key's shape turns up by chance: at least 16
+// base64 characters run up to it. A real key follows a quote, a space, an
+// "=" or a few characters of a name.
+func inBlob(s string, start int) bool {
+	n := 0
+	for i := start - 1; i >= 0 && n < 16; i-- {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-') {
+			break
+		}
+		n++
+	}
+	return n >= 16
 }
 
 // authSchemes precede a credential in a header value; they are kept when
