@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -106,11 +107,20 @@ func (s Scenario) maxTurns() int {
 func (s Scenario) validate() error {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if s.Agent == nil {
+	if isNil(s.Agent) {
 		add("no Agent: set Scenario.Agent to the agent under test (an AgentFunc, or an adapter's Agent)")
 	}
 	if len(s.Script) == 0 && s.User == nil {
 		add("no Script and no User: nothing would write the user's turns, so the run could neither start nor end; give Script steps (UserSays, ...) or a User")
+	}
+	if s.User != nil {
+		if isNil(s.User) {
+			add("User is a nil %T", s.User)
+		} else if v, ok := s.User.(interface{ validate() error }); ok {
+			if err := v.validate(); err != nil {
+				add("User: %v", err)
+			}
+		}
 	}
 	switch {
 	case s.MaxTurns < 0:
@@ -134,7 +144,7 @@ func (s Scenario) validate() error {
 	if err := checkCriteria(s.Criteria); err != nil {
 		add("Criteria: %v", err)
 	}
-	if len(s.Criteria) > 0 && s.Judge == nil {
+	if len(s.Criteria) > 0 && isNil(s.Judge) {
 		add("Criteria but no Judge: set Scenario.Judge (judge.ForTest(t)) to decide them")
 	}
 	if s.JudgeEachTurn && len(s.Criteria) == 0 {
@@ -142,7 +152,7 @@ func (s Scenario) validate() error {
 	}
 	if p, ok := s.Judge.(metric.Panel); ok {
 		for i, m := range p.Members() {
-			if m == nil {
+			if isNil(m) {
 				add("Judge: the panel's member %d is nil", i)
 			}
 		}
@@ -160,6 +170,19 @@ func (s Scenario) validate() error {
 		msgs[i] = e.Error()
 	}
 	return fmt.Errorf("scenario %q cannot run: %s", s.name(), strings.Join(msgs, "; "))
+}
+
+// isNil reports whether v is nil, or holds a nil pointer or func, whose
+// methods would panic.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch r := reflect.ValueOf(v); r.Kind() {
+	case reflect.Pointer, reflect.Func:
+		return r.IsNil()
+	}
+	return false
 }
 
 // MaxCriteria bounds the criteria of one judgment: each is an entry the

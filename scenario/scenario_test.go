@@ -30,6 +30,10 @@ func TestBadScenarioRunsNothing(t *testing.T) {
 		{"negative budget", scenario.Scenario{Agent: agent, User: scenario.StaticUser("hi"), Budget: scenario.Budget{AgentTokens: -1}}, []string{"Budget.AgentTokens is -1"}},
 		{"criteria without judge", scenario.Scenario{Agent: agent, User: scenario.StaticUser("hi"), Criteria: []string{"polite"}}, []string{"Criteria but no Judge"}},
 		{"duplicate criteria", scenario.Scenario{Agent: agent, User: scenario.StaticUser("hi"), Judge: j, Criteria: []string{"polite", "", "polite"}}, []string{"criterion 2 is empty", `criteria 1 and 3 are both "polite"`}},
+		{"nil AgentFunc", scenario.Scenario{Agent: scenario.AgentFunc(nil), User: scenario.StaticUser("hi")}, []string{"no Agent"}},
+		{"simulated user without a model", scenario.Scenario{Agent: agent, User: scenario.SimulatedUser{FirstMessage: "hi"}}, []string{"User: the simulated user has no Model"}},
+		{"static user without messages", scenario.Scenario{Agent: agent, User: scenario.StaticUser()}, []string{"User: the static user has no messages"}},
+		{"static user with an empty message", scenario.Scenario{Agent: agent, User: scenario.StaticUser("hi", " ")}, []string{"User: the static user's message 2 is empty"}},
 		{"steps", scenario.Scenario{Agent: agent, Script: []scenario.Step{
 			scenario.UserSays(" "), scenario.UserTurn(), scenario.ProceedFor(0), scenario.Checkpoint("x"), scenario.Check(nil), {}, scenario.AgentSays(""),
 		}}, []string{

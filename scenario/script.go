@@ -145,7 +145,7 @@ func (st Step) validate(s Scenario) error {
 		if err := checkCriteria(st.criteria); err != nil {
 			return err
 		}
-		if s.Judge == nil {
+		if isNil(s.Judge) {
 			return errors.New("needs a Judge: set Scenario.Judge (judge.ForTest(t))")
 		}
 	case stepProceed:

@@ -47,6 +47,19 @@ func StaticUser(messages ...string) User { return staticUser(messages) }
 
 type staticUser []string
 
+func (u staticUser) validate() error {
+	if len(u) == 0 {
+		return errors.New("the static user has no messages: give StaticUser at least one")
+	}
+	var errs []error
+	for i, m := range u {
+		if strings.TrimSpace(m) == "" {
+			errs = append(errs, fmt.Errorf("the static user's message %d is empty", i+1))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 func (u staticUser) Next(_ context.Context, in UserInput) (UserReply, error) {
 	said := 0
 	for _, m := range in.Conversation {
@@ -112,13 +125,22 @@ var userSchema = map[string]any{
 
 var userSchemaJSON = mustJSON(userSchema)
 
+func (u SimulatedUser) validate() error {
+	if isNil(u.Model) {
+		return errNoModel
+	}
+	return nil
+}
+
+var errNoModel = errors.New("the simulated user has no Model: set SimulatedUser.Model (judge.ForTest(t))")
+
 // Next writes turn in.Turn: FirstMessage for the first, else the model's.
 func (u SimulatedUser) Next(ctx context.Context, in UserInput) (UserReply, error) {
 	if in.Turn == 1 && u.FirstMessage != "" {
 		return UserReply{Message: u.FirstMessage, Reason: "the scenario's first message"}, nil
 	}
-	if u.Model == nil {
-		return UserReply{}, errors.New("the simulated user has no Model: set SimulatedUser.Model (judge.ForTest(t))")
+	if isNil(u.Model) {
+		return UserReply{}, errNoModel
 	}
 	q := metric.Question{
 		Name:          "scenario_user",
