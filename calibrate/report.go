@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Judgment is a judge's verdict on one sample, for one metric or one
@@ -140,20 +141,36 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// naturalCompare orders ids with numbers by their value: "2" before "10".
+// naturalCompare orders ids with numbers in them by the numbers' values:
+// "2" before "10", "book-2" before "book-10".
 func naturalCompare(a, b string) int {
-	x, errA := strconv.Atoi(a)
-	y, errB := strconv.Atoi(b)
-	if errA == nil && errB == nil {
-		return cmp.Compare(x, y)
-	}
-	if (errA == nil) != (errB == nil) {
-		if errA == nil {
-			return -1
+	for a != "" && b != "" {
+		da, db := digitsPrefix(a), digitsPrefix(b)
+		switch {
+		case da > 0 && db > 0:
+			x, y := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Compare(len(x), len(y)); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(x, y); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+		case a[0] != b[0]:
+			return cmp.Compare(a[0], b[0])
+		default:
+			a, b = a[1:], b[1:]
 		}
-		return 1
 	}
-	return cmp.Compare(a, b)
+	return cmp.Compare(len(a), len(b))
+}
+
+func digitsPrefix(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 func compareKey(key string, labelled map[string][]Label, judged map[string][]Judgment, ids, missing map[string]bool) Result {
@@ -260,15 +277,19 @@ func compareKey(key string, labelled map[string][]Label, judged map[string][]Jud
 		res.Confusion.Add(human, first.Pass())
 		if human != first.Pass() {
 			d := Disagreement{ID: id, Human: human, Judge: first.Pass(), JudgeScore: first.Score, Reason: first.Reason, Rationales: []string{}}
+			split := passes > 0 && passes < len(ls) // the labelers disagree among themselves
 			for _, l := range ls {
 				if l.Rationale == "" {
 					continue
 				}
-				if l.Labeler != "" {
-					d.Rationales = append(d.Rationales, l.Labeler+": "+l.Rationale)
-				} else {
-					d.Rationales = append(d.Rationales, l.Rationale)
+				who := l.Labeler
+				if split {
+					who = strings.TrimSpace(who + " (" + verdict(l.Pass()) + ")")
 				}
+				if who != "" {
+					who += ": "
+				}
+				d.Rationales = append(d.Rationales, who+l.Rationale)
 			}
 			res.Disagreements = append(res.Disagreements, d)
 		}
@@ -303,6 +324,13 @@ func compareKey(key string, labelled map[string][]Label, judged map[string][]Jud
 		res.Consistency = cons
 	}
 	return res
+}
+
+func verdict(pass bool) string {
+	if pass {
+		return "pass"
+	}
+	return "fail"
 }
 
 func b2f(b bool) float64 {
