@@ -1,38 +1,30 @@
 package recorder
 
 import (
-	"bytes"
 	"net/http"
 
 	"github.com/agentcheck/agentcheck/internal/vcr"
 )
 
-// scrubRequest is the request as stored and matched: its URL and body with
-// the secrets removed (package secrets), a gzip or deflate body decoded. A
-// redacted value thus never decides a match, and a replay miss only ever
-// shows redacted text.
+// scrubRequest is the request as stored and matched: its URL and body
+// (decoded already, see Recorder.decoded) with the secrets removed
+// (package secrets), each distinct secret of the run's requests its own
+// numbered placeholder. A redacted value thus never decides a match, two
+// requests that differ in one are never merged, and a replay miss only
+// ever shows redacted text.
 func (r *Recorder) scrubRequest(req *http.Request, body []byte) (storedURL string, storedBody []byte) {
 	return r.redact.Request(req.URL, req.Header, body)
 }
 
 // scrubInteraction removes the secrets from a recorded interaction before it
 // is stored. Its request URL and body are already scrubbed; its headers and
-// its response are as sent and received. req and body are the live
-// request and its body, with the credentials the recording run used: their
-// values are removed wherever the server echoed them (raw, URL-encoded,
-// base64). A gzip or deflate
-// response body is stored decoded, without its Content-Encoding, so that
-// the cassette can be read, checked and replayed.
+// its response (decoded) are as sent and received. req and body are the
+// live request and its body, with the credentials the recording run used:
+// their values are removed wherever the server echoed them (raw,
+// URL-encoded, base64).
 func (r *Recorder) scrubInteraction(it *vcr.Interaction, req *http.Request, body []byte) {
 	x := r.redact.Learn(req.URL, req.Header, body)
 	it.Request.Headers = x.Headers(it.Request.Headers)
-	if enc := it.Request.Headers.Get("Content-Encoding"); enc != "" && !bytes.HasPrefix([]byte(it.Request.Body), []byte{0x1f, 0x8b}) {
-		// scrubRequest stored the body decoded.
-		switch enc {
-		case "gzip", "x-gzip", "deflate":
-			it.Request.Headers.Del("Content-Encoding")
-		}
-	}
 	var stored []byte
 	it.Response.Headers, stored = x.Message(it.Response.Headers, []byte(it.Response.Body))
 	it.Response.Body = string(stored)
