@@ -79,7 +79,14 @@ func TestPanel(t *testing.T) {
 
 func TestLimiterBoundsParallelScenarios(t *testing.T) {
 	lim := scenario.NewLimiter(2)
-	m := &fakeModel{user: userSays("a", "b", "c"), verdict: allMet}
+	// The user's answers go by the turn asked, not by the order of the
+	// questions, which the scenarios share.
+	m := &fakeModel{user: func(q metric.Question, _ int) (bool, string, string) {
+		if strings.Contains(q.Input, "Write turn 4") {
+			return true, "", "done"
+		}
+		return false, "more", ""
+	}, verdict: allMet}
 	// Each question takes a moment, so that scenarios overlap.
 	slow := slowJudge{m, 2 * time.Millisecond}
 	var wg sync.WaitGroup
@@ -94,7 +101,7 @@ func TestLimiterBoundsParallelScenarios(t *testing.T) {
 	}
 	wg.Wait()
 	for _, r := range results {
-		if !r.Passed {
+		if !r.Passed || len(r.Turns) != 3 {
 			t.Fatalf("a run failed:\n%s", r)
 		}
 	}

@@ -157,7 +157,7 @@ func (r *runner) userTurn(ctx context.Context, text string) *outcome {
 		r.say(text)
 		return nil
 	}
-	in := UserInput{Conversation: slices.Clone(r.res.Conversation), Turn: r.turn, MayEnd: r.turn > r.s.MinTurns}
+	in := UserInput{Conversation: slices.Clone(r.res.Conversation), Turn: r.turn, MayEnd: r.turn > max(r.s.MinTurns, 1)}
 	reply, err := callUser(r.turnCtx, r.s.User, in)
 	r.res.Usage.User = r.res.Usage.User.Add(reply.Usage)
 	r.timeTurn()
@@ -170,6 +170,9 @@ func (r *runner) userTurn(ctx context.Context, text string) *outcome {
 	}
 	if out := r.overBudget(); out != nil {
 		return out
+	}
+	if !in.MayEnd && in.Turn == 1 {
+		return r.fail("user", fmt.Errorf("the user ended the conversation before its first message: %s", reply.Reason))
 	}
 	if !in.MayEnd {
 		return r.fail("user", fmt.Errorf("the user ended the conversation at turn %d, before MinTurns (%d): %s", in.Turn, r.s.MinTurns, reply.Reason))

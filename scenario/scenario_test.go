@@ -444,3 +444,17 @@ func TestJudgeEachTurnAsksOncePerConversation(t *testing.T) {
 		})
 	}
 }
+
+// A user writes the first message whatever MinTurns says: a conversation
+// that ends before it begins tests nothing, and would pass.
+func TestUserWritesTheFirstTurn(t *testing.T) {
+	m := &fakeModel{user: func(metric.Question, int) (bool, string, string) { return true, "", "nothing to ask" }}
+	res := scenario.Scenario{Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: m, Goal: "a refund"}}.Run(context.Background())
+	var re *scenario.RunError
+	if res.Passed || !errors.As(res.Err, &re) || re.Role != "user" || re.Turn != 1 || !strings.Contains(re.Error(), "the user ended the conversation before its first message: nothing to ask") {
+		t.Fatalf("Expected the user's error at turn 1, but:\n%s", res)
+	}
+	if qs := m.asked("scenario_user"); len(qs) != 1 || !strings.Contains(qs[0].Input, "Write turn 1 of the conversation. You may not end the conversation yet") {
+		t.Errorf("the user was not told to write the first turn: %v", qs)
+	}
+}

@@ -26,8 +26,8 @@ type UserInput struct {
 	Conversation agentcheck.Conversation
 	// Turn is the turn to write, from 1.
 	Turn int
-	// MayEnd is false before the scenario's MinTurns: the user must write
-	// a message, and ending is an error.
+	// MayEnd is false for the first turn and before the scenario's
+	// MinTurns: the user must write a message, and ending is an error.
 	MayEnd bool
 }
 
