@@ -2,6 +2,7 @@ package metric
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
@@ -18,10 +19,22 @@ func greedyPairs(m ToolCallMatch, pred, ref []agentcheck.ToolCall) int {
 	if len(pred) == 0 || len(ref) == 0 {
 		return 0
 	}
+	// Each argument (key and canonical value) and each whole call's
+	// arguments get an id, so that scoring a pair merges two short sorted
+	// lists of ids.
+	ids := map[string]int32{}
+	id := func(b []byte) int32 {
+		if x, ok := ids[string(b)]; ok {
+			return x
+		}
+		ids[string(b)] = int32(len(ids))
+		return int32(len(ids) - 1)
+	}
 	keys := func(calls []agentcheck.ToolCall) []callArgs {
 		out := make([]callArgs, len(calls))
+		var buf []byte
 		for i, c := range calls {
-			out[i] = argKeys(c)
+			out[i], buf = argKeys(c, id, buf)
 		}
 		return out
 	}
@@ -50,28 +63,33 @@ func greedyPairs(m ToolCallMatch, pred, ref []agentcheck.ToolCall) int {
 	return matched
 }
 
-// callArgs is a call's arguments by key, each value's canonical key, and
-// the whole arguments' key; invalid marks unparseable arguments.
+// callArgs is a call's arguments as sorted ids of (key, canonical value),
+// and the id of the whole arguments; invalid marks unparseable arguments.
 type callArgs struct {
-	members map[string]string
-	whole   string
+	members []int32
+	whole   int32
 	invalid bool
 }
 
-func argKeys(c agentcheck.ToolCall) callArgs {
+func argKeys(c agentcheck.ToolCall, id func([]byte) int32, buf []byte) (callArgs, []byte) {
 	args := c.Args
 	if args.Kind() == agentcheck.NullKind {
 		args = agentcheck.ObjectOf()
 	}
-	a := callArgs{invalid: c.InvalidArgs != "", whole: string(agentcheck.AppendCanonical(nil, args, nil)), members: map[string]string{}}
+	buf = agentcheck.AppendCanonical(append(buf[:0], 'w'), args, nil)
+	a := callArgs{invalid: c.InvalidArgs != "", whole: id(buf)}
 	if args.Kind() != agentcheck.ObjectKind {
-		a.members["!"] = a.whole
-		return a
+		buf = agentcheck.AppendCanonical(append(buf[:0], '!'), args, nil)
+		a.members = []int32{id(buf)}
+		return a, buf
 	}
 	for _, mb := range args.Members() {
-		a.members[mb.Key] = string(agentcheck.AppendCanonical(nil, mb.Value, nil))
+		buf = append(append(append(buf[:0], 'm'), mb.Key...), 0)
+		buf = agentcheck.AppendCanonical(buf, mb.Value, nil)
+		a.members = append(a.members, id(buf))
 	}
-	return a
+	slices.Sort(a.members)
+	return a, buf
 }
 
 // score is the pair's argument score: equal arguments in strict mode,
@@ -90,10 +108,17 @@ func (a callArgs) score(ref callArgs, strict bool) float64 {
 	case len(ref.members) == 0:
 		return 0.5
 	}
-	shared := 0
-	for k, v := range ref.members {
-		if w, ok := a.members[k]; ok && w == v {
+	shared, i, j := 0, 0, 0
+	for i < len(a.members) && j < len(ref.members) {
+		switch {
+		case a.members[i] < ref.members[j]:
+			i++
+		case a.members[i] > ref.members[j]:
+			j++
+		default:
 			shared++
+			i++
+			j++
 		}
 	}
 	return float64(shared) / float64(len(ref.members))
