@@ -111,7 +111,11 @@ var readmeImports = map[string]string{
 	"matchers":   "github.com/agentcheck/agentcheck/matchers",
 	"gomega":     "github.com/onsi/gomega",
 	"openai":     "github.com/sashabaranov/go-openai",
+	"scenario":   "github.com/agentcheck/agentcheck/scenario",
+	"cmp":        "cmp",
 	"context":    "context",
+	"json":       "encoding/json",
+	"os":         "os",
 	"fmt":        "fmt",
 	"strings":    "strings",
 	"testing":    "testing",
@@ -284,6 +288,16 @@ func readmeEnv(extra ...string) []string {
 	return append(env, extra...)
 }
 
+// readmeRefundAnswer is the agent's last answer in the README's scenario;
+// README_AGENT_FORGETS=1 leaves the refund's reference out, to show the
+// failure the README prints.
+func readmeRefundAnswer() string {
+	if os.Getenv("README_AGENT_FORGETS") != "" {
+		return "Done: order 1042 is refunded in full, 49.90."
+	}
+	return "Done: order 1042 is refunded in full, 49.90. Your refund's reference is RF-7."
+}
+
 // readmeJudge is the scripted judge the README's cassettes are recorded
 // against: the booking made as asked, on its two topics.
 func readmeJudge() judgetest.Script {
@@ -297,7 +311,27 @@ func readmeJudge() judgetest.Script {
 			return judgetest.JSON(out)
 		}
 	}
-	return judgetest.BySchema(map[string]judgetest.Script{
+	// The README's scenario: the agent's model looks the order up and
+	// refunds it, the user accepts and is done, the judge finds every
+	// criterion met.
+	agent := judgetest.Turns(
+		[]judgetest.Reply{
+			judgetest.ToolCalls(judgetest.Call("lookup_order", `{"order_id":"1042"}`)),
+			judgetest.Content("Order 1042 is a blender, paid 49.90. Shall I refund it in full?"),
+		},
+		[]judgetest.Reply{
+			judgetest.ToolCalls(judgetest.Call("refund_order", `{"order_id":"1042","amount":49.9}`)),
+			judgetest.Content(readmeRefundAnswer()),
+		},
+	)
+	return judgetest.ByRole(agent, map[string]judgetest.Script{
+		"scenario_user": judgetest.Sequence(judgetest.UserSays("Yes, please refund it in full."), judgetest.UserDone("the refund is confirmed")),
+		"scenario_verdict": judgetest.EachCriterion(func(c string) judgetest.Verdict {
+			if strings.Contains(c, "reference") && !strings.Contains(readmeRefundAnswer(), "RF-7") {
+				return judgetest.NotMet(c, "the agent's last message gives no reference; the tool returned RF-7")
+			}
+			return judgetest.Met(c, "messages [1] to [7] show it")
+		}),
 		"agent_goal_infer": judgetest.Always(judgetest.JSON(map[string]string{
 			"user_goal": "Book a table for 4 at a Chinese restaurant in Paris at 8pm.",
 			"end_state": "Golden Dragon, a Chinese restaurant in Paris, is booked for 4 at 20:00, confirmation GD-88.",
