@@ -200,6 +200,11 @@ func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			return usage(fmt.Errorf("--labels labels %s, which is not among --metrics (%s)", m, strings.Join(cfg.names, ",")))
 		}
 	}
+	for _, n := range cfg.names {
+		if !slices.Contains(labelled, n) {
+			return usage(fmt.Errorf("--metrics: %s has no label in %s, so there is nothing to compare its judge with", n, cf.labels))
+		}
+	}
 	switch {
 	case len(cfg.failUnder)+len(cfg.sampleThresholds) > 0 || cfg.baselinePath != "" || cfg.saveBaseline != "":
 		return usage(errors.New("calibrate takes no gates or baselines of eval's (--fail-under, --sample-threshold, --baseline, --save-baseline): its gate is --min-kappa"))

@@ -224,6 +224,7 @@ func TestCalibrateUsageErrors(t *testing.T) {
 		{`{"id": "r1", "criterion": "look the order up", "label": true}`, nil, "labels a rubric criterion"},
 		{deskLabels, []string{"--metrics", "topic_adherence"}, "labels agent_goal_accuracy, which is not among --metrics (topic_adherence)"},
 		{deskLabels, []string{"--metrics", "agent_goal_accuracy,tool_call_f1"}, "--metrics: tool_call_f1 is not judged"},
+		{deskLabels, []string{"--metrics", "agent_goal_accuracy,topic_adherence"}, "--metrics: topic_adherence has no label in "},
 		{deskLabels, []string{"--format", "junit"}, `--format: unknown format "junit" (want table, json or markdown)`},
 		{deskLabels, []string{"--repeats", "0"}, "--repeats must be a whole number from 1 to 100"},
 		{deskLabels, []string{"--min-kappa", "2"}, "--min-kappa must be a number from -1 to 1"},

@@ -212,6 +212,8 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[1] == "eval" {
 			fmt.Fprint(stdout, evalUsageText)
+		} else if len(args) > 1 && args[1] == "calibrate" {
+			fmt.Fprint(stdout, calibrateUsageText)
 		} else if len(args) > 1 && args[1] == "cassettes" {
 			fmt.Fprint(stdout, cassettesUsageText)
 		} else {
