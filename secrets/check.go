@@ -376,6 +376,9 @@ type secretScan struct {
 	file     string
 	data     []byte
 	findings []Finding
+	// memo is the scan of the current request's body, when the
+	// interaction's Redactor made it.
+	memo scanned
 	// seen holds what was reported at each place, so that a key found by
 	// two detectors (an Authorization header holding an sk- key) is one
 	// finding.
@@ -437,8 +440,13 @@ func (s *secretScan) report(at scalar, secret, what string, forms ...string) {
 func (s *secretScan) interaction(id int, it *yaml.Node) {
 	req := mappingValue(it, "request")
 	outer := s.rules
-	s.rules = outer.learnFixed(s.requestOf(req))
-	defer func() { s.rules = outer }()
+	learned, sc := outer.learnFixed(s.requestOf(req))
+	s.rules = learned
+	if learned == outer {
+		// Nothing learned: the scan of the request's body stands.
+		s.memo = sc
+	}
+	defer func() { s.rules, s.memo = outer, scanned{} }()
 	for pk, pv := range pairs(it) {
 		switch k := pk.Value; k {
 		case "id":
@@ -647,8 +655,14 @@ func (s *secretScan) content(at scalar, raw []byte, ctype string, depth int) {
 		return
 	}
 	mt, _, _ := mime.ParseMediaType(ctype)
-	sp, keyed := s.rules.scan(text)
-	if json.Valid(raw) {
+	var sp []span
+	var keyed bool
+	if m := s.memo; m.by == s.rules && len(m.text) == len(text) && unsafe.StringData(m.text) == unsafe.StringData(text) {
+		sp, keyed = m.spans, m.keyed
+	} else {
+		sp, keyed = s.rules.scan(text)
+	}
+	if jsonText(raw) {
 		// JSON without escapes and without a key of a secret name holds
 		// nothing that the scan of its text below misses: its strings are
 		// parts of that text. Decoding it would double the cost of a large
@@ -789,4 +803,15 @@ func repeatedKey(n *yaml.Node) error {
 		stack = append(stack, n.Content...)
 	}
 	return nil
+}
+
+// jsonText: raw is JSON, or one line that only JSON can be here: "{...}"
+// or "[...]" on one line is neither a stream nor a form, so that the
+// validation of a large cassette's bodies is spared.
+func jsonText(raw []byte) bool {
+	t := bytes.TrimSpace(raw)
+	if len(t) >= 2 && bytes.IndexByte(t, '\n') < 0 && (t[0] == '{' && t[len(t)-1] == '}' || t[0] == '[' && t[len(t)-1] == ']') {
+		return true
+	}
+	return json.Valid(raw)
 }

@@ -180,10 +180,20 @@ func (x *Redactor) Learn(u *url.URL, h http.Header, body []byte) *Redactor {
 
 // learnFixed is Learn for a body that nothing changes while the Redactor
 // it returns is in use, which it then reads without a copy.
-func (x *Redactor) learnFixed(u *url.URL, h http.Header, body []byte) *Redactor {
+func (x *Redactor) learnFixed(u *url.URL, h http.Header, body []byte) (*Redactor, scanned) {
 	var vals []learned
-	x.credentialsIn(u, h, body, true, func(v learned) { vals = append(vals, v) })
-	return x.with(vals)
+	sc := x.credentialsIn(u, h, body, true, func(v learned) { vals = append(vals, v) })
+	return x.with(vals), sc
+}
+
+// scanned is what a Redactor's scan of a text found, for a caller that
+// would scan the same text again with the same Redactor.
+type scanned struct {
+	by    *Redactor
+	text  string
+	spans []span
+	keyed bool
+	dirty bool
 }
 
 // learn is Learn, and whether the body may hold a secret.
@@ -217,12 +227,14 @@ type learned struct {
 // enough to be looked for elsewhere. dirty says whether the body may hold
 // a secret (any, however short): a secret key, a form, a span of Text.
 func (x *Redactor) credentials(u *url.URL, h http.Header, body []byte, found func(learned)) (dirty bool) {
-	return x.credentialsIn(u, h, body, false, found)
+	return x.credentialsIn(u, h, body, false, found).dirty
 }
 
 // credentialsIn is credentials; fixed says nothing changes body afterwards,
-// so that its text is read without a copy.
-func (x *Redactor) credentialsIn(u *url.URL, h http.Header, body []byte, fixed bool, found func(learned)) (dirty bool) {
+// so that its text is read without a copy. It returns whether the body may
+// hold a secret, and its scan.
+func (x *Redactor) credentialsIn(u *url.URL, h http.Header, body []byte, fixed bool, found func(learned)) (sc scanned) {
+	var dirty bool
 	add := func(v, from string) {
 		v = strings.TrimSpace(v)
 		// A value holding a placeholder was scrubbed already: what is left
@@ -258,7 +270,7 @@ func (x *Redactor) credentialsIn(u *url.URL, h http.Header, body []byte, fixed b
 		}
 	}
 	if len(body) == 0 {
-		return false
+		return sc
 	}
 	ctype := h.Get("Content-Type")
 	if d, ok := decodeBody(h.Get("Content-Encoding"), body); ok {
@@ -272,6 +284,7 @@ func (x *Redactor) credentialsIn(u *url.URL, h http.Header, body []byte, fixed b
 		text = string(body)
 	}
 	sp, keyed := x.scan(text)
+	sc = scanned{by: x, text: text, spans: sp, keyed: keyed}
 	if len(x.names) > 0 || keyed {
 		dirty = true
 		if v, err := decodeJSON(body); err == nil {
@@ -305,7 +318,8 @@ func (x *Redactor) credentialsIn(u *url.URL, h http.Header, body []byte, fixed b
 		// A key split across the lines of a streamed request.
 		dirty = len(x.crossings(strings.SplitAfter(text, "\n"), events)) > 0
 	}
-	return dirty
+	sc.dirty = dirty
+	return sc
 }
 
 func (x *Redactor) jsonCredentials(v any, key string, add func(v, from string)) {
