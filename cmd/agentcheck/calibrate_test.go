@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -232,7 +231,7 @@ func TestCalibrateUsageErrors(t *testing.T) {
 	} {
 		args := []string{"calibrate"}
 		if tc.labels != "" {
-			args = append(args, "--labels", writeFileAt(t, "labels.jsonl", tc.labels))
+			args = append(args, "--labels", writeFile(t, "labels.jsonl", tc.labels))
 		}
 		args = append(append(args, tc.args...), data)
 		_, stderr, code := runAgentcheck(t, "", args...)
@@ -240,17 +239,6 @@ func TestCalibrateUsageErrors(t *testing.T) {
 			t.Errorf("%v: Expected exit 2 saying %q, but exit %d: %s", tc.args, tc.want, code, stderr)
 		}
 	}
-}
-
-// writeFileAt writes name in a directory of its own, so that messages
-// name it as name.
-func writeFileAt(t *testing.T, name, data string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // TestCalibrateRepeats records three runs of each question, each its own
