@@ -20,7 +20,7 @@ func Case(id string, s Scenario) evalsuite.Case {
 		s.Name = id
 	}
 	return evalsuite.Case{ID: id, Run: func(ctx context.Context) (agentcheck.Sample, error) {
-		res := s.run(ctx) // labelled by evalsuite, run by run
+		res := s.run(ctx, "") // labelled by evalsuite, run by run
 		switch {
 		case res.Err != nil:
 			return res.Sample(), res.Report().Err()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"sync"
 
 	"github.com/agentcheck/agentcheck/metric"
@@ -154,8 +155,64 @@ func modelOf(j metric.Judge) string {
 // their answers came from are noted for the report.
 type hooks struct {
 	limiter *Limiter
+	// label is the run's case in the cassette when the run chose it
+	// (Run: the scenario's Name), "" when its caller did (Case).
+	label   string
 	mu      sync.Mutex
 	sources []source
+	claimed []runKey
+}
+
+// running are the runs in progress that chose their case, by that case and
+// the model client (a pointer: one client, one cassette) they asked through.
+// Two runs of one Name through one cassette at once file their requests
+// under one case, and a replay could give each the other's answers.
+var running = struct {
+	sync.Mutex
+	m map[runKey]*hooks
+}{m: map[runKey]*hooks{}}
+
+type runKey struct {
+	client uintptr
+	label  string
+}
+
+// claim notes that the run asks through j, and reports whether another run
+// of its case asks through j at the same time.
+func (h *hooks) claim(j metric.Judge) (shared bool) {
+	v := reflect.ValueOf(j)
+	if h.label == "" || v.Kind() != reflect.Pointer {
+		return false
+	}
+	k := runKey{v.Pointer(), h.label}
+	running.Lock()
+	defer running.Unlock()
+	switch owner := running.m[k]; owner {
+	case h:
+		return false
+	case nil:
+		running.m[k] = h
+		h.mu.Lock()
+		h.claimed = append(h.claimed, k)
+		h.mu.Unlock()
+		return false
+	}
+	return true
+}
+
+// release ends the run's claims.
+func (h *hooks) release() {
+	h.mu.Lock()
+	claimed := h.claimed
+	h.claimed = nil
+	h.mu.Unlock()
+	running.Lock()
+	defer running.Unlock()
+	for _, k := range claimed {
+		if running.m[k] == h {
+			delete(running.m, k)
+		}
+	}
 }
 
 type source struct{ path, rerecord string }
@@ -177,12 +234,17 @@ func hooksOf(ctx context.Context) *hooks {
 // ask asks j within a slot of the limiter and notes where the answer came
 // from.
 func (h *hooks) ask(ctx context.Context, j metric.Judge, q metric.Question) (metric.Answer, error) {
+	shared := h.claim(j)
 	ctx, release, err := h.limiter.acquire(ctx)
 	if err != nil {
 		return metric.Answer{}, fmt.Errorf("%s: %w", q.Name, err)
 	}
 	defer release()
 	a, err := j.Ask(ctx, q)
+	if shared && a.Source != "" && a.Source != "live" {
+		return metric.Answer{}, fmt.Errorf("%s: another run of the scenario %q goes through the cassette %s at the same time: the requests of both are filed under the case %q, so that a replay may give each the other's answers; give the scenarios distinct Names",
+			q.Name, h.label, a.Source, h.label)
+	}
 	h.note(a.Source, a.Rerecord)
 	return a, err
 }

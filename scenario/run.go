@@ -47,7 +47,9 @@ type outcome struct {
 	err    error
 }
 
-func (s Scenario) run(ctx context.Context) *Result {
+// run runs the scenario; label is the case its requests are filed under,
+// when it chose it (Run), "" when its caller did (Case).
+func (s Scenario) run(ctx context.Context, label string) *Result {
 	start := time.Now()
 	res := &Result{Name: s.name(), maxTurns: s.maxTurns(), budget: s.Budget}
 	if err := s.validate(); err != nil {
@@ -58,7 +60,8 @@ func (s Scenario) run(ctx context.Context) *Result {
 	if lim == nil {
 		lim = defaultLimiter
 	}
-	r := &runner{s: s, h: &hooks{limiter: lim}, res: res}
+	r := &runner{s: s, h: &hooks{limiter: lim, label: label}, res: res}
+	defer r.h.release()
 	ctx = withHooks(ctx, r.h)
 	script := s.Script
 	if len(script) == 0 {

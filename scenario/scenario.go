@@ -23,7 +23,8 @@ type Scenario struct {
 	// Name names the scenario in reports and files its run's requests
 	// under a case of the cassette (recorder.WithCase), so that scenarios
 	// sharing a cassette replay each their own answers, even concurrently:
-	// give such scenarios distinct names. Default "scenario".
+	// give such scenarios distinct names (two runs of one name through one
+	// model client at once fail, saying so). Default "scenario".
 	Name string
 	// Agent is the agent under test.
 	Agent Agent
@@ -85,7 +86,7 @@ var defaultLimiter = NewLimiter(16)
 // any case ctx had: in an evalsuite suite, use Case, which keeps the
 // suite's case of each run.
 func (s Scenario) Run(ctx context.Context) *Result {
-	return s.run(recorder.WithCase(ctx, s.name()))
+	return s.run(recorder.WithCase(ctx, s.name()), s.name())
 }
 
 func (s Scenario) name() string {
