@@ -359,8 +359,10 @@ func runOf(ctx context.Context) int {
 func calibrateRun(ctx context.Context, cfg evalConfig, repeats int, ins []input, labels []calibrate.Label) (calibrate.Report, []string, error) {
 	cfg.several = len(ins) > 1
 	wanted := map[string]bool{}
+	labelledFor := map[[2]string]bool{} // {metric, sample}
 	for _, l := range labels {
 		wanted[l.ID] = true
+		labelledFor[[2]string{l.Metric, l.ID}] = true
 	}
 	type job struct {
 		it   item
@@ -413,19 +415,25 @@ func calibrateRun(ctx context.Context, cfg evalConfig, repeats int, ins []input,
 				sc.ctx = context.WithValue(ctx, runKey{}, jb.run)
 				_, err := sc.evaluate(jb.it.rec, nil)
 				anyMetric := false
+				var failed []error // of the metrics the sample is labelled for
 				for j, name := range cfg.names {
 					anyMetric = anyMetric || sc.errs[j] != nil
 					judgments[i] = append(judgments[i], calibrate.Judge(jb.name, name, jb.run, sc.results[j], sc.errs[j]))
-				}
-				if err != nil {
-					if !anyMetric { // the sample did not parse: no metric was asked
-						for k := range judgments[i] {
-							judgments[i][k].Err = err
-						}
+					if sc.errs[j] != nil && labelledFor[[2]string{name, jb.name}] {
+						rec := jb.it.rec
+						failed = append(failed, &dataset.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: sc.errs[j]})
 					}
-					errs[i] = fmt.Sprintf("%s (run %d)", err, jb.run)
-					if repeats == 1 {
-						errs[i] = err.Error()
+				}
+				if err != nil && !anyMetric { // the sample did not parse: no metric was asked
+					for k := range judgments[i] {
+						judgments[i][k].Err = err
+					}
+					failed = append(failed, err)
+				}
+				if len(failed) > 0 {
+					errs[i] = errors.Join(failed...).Error()
+					if repeats > 1 {
+						errs[i] += fmt.Sprintf(" (run %d)", jb.run)
 					}
 				}
 			}

@@ -410,3 +410,48 @@ func TestCalibrationFileAndGates(t *testing.T) {
 		t.Errorf("a deterministic gate asked for a calibration: %s", stderr)
 	}
 }
+
+// TestCalibrateTwoMetrics calibrates goal accuracy and topic adherence at
+// once (eval's side-by-side path), topic adherence with scores as labels:
+// its alpha with the judge is ordinal. The sample without reference_topics
+// is labelled for goal accuracy only, so its topic error is no failure.
+func TestCalibrateTwoMetrics(t *testing.T) {
+	srv := judgetest.NewServer(foodScript())
+	defer srv.Close()
+	data := writeFile(t, "runs.jsonl", strings.Join(judgedSamples, "\n")+"\n")
+	labels := writeFile(t, "labels.jsonl", `{"id": "line 1", "metric": "agent_goal_accuracy", "label": true}
+{"id": "line 2", "metric": "agent_goal_accuracy", "label": false}
+{"id": "line 3", "metric": "agent_goal_accuracy", "label": true}
+{"id": "line 4", "metric": "agent_goal_accuracy", "label": false, "rationale": "it answered a question off its topic"}
+{"id": "line 1", "metric": "topic_adherence", "label": 1}
+{"id": "line 2", "metric": "topic_adherence", "label": 0.75}
+{"id": "line 4", "metric": "topic_adherence", "label": 0}
+`)
+	judgeEnv(t, srv.URL, testKey, "all")
+	out, stderr, code := runAgentcheck(t, "", "calibrate", "--labels", labels, "--format", "json", data)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	c := parseCalibration(t, out)
+	goal, topics := c.Metrics["agent_goal_accuracy"], c.Metrics["topic_adherence"]
+	// Goal: the judge passes lines 1, 3, 4 and fails 2: TP 2, FP 1 (line 4), TN 1.
+	if !cmp.Equal(goal.Confusion, map[string]int{"tp": 2, "fp": 1, "fn": 0, "tn": 1}) || !cmp.Equal(goal.Disagreements, []string{"line 4"}) {
+		t.Errorf("goal: %v %v", goal.Confusion, goal.Disagreements)
+	}
+	// Topics: the judge scores 0.99999999985, 0, 0; people 1, 0.75, 0.
+	if !cmp.Equal(topics.Confusion, map[string]int{"tp": 1, "fp": 0, "fn": 1, "tn": 1}) {
+		t.Errorf("topics: %v", topics.Confusion)
+	}
+	var alpha struct {
+		Metrics map[string]struct {
+			Alpha *float64 `json:"alpha_with_judge"`
+		} `json:"metrics"`
+	}
+	if err := json.Unmarshal([]byte(out), &alpha); err != nil {
+		t.Fatal(err)
+	}
+	want := calibrate.Alpha([][]float64{{1, 0.99999999985}, {0.75, 0}, {0, 0}}, calibrate.Ordinal)
+	if a := alpha.Metrics["topic_adherence"].Alpha; a == nil || !near(*a, want) {
+		t.Errorf("topic adherence's alpha with the judge: %v, want ordinal %v", a, want)
+	}
+}
