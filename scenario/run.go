@@ -229,10 +229,15 @@ func checkReply(reply Reply) error {
 	if len(reply.Messages) == 0 {
 		return errors.New("the agent returned no messages")
 	}
+	said := false
 	for i, m := range reply.Messages {
 		if m.Role != agentcheck.AI && m.Role != agentcheck.Tool {
 			return fmt.Errorf("message %d of the agent's reply has role %q; a reply holds the agent's (ai) messages and tool results (tool)", i, m.Role)
 		}
+		said = said || m.Role == agentcheck.Tool || len(m.ToolCalls) > 0 || strings.TrimSpace(m.Content) != ""
+	}
+	if !said {
+		return fmt.Errorf("the agent returned %d %s with no text, tool call or result", len(reply.Messages), pluralWord(len(reply.Messages), "message", "messages"))
 	}
 	return nil
 }

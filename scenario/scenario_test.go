@@ -329,6 +329,9 @@ func TestAgentFailures(t *testing.T) {
 		{"panic", func(context.Context, agentcheck.Conversation) (scenario.Reply, error) {
 			panic("index out of range")
 		}, "turn 2, agent: the agent panicked: index out of range"},
+		{"empty messages", func(context.Context, agentcheck.Conversation) (scenario.Reply, error) {
+			return scenario.Reply{Messages: []agentcheck.Message{{Role: agentcheck.AI}, {Role: agentcheck.AI, Content: " \n"}}}, nil
+		}, "turn 2, agent: the agent returned 2 messages with no text, tool call or result"},
 		{"human message", func(context.Context, agentcheck.Conversation) (scenario.Reply, error) {
 			return scenario.Reply{Messages: []agentcheck.Message{{Role: agentcheck.Human, Content: "hm"}}}, nil
 		}, `message 0 of the agent's reply has role "human"`},
