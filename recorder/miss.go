@@ -8,10 +8,20 @@ import (
 	"strings"
 )
 
-// ReplayMissError is returned by [Recorder.RoundTrip] (wrapped by the HTTP
-// client) when the cassette has no interaction left for a request and
-// recording is off. Its message names the cassette, the test, the closest
-// recorded request with a diff against it, and the command that records it.
+// ReplayMissError is the error of a request the cassette has no
+// interaction left for, when recording is off. Its message names the
+// cassette, the test, the closest recorded request with a diff against it,
+// and the command that records it.
+//
+// [Recorder.RoundTrip] returns it. The transports of [Recorder.Client]
+// and [Recorder.Transport], which SDKs are given, make a miss final
+// instead: an SDK retries an error from its transport as a dropped
+// connection (openai-go and anthropic-sdk-go twice by default, about 1.4 s
+// per miss), so they answer with a response no SDK retries, status 404
+// Not Found with X-Should-Retry: false. Its body reads as the miss in
+// JSON ({"error":{"message":...}}), then fails with the *ReplayMissError
+// itself, so that the error the SDK returns is (or wraps) it: errors.As
+// finds it through go-openai, openai-go, anthropic-sdk-go and genai alike.
 type ReplayMissError struct {
 	Cassette string // the cassette file
 	Test     string // the test, when known

@@ -194,16 +194,20 @@ func (r *Recorder) normalize(method, rawURL string, body []byte) (string, []byte
 //
 //	hc.Transport = rec.Transport(hc.Transport)
 func (r *Recorder) Client() *http.Client {
-	return &http.Client{Transport: r}
+	return &http.Client{Transport: r.Transport(nil)}
 }
 
 // Transport returns a transport whose requests go through the cassette,
 // misses recorded through base (nil: the upstream transport). One recorder
 // can thus serve both a judge and the agent under test, each recording
 // through its own transport.
+//
+// Unlike [Recorder.RoundTrip], the transports of Client and Transport
+// answer a replay miss with a response, one that no SDK retries (see
+// [ReplayMissError]): give an SDK these, not the Recorder itself.
 func (r *Recorder) Transport(base http.RoundTripper) http.RoundTripper {
 	if base == nil {
-		return r
+		base = r.upstream
 	}
 	return &recordingTransport{r: r, upstream: base}
 }
@@ -214,7 +218,12 @@ type recordingTransport struct {
 }
 
 func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	return t.r.roundTrip(req, t.upstream)
+	resp, err := t.r.roundTrip(req, t.upstream)
+	var miss *ReplayMissError
+	if errors.As(err, &miss) {
+		return t.r.missResponse(req, miss), nil
+	}
+	return resp, err
 }
 
 // Path is the cassette file.
@@ -225,7 +234,9 @@ func (r *Recorder) Mode() Mode { return r.mode }
 
 // RoundTrip replays the request's next recorded interaction or, in a
 // recording mode, sends it upstream and records the answer. A replay miss
-// returns a *[ReplayMissError].
+// returns a *[ReplayMissError]. An SDK would take that error for a
+// dropped connection and retry it: give SDKs [Recorder.Client] or
+// [Recorder.Transport], which answer a miss in a way they do not retry.
 func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	return r.roundTrip(req, r.upstream)
 }
