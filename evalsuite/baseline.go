@@ -9,26 +9,10 @@ import (
 	"github.com/agentcheck/agentcheck/baseline"
 )
 
-// Baseline is a run's scores by case ID and metric name, in the file the
-// agentcheck CLI saves with --save-baseline and compares with --baseline
-// (package baseline): the CLI and a suite read each other's baselines when
-// the case IDs are the samples' "id"s.
-type Baseline = baseline.Scores
-
-// Regression is a score that fell below its baseline by more than the
-// tolerance; its Sample is the case's ID.
-type Regression = baseline.Regression
-
-// ReadBaseline reads a baseline file (baseline.Read).
-func ReadBaseline(path string) (Baseline, error) { return baseline.Read(path) }
-
-// ParseBaseline parses a baseline written as JSON (baseline.Parse).
-func ParseBaseline(data []byte) (Baseline, error) { return baseline.Parse(data) }
-
 // Baseline is the scores of the cases that ran, as a baseline: each case's
 // score by each check (the mean over its runs).
-func (r *Result) Baseline() Baseline {
-	b := make(Baseline, len(r.Cases))
+func (r *Result) Baseline() baseline.Scores {
+	b := make(baseline.Scores, len(r.Cases))
 	for _, c := range r.Cases {
 		scores := make(map[string]float64, len(r.Metrics))
 		for j, m := range r.Metrics {
@@ -45,7 +29,7 @@ func (r *Result) Baseline() Baseline {
 func (r *Result) baseline(update bool) error {
 	path := r.baselinePath
 	cur := r.Baseline()
-	old, err := ReadBaseline(path)
+	old, err := baseline.Read(path)
 	if update {
 		if err != nil && !errors.Is(err, fs.ErrNotExist) && len(r.Cases) < len(r.ids) {
 			return fmt.Errorf("cannot keep the scores of the cases that did not run: %w", err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentcheck/agentcheck/baseline"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -41,7 +42,7 @@ func TestBaselineIsWrittenStableAndReadsBack(t *testing.T) {
 	if string(data) != want {
 		t.Errorf("Expected the baseline file to be\n%s\nbut it is\n%s", want, data)
 	}
-	b, err := ReadBaseline(path)
+	b, err := baseline.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestBaselineIsWrittenStableAndReadsBack(t *testing.T) {
 }
 
 func TestEmptyBaseline(t *testing.T) {
-	if got, want := string(Baseline{}.Encode()), "{\n  \"samples\": {}\n}\n"; got != want {
+	if got, want := string(baseline.Scores{}.Encode()), "{\n  \"samples\": {}\n}\n"; got != want {
 		t.Errorf("Expected an empty baseline to be %q, but it is %q", want, got)
 	}
 }
@@ -65,7 +66,7 @@ func TestEmptyBaseline(t *testing.T) {
 func TestBaselineRegressionFailsAndNamesTheCases(t *testing.T) {
 	t.Setenv(UpdateEnv, "") // whatever the developer's shell says
 	path := filepath.Join(t.TempDir(), "baseline.json")
-	base := Baseline{
+	base := baseline.Scores{
 		"steady":  {"tool_call_accuracy": 1, "tool_call_f1": 1},
 		"slipped": {"tool_call_accuracy": 1, "tool_call_f1": 1},
 		"wobbly":  {"tool_call_accuracy": 0.55, "tool_call_f1": 0.5},
@@ -97,7 +98,7 @@ func TestBaselineRegressionFailsAndNamesTheCases(t *testing.T) {
 		t.Errorf("Expected the parent to log the new case, but it logged %q", ft.logs)
 	}
 	// The file is left alone when comparing.
-	if b, _ := ReadBaseline(path); b["slipped"]["tool_call_accuracy"] != 1 {
+	if b, _ := baseline.Read(path); b["slipped"]["tool_call_accuracy"] != 1 {
 		t.Errorf("Expected the comparison to leave the baseline as it was, but it is %v", b)
 	}
 }
@@ -106,7 +107,7 @@ func TestBaselineRegressionFailsAndNamesTheCases(t *testing.T) {
 // run keep theirs, cases no longer in the suite lose theirs.
 func TestUpdateEnvBlessesAndKeepsCasesThatDidNotRun(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "baseline.json")
-	old := Baseline{
+	old := baseline.Scores{
 		"ran":     {"tool_call_accuracy": 1},
 		"skipped": {"tool_call_accuracy": 0.25},
 		"removed": {"tool_call_accuracy": 1},
@@ -123,7 +124,7 @@ func TestUpdateEnvBlessesAndKeepsCasesThatDidNotRun(t *testing.T) {
 	if len(ft.logs) != 1 || ft.logs[0] != "wrote the scores of 1 cases to the baseline "+path {
 		t.Errorf("Expected the parent to log the update, but it logged %q", ft.logs)
 	}
-	got, err := ReadBaseline(path)
+	got, err := baseline.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,12 +145,12 @@ func TestBaselineErrorsNameWhere(t *testing.T) {
 		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := ReadBaseline(path)
+		_, err := baseline.Read(path)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
 			t.Errorf("Expected reading %s to fail naming the file and %q, but got %v", c.text, c.want, err)
 		}
 	}
-	if _, err := ReadBaseline(filepath.Join(dir, "none.json")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := baseline.Read(filepath.Join(dir, "none.json")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Expected a missing baseline to be fs.ErrNotExist, but got %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/agentcheck/agentcheck/baseline"
 )
 
 // RunResult is one run of a case: its scores and why it failed, if it did.
@@ -199,7 +201,7 @@ type Result struct {
 	// Regressions are the scores that fell below the baseline by more
 	// than the tolerance; NewCases the cases the baseline has no scores
 	// for. BaselineWritten is set when the run wrote the baseline.
-	Regressions     []Regression
+	Regressions     []baseline.Regression
 	NewCases        []string
 	BaselineWritten bool
 	// Err is what kept the suite from running or judging: a bad check,
