@@ -152,10 +152,12 @@ func (a *chatAgent) Ask(ctx context.Context, history []openai.ChatCompletionMess
 	return m.ToParam(), msg, usage, err
 }
 
-// complete makes one request. openai-go retries a transport error, which
-// a replay miss is, with backoff; a middleware, which runs in each attempt,
-// ends the request's context on a miss instead, so that the client stops at
-// once, and the miss is the error.
+// complete makes one request. The recorder's Client and Transport answer a
+// replay miss with a final 404, which openai-go does not retry; the
+// Recorder itself, given as the transport, returns the miss as an error,
+// which openai-go retries with backoff. A middleware, which runs in each
+// attempt, ends the request's context on such a miss, so that the client
+// stops at once, and the miss is the error.
 func (a *chatAgent) complete(ctx context.Context, params openai.ChatCompletionNewParams) (*openai.ChatCompletion, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -205,19 +205,10 @@ func TestAgentErrors(t *testing.T) {
 	}
 }
 
-// countingTransport counts the requests that reach the recorder.
-type countingTransport struct {
-	n    atomic.Int32
-	next http.RoundTripper
-}
-
-func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return c.next.RoundTrip(r)
-}
-
-// openai-go retries a transport error twice by default; a replay miss is
-// not retried: it comes back at once, as the recorder's error.
+// openai-go retries a transport error twice by default. A replay miss is
+// not retried, whichever way the recorder is given: through rec.Client()
+// (a final 404) or as the bare RoundTripper, whose miss is an error that the
+// agent stops on at once. Other transport errors keep the client's retries.
 func TestAgentDoesNotRetryAReplayMiss(t *testing.T) {
 	checkGoroutines(t)
 	rec, err := recorder.Open(filepath.Join(t.TempDir(), "empty.yaml"), recorder.WithMode(recorder.RecordNone), recorder.WithEnv(func(string) string { return "" }))
@@ -225,25 +216,28 @@ func TestAgentDoesNotRetryAReplayMiss(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rec.Close()
-	counting := &countingTransport{next: rec}
-	agent := openaigo.Agent(agentClient("http://127.0.0.1:1/v1", option.WithHTTPClient(&http.Client{Transport: counting})), "m")
-	_, err = agent.Respond(context.Background(), agentcheck.Conversation{{Role: agentcheck.Human, Content: "hi"}})
-	var miss *recorder.ReplayMissError
-	if !errors.As(err, &miss) || !strings.HasPrefix(err.Error(), "openaigo agent: model request 1 of the turn: ") {
-		t.Errorf("err = %v, want the recorder's miss", err)
-	}
-	if n := counting.n.Load(); n != 1 {
-		t.Errorf("the miss was sent %d times, want once", n)
+	human := agentcheck.Conversation{{Role: agentcheck.Human, Content: "hi"}}
+	for name, transport := range map[string]http.RoundTripper{"Client": rec.Client().Transport, "the recorder itself": rec} {
+		sent := &attempts{next: transport}
+		agent := openaigo.Agent(agentClient("http://127.0.0.1:1/v1", option.WithHTTPClient(&http.Client{Transport: sent})), "m")
+		_, err = agent.Respond(context.Background(), human)
+		var miss *recorder.ReplayMissError
+		if !errors.As(err, &miss) || !strings.HasPrefix(err.Error(), "openaigo agent: model request 1 of the turn: ") {
+			t.Errorf("%s: err = %v, want the recorder's miss", name, err)
+		}
+		if n := sent.n.Load(); n != 1 {
+			t.Errorf("%s: the miss was sent %d times, want once", name, n)
+		}
 	}
 
-	// Other transport errors keep the client's retries.
-	counting = &countingTransport{next: http.DefaultTransport}
-	agent = openaigo.Agent(agentClient("http://127.0.0.1:1/v1", option.WithHTTPClient(&http.Client{Transport: counting}), option.WithMaxRetries(1)), "m",
+	sent := &attempts{next: http.DefaultTransport}
+	agent := openaigo.Agent(agentClient("http://127.0.0.1:1/v1", option.WithHTTPClient(&http.Client{Transport: sent}), option.WithMaxRetries(1)), "m",
 		openaigo.WithRequestOptions(option.WithRequestTimeout(0)))
-	if _, err = agent.Respond(context.Background(), agentcheck.Conversation{{Role: agentcheck.Human, Content: "hi"}}); err == nil || errors.As(err, &miss) {
+	var miss *recorder.ReplayMissError
+	if _, err = agent.Respond(context.Background(), human); err == nil || errors.As(err, &miss) {
 		t.Errorf("err = %v, want a connection error", err)
 	}
-	if n := counting.n.Load(); n != 2 {
+	if n := sent.n.Load(); n != 2 {
 		t.Errorf("a refused connection was sent %d times, want 2 (one retry)", n)
 	}
 }
