@@ -164,3 +164,39 @@ func BenchmarkOpenCassette(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOpenAdversarial opens cassettes of 100 KB made to be slow to
+// open (see adversarialCassette), in go-vcr's layout, so read by the YAML
+// library: each opens, or is refused with its line, within a bound (the
+// target: under 1 s and 100 MB each; B/op is the memory allocated).
+func BenchmarkOpenAdversarial(b *testing.B) {
+	for _, kind := range []string{"repeated keys", "a large mapping", "aliases", "many interactions"} {
+		b.Run(strings.ReplaceAll(kind, " ", "_"), func(b *testing.B) {
+			data := adversarialCassette(kind, 100<<10)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				loadCassetteData("adversarial.yaml", data)
+			}
+		})
+	}
+}
+
+// BenchmarkOpenGoVCRCassette opens a cassette of 1,000 judge interactions
+// that go-vcr wrote (3.3 MB), so read by the YAML library, nodes checked
+// for repeated keys first.
+func BenchmarkOpenGoVCRCassette(b *testing.B) {
+	path, _ := writeBenchCassette(b, 1000)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		its, _, err := loadCassetteData(path, data)
+		if err != nil || len(its) != 1000 {
+			b.Fatalf("%d interactions, %v", len(its), err)
+		}
+	}
+}
