@@ -13,21 +13,11 @@ import (
 	"github.com/agentcheck/agentcheck"
 )
 
-// The names of the checks, as Record gives them in the attribute
-// agentcheck.check and in the names of the artifacts it writes.
-const (
-	CheckNameToolCalls = "tool_calls" // CheckToolCalls
-	CheckNameCalled    = "called"     // CheckCalled
-	CheckNameScore     = "score"      // CheckScore
-	CheckNameGoal      = "goal"       // CheckGoal
-	CheckNameTopics    = "topics"     // CheckTopics
-)
-
 // The verdicts Record gives in the attribute agentcheck.verdict.
 const (
-	VerdictPass  = "pass"  // the check passed
-	VerdictFail  = "fail"  // the check failed
-	VerdictError = "error" // the check could not be made: Report.Err is not nil
+	verdictPass  = "pass"  // the check passed
+	verdictFail  = "fail"  // the check failed
+	verdictError = "error" // the check could not be made: Report.Err is not nil
 )
 
 // AttrPrefix starts the key of every attribute Record emits.
@@ -39,8 +29,9 @@ const AttrPrefix = "agentcheck."
 // and tooldefs.AssertFit (check "tool_definitions"); other assertion front
 // ends may call it too. Gomega's matchers do not: Gomega gives a matcher no
 // test, so call Record after Expect where a run's outcome is wanted. It
-// never fails the test itself. check is the check's name: a CheckName
-// constant, or a word of one's own (runs of characters other than letters,
+// never fails the test itself. check is the check's name: the
+// assertions of agenttest/assert name theirs tool_calls, called, score,
+// goal, topics and rubric; any other word names one's own (runs of characters other than letters,
 // digits, '.', '-' and '_' become one '_').
 //
 // What it records depends on the methods t has, and only on them: t is any
@@ -52,7 +43,7 @@ const AttrPrefix = "agentcheck."
 // 1.25, Record emits the attributes (go test -json reports them as "attr"
 // actions):
 //
-//	agentcheck.check    the check: tool_calls, called, score, goal or topics (CheckName...)
+//	agentcheck.check    the check: tool_calls, called, score, goal, topics, rubric or one's own
 //	agentcheck.verdict  pass, fail, or error when the check could not be made
 //	agentcheck.<metric> the score, for the checks that score: agentcheck.tool_call_accuracy = 0.75
 //
@@ -80,12 +71,12 @@ func Record(t any, check string, subject any, r Report) {
 	if check == "" {
 		check = "check"
 	}
-	verdict := VerdictPass
+	verdict := verdictPass
 	switch {
 	case r.Err() != nil:
-		verdict = VerdictError
+		verdict = verdictError
 	case !r.OK():
-		verdict = VerdictFail
+		verdict = verdictFail
 	}
 	attr, hasAttr := t.(interface{ Attr(key, value string) })
 	if hasAttr {
@@ -95,7 +86,7 @@ func Record(t any, check string, subject any, r Report) {
 			attr.Attr(AttrPrefix+attrWord(name), formatFloat(score))
 		}
 	}
-	if verdict == VerdictPass {
+	if verdict == verdictPass {
 		return
 	}
 	ad, ok := t.(interface{ ArtifactDir() string })

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/agenttest/internal/checkname"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
@@ -50,7 +51,7 @@ func files(t *testing.T, dir string) []string {
 func TestRecordAttrs(t *testing.T) {
 	s := sample(t, travel)
 	at := &attrT{dir: t.TempDir()}
-	agenttest.Record(at, agenttest.CheckNameToolCalls, s, agenttest.CheckToolCalls(s, trajectory.Superset, agenttest.CallTo("book")))
+	agenttest.Record(at, checkname.ToolCalls, s, agenttest.CheckToolCalls(s, trajectory.Superset, agenttest.CallTo("book")))
 	if want := []string{"agentcheck.check=tool_calls", "agentcheck.verdict=pass"}; !slices.Equal(at.attrs, want) {
 		t.Errorf("attributes of a pass = %q, want %q", at.attrs, want)
 	}
@@ -63,7 +64,7 @@ func TestRecordAttrs(t *testing.T) {
 
 	at = &attrT{dir: t.TempDir()}
 	r := agenttest.CheckScore(context.Background(), metric.ToolCallAccuracy{}, s, 0.75)
-	agenttest.Record(at, agenttest.CheckNameScore, s, r)
+	agenttest.Record(at, checkname.Score, s, r)
 	want := []string{"agentcheck.check=score", "agentcheck.verdict=fail", "agentcheck.tool_call_accuracy=0.5",
 		"agentcheck.artifacts=" + filepath.Join(at.dir, "agentcheck-score.txt") + "," + filepath.Join(at.dir, "agentcheck-score.json")}
 	if !slices.Equal(at.attrs, want) {
@@ -79,8 +80,8 @@ func TestRecordAttrs(t *testing.T) {
 	}
 
 	// A t with none of the methods is left alone.
-	agenttest.Record(struct{}{}, agenttest.CheckNameScore, s, r)
-	agenttest.Record(nil, agenttest.CheckNameScore, s, r)
+	agenttest.Record(struct{}{}, checkname.Score, s, r)
+	agenttest.Record(nil, checkname.Score, s, r)
 }
 
 func TestRecordWritesArtifactsOnFailure(t *testing.T) {
@@ -88,8 +89,8 @@ func TestRecordWritesArtifactsOnFailure(t *testing.T) {
 	s.Reference = "Hotel A is booked for 2 nights."
 	at := &attrT{dir: t.TempDir()}
 	r := agenttest.CheckScore(context.Background(), metric.ToolCallAccuracy{}, s, 0.75)
-	agenttest.Record(at, agenttest.CheckNameScore, s, r)
-	agenttest.Record(at, agenttest.CheckNameScore, s, r) // a second failure of the same check
+	agenttest.Record(at, checkname.Score, s, r)
+	agenttest.Record(at, checkname.Score, s, r) // a second failure of the same check
 	if len(at.errors) != 0 {
 		t.Fatalf("errors: %q", at.errors)
 	}
@@ -131,7 +132,7 @@ func TestRecordKeepsWhatRagasHasNoFieldFor(t *testing.T) {
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{agentcheck.MustParseToolCall("scale", `{"by":NaN,"to":-Infinity,"tag":"<b>"}`)}},
 	}
 	at := &attrT{dir: t.TempDir()}
-	agenttest.Record(at, agenttest.CheckNameCalled, conv, agenttest.CheckCalled(conv, agenttest.CallTo("book"), agenttest.AtLeastOnce()))
+	agenttest.Record(at, checkname.Called, conv, agenttest.CheckCalled(conv, agenttest.CallTo("book"), agenttest.AtLeastOnce()))
 	js, err := os.ReadFile(filepath.Join(at.dir, "agentcheck-called.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +153,7 @@ func TestRecordReportsArtifactsItCannotWrite(t *testing.T) {
 	r := agenttest.CheckCalled(s, agenttest.CallTo("cancel"), agenttest.Times(1))
 	missing := filepath.Join(t.TempDir(), "gone")
 	at := &attrT{dir: missing}
-	agenttest.Record(at, agenttest.CheckNameCalled, s, r)
+	agenttest.Record(at, checkname.Called, s, r)
 	if len(at.errors) != 1 || !strings.Contains(at.errors[0], "agentcheck: writing the failure report of the called check") ||
 		!strings.Contains(at.errors[0], "gone") {
 		t.Errorf("errors = %q", at.errors)
@@ -161,7 +162,7 @@ func TestRecordReportsArtifactsItCannotWrite(t *testing.T) {
 		t.Errorf("Record made the artifact directory: %v", err)
 	}
 	at = &attrT{}
-	agenttest.Record(at, agenttest.CheckNameCalled, s, r)
+	agenttest.Record(at, checkname.Called, s, r)
 	if len(at.errors) != 1 || !strings.Contains(at.errors[0], "ArtifactDir is empty") {
 		t.Errorf("errors with an empty ArtifactDir = %q", at.errors)
 	}
@@ -172,7 +173,7 @@ func ExampleRecord() {
 		agentcheck.MustParseToolCall("search", `{"city":"Paris"}`),
 	}}}
 	// In a test, pass the *testing.T; here a T that prints its attributes.
-	agenttest.Record(printAttrs{}, agenttest.CheckNameCalled, conv,
+	agenttest.Record(printAttrs{}, checkname.Called, conv,
 		agenttest.CheckCalled(conv, agenttest.CallTo("search"), agenttest.Times(1)))
 	// Output:
 	// agentcheck.check = called

@@ -386,18 +386,6 @@ func pick(n int, one, many string) string {
 	return many
 }
 
-// CountCalls returns how many of the actual calls the expectation accepts
-// (an expectation on results sees none: use CheckCalled).
-func CountCalls(actual []agentcheck.ToolCall, c ExpectedCall) int {
-	n := 0
-	for i := range actual {
-		if c.Matches(actual[i]) {
-			n++
-		}
-	}
-	return n
-}
-
 // Count is how many matching calls CheckCalled wants: Times(n), Never(),
 // AtLeastOnce(), AtLeast(n), AtMost(n) or Between(lo, hi). The zero Count
 // is AtLeastOnce().
@@ -431,8 +419,8 @@ func (c Count) bounds() (lo, hi int) {
 	return c.lo, c.hi
 }
 
-// Allows reports whether n matching calls satisfy the count.
-func (c Count) Allows(n int) bool {
+// allows reports whether n matching calls satisfy the count.
+func (c Count) allows(n int) bool {
 	lo, hi := c.bounds()
 	return n >= lo && (hi < 0 || n <= hi)
 }
@@ -527,7 +515,7 @@ func checkCalled(actual []agentcheck.ToolCall, results []*callResult, call Expec
 	}
 	target := call.target()
 	lo, hi := count.bounds()
-	r.ok = count.Allows(n)
+	r.ok = count.allows(n)
 	r.detail = n < lo
 	switch {
 	case r.ok && n == 0:
@@ -575,7 +563,7 @@ func callsAndResults(actual any) ([]agentcheck.ToolCall, []*callResult, error) {
 	if calls, ok := actual.([]agentcheck.ToolCall); ok {
 		return calls, nil, nil
 	}
-	conv, err := ConversationOf(actual)
+	conv, err := conversationOf(actual)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -621,16 +609,16 @@ func ToolCallsOf(actual any) ([]agentcheck.ToolCall, error) {
 	if calls, ok := actual.([]agentcheck.ToolCall); ok {
 		return calls, nil
 	}
-	conv, err := ConversationOf(actual)
+	conv, err := conversationOf(actual)
 	if err != nil {
 		return nil, err
 	}
 	return conv.ToolCalls(), nil
 }
 
-// ConversationOf returns actual as a Conversation; it accepts what
+// conversationOf returns actual as a Conversation; it accepts what
 // ToolCallsOf accepts, and makes []ToolCall one AI message with those calls.
-func ConversationOf(actual any) (agentcheck.Conversation, error) {
+func conversationOf(actual any) (agentcheck.Conversation, error) {
 	s, err := SampleOf(actual)
 	return s.Conversation, err
 }

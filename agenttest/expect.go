@@ -260,10 +260,6 @@ func (c ExpectedCall) Succeeding() ExpectedCall {
 // Name returns the expected tool name (or the pattern of names).
 func (c ExpectedCall) Name() string { return c.name }
 
-// Matches reports whether tc is a call this expectation accepts; an
-// expectation on the call's result does not hold for a call alone.
-func (c ExpectedCall) Matches(tc agentcheck.ToolCall) bool { return c.compare(tc, nil).match() }
-
 // String renders the expectation as a call: search(city: "Paris"),
 // search(...) for any arguments, search(city: "Paris", ...) when extra
 // arguments are allowed, and ignored arguments as "key: ignored"; then its

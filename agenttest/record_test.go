@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/agenttest/internal/checkname"
 )
 
 // errorfT has Errorf only, as testify's minimal TestingT.
@@ -20,11 +21,11 @@ func TestRecordWithoutAttrOrArtifactDir(t *testing.T) {
 	broken := agenttest.NewReport(false, nil, nil, errors.New("could not judge"))
 	for _, r := range []agenttest.Report{failing, broken} {
 		e := &errorfT{}
-		agenttest.Record(e, agenttest.CheckNameScore, nil, r)
+		agenttest.Record(e, checkname.Score, nil, r)
 		if e.errors != 0 {
 			t.Errorf("Expected Record not to report to a t without Attr or ArtifactDir, but it called Errorf %d times", e.errors)
 		}
-		agenttest.Record(nil, agenttest.CheckNameScore, nil, r)
-		agenttest.Record(struct{}{}, agenttest.CheckNameScore, nil, r)
+		agenttest.Record(nil, checkname.Score, nil, r)
+		agenttest.Record(struct{}{}, checkname.Score, nil, r)
 	}
 }

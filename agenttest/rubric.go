@@ -121,6 +121,3 @@ func explainRubric(m metric.TrajectoryRubric, s agentcheck.Sample, r metric.Resu
 	writeJudgmentTrailer(&b, r)
 	return strings.TrimRight(b.String(), "\n")
 }
-
-// CheckNameRubric is the name of CheckRubric's check, for Record.
-const CheckNameRubric = "rubric"

@@ -32,10 +32,10 @@ func (k StepKind) String() string {
 	return "StepKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// CountSteps returns how many steps of the kind actual has; actual is
-// anything ConversationOf takes.
-func CountSteps(actual any, kind StepKind) (int, error) {
-	conv, err := ConversationOf(actual)
+// countSteps returns how many steps of the kind actual has; actual is
+// anything conversationOf takes.
+func countSteps(actual any, kind StepKind) (int, error) {
+	conv, err := conversationOf(actual)
 	if err != nil {
 		return 0, err
 	}
@@ -67,7 +67,7 @@ func CountSteps(actual any, kind StepKind) (int, error) {
 // satisfies count (Times(n), AtMost(n), Between(lo, hi)...): how many tool
 // calls, text answers or reasoning steps the agent took.
 func CheckSteps(actual any, kind StepKind, count Count) Report {
-	n, err := CountSteps(actual, kind)
+	n, err := countSteps(actual, kind)
 	if err != nil {
 		return failed(err)
 	}
@@ -75,7 +75,7 @@ func CheckSteps(actual any, kind StepKind, count Count) Report {
 		return failed(fmt.Errorf("agenttest: CheckSteps(%s, %v): %w", kind, count, err))
 	}
 	want, has := countOf(count, kind.String()), plural(n, kind.String())
-	return Report{ok: count.Allows(n),
+	return Report{ok: count.allows(n),
 		why: func() string {
 			return fmt.Sprintf("Expected the agent to take %s, but it took %s", want, has)
 		},

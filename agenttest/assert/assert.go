@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/agenttest/internal/checkname"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
 	"github.com/stretchr/testify/assert"
@@ -45,7 +46,7 @@ func ToolCalls(t TestingT, actual any, mode trajectory.Mode, expected Calls, msg
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	return Check(t, agenttest.CheckNameToolCalls, actual, agenttest.CheckToolCalls(actual, mode, expected...), msgAndArgs...)
+	return Check(t, checkname.ToolCalls, actual, agenttest.CheckToolCalls(actual, mode, expected...), msgAndArgs...)
 }
 
 // Called asserts that the number of calls in actual that call accepts
@@ -55,7 +56,7 @@ func Called(t TestingT, actual any, call agenttest.ExpectedCall, count agenttest
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	return Check(t, agenttest.CheckNameCalled, actual, agenttest.CheckCalled(actual, call, count), msgAndArgs...)
+	return Check(t, checkname.Called, actual, agenttest.CheckCalled(actual, call, count), msgAndArgs...)
 }
 
 // NotCalled asserts that actual has no call to the tool name: Called with
@@ -64,7 +65,7 @@ func NotCalled(t TestingT, actual any, name string, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	return Check(t, agenttest.CheckNameCalled, actual, agenttest.CheckCalled(actual, agenttest.CallTo(name), agenttest.Never()), msgAndArgs...)
+	return Check(t, checkname.Called, actual, agenttest.CheckCalled(actual, agenttest.CallTo(name), agenttest.Never()), msgAndArgs...)
 }
 
 // Score asserts that m scores the sample at least min
@@ -77,7 +78,7 @@ func Score(t TestingT, m metric.Metric, sample agentcheck.Sample, min float64, m
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	return Check(t, agenttest.CheckNameScore, sample, agenttest.CheckScore(contextOf(t), m, sample, min), msgAndArgs...)
+	return Check(t, checkname.Score, sample, agenttest.CheckScore(contextOf(t), m, sample, min), msgAndArgs...)
 }
 
 // GoalAchieved asserts that the judge j finds that the sample's
@@ -90,7 +91,7 @@ func GoalAchieved(t TestingT, j metric.Judge, sample agentcheck.Sample, msgAndAr
 		h.Helper()
 	}
 	r := agenttest.CheckGoal(contextOf(t), metric.AgentGoalAccuracy{Judge: j}, sample)
-	return Check(t, agenttest.CheckNameGoal, sample, r, msgAndArgs...)
+	return Check(t, checkname.Goal, sample, r, msgAndArgs...)
 }
 
 // Rubric asserts that the judge of m finds that the sample's trajectory
@@ -101,7 +102,7 @@ func Rubric(t TestingT, m metric.TrajectoryRubric, sample agentcheck.Sample, msg
 		h.Helper()
 	}
 	r := agenttest.CheckRubric(contextOf(t), m, sample)
-	return Check(t, agenttest.CheckNameRubric, sample, r, msgAndArgs...)
+	return Check(t, checkname.Rubric, sample, r, msgAndArgs...)
 }
 
 // OnTopics asserts that the judge j finds that the sample's conversation
@@ -114,7 +115,7 @@ func OnTopics(t TestingT, j metric.Judge, sample agentcheck.Sample, min float64,
 		h.Helper()
 	}
 	r := agenttest.CheckTopics(contextOf(t), metric.TopicAdherence{Judge: j, Mode: mode}, sample, min)
-	return Check(t, agenttest.CheckNameTopics, sample, r, msgAndArgs...)
+	return Check(t, checkname.Topics, sample, r, msgAndArgs...)
 }
 
 // Check asserts that r, the Report of any agenttest check, passed: it
@@ -123,7 +124,7 @@ func OnTopics(t TestingT, j metric.Judge, sample agentcheck.Sample, min float64,
 // testify's assert.Fail with r's message as the Error. It is what the other
 // assertions do, for the checks they do not cover:
 //
-//	assert.Check(t, agenttest.CheckNameGoal, sample,
+//	assert.Check(t, "goal", sample,
 //		agenttest.CheckGoal(ctx, metric.AgentGoalAccuracy{Judge: j, WithoutReference: true}, sample))
 func Check(t TestingT, check string, subject any, r agenttest.Report, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
