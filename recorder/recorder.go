@@ -6,10 +6,14 @@
 // anew, never with CI=true. Requests match by method, path, query and
 // canonical JSON body through an index, so a replay costs a map lookup; a
 // miss names the cassette, the test, the closest recorded request with a
-// diff against it, and the command that records it. Credentials and the
-// project's own secrets (package secrets) never reach the file, which is
-// saved atomically and merged under a lock with what other processes
-// recorded meanwhile. ForTest gives a test its own cassette,
+// diff against it, and the command that records it; through [Recorder.Client]
+// and [Recorder.Transport] a miss is answered so that SDKs do not retry it.
+// Bodies are stored decoded from any content coding (gzip, deflate, br,
+// zstd), and a body that is not UTF-8 (an image, audio) as YAML's !!binary,
+// the form go-vcr writes itself, so it replays byte for byte. Credentials
+// and the project's own secrets (package secrets) never reach the file,
+// which is saved atomically and merged under a lock with what other
+// processes recorded meanwhile. ForTest gives a test its own cassette,
 // testdata/cassettes/<test name>.yaml (CassetteFile), and prints the
 // command that records that test alone; it takes a small interface that
 // *testing.T and Ginkgo's GinkgoT() both satisfy.
@@ -191,8 +195,9 @@ func WithRedaction(rules secrets.Rules) Option {
 // reads, 32 MiB; [WithMaxBodyBytes] sets another bound.
 const DefaultMaxBodyBytes = 32 << 20
 
-// WithMaxBodyBytes bounds the bodies the recorder reads and stores. A body
-// over the bound is never read whole: the exchange fails with a
+// WithMaxBodyBytes bounds the bodies the recorder reads and stores, as
+// sent and, for a compressed body, once decoded. A body over the bound is
+// never read (or decoded) whole: the exchange fails with a
 // *[BodyTooLargeError] as soon as the bound is passed.
 func WithMaxBodyBytes(n int64) Option {
 	return func(c *config) { c.maxBody = n }
