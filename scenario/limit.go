@@ -54,7 +54,9 @@ func (l *Limiter) acquire(ctx context.Context) (context.Context, func(), error) 
 // Client returns a copy of hc (http.DefaultClient's settings when nil)
 // whose requests wait for a slot: give it to the agent, in place of hc.
 //
-//	agent := goopenai.Agent(limiter.Client(recorder.ForTest(t).Client()), ...)
+//	cfg := openai.DefaultConfig(key)
+//	cfg.HTTPClient = limiter.Client(recorder.ForTest(t).Client())
+//	agent := goopenai.Agent(openai.NewClientWithConfig(cfg), model, ...)
 func (l *Limiter) Client(hc *http.Client) *http.Client {
 	c := http.Client{}
 	if hc != nil {

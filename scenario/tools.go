@@ -90,7 +90,12 @@ func (b *Toolbox) Call(ctx context.Context, call agentcheck.ToolCall) agentcheck
 	if vs := b.defs.CheckCall(call); len(vs) > 0 {
 		msgs := make([]string, len(vs))
 		for k, v := range vs {
-			msgs[k] = v.String()
+			// The model sees one call: its index in a list means nothing to it.
+			where := v.Pointer
+			if where == "" {
+				where = "arguments"
+			}
+			msgs[k] = where + ": " + v.Message
 		}
 		return fail("error: the arguments do not fit the tool's schema: " + strings.Join(msgs, "; "))
 	}

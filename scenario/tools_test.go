@@ -67,7 +67,7 @@ func TestToolboxCall(t *testing.T) {
 		isError bool
 	}{
 		{call("c1", "book", `{"people": 4}`), "booked", false},
-		{call("c2", "book", `{"people": "four"}`), "error: the arguments do not fit the tool's schema: ", true},
+		{call("c2", "book", `{"people": "four"}`), "error: the arguments do not fit the tool's schema: /people: got string, want integer", true},
 		{call("c3", "cancel", `{}`), `error: there is no tool named "cancel"`, true},
 		{call("c4", "book", `{"people": 12}`), "error: no table that large:\nthe largest seats 8", true},
 		{noArgs, "pong", false},

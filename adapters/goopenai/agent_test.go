@@ -109,7 +109,7 @@ func TestAgentRunsAChatLoopWithTools(t *testing.T) {
 		{Role: agentcheck.Tool, ToolCallID: "call_4_1", Content: `[{"id": "r_17", "name": "Le Jules Verne"}]`},
 		{Role: agentcheck.Tool, ToolCallID: "call_4_2", Content: "error: no restaurants in Lyon", IsError: true},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{call("call_7_1", "book", `{"id": "r_17", "people": "four"}`), call("call_7_2", "cancel", `{}`)}},
-		{Role: agentcheck.Tool, ToolCallID: "call_7_1", Content: "error: the arguments do not fit the tool's schema: [0] book: /people: type: got string, want integer", IsError: true},
+		{Role: agentcheck.Tool, ToolCallID: "call_7_1", Content: "error: the arguments do not fit the tool's schema: /people: got string, want integer", IsError: true},
 		{Role: agentcheck.Tool, ToolCallID: "call_7_2", Content: `error: there is no tool named "cancel"`, IsError: true},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{call("call_10_1", "book", `{"id": "r_17", "people": 4}`)}},
 		{Role: agentcheck.Tool, ToolCallID: "call_10_1", Content: "booked GD-88"},

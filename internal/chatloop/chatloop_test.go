@@ -124,7 +124,7 @@ func TestTurnRunsToolsUntilTheModelAnswersInText(t *testing.T) {
 	results := []agentcheck.Message{
 		{Role: agentcheck.Tool, ToolCallID: "c1", Content: "order 1042: delivered"},
 		{Role: agentcheck.Tool, ToolCallID: "zero", Content: "error: no order 0", IsError: true},
-		{Role: agentcheck.Tool, ToolCallID: "bad", Content: "error: the arguments do not fit the tool's schema: [0] lookup: /id: type: got string, want integer", IsError: true},
+		{Role: agentcheck.Tool, ToolCallID: "bad", Content: "error: the arguments do not fit the tool's schema: /id: got string, want integer", IsError: true},
 	}
 	want := []agentcheck.Message{h.answers[0], results[0], results[1], h.answers[1], results[2], h.answers[2]}
 	if diff := cmp.Diff(want, reply.Messages, sameText); diff != "" {
