@@ -25,7 +25,7 @@ var (
 	bfclNumbers       = bfclDifference{"JSON number semantics: 10 equals 10.0, so an integral float is an integer (BFCL's Python type check wants int)", true}
 	bfclExplicitEmpty = bfclDifference{`an explicit "" or [] is a value given, not a parameter left out (BFCL's "" in the possible answers means it may be left out, and it also accepts "" or [] given)`, false}
 	bfclPairing       = bfclDifference{"parallel calls pair up optimally: BFCL gives each possible answer the first call that fits, which can leave a later answer without one", true}
-	bfclListInDict    = bfclDifference{"strings in a list in a dict are normalised by metric.BFCLStrings like every other string (BFCL compares that list exactly)", true}
+	bfclListInDict    = bfclDifference{"strings in a list in a dict are normalised by trajectory.BFCLStrings like every other string (BFCL compares that list exactly)", true}
 )
 
 // bfclDifferences are the BFCL cases agentcheck decides otherwise.

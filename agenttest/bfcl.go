@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
-	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
 
@@ -20,7 +19,7 @@ import (
 // list fails; a required parameter must be given even when its answers
 // allow "" (which otherwise means it may be left out); a value must be of
 // the declared type and one of the acceptable values, strings compared by
-// metric.BFCLStrings, lists element by element in order, a dict (and each
+// trajectory.BFCLStrings, lists element by element in order, a dict (and each
 // dict of a list of dicts) key by key against answers of its own. Check
 // them with CheckToolCalls(actual, trajectory.Unordered, calls...): BFCL's
 // simple, multiple and parallel categories all want these calls, in any
@@ -267,15 +266,15 @@ func (m bfclParam) why(v agentcheck.Value) string {
 	case (m.typ == "array" || m.typ == "tuple") && m.items == "dict":
 		return bfclListOfDicts(v, m.alts)
 	case m.typ == "string" || m.typ == "any":
-		if bfclIn(v, m.alts, metric.BFCLStrings) {
+		if bfclIn(v, m.alts, trajectory.BFCLStrings) {
 			return ""
 		}
-		return "not one of the acceptable values, compared by metric.BFCLStrings"
+		return "not one of the acceptable values, compared by trajectory.BFCLStrings"
 	case m.typ == "array" || m.typ == "tuple":
 		if bfclInLists(v, m.alts) {
 			return ""
 		}
-		return "not one of the acceptable lists, compared element by element, strings by metric.BFCLStrings"
+		return "not one of the acceptable lists, compared element by element, strings by trajectory.BFCLStrings"
 	}
 	if bfclIn(v, m.alts, nil) {
 		return ""
@@ -362,7 +361,7 @@ func bfclIn(v agentcheck.Value, alts []agentcheck.Value, norm func(string) strin
 
 // bfclInLists reports whether the list v is one of the acceptable lists,
 // element by element in order, the strings among its elements compared
-// by metric.BFCLStrings and the rest as JSON values.
+// by trajectory.BFCLStrings and the rest as JSON values.
 func bfclInLists(v agentcheck.Value, alts []agentcheck.Value) bool {
 	for _, a := range alts {
 		if a.Kind() != agentcheck.ArrayKind || a.Len() != v.Len() {
@@ -370,7 +369,7 @@ func bfclInLists(v agentcheck.Value, alts []agentcheck.Value) bool {
 		}
 		ok := true
 		for i, e := range v.Elements() {
-			if !bfclIn(e.Value, []agentcheck.Value{a.Index(i)}, metric.BFCLStrings) {
+			if !bfclIn(e.Value, []agentcheck.Value{a.Index(i)}, trajectory.BFCLStrings) {
 				ok = false
 				break
 			}
@@ -385,7 +384,7 @@ func bfclInLists(v agentcheck.Value, alts []agentcheck.Value) bool {
 // bfclDict checks a dict against acceptable dict answers, each a dict of
 // lists of acceptable values: a key the answer does not list fails, a key
 // whose values do not allow "" must be given, a value is one of its key's
-// values (strings and the strings of a list by metric.BFCLStrings, a
+// values (strings and the strings of a list by trajectory.BFCLStrings, a
 // nested dict as a JSON value).
 func bfclDict(v agentcheck.Value, alts []agentcheck.Value) string {
 	why := "no acceptable dict"
@@ -444,7 +443,7 @@ func bfclDictValue(v, vals agentcheck.Value) bool {
 			if bfclInLists(v, []agentcheck.Value{a}) {
 				return true
 			}
-		case bfclIn(v, []agentcheck.Value{a}, metric.BFCLStrings):
+		case bfclIn(v, []agentcheck.Value{a}, trajectory.BFCLStrings):
 			return true
 		}
 	}

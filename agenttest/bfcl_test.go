@@ -167,5 +167,5 @@ func ExampleBFCLCalls() {
 	//   want[0] get_weather vs got[0] get_weather:
 	//       - unit: Optional("celsius")
 	//       + unit: "kelvin"
-	//         not one of the acceptable values, compared by metric.BFCLStrings
+	//         not one of the acceptable values, compared by trajectory.BFCLStrings
 }

@@ -222,7 +222,7 @@ func (c ExpectedCall) AllowingMissingArgs() ExpectedCall {
 }
 
 // Comparing compares argument values under eq: strings normalised
-// (trajectory.CaseInsensitive, metric.BFCLStrings) or numbers within a
+// (trajectory.CaseInsensitive, trajectory.BFCLStrings) or numbers within a
 // tolerance. The zero Equivalence is JSON equality.
 func (c ExpectedCall) Comparing(eq trajectory.Equivalence) ExpectedCall {
 	c.eq = eq

@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
-	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
 
@@ -117,7 +116,7 @@ func TestArgumentOptions(t *testing.T) {
 	}
 
 	// BFCL's string normaliser and a numeric tolerance.
-	bfcl := trajectory.Equivalence{Strings: metric.BFCLStrings}
+	bfcl := trajectory.Equivalence{Strings: trajectory.BFCLStrings}
 	if c := agenttest.CallTo("f").With(agenttest.Args{"city": agenttest.OneOf("san francisco", "SF")}).Comparing(bfcl); !c.Matches(calls(`f {"city":"San_Francisco."}`)[0]) {
 		t.Errorf("BFCL normaliser: %s does not match", c)
 	}

@@ -228,9 +228,9 @@ func TestTrajectoryMatchArgumentOptions(t *testing.T) {
 			[]string{`f{"City":"paris"}`}, []string{`f{"city":"paris"}`}, 0},
 		{"strings differ without normaliser", metric.TrajectoryMatch{},
 			[]string{`f{"city":"PARIS"}`}, []string{`f{"city":"paris"}`}, 0},
-		{"BFCL strings", metric.TrajectoryMatch{Values: trajectory.Equivalence{Strings: metric.BFCLStrings}},
+		{"BFCL strings", metric.TrajectoryMatch{Values: trajectory.Equivalence{Strings: trajectory.BFCLStrings}},
 			[]string{`f{"city":"New-York, N.Y. City"}`}, []string{`f{"city":"newyorkny city"}`}, 1},
-		{"BFCL strings with superset args", metric.TrajectoryMatch{Args: trajectory.ArgsSuperset, Values: trajectory.Equivalence{Strings: metric.BFCLStrings}},
+		{"BFCL strings with superset args", metric.TrajectoryMatch{Args: trajectory.ArgsSuperset, Values: trajectory.Equivalence{Strings: trajectory.BFCLStrings}},
 			[]string{`f{"city":"San_Francisco","x":1}`}, []string{`f{"city":"san francisco"}`}, 1},
 		{"tolerance within", metric.TrajectoryMatch{Values: trajectory.Equivalence{Tolerance: 0.01}},
 			[]string{`f{"x":1.005,"v":[2.001,{"y":3}]}`}, []string{`f{"x":1,"v":[2,{"y":3.009}]}`}, 1},
@@ -598,7 +598,7 @@ func TestStringNormalisers(t *testing.T) {
 			t.Errorf("Expected CaseInsensitive to agree with strings.EqualFold on %q and %q (%v), but it does not", c[0], c[1], strings.EqualFold(c[0], c[1]))
 		}
 	}
-	if got := metric.BFCLStrings("New York, N.Y./U-S_A*2^3"); got != "newyorknyusa23" {
+	if got := trajectory.BFCLStrings("New York, N.Y./U-S_A*2^3"); got != "newyorknyusa23" {
 		t.Errorf("Expected BFCLStrings to give newyorknyusa23, but it gives %q", got)
 	}
 }

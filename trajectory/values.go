@@ -15,7 +15,7 @@ import (
 // whatever their key order.
 type Equivalence struct {
 	// Strings, when set, rewrites both strings before they are compared:
-	// CaseInsensitive, metric.BFCLStrings or the test's own.
+	// CaseInsensitive, BFCLStrings or the test's own.
 	Strings func(string) string
 	// Tolerance is the largest difference between two numbers that are
 	// still equal.
@@ -33,6 +33,22 @@ func CaseInsensitive(s string) string {
 		}
 		return least
 	}, s)
+}
+
+// BFCLStrings is the string normaliser of BFCL's AST checker
+// (standardize_string): the characters space , . / - _ * ^ removed, the
+// rest lower-cased as Python's str.lower does (İ becomes i and a combining
+// dot), and every ' made a ", so that 'a' and "a" compare equal.
+func BFCLStrings(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', ',', '.', '/', '-', '_', '*', '^':
+			return -1
+		case '\'':
+			return '"'
+		}
+		return r
+	}, strings.ToLower(strings.ReplaceAll(s, "\u0130", "i\u0307")))
 }
 
 func (e Equivalence) zero() bool { return e.Strings == nil && e.Tolerance == 0 }

@@ -1,9 +1,9 @@
-package metric_test
+package trajectory_test
 
 import (
 	"testing"
 
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 // TestBFCLStrings: what BFCL's standardize_string gives (run with python3
@@ -21,7 +21,7 @@ func TestBFCLStrings(t *testing.T) {
 		{"Ünïcode–Dash", "ünïcode–dash"},
 		{"KELVIN \u212a", "kelvink"},
 	} {
-		if got := metric.BFCLStrings(tt.in); got != tt.want {
+		if got := trajectory.BFCLStrings(tt.in); got != tt.want {
 			t.Errorf("Expected BFCLStrings(%q) to be %q, as BFCL's standardize_string gives, but it is %q", tt.in, tt.want, got)
 		}
 	}
