@@ -59,9 +59,9 @@ func TestTopicScoresMatchRagas(t *testing.T) {
 		{[]bool{false, true}, []bool{true, true}, 0.9999999999, 0.499999999975, 0.6666666665777777},
 		{[]bool{false}, []bool{false}, 0, 0, 0},
 	} {
-		p, r, f1 := TopicScores(c.answered, c.onTopic)
+		p, r, f1 := topicScores(c.answered, c.onTopic)
 		if p != c.p || r != c.r || f1 != c.f1 {
-			t.Errorf("TopicScores(%v, %v) = %v, %v, %v; ragas gives %v, %v, %v", c.answered, c.onTopic, p, r, f1, c.p, c.r, c.f1)
+			t.Errorf("topicScores(%v, %v) = %v, %v, %v; ragas gives %v, %v, %v", c.answered, c.onTopic, p, r, f1, c.p, c.r, c.f1)
 		}
 	}
 }
@@ -90,7 +90,7 @@ func TestTopicAdherenceMakesThreeCallsInTwoRounds(t *testing.T) {
 			t.Fatalf("calls = %d, first %q; want 3 starting with topic_extract", len(j.calls), j.calls[0].Name)
 		}
 		// answered [T,F,T], on-topic [T,F,F]: TP 1, FP 1 (wine), FN 0.
-		p, rc, f1 := TopicScores([]bool{true, false, true}, []bool{true, false, false})
+		p, rc, f1 := topicScores([]bool{true, false, true}, []bool{true, false, false})
 		want := map[TopicMode]float64{TopicF1: f1, TopicPrecision: p, TopicRecall: rc}[mode]
 		if r.Score != want {
 			t.Errorf("%s: score %v, want %v", mode, r.Score, want)

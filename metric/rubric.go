@@ -79,9 +79,9 @@ func rubricCriteriaSchema(n int) map[string]any {
 
 func criterionKey(i int) string { return "criterion_" + strconv.Itoa(i+1) }
 
-// MaxRubricCriteria bounds the criteria of one rubric: each is a required
+// maxRubricCriteria bounds the criteria of one rubric: each is a required
 // key of the answer's schema.
-const MaxRubricCriteria = 50
+const maxRubricCriteria = 50
 
 // TrajectoryRubric asks a judge whether the agent's trajectory (the
 // conversation with its tool calls and their results) satisfies a rubric
@@ -180,8 +180,8 @@ func (m TrajectoryRubric) EvaluateCriteria(ctx context.Context, s agentcheck.Sam
 		return Result{Metric: m.Name()}, nil, fmt.Errorf("%s with Reference needs reference_tool_calls, and the sample has none", m.Name())
 	}
 	names := RubricCriteria(m.Rubric)
-	if len(names) > MaxRubricCriteria {
-		return Result{Metric: m.Name()}, nil, fmt.Errorf("%s: the rubric lists %d criteria, more than %d; split it into several rubrics", m.Name(), len(names), MaxRubricCriteria)
+	if len(names) > maxRubricCriteria {
+		return Result{Metric: m.Name()}, nil, fmt.Errorf("%s: the rubric lists %d criteria, more than %d; split it into several rubrics", m.Name(), len(names), maxRubricCriteria)
 	}
 	q := m.question(s, names)
 

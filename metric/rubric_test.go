@@ -323,7 +323,7 @@ func TestTrajectoryRubricReportsAnswersItCannotScore(t *testing.T) {
 			{metric.TrajectoryRubric{Judge: j, Rubric: " \n"}, careful, "trajectory_rubric needs a rubric"},
 			{metric.TrajectoryRubric{Judge: j, Rubric: refundRubric}, agentcheck.Sample{}, "trajectory_rubric: the conversation is empty"},
 			{metric.TrajectoryRubric{Rubric: refundRubric}, careful, "trajectory_rubric needs a judge"},
-			{metric.TrajectoryRubric{Judge: j, Rubric: strings.Repeat("- x\n", metric.MaxRubricCriteria+1)}, careful, "the rubric lists 51 criteria, more than 50"},
+			{metric.TrajectoryRubric{Judge: j, Rubric: strings.Repeat("- x\n", 51)}, careful, "the rubric lists 51 criteria, more than 50"},
 		} {
 			if _, err := c.m.Evaluate(context.Background(), c.s); err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("err = %v, want %q", err, c.want)

@@ -210,7 +210,7 @@ func (m TopicAdherence) judgeOne(ctx context.Context, j Judge, s agentcheck.Samp
 		classes[i] = onTopic[topicKey(i)]
 		v.Topics[i] = TopicVerdict{Topic: t, Answered: answered[i], OnTopic: classes[i]}
 	}
-	v.Precision, v.Recall, v.F1Score = TopicScores(answered, classes)
+	v.Precision, v.Recall, v.F1Score = topicScores(answered, classes)
 	switch m.Mode {
 	case TopicPrecision:
 		v.Score = v.Precision
@@ -256,11 +256,11 @@ func topicReason(ts []TopicVerdict) string {
 	return strings.Join(parts, "; ")
 }
 
-// TopicScores is ragas's topic adherence arithmetic on per-topic flags:
+// topicScores is ragas's topic adherence arithmetic on per-topic flags:
 // answered (not refused) and on-topic (under a reference topic). If the
 // lists differ in length, the shorter is padded with false, as ragas pads
 // its classifications.
-func TopicScores(answered, onTopic []bool) (precision, recall, f1 float64) {
+func topicScores(answered, onTopic []bool) (precision, recall, f1 float64) {
 	const eps = 1e-10
 	n := max(len(answered), len(onTopic))
 	tp, fp, fn := 0, 0, 0
