@@ -64,7 +64,7 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 		"PATH="+filepath.Join(runtime.GOROOT(), "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
 	run := func(dir, command string) error {
 		cmd := exec.Command(shell, "-c", command)
-		cmd.Dir, cmd.Env = root, append(env, "RERECORD_DIR="+dir)
+		cmd.Dir, cmd.Env = root, append(slices.Clip(env), "RERECORD_DIR="+dir) // a copy each: commands run concurrently
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("%s: %v\n%s", command, err, out)
 		}
