@@ -3,8 +3,11 @@ package recorder
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentcheck/agentcheck/internal/shell"
 )
 
 // The cassette of a test is a relative path made of its name, one
@@ -180,4 +183,42 @@ func hashed(domain, name, shown string, limit int) string {
 	sum := sha256.Sum256([]byte(domain + "\x00" + name))
 	b = append(b, '-')
 	return string(hex.AppendEncode(b, sum[:hashLen/2]))
+}
+
+// oldCassette is the test's cassette file under the naming rule before
+// CassetteFile (a name kept letter for letter, whatever its case; other
+// characters as "_" with 8 hex digits of a hash), when that file exists and
+// the one at path does not: a cassette recorded by an earlier agentcheck,
+// which a miss tells how to rename. "" otherwise.
+func oldCassette(dir, test, path string) string {
+	segs := strings.Split(test, "/")
+	for i, name := range segs {
+		s := strings.Map(func(c rune) rune {
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' {
+				return c
+			}
+			return '_'
+		}, name)
+		if s == "" || strings.Trim(s, ".") == "" {
+			s = strings.Repeat("_", max(len(s), 1))
+		}
+		if s != name || len(s) > maxSegment {
+			sum := sha256.Sum256([]byte(name))
+			s = s[:min(len(s), maxSegment-9)] + "-" + hex.EncodeToString(sum[:4])
+		}
+		segs[i] = s
+	}
+	old := filepath.Join(dir, filepath.Join(segs...)+".yaml")
+	if old == path {
+		return ""
+	}
+	if _, err := os.Stat(old); err != nil {
+		return ""
+	}
+	return old
+}
+
+// renameCommand is the shell command that moves the cassette at old to new.
+func renameCommand(old, new string) string {
+	return "mkdir -p " + shell.Quote(filepath.Dir(new)) + " && mv " + shell.Quote(old) + " " + shell.Quote(new)
 }

@@ -53,6 +53,9 @@ func ForTest(t T, opts ...Option) *Recorder {
 		t.Fatalf("%v", err)
 	}
 	r.shared = abs
+	if !r.existed {
+		r.oldName = oldCassette(cfg.dir, t.Name(), path)
+	}
 	if f, ok := t.(interface{ Failed() bool }); ok {
 		r.failed = f.Failed
 		if s, ok := t.(interface{ Skipped() bool }); ok {

@@ -3,6 +3,7 @@ package recorder
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -143,4 +144,48 @@ func TestRerecordCommand(t *testing.T) {
 		t.Errorf("ForTest's RerecordCommand() = %q, want %q", got, want)
 	}
 	r.Close()
+}
+
+// A cassette recorded before the portable names (TestBooking.yaml, not
+// TestBooking~88.yaml) is not read, but the miss says how to rename it.
+func TestForTestMissNamesTheCassetteUnderItsOldName(t *testing.T) {
+	for _, c := range []struct{ test, old string }{
+		{"TestBooking", "TestBooking.yaml"},
+		{"TestBooking/books a table", "TestBooking/books_a_table-ed7407f5.yaml"}, // 8 hex digits of the name's SHA-256
+	} {
+		dir := t.TempDir()
+		old := filepath.Join(dir, c.old)
+		if got := oldCassette(dir, c.test, ""); got != "" {
+			t.Errorf("%s: an old cassette that does not exist was found: %s", c.test, got)
+		}
+		if err := os.MkdirAll(filepath.Dir(old), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(old, []byte("version: 2\ninteractions: []\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ft := &fakeT{name: c.test}
+		var miss *ReplayMissError
+		func() {
+			defer ft.end()
+			r := ForTest(ft, WithDir(dir), WithEnv(func(string) string { return "" }))
+			req, _ := http.NewRequest("POST", "http://127.0.0.1:9/v1/chat/completions", strings.NewReader(`{"model":"m"}`))
+			_, err := r.RoundTrip(req)
+			if !errors.As(err, &miss) {
+				t.Fatalf("%s: %v, want a replay miss", c.test, err)
+			}
+		}()
+		want := filepath.Join(dir, CassetteFile(c.test))
+		if miss.Cassette != want || !strings.Contains(miss.Error(), renameCommand(old, want)) {
+			t.Errorf("%s: the miss does not say how to rename %s to %s:\n%s", c.test, old, want, miss.Error())
+		}
+	}
+	// A test whose name the new rule keeps as it is has no old name.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "lower_case.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := oldCassette(dir, "lower_case", filepath.Join(dir, CassetteFile("lower_case"))); got != "" {
+		t.Errorf("lower_case has an old name: %s", got)
+	}
 }

@@ -91,6 +91,8 @@ func (r *Recorder) miss(q request, path string) error {
 	case recorded > 0:
 		e.Reason = fmt.Sprintf("the cassette holds %d interaction(s) for this exact request and this run already replayed them all (this is identical request #%d); record the extra call", recorded, used+1)
 		return e
+	case !r.existed && r.oldName != "":
+		e.Reason = "the cassette file does not exist, but the test's cassette under its name before agentcheck's portable cassette names does; rename it (the case of a name now shows in it): " + renameCommand(r.oldName, r.path)
 	case !r.existed:
 		e.Reason = "the cassette file does not exist yet"
 	case best == nil:

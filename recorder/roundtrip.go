@@ -53,6 +53,7 @@ type Recorder struct {
 	existed  bool
 
 	recordCmd string      // replaces the go test command in miss messages
+	oldName   string      // the test's cassette under the naming rule before CassetteFile, when only it exists
 	shared    string      // the key of ForTest's registry it is in, "" for none
 	failed    func() bool // whether the test failed or was skipped (Prune)
 
