@@ -121,9 +121,10 @@ func writeScalar(b *bytes.Buffer, indent int, key, s string) {
 // blockStyle says whether s, text of several lines, is written as a literal
 // block ("|" with one final line break, "|-" with none, "|+" with more),
 // and with which chomping indicator: every character printable, tabs
-// allowed, no carriage return, the first line not starting with a space.
+// allowed, no carriage return, the first line not starting with a space
+// or a tab (YAML reads neither as the block's first character).
 func blockStyle(s string) (chomp string, ok bool) {
-	if !strings.Contains(s, "\n") || strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\n") || strings.Contains(s, "\r") ||
+	if !strings.Contains(s, "\n") || s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || strings.Contains(s, "\r") ||
 		!singleQuotable(strings.NewReplacer("\n", "", "\t", "").Replace(s)) {
 		return "", false
 	}
@@ -252,7 +253,7 @@ func decodeCassette(data []byte) ([]*vcr.Interaction, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
-	if err := checkMappings(&doc); err != nil {
+	if err := vcr.CheckMappings(&doc); err != nil {
 		return nil, err
 	}
 	if err := checkLastResponse(&doc); err != nil {
@@ -266,41 +267,6 @@ func decodeCassette(data []byte) ([]*vcr.Interaction, error) {
 		return nil, fmt.Errorf("cassette format version %d, want %d", c.Version, vcr.FormatVersion)
 	}
 	return c.Interactions, nil
-}
-
-// maxMappingKeys bounds the keys of one mapping in a cassette read with the
-// YAML library: far more than the headers or form fields of an exchange,
-// few enough that the library's check for repeated keys, which compares
-// each key of a map with every other, stays fast.
-const maxMappingKeys = 1000
-
-// checkMappings refuses a mapping with a repeated key or more than
-// maxMappingKeys keys, naming its line. Aliases are not followed: the
-// mapping they name is checked where it is defined.
-func checkMappings(root *yaml.Node) error {
-	stack := []*yaml.Node{root}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n.Kind == yaml.MappingNode {
-			seen := make(map[string]int, min(len(n.Content)/2, maxMappingKeys))
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i]
-				if k.Kind != yaml.ScalarNode {
-					continue
-				}
-				if line, dup := seen[k.Value]; dup {
-					return fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, k.Value, line)
-				}
-				seen[k.Value] = k.Line
-			}
-			if len(n.Content)/2 > maxMappingKeys {
-				return fmt.Errorf("line %d: a mapping of %d keys, more than the %d any cassette holds", n.Line, len(n.Content)/2, maxMappingKeys)
-			}
-		}
-		stack = append(stack, n.Content...)
-	}
-	return nil
 }
 
 // checkLastResponse refuses a cassette whose last response was written by
@@ -335,54 +301,22 @@ func checkLastResponse(doc *yaml.Node) error {
 	return nil
 }
 
-// layoutParser reads the recorder's layout line by line.
-type layoutParser struct {
-	data []byte
-	pos  int
-}
-
-// next returns the next line's indentation, its text without it, and
-// whether there is one; it does not consume it.
-func (p *layoutParser) peek() (indent int, text string, ok bool) {
-	if p.pos >= len(p.data) {
-		return 0, "", false
-	}
-	end := bytes.IndexByte(p.data[p.pos:], '\n')
-	line := p.data[p.pos:]
-	if end >= 0 {
-		line = line[:end]
-	}
-	for indent < len(line) && line[indent] == ' ' {
-		indent++
-	}
-	return indent, string(line[indent:]), true
-}
-
-func (p *layoutParser) advance() {
-	end := bytes.IndexByte(p.data[p.pos:], '\n')
-	if end < 0 {
-		p.pos = len(p.data)
-		return
-	}
-	p.pos += end + 1
-}
-
 func parseLayout(data []byte) ([]*vcr.Interaction, error) {
-	p := &layoutParser{data: data}
+	p := vcr.NewLineReader(bytes.NewReader(data))
 	for _, want := range []string{"---", "version: 2"} {
-		if _, text, ok := p.peek(); !ok || text != want {
+		if _, text, ok := p.Peek(); !ok || text != want {
 			return nil, errLayout
 		}
-		p.advance()
+		p.Advance()
 	}
-	_, text, ok := p.peek()
+	_, text, ok := p.Peek()
 	if !ok {
 		return nil, errLayout
 	}
-	p.advance()
+	p.Advance()
 	switch text {
 	case "interactions: []":
-		if _, _, more := p.peek(); more {
+		if _, _, more := p.Peek(); more {
 			return nil, errLayout
 		}
 		return nil, nil
@@ -392,7 +326,7 @@ func parseLayout(data []byte) ([]*vcr.Interaction, error) {
 	}
 	var its []*vcr.Interaction
 	for {
-		indent, text, ok := p.peek()
+		indent, text, ok := p.Peek()
 		if !ok {
 			return its, nil
 		}
@@ -400,14 +334,14 @@ func parseLayout(data []byte) ([]*vcr.Interaction, error) {
 		if _, err := strconv.Atoi(id); indent != 4 || !isItem || err != nil {
 			return nil, errLayout
 		}
-		p.advance()
+		p.Advance()
 		it := &vcr.Interaction{ID: len(its)}
 		for _, part := range []string{"request:", "response:"} {
-			if indent, text, ok := p.peek(); !ok || indent != 6 || text != part {
+			if indent, text, ok := p.Peek(); !ok || indent != 6 || text != part {
 				return nil, errLayout
 			}
-			p.advance()
-			if err := p.fields(it, part == "request:"); err != nil {
+			p.Advance()
+			if err := fields(p, it, part == "request:"); err != nil {
 				return nil, err
 			}
 		}
@@ -427,13 +361,13 @@ var (
 )
 
 // fields reads the fields of a request or a response, indented by 8.
-func (p *layoutParser) fields(it *vcr.Interaction, request bool) error {
+func fields(p *vcr.LineReader, it *vcr.Interaction, request bool) error {
 	want := layoutResponse
 	if request {
 		want = layoutRequest
 	}
 	for {
-		indent, text, ok := p.peek()
+		indent, text, ok := p.Peek()
 		if !ok || indent != 8 {
 			for _, f := range want {
 				if !strings.HasSuffix(f, "?") {
@@ -454,10 +388,10 @@ func (p *layoutParser) fields(it *vcr.Interaction, request bool) error {
 		}
 		want = want[1:]
 		value = strings.TrimPrefix(value, " ")
-		p.advance()
+		p.Advance()
 		switch key {
 		case "headers", "form":
-			h, err := p.headers(value)
+			h, err := headers(p, value)
 			if err != nil {
 				return err
 			}
@@ -498,7 +432,10 @@ func (p *layoutParser) fields(it *vcr.Interaction, request bool) error {
 		var s string
 		var err error
 		if strings.HasPrefix(value, "|") {
-			s, err = p.block(value[1:])
+			var ok bool
+			if s, ok = p.Block(value[1:]); !ok {
+				err = errLayout
+			}
 		} else {
 			s, err = unquote(value)
 		}
@@ -534,37 +471,8 @@ func (p *layoutParser) fields(it *vcr.Interaction, request bool) error {
 	}
 }
 
-// block reads the lines of a literal block scalar indented by 12, with the
-// chomping indicator chomp.
-func (p *layoutParser) block(chomp string) (string, error) {
-	if chomp != "" && chomp != "-" && chomp != "+" {
-		return "", errLayout
-	}
-	var b strings.Builder
-	for {
-		indent, text, ok := p.peek()
-		if !ok || text != "" && indent < 12 {
-			break
-		}
-		p.advance()
-		if indent > 12 {
-			b.WriteString(strings.Repeat(" ", indent-12))
-		}
-		b.WriteString(text)
-		b.WriteByte('\n')
-	}
-	s := b.String()
-	switch chomp {
-	case "":
-		s = strings.TrimRight(s, "\n") + "\n"
-	case "-":
-		s = strings.TrimRight(s, "\n")
-	}
-	return s, nil
-}
-
 // headers reads a header map indented by 12 (names) and 16 (values).
-func (p *layoutParser) headers(value string) (http.Header, error) {
+func headers(p *vcr.LineReader, value string) (http.Header, error) {
 	switch value {
 	case "{}":
 		return http.Header{}, nil
@@ -574,14 +482,14 @@ func (p *layoutParser) headers(value string) (http.Header, error) {
 	}
 	h := http.Header{}
 	for {
-		indent, text, ok := p.peek()
+		indent, text, ok := p.Peek()
 		if !ok || indent < 12 {
 			return h, nil
 		}
 		if indent != 12 || !strings.HasSuffix(text, ":") && !strings.HasSuffix(text, ": []") {
 			return nil, errLayout
 		}
-		p.advance()
+		p.Advance()
 		rawName, empty := strings.CutSuffix(text, ": []")
 		if !empty {
 			rawName = strings.TrimSuffix(text, ":")
@@ -592,11 +500,11 @@ func (p *layoutParser) headers(value string) (http.Header, error) {
 		}
 		values := []string{}
 		for !empty {
-			indent, text, ok := p.peek()
+			indent, text, ok := p.Peek()
 			if !ok || indent != 16 || !strings.HasPrefix(text, "- ") {
 				break
 			}
-			p.advance()
+			p.Advance()
 			v, err := unquote(text[2:])
 			if err != nil {
 				return nil, err

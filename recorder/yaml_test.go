@@ -49,6 +49,7 @@ func FuzzCassetteLayout(f *testing.F) {
 		{"~", "\n", "*alias &anchor !tag"},
 		{"\xff\xfe not UTF-8", "ends in spaces   \n   \n", "%"},
 		{"", "\r\n windows \r\n", "{}"},
+		{"\tfirst line tabbed\nsecond", "a\n\tsecond line tabbed\n", "t"},
 	} {
 		f.Add(s[0], s[1], s[2])
 	}

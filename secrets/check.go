@@ -178,8 +178,9 @@ func (s *secretScan) scanFile() error {
 		// library finds a repeated key by comparing each key of a mapping
 		// with every other (100 KB of one header repeated took 13 s and
 		// 3.8 GB), so repeated keys are refused first, in linear time.
-		if err := repeatedKey(root); err != nil {
-			return fmt.Errorf("%s:%v", path, err)
+		var bad *vcr.MappingError
+		if err := vcr.CheckMappings(root); errors.As(err, &bad) {
+			return fmt.Errorf("%s:%d: corrupt cassette: %s", path, bad.Line, bad.Reason)
 		}
 		var typed vcr.Cassette
 		if err := root.Decode(&typed); err != nil {
@@ -778,31 +779,6 @@ func (s *secretScan) reportSpans(at scalar, str string, spans []span, suffix str
 		}
 		s.report(at, secret, sp.what+suffix, forms...)
 	}
-}
-
-// repeatedKey is the error of the first mapping under n (aliases not
-// followed: a mapping is checked where it is defined) that repeats a key.
-func repeatedKey(n *yaml.Node) error {
-	stack := []*yaml.Node{n}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n.Kind == yaml.MappingNode && len(n.Content) > 2 {
-			seen := make(map[string]int, len(n.Content)/2)
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i]
-				if k.Kind != yaml.ScalarNode || k.Value == "<<" {
-					continue
-				}
-				if line, dup := seen[k.Value]; dup {
-					return fmt.Errorf("%d: corrupt cassette: mapping key %q already defined at line %d", k.Line, k.Value, line)
-				}
-				seen[k.Value] = k.Line
-			}
-		}
-		stack = append(stack, n.Content...)
-	}
-	return nil
 }
 
 // jsonText: raw is JSON, or one line that only JSON can be here: "{...}"

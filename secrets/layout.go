@@ -1,13 +1,12 @@
 package secrets
 
 import (
-	"bufio"
-	"bytes"
 	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentcheck/agentcheck/internal/vcr"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -25,88 +24,39 @@ import (
 
 // layoutReader reads the recorder's layout line by line from a stream,
 // holding one line at a time.
-type layoutReader struct {
-	r    *bufio.Reader
-	buf  []byte
-	cur  string // the line read and not yet consumed
-	has  bool
-	done bool
-	line int // the 1-based number of the line in cur
-	err  error
-}
-
-func (p *layoutReader) fill() {
-	if p.has || p.done {
-		return
-	}
-	p.buf = p.buf[:0]
-	for {
-		chunk, err := p.r.ReadSlice('\n')
-		p.buf = append(p.buf, chunk...)
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err != nil && err != io.EOF {
-			p.err, p.done = err, true
-			return
-		}
-		if err == io.EOF && len(p.buf) == 0 {
-			p.done = true
-			return
-		}
-		break
-	}
-	p.cur, p.has = string(bytes.TrimSuffix(p.buf, []byte("\n"))), true
-	p.line++
-}
-
-func (p *layoutReader) peek() (indent int, text string, ok bool) {
-	p.fill()
-	if !p.has {
-		return 0, "", false
-	}
-	for indent < len(p.cur) && p.cur[indent] == ' ' {
-		indent++
-	}
-	return indent, p.cur[indent:], true
-}
-
-func (p *layoutReader) advance() {
-	p.fill()
-	p.has = false
-}
+type layoutReader struct{ *vcr.LineReader }
 
 // layoutScan calls visit with each interaction of a cassette in the
 // recorder's layout, as YAML nodes with their lines; ok is false when the
 // file is not in that layout.
 func layoutScan(r io.Reader, visit func(id int, it *yaml.Node)) (ok bool, err error) {
-	p := &layoutReader{r: bufio.NewReaderSize(r, 64<<10)}
+	p := layoutReader{vcr.NewLineReader(r)}
 	ok = p.scan(visit)
-	return ok && p.err == nil, p.err
+	return ok && p.Err() == nil, p.Err()
 }
 
-func (p *layoutReader) scan(visit func(id int, it *yaml.Node)) bool {
+func (p layoutReader) scan(visit func(id int, it *yaml.Node)) bool {
 	for _, want := range []string{"---", "version: 2"} {
-		if indent, text, ok := p.peek(); !ok || indent != 0 || text != want {
+		if indent, text, ok := p.Peek(); !ok || indent != 0 || text != want {
 			return false
 		}
-		p.advance()
+		p.Advance()
 	}
-	indent, text, ok := p.peek()
+	indent, text, ok := p.Peek()
 	if !ok || indent != 0 {
 		return false
 	}
-	p.advance()
+	p.Advance()
 	switch text {
 	case "interactions: []":
-		_, _, more := p.peek()
+		_, _, more := p.Peek()
 		return !more
 	case "interactions:":
 	default:
 		return false
 	}
 	for i := 0; ; i++ {
-		indent, text, ok := p.peek()
+		indent, text, ok := p.Peek()
 		if !ok {
 			return true
 		}
@@ -115,17 +65,17 @@ func (p *layoutReader) scan(visit func(id int, it *yaml.Node)) bool {
 		if indent != 4 || !isItem || err != nil {
 			return false
 		}
-		it := &yaml.Node{Kind: yaml.MappingNode, Line: p.line}
-		it.Content = append(it.Content, scalarNode("id", p.line), scalarNode(idText, p.line))
-		p.advance()
+		it := &yaml.Node{Kind: yaml.MappingNode, Line: p.Line()}
+		it.Content = append(it.Content, scalarNode("id", p.Line()), scalarNode(idText, p.Line()))
+		p.Advance()
 		for _, part := range []string{"request:", "response:"} {
-			indent, text, ok := p.peek()
+			indent, text, ok := p.Peek()
 			if !ok || indent != 6 || text != part {
 				return false
 			}
-			m := &yaml.Node{Kind: yaml.MappingNode, Line: p.line}
-			it.Content = append(it.Content, scalarNode(strings.TrimSuffix(part, ":"), p.line), m)
-			p.advance()
+			m := &yaml.Node{Kind: yaml.MappingNode, Line: p.Line()}
+			it.Content = append(it.Content, scalarNode(strings.TrimSuffix(part, ":"), p.Line()), m)
+			p.Advance()
 			if !p.fields(m, part == "request:") {
 				return false
 			}
@@ -165,13 +115,13 @@ var layoutFields = [2]map[string]bool{
 }
 
 // fields reads a request's or a response's fields, indented by 8.
-func (p *layoutReader) fields(m *yaml.Node, request bool) bool {
+func (p layoutReader) fields(m *yaml.Node, request bool) bool {
 	known := layoutFields[1]
 	if request {
 		known = layoutFields[0]
 	}
 	for {
-		indent, text, ok := p.peek()
+		indent, text, ok := p.Peek()
 		if !ok || indent < 8 {
 			return true
 		}
@@ -185,8 +135,8 @@ func (p *layoutReader) fields(m *yaml.Node, request bool) bool {
 			return false
 		}
 		value = strings.TrimPrefix(value, " ")
-		line := p.line
-		p.advance()
+		line := p.Line()
+		p.Advance()
 		if intFields[key] {
 			if _, err := strconv.ParseInt(value, 10, 64); err != nil {
 				return false
@@ -221,44 +171,19 @@ func (p *layoutReader) fields(m *yaml.Node, request bool) bool {
 	}
 }
 
-// block reads a literal block scalar indented by 12 with the chomping
-// indicator chomp.
-func (p *layoutReader) block(chomp string, line int) (*yaml.Node, bool) {
-	if chomp != "" && chomp != "-" && chomp != "+" {
+// block reads a literal block scalar (see vcr.LineReader.Block).
+func (p layoutReader) block(chomp string, line int) (*yaml.Node, bool) {
+	v, ok := p.Block(chomp)
+	if !ok {
 		return nil, false
 	}
-	var b strings.Builder
-	first := true
-	for {
-		indent, text, ok := p.peek()
-		if !ok || text != "" && indent < 12 {
-			break
-		}
-		if text == "" && indent > 0 || first && indent != 12 || strings.HasPrefix(text, "\t") && indent == 12 {
-			return nil, false // lines of blanks, or an indentation YAML would read otherwise
-		}
-		first = false
-		p.advance()
-		if indent > 12 {
-			b.WriteString(strings.Repeat(" ", indent-12))
-		}
-		b.WriteString(text)
-		b.WriteByte('\n')
-	}
-	s := b.String()
-	switch chomp {
-	case "":
-		s = strings.TrimRight(s, "\n") + "\n"
-	case "-":
-		s = strings.TrimRight(s, "\n")
-	}
-	n := scalarNode(s, line)
+	n := scalarNode(v, line)
 	n.Style = yaml.LiteralStyle
 	return n, true
 }
 
 // headers reads a map of lists, names indented by 12, values by 16.
-func (p *layoutReader) headers(value string, line int) (*yaml.Node, bool) {
+func (p layoutReader) headers(value string, line int) (*yaml.Node, bool) {
 	m := &yaml.Node{Kind: yaml.MappingNode, Line: line}
 	switch value {
 	case "{}":
@@ -268,7 +193,7 @@ func (p *layoutReader) headers(value string, line int) (*yaml.Node, bool) {
 		return nil, false
 	}
 	for {
-		indent, text, ok := p.peek()
+		indent, text, ok := p.Peek()
 		if !ok || indent < 12 {
 			return m, true
 		}
@@ -286,11 +211,11 @@ func (p *layoutReader) headers(value string, line int) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		seq := &yaml.Node{Kind: yaml.SequenceNode, Line: p.line}
-		m.Content = append(m.Content, scalarNode(name, p.line), seq)
-		p.advance()
+		seq := &yaml.Node{Kind: yaml.SequenceNode, Line: p.Line()}
+		m.Content = append(m.Content, scalarNode(name, p.Line()), seq)
+		p.Advance()
 		for !empty {
-			indent, text, ok := p.peek()
+			indent, text, ok := p.Peek()
 			if !ok || indent != 16 || !strings.HasPrefix(text, "- ") {
 				break
 			}
@@ -298,8 +223,8 @@ func (p *layoutReader) headers(value string, line int) (*yaml.Node, bool) {
 			if !ok {
 				return nil, false
 			}
-			seq.Content = append(seq.Content, scalarNode(v, p.line))
-			p.advance()
+			seq.Content = append(seq.Content, scalarNode(v, p.Line()))
+			p.Advance()
 		}
 	}
 }
