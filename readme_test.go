@@ -108,6 +108,7 @@ var readmeImports = map[string]string{
 	"ginkgo":     "github.com/onsi/ginkgo/v2",
 	"judge":      "github.com/agentcheck/agentcheck/judge",
 	"judgetest":  "github.com/agentcheck/agentcheck/judge/judgetest",
+	"judgment":   "github.com/agentcheck/agentcheck/judgment",
 	"matchers":   "github.com/agentcheck/agentcheck/matchers",
 	"gomega":     "github.com/onsi/gomega",
 	"openai":     "github.com/sashabaranov/go-openai",

@@ -11,6 +11,7 @@ import (
 	"github.com/agentcheck/agentcheck/agenttest/require"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"go.uber.org/goleak"
 )
@@ -44,12 +45,12 @@ func TestPanelDisagreementFailsEveryCheck(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) })
 	dir := t.TempDir()
 	s := judgetest.Start(t, offTopicScript)
-	panel := func(models ...string) metric.Judge {
-		var js []metric.Judge
+	panel := func(models ...string) judgment.Judge {
+		var js []judgment.Judge
 		for _, m := range models {
 			js = append(js, refundJudge(t, s, dir, m))
 		}
-		return judge.NewPanel(js, metric.Aggregation{Method: metric.Consensus, Tolerance: 0.2})
+		return judge.NewPanel(js, judgment.Aggregation{Method: judgment.Consensus, Tolerance: 0.2})
 	}
 	goals := panel("judge-a", "judge-lenient")
 	sample := refund("1043")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -88,7 +89,7 @@ func CheckTopics(ctx context.Context, m metric.TopicAdherence, s agentcheck.Samp
 }
 
 // disagreed is the Report of a judgment a consensus panel disagreed on:
-// one rule for every judged check (metric.Aggregate scores it 0, so the
+// one rule for every judged check (judgment.Aggregate scores it 0, so the
 // CLI's and evalsuite's thresholds fail it too). It has no verdict either
 // way, so that neither an assertion nor its negation (To, NotTo) passes on
 // it, and its message says what was judged ("whether ...", "on ..."), then detail: each judge's
@@ -343,7 +344,7 @@ func writeIndented(b *strings.Builder, s, indent string) {
 	}
 }
 
-func usageText(u metric.Usage) string {
+func usageText(u judgment.Usage) string {
 	return fmt.Sprintf("%d (%d prompt + %d completion)", u.Total(), u.PromptTokens, u.CompletionTokens)
 }
 

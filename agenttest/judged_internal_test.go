@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/google/go-cmp/cmp"
 )
@@ -56,10 +57,10 @@ func TestExplainJudgmentNamesTheCassetteAndHowToRerecord(t *testing.T) {
 		Metric: "agent_goal_accuracy",
 		Score:  1,
 		Verdicts: []metric.Verdict{
-			{Model: "a", Score: 1, Reason: "fine", Usage: metric.Usage{PromptTokens: 10, CompletionTokens: 2}, Source: "testdata/cassettes/TestX.yaml", Rerecord: "AGENTCHECK_RECORD=all go test ./agenttest -run '^TestX$'"},
+			{Model: "a", Score: 1, Reason: "fine", Usage: judgment.Usage{PromptTokens: 10, CompletionTokens: 2}, Source: "testdata/cassettes/TestX.yaml", Rerecord: "AGENTCHECK_RECORD=all go test ./agenttest -run '^TestX$'"},
 			{Model: "b", Err: errors.New("replay miss\n  record it with: cmd"), Source: "live"},
 		},
-		Usage:    metric.Usage{PromptTokens: 10, CompletionTokens: 2},
+		Usage:    judgment.Usage{PromptTokens: 10, CompletionTokens: 2},
 		Warnings: []string{"1 of 2 judges failed and were left out: b: replay miss", "something else"},
 	}
 	want := `judge a: achieved

@@ -10,6 +10,7 @@ import (
 	"github.com/agentcheck/agentcheck/calibrate"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -22,7 +23,7 @@ func TestSuiteChecksTheJudgesCalibration(t *testing.T) {
 		"agent_goal_infer":   judgetest.Always(judgetest.JSON(map[string]any{"user_goal": "book table 4", "end_state": "table 4 booked"})),
 		"agent_goal_compare": judgetest.Always(judgetest.JSON(map[string]any{"reason": "table 4 is booked", "achieved": true})),
 	}))
-	judgeOf := func(model string) metric.Judge {
+	judgeOf := func(model string) judgment.Judge {
 		return judge.New(judge.WithBaseURL(srv.URL), judge.WithModel(model), judge.WithAPIKey(""))
 	}
 	goal := metric.AgentGoalAccuracy{Judge: judgeOf("gpt-4o-mini")}
@@ -55,7 +56,7 @@ func TestSuiteChecksTheJudgesCalibration(t *testing.T) {
 
 	for _, tc := range []struct {
 		name, file string
-		judge      metric.Judge
+		judge      judgment.Judge
 		require    bool
 		want       string // in the log, or the failure with require
 	}{

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -23,10 +24,10 @@ func TestPanelDisagreementFailsTheCase(t *testing.T) {
 			return judgetest.JSON(map[string]any{"reason": "table 4 is booked", "achieved": true})
 		},
 	}))
-	member := func(model string) metric.Judge {
+	member := func(model string) judgment.Judge {
 		return judge.New(judge.WithBaseURL(srv.URL), judge.WithModel(model), judge.WithAPIKey(""))
 	}
-	panel := judge.NewPanel([]metric.Judge{member("strict"), member("lenient")}, metric.Aggregation{Method: metric.Consensus, Tolerance: 0.2})
+	panel := judge.NewPanel([]judgment.Judge{member("strict"), member("lenient")}, judgment.Aggregation{Method: judgment.Consensus, Tolerance: 0.2})
 	for _, threshold := range []float64{0, 0.5} {
 		s := Suite{Checks: []Check{{Metric: metric.AgentGoalAccuracy{Judge: panel}, Threshold: threshold}}}
 		res := s.Evaluate(context.Background(), []Case{{ID: "book", Run: goalSample}})

@@ -12,6 +12,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
 )
@@ -31,7 +32,7 @@ func goalSample(context.Context) (agentcheck.Sample, error) {
 	}, nil
 }
 
-func goalSuite(j metric.Judge) Suite {
+func goalSuite(j judgment.Judge) Suite {
 	return Suite{Checks: []Check{{Metric: metric.AgentGoalAccuracy{Judge: j}, Threshold: 1}}, Repeat: 3}
 }
 
@@ -91,7 +92,7 @@ func TestRecordedJudgeReplaysEveryRunSeparately(t *testing.T) {
 		}
 	}
 
-	replayJudge := func(t *testing.T) metric.Judge {
+	replayJudge := func(t *testing.T) judgment.Judge {
 		rec, err := recorder.Open(path, recorder.WithMode(recorder.RecordNone))
 		if err != nil {
 			t.Fatal(err)

@@ -260,7 +260,7 @@ func (s Suite) runCase(ctx context.Context, c Case, id string, metrics []string)
 				run.Scores[j], run.Reasons[j] = r.Score, r.Reason
 				if r.Disagreement != "" {
 					// A panel that disagrees gives no verdict either way
-					// (metric.Aggregate scores it 0): the run fails at any
+					// (judgment.Aggregate scores it 0): the run fails at any
 					// threshold, with each judge's verdict.
 					errs = append(errs, fmt.Errorf("run %d: %s: %s%s", n, metrics[j], r.Disagreement, judgesSaid(r)))
 					continue

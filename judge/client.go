@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -254,7 +254,7 @@ func (c *Client) String() string { return c.model + " at " + redactURL(c.baseURL
 // retried over HTTP by the RetryPolicy; a request after a rejected answer
 // has the next seed and a last user message that says what was wrong, so
 // neither a model nor a cassette gives the same rejected answer again.
-func (c *Client) Ask(ctx context.Context, q metric.Question) (metric.Answer, error) {
+func (c *Client) Ask(ctx context.Context, q judgment.Question) (judgment.Answer, error) {
 	start := time.Now()
 	if c.bound != nil {
 		var cancel context.CancelCauseFunc
@@ -270,8 +270,8 @@ func (c *Client) Ask(ctx context.Context, q metric.Question) (metric.Answer, err
 		ctx, cancel = context.WithTimeoutCause(ctx, c.timeout, &QuestionTimeoutError{Question: q.Name, Timeout: c.timeout})
 		defer cancel()
 	}
-	ans := metric.Answer{Model: c.model, Source: live, PromptVersion: q.PromptVersion}
-	fail := func(err error) (metric.Answer, error) {
+	ans := judgment.Answer{Model: c.model, Source: live, PromptVersion: q.PromptVersion}
+	fail := func(err error) (judgment.Answer, error) {
 		ans.Duration = time.Since(start)
 		return ans, c.redact(err)
 	}
@@ -302,7 +302,7 @@ func (c *Client) Ask(ctx context.Context, q metric.Question) (metric.Answer, err
 			}
 			return fail(c.httpError(q, err, log))
 		}
-		ans.Usage = ans.Usage.Add(metric.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
+		ans.Usage = ans.Usage.Add(judgment.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
 		if resp.Model != "" {
 			ans.Model = resp.Model
 		}
@@ -365,7 +365,7 @@ func questionName(s string) bool {
 	return true
 }
 
-func checkQuestion(q metric.Question) error {
+func checkQuestion(q judgment.Question) error {
 	if !questionName(q.Name) {
 		return errors.New("the name must be 1 to 64 letters, digits, '_' or '-' (it names the response schema)")
 	}
@@ -378,7 +378,7 @@ func checkQuestion(q metric.Question) error {
 // request builds the attempt-th request for q. Everything in it is a
 // function of the question, the client's settings, the attempt and the
 // previous attempt's problem, so a replay rebuilds it byte for byte.
-func (c *Client) request(q metric.Question, schema json.RawMessage, attempt int, prevProblem string) openai.ChatCompletionRequest {
+func (c *Client) request(q judgment.Question, schema json.RawMessage, attempt int, prevProblem string) openai.ChatCompletionRequest {
 	system := q.Instructions
 	if note := languageNote(c.language); note != "" {
 		if system != "" {
@@ -471,7 +471,7 @@ func inspect(resp openai.ChatCompletionResponse, sch *schema) (json.RawMessage, 
 
 // httpError explains a request that failed for good: the endpoint, the
 // status or transport error, and what the retries did.
-func (c *Client) httpError(q metric.Question, err error, log *attemptLog) error {
+func (c *Client) httpError(q judgment.Question, err error, log *attemptLog) error {
 	var notes []string
 	if n := log.count(); n > 1 {
 		notes = append(notes, fmt.Sprintf("%d HTTP attempts", n))

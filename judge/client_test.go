@@ -16,7 +16,7 @@ import (
 
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
 	openai "github.com/sashabaranov/go-openai"
@@ -25,7 +25,7 @@ import (
 
 const apiKey = "sk-test-4f9a2c-never-show-me"
 
-var goalQuestion = metric.Question{
+var goalQuestion = judgment.Question{
 	Name:          "agent_goal_compare",
 	PromptVersion: "goal/v1",
 	Instructions:  "You compare a desired outcome with an end state.",
@@ -62,9 +62,9 @@ func TestAskSendsADeterministicStructuredRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := metric.Answer{
+	want := judgment.Answer{
 		JSON: json.RawMessage(goodAnswer), Model: "judge-model-2024-07-18",
-		Usage: metric.Usage{PromptTokens: 120, CompletionTokens: 9}, Attempts: 1, Source: "live",
+		Usage: judgment.Usage{PromptTokens: 120, CompletionTokens: 9}, Attempts: 1, Source: "live",
 		PromptVersion: goalQuestion.PromptVersion,
 	}
 	if diff := cmp.Diff(want, ans, ignoreDuration); diff != "" {
@@ -190,7 +190,7 @@ func TestAskUsageAddsUpOverAttempts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (metric.Usage{PromptTokens: 230, CompletionTokens: 13}); ans.Usage != want {
+	if want := (judgment.Usage{PromptTokens: 230, CompletionTokens: 13}); ans.Usage != want {
 		t.Errorf("usage %+v, want %+v", ans.Usage, want)
 	}
 }
@@ -460,14 +460,14 @@ func TestBadQuestionsAreRefusedBeforeAnyRequest(t *testing.T) {
 	c := newClient(s)
 	for _, cs := range []struct {
 		name string
-		edit func(q *metric.Question)
+		edit func(q *judgment.Question)
 		want string
 	}{
-		{"bad name", func(q *metric.Question) { q.Name = "goal accuracy" }, `question "goal accuracy": the name must be 1 to 64 letters`},
-		{"no name", func(q *metric.Question) { q.Name = "" }, "the name must be"},
-		{"no texts", func(q *metric.Question) { q.Instructions, q.Input = "", "" }, "no instructions and no input"},
-		{"no schema", func(q *metric.Question) { q.Schema = nil }, "the question has no schema"},
-		{"loose schema", func(q *metric.Question) {
+		{"bad name", func(q *judgment.Question) { q.Name = "goal accuracy" }, `question "goal accuracy": the name must be 1 to 64 letters`},
+		{"no name", func(q *judgment.Question) { q.Name = "" }, "the name must be"},
+		{"no texts", func(q *judgment.Question) { q.Instructions, q.Input = "", "" }, "no instructions and no input"},
+		{"no schema", func(q *judgment.Question) { q.Schema = nil }, "the question has no schema"},
+		{"loose schema", func(q *judgment.Question) {
 			q.Schema = map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false, "required": []string{"x"}}
 		}, `the schema is not strict: $: required names "x"`},
 	} {

@@ -1,6 +1,6 @@
 // Package judge asks LLM judges the questions of agentcheck's judged
 // metrics over any OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama,
-// vLLM) through go-openai: a Client implements metric.Judge, and ForTest
+// vLLM) through go-openai: a Client implements judgment.Judge, and ForTest
 // gives a test a judge that replays its own cassette (package recorder), so
 // that judged tests run offline. A Client asks with strict structured
 // outputs, temperature 0 and a fixed seed, checks each answer against the

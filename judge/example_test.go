@@ -5,12 +5,12 @@ import (
 	"fmt"
 
 	"github.com/agentcheck/agentcheck/judge"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 )
 
 // refundQuestion is what a judged metric asks, written out.
-var refundQuestion = metric.Question{
+var refundQuestion = judgment.Question{
 	Name:          "agent_goal_compare",
 	PromptVersion: "goal/v1",
 	Instructions:  "Decide whether the end state achieves the desired outcome.",

@@ -16,6 +16,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
@@ -33,7 +34,7 @@ func faultEnv() recorder.Option {
 }
 
 // bookingQuestion is goalQuestion about the n-th booking.
-func bookingQuestion(n int) metric.Question {
+func bookingQuestion(n int) judgment.Question {
 	q := goalQuestion
 	q.Input = fmt.Sprintf("Desired: booking %d. End state: booking %d made.", n, n)
 	return q
@@ -411,13 +412,13 @@ func TestHTTPFaultsThatDoNotPassSayWhatToDo(t *testing.T) {
 
 // panelOf is a panel of clients of s, one per model, aggregated by mean.
 func panelOf(s *judgetest.Server, policy judge.RetryPolicy, models ...string) *judge.Panel {
-	var members []metric.Judge
+	var members []judgment.Judge
 	for _, m := range models {
 		// No question timeout: the tests that use it wait on the retry
 		// policy and the context alone.
 		members = append(members, newClient(s, judge.WithModel(m), judge.WithRetry(policy), judge.WithQuestionTimeout(0)))
 	}
-	return judge.NewPanel(members, metric.Aggregation{})
+	return judge.NewPanel(members, judgment.Aggregation{})
 }
 
 // TestPanelWithASlowJudge: a panel waits for a judge much slower than the

@@ -13,14 +13,14 @@ import (
 
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/onsi/ginkgo/v2"
 )
 
-var verdictQuestion = metric.Question{
+var verdictQuestion = judgment.Question{
 	Name:          "agent_goal_compare",
 	PromptVersion: "goal/v1",
 	Instructions:  "You compare a desired outcome with an end state.",
@@ -139,7 +139,7 @@ func TestForTestRecordsThenReplaysWithoutKeyOrNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatalf("zero-config replay: %v", err)
 	}
-	if diff := cmp.Diff(recorded, replayed, cmpopts.IgnoreFields(metric.Answer{}, "Duration")); diff != "" {
+	if diff := cmp.Diff(recorded, replayed, cmpopts.IgnoreFields(judgment.Answer{}, "Duration")); diff != "" {
 		t.Errorf("replay differs from the recording (-recorded +replayed):\n%s", diff)
 	}
 	if string(replayed.JSON) != verdictAnswer {

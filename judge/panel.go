@@ -11,33 +11,33 @@ import (
 	"time"
 
 	"github.com/agentcheck/agentcheck"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // Panel is several judges whose verdicts a judged metric aggregates: the
 // metric runs its whole judgment once per member, concurrently, drops the
 // members that fail (keeping their causes) and combines the others' scores
-// with metric.Aggregate. It implements metric.Panel. Every member answers
+// with judgment.Aggregate. It implements judgment.Panel. Every member answers
 // every question, whether a metric asks it or Ask does.
 type Panel struct {
-	members []metric.Judge
-	agg     metric.Aggregation
+	members []judgment.Judge
+	agg     judgment.Aggregation
 }
 
 // NewPanel makes a panel of members, aggregated by agg (the zero
 // Aggregation is the mean). The members are typically clients of different
 // models: judge.New(judge.WithModel(m)) for each m.
-func NewPanel(members []metric.Judge, agg metric.Aggregation) *Panel {
+func NewPanel(members []judgment.Judge, agg judgment.Aggregation) *Panel {
 	if agg.Method == "" {
-		agg.Method = metric.Mean
+		agg.Method = judgment.Mean
 	}
 	return &Panel{members: slices.Clone(members), agg: agg}
 }
 
 // AskEach asks every member q, concurrently, and returns each member's
 // answer and error, in the members' order.
-func (p *Panel) AskEach(ctx context.Context, q metric.Question) ([]metric.Answer, []error) {
-	answers, errs := make([]metric.Answer, len(p.members)), make([]error, len(p.members))
+func (p *Panel) AskEach(ctx context.Context, q judgment.Question) ([]judgment.Answer, []error) {
+	answers, errs := make([]judgment.Answer, len(p.members)), make([]error, len(p.members))
 	var wg sync.WaitGroup
 	for i, m := range p.members {
 		if m == nil {
@@ -58,13 +58,13 @@ func (p *Panel) AskEach(ctx context.Context, q metric.Question) ([]metric.Answer
 // the time the panel took, and their models, sources and re-record
 // commands, each listed once. Otherwise the error names each member's
 // answer or error, and wraps the members' errors.
-func (p *Panel) Ask(ctx context.Context, q metric.Question) (metric.Answer, error) {
+func (p *Panel) Ask(ctx context.Context, q judgment.Question) (judgment.Answer, error) {
 	start := time.Now()
 	if len(p.members) == 0 {
-		return metric.Answer{}, errors.New("judge: the panel has no members")
+		return judgment.Answer{}, errors.New("judge: the panel has no members")
 	}
 	answers, errs := p.AskEach(ctx, q)
-	ans := metric.Answer{JSON: answers[0].JSON, PromptVersion: q.PromptVersion}
+	ans := judgment.Answer{JSON: answers[0].JSON, PromptVersion: q.PromptVersion}
 	var models, sources, rerecords []string
 	failed, agree := 0, true
 	for i, a := range answers {
@@ -105,7 +105,7 @@ func (p *Panel) Ask(ctx context.Context, q metric.Question) (metric.Answer, erro
 }
 
 // memberName is member i's model: the one its answer names, else its own.
-func (p *Panel) memberName(i int, a metric.Answer) string {
+func (p *Panel) memberName(i int, a judgment.Answer) string {
 	if a.Model != "" {
 		return a.Model
 	}
@@ -143,10 +143,10 @@ func (e *panelError) Error() string   { return e.msg }
 func (e *panelError) Unwrap() []error { return e.errs }
 
 // Members are the panel's judges, in the order given.
-func (p *Panel) Members() []metric.Judge { return slices.Clone(p.members) }
+func (p *Panel) Members() []judgment.Judge { return slices.Clone(p.members) }
 
 // Aggregation is how the panel's scores are combined.
-func (p *Panel) Aggregation() metric.Aggregation { return p.agg }
+func (p *Panel) Aggregation() judgment.Aggregation { return p.agg }
 
 // String lists the members and the aggregation.
 func (p *Panel) String() string {
@@ -159,7 +159,7 @@ func (p *Panel) String() string {
 		}
 	}
 	s := fmt.Sprintf("panel of %d (%s), %s", len(p.members), strings.Join(names, "; "), p.agg.Method)
-	if p.agg.Method == metric.Consensus {
+	if p.agg.Method == judgment.Consensus {
 		s += fmt.Sprintf(" within %g", p.agg.Tolerance)
 	}
 	return s

@@ -12,13 +12,14 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	openai "github.com/sashabaranov/go-openai"
 )
 
 var (
-	_ metric.Judge = (*judge.Client)(nil)
-	_ metric.Panel = (*judge.Panel)(nil)
+	_ judgment.Judge = (*judge.Client)(nil)
+	_ judgment.Panel = (*judge.Panel)(nil)
 )
 
 type constJudge struct {
@@ -26,17 +27,17 @@ type constJudge struct {
 	calls int
 }
 
-func (j *constJudge) Ask(context.Context, metric.Question) (metric.Answer, error) {
+func (j *constJudge) Ask(context.Context, judgment.Question) (judgment.Answer, error) {
 	j.calls++
-	return metric.Answer{JSON: []byte(`{}`), Model: j.name}, nil
+	return judgment.Answer{JSON: []byte(`{}`), Model: j.name}, nil
 }
 
 func TestPanel(t *testing.T) {
 	a, b := &constJudge{name: "a"}, &constJudge{name: "b"}
-	members := []metric.Judge{a, b}
-	p := judge.NewPanel(members, metric.Aggregation{})
+	members := []judgment.Judge{a, b}
+	p := judge.NewPanel(members, judgment.Aggregation{})
 	members[0] = nil // the panel keeps its own copy
-	if got := p.Aggregation(); got.Method != metric.Mean {
+	if got := p.Aggregation(); got.Method != judgment.Mean {
 		t.Errorf("default aggregation %+v, want mean", got)
 	}
 	m := p.Members()
@@ -51,14 +52,14 @@ func TestPanel(t *testing.T) {
 	if err != nil || string(ans.JSON) != "{}" || ans.Model != "a, b" || a.calls != 1 || b.calls != 1 {
 		t.Errorf("Ask: %+v %v; calls a=%d b=%d, want every member asked once", ans, err, a.calls, b.calls)
 	}
-	if _, err := judge.NewPanel(nil, metric.Aggregation{}).Ask(context.Background(), goalQuestion); err == nil || !strings.Contains(err.Error(), "no members") {
+	if _, err := judge.NewPanel(nil, judgment.Aggregation{}).Ask(context.Background(), goalQuestion); err == nil || !strings.Contains(err.Error(), "no members") {
 		t.Errorf("empty panel: %v", err)
 	}
-	if _, err := judge.NewPanel([]metric.Judge{nil}, metric.Aggregation{}).Ask(context.Background(), goalQuestion); err == nil {
+	if _, err := judge.NewPanel([]judgment.Judge{nil}, judgment.Aggregation{}).Ask(context.Background(), goalQuestion); err == nil {
 		t.Error("nil member: no error")
 	}
-	c := judge.NewPanel([]metric.Judge{judge.New(judge.WithModel("m1"), judge.WithBaseURL("http://localhost:11434/v1")), a},
-		metric.Aggregation{Method: metric.Consensus, Tolerance: 0.25})
+	c := judge.NewPanel([]judgment.Judge{judge.New(judge.WithModel("m1"), judge.WithBaseURL("http://localhost:11434/v1")), a},
+		judgment.Aggregation{Method: judgment.Consensus, Tolerance: 0.25})
 	if got, want := c.String(), "panel of 2 (m1 at http://localhost:11434/v1; *judge_test.constJudge), consensus within 0.25"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
@@ -76,11 +77,11 @@ func TestPanelAskAsksEveryMember(t *testing.T) {
 	}
 	s := judgetest.Start(t, func(r judgetest.Request) judgetest.Reply { return answers[r.Chat.Model] })
 	panelOf := func(models ...string) *judge.Panel {
-		var members []metric.Judge
+		var members []judgment.Judge
 		for _, m := range models {
 			members = append(members, newClient(s, judge.WithModel(m), judge.WithMaxAnswerAttempts(1)))
 		}
-		return judge.NewPanel(members, metric.Aggregation{})
+		return judge.NewPanel(members, judgment.Aggregation{})
 	}
 	ctx := context.Background()
 
@@ -148,7 +149,7 @@ func TestPanelOfModelsJudgesGoalAccuracy(t *testing.T) {
 		mu.Unlock()
 		return byModel[r.Chat.Model](r)
 	})
-	var members []metric.Judge
+	var members []judgment.Judge
 	for _, m := range []string{"yes", "no", "broken"} {
 		members = append(members, newClient(s, judge.WithModel(m)))
 	}
@@ -159,7 +160,7 @@ func TestPanelOfModelsJudgesGoalAccuracy(t *testing.T) {
 		},
 		Reference: "A table for two is booked at 8pm",
 	}
-	r, err := metric.AgentGoalAccuracy{Judge: judge.NewPanel(members, metric.Aggregation{})}.Evaluate(context.Background(), sample)
+	r, err := metric.AgentGoalAccuracy{Judge: judge.NewPanel(members, judgment.Aggregation{})}.Evaluate(context.Background(), sample)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func ExampleNew() {
 	defer srv.Close()
 
 	j := judge.New(judge.WithBaseURL(srv.URL), judge.WithModel("gpt-4o-mini"), judge.WithAPIKey(""))
-	ans, err := j.Ask(context.Background(), metric.Question{
+	ans, err := j.Ask(context.Background(), judgment.Question{
 		Name:          "agent_goal_compare",
 		PromptVersion: "goal/v1",
 		Instructions:  "Decide whether the end state achieves the desired outcome.",
@@ -209,10 +210,10 @@ func ExampleNew() {
 }
 
 func ExampleNewPanel() {
-	panel := judge.NewPanel([]metric.Judge{
+	panel := judge.NewPanel([]judgment.Judge{
 		judge.New(judge.WithModel("gpt-4o-mini"), judge.WithBaseURL("https://api.openai.com/v1")),
 		judge.New(judge.WithModel("anthropic/claude-3.5-haiku"), judge.WithBaseURL("https://openrouter.ai/api/v1")),
-	}, metric.Aggregation{Method: metric.Consensus, Tolerance: 0.2})
+	}, judgment.Aggregation{Method: judgment.Consensus, Tolerance: 0.2})
 	fmt.Println(panel)
 	// Output: panel of 2 (gpt-4o-mini at https://api.openai.com/v1; anthropic/claude-3.5-haiku at https://openrouter.ai/api/v1), consensus within 0.2
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
 )
@@ -79,6 +80,6 @@ func BenchmarkReplayJudgedAssertion(b *testing.B) {
 	}
 }
 
-func goalMetric(j metric.Judge) metric.AgentGoalAccuracy {
+func goalMetric(j judgment.Judge) metric.AgentGoalAccuracy {
 	return metric.AgentGoalAccuracy{Judge: j}
 }

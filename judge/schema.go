@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentcheck/agentcheck"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // schema is a compiled JSON schema in the subset that OpenAI's strict
@@ -42,7 +42,7 @@ var knownTypes = []string{"object", "array", "string", "number", "integer", "boo
 // ([]string, int) and decoded JSON ([]any, float64) look alike.
 // compileQuestionSchema compiles the question's schema, from SchemaJSON when
 // the question brings it written out.
-func compileQuestionSchema(q metric.Question) (*schema, []byte, error) {
+func compileQuestionSchema(q judgment.Question) (*schema, []byte, error) {
 	if len(q.SchemaJSON) == 0 {
 		return compileSchema(q.Schema)
 	}

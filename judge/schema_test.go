@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // topicSchema is written as Go literals ([]string, nested maps), as the
@@ -215,7 +215,7 @@ func TestLanguageNote(t *testing.T) {
 
 func TestQuestionSchemaJSONIsUsedAsWritten(t *testing.T) {
 	raw := json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
-	s, got, err := compileQuestionSchema(metric.Question{Name: "q", SchemaJSON: raw})
+	s, got, err := compileQuestionSchema(judgment.Question{Name: "q", SchemaJSON: raw})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestQuestionSchemaJSONIsUsedAsWritten(t *testing.T) {
 	if p := s.check(map[string]any{"ok": "yes"}); len(p) == 0 {
 		t.Error("a string where the schema wants a boolean passed")
 	}
-	_, _, err = compileQuestionSchema(metric.Question{Name: "q", SchemaJSON: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)})
+	_, _, err = compileQuestionSchema(judgment.Question{Name: "q", SchemaJSON: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)})
 	if err == nil || !strings.Contains(err.Error(), "not strict") {
 		t.Errorf("a loose SchemaJSON: err = %v, want it refused as not strict", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -29,7 +30,7 @@ import (
 // is asked within the one given to WithContext, such as t.Context(), else
 // context.Background() (a judge.ForTest(t) client ends its questions with
 // its test either way).
-func AchieveGoal(j metric.Judge) *GoalMatcher {
+func AchieveGoal(j judgment.Judge) *GoalMatcher {
 	return newGoalMatcher(metric.AgentGoalAccuracy{Judge: j}, nil, judged{})
 }
 
@@ -95,7 +96,7 @@ func (m *GoalMatcher) run(actual any) (agenttest.Report, error) {
 // the sample's are used, and an actual conversation, which has none, is an
 // error. Errors, disagreements, Eventually and the context are handled as
 // AchieveGoal handles them.
-func StayOnTopics(j metric.Judge, topics ...string) *TopicMatcher {
+func StayOnTopics(j judgment.Judge, topics ...string) *TopicMatcher {
 	return newTopicMatcher(metric.TopicAdherence{Judge: j}, append([]string(nil), topics...), agenttest.DefaultTopicThreshold, judged{})
 }
 

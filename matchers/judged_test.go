@@ -14,6 +14,7 @@ import (
 	"github.com/agentcheck/agentcheck/adapters/goopenai"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	. "github.com/agentcheck/agentcheck/matchers"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
@@ -335,7 +336,7 @@ func TestJudgedPanels(t *testing.T) {
 
 	// A consensus panel whose judges disagree gives no verdict either way:
 	// To and NotTo both fail, showing both verdicts and the disagreement.
-	consensus := judge.NewPanel([]metric.Judge{strict, lenient}, metric.Aggregation{Method: metric.Consensus, Tolerance: 0.2})
+	consensus := judge.NewPanel([]judgment.Judge{strict, lenient}, judgment.Aggregation{Method: judgment.Consensus, Tolerance: 0.2})
 	m := AchieveGoal(consensus)
 	g.Expect(late).To(m)
 	toMsg := g.one(t)
@@ -352,11 +353,11 @@ func TestJudgedPanels(t *testing.T) {
 		"tokens: 1128 (1016 prompt + 112 completion)")
 
 	// A mean panel: half the judges is not all of them.
-	g.Expect(late).To(AchieveGoal(judge.NewPanel([]metric.Judge{strict, lenient}, metric.Aggregation{})))
+	g.Expect(late).To(AchieveGoal(judge.NewPanel([]judgment.Judge{strict, lenient}, judgment.Aggregation{})))
 	contains(t, g.one(t), "to achieve its goal, but 1 of 2 judges found it did (agent_goal_accuracy 0.5, want 1)")
 
 	// A failing member is left out with its cause; the others decide.
-	withBroken := judge.NewPanel([]metric.Judge{lenient, broken}, metric.Aggregation{})
+	withBroken := judge.NewPanel([]judgment.Judge{lenient, broken}, judgment.Aggregation{})
 	g.Expect(late).To(AchieveGoal(withBroken))
 	g.none(t)
 	g.Expect(late).NotTo(AchieveGoal(withBroken))

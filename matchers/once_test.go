@@ -9,6 +9,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	. "github.com/agentcheck/agentcheck/matchers"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
@@ -37,11 +38,11 @@ func fickleScript(compared *atomic.Int32) judgetest.Script {
 func TestJudgedMatchersAskOnce(t *testing.T) {
 	checkLeaks(t)
 	late := agentcheck.Sample{Conversation: booking("21:00"), Reference: bookingReference}
-	for name, m := range map[string]func(metric.Judge) types.GomegaMatcher{
-		"Using": func(j metric.Judge) types.GomegaMatcher {
+	for name, m := range map[string]func(judgment.Judge) types.GomegaMatcher{
+		"Using": func(j judgment.Judge) types.GomegaMatcher {
 			return HaveToolCallAccuracy(1).Using(metric.AgentGoalAccuracy{Judge: j})
 		},
-		"AchieveGoal": func(j metric.Judge) types.GomegaMatcher { return AchieveGoal(j) },
+		"AchieveGoal": func(j judgment.Judge) types.GomegaMatcher { return AchieveGoal(j) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			var compared atomic.Int32
@@ -101,9 +102,9 @@ func TestScoreMatcherPanelDisagreement(t *testing.T) {
 	checkLeaks(t)
 	dir := t.TempDir()
 	s := judgetest.Start(t, judgeScript())
-	panel := judge.NewPanel([]metric.Judge{
+	panel := judge.NewPanel([]judgment.Judge{
 		newJudge(t, s, dir, "judge-a", recorder.RecordMissing), newJudge(t, s, dir, "judge-lenient", recorder.RecordMissing),
-	}, metric.Aggregation{Method: metric.Consensus, Tolerance: 0.2})
+	}, judgment.Aggregation{Method: judgment.Consensus, Tolerance: 0.2})
 	late := agentcheck.Sample{Conversation: booking("21:00"), Reference: bookingReference}
 	m := HaveToolCallAccuracy(0.5).Using(metric.AgentGoalAccuracy{Judge: panel})
 	g := newFailures()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -27,7 +28,7 @@ import (
 // trajectory of a correct run; Against gives them. Errors (every judge
 // failed or answered unusably, a replay miss), disagreements, Eventually
 // and the context are handled as AchieveGoal handles them.
-func SatisfyRubric(j metric.Judge, rubric string) *RubricMatcher {
+func SatisfyRubric(j judgment.Judge, rubric string) *RubricMatcher {
 	return newRubricMatcher(metric.TrajectoryRubric{Judge: j, Rubric: rubric}, nil, false, judged{})
 }
 

@@ -10,8 +10,8 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	. "github.com/agentcheck/agentcheck/matchers"
-	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
 	"github.com/onsi/gomega"
@@ -190,7 +190,7 @@ func TestSatisfyRubricPanelsAndErrors(t *testing.T) {
 	g := newRubricGomega()
 
 	// A consensus panel whose judges disagree gives no verdict either way.
-	m := SatisfyRubric(judge.NewPanel([]metric.Judge{strict, lenient}, metric.Aggregation{Method: metric.Consensus}), transferRubric)
+	m := SatisfyRubric(judge.NewPanel([]judgment.Judge{strict, lenient}, judgment.Aggregation{Method: judgment.Consensus}), transferRubric)
 	g.Expect(hasty).To(m)
 	toMsg := g.failure(t)
 	g.Expect(hasty).NotTo(m)
@@ -204,7 +204,7 @@ func TestSatisfyRubricPanelsAndErrors(t *testing.T) {
 		"disagreement: judges disagree: scores [0, 1] spread 1, more than the tolerance 0")
 
 	// A mean panel: half the judges is not all of them.
-	g.Expect(hasty).To(SatisfyRubric(judge.NewPanel([]metric.Judge{strict, lenient}, metric.Aggregation{}), transferRubric))
+	g.Expect(hasty).To(SatisfyRubric(judge.NewPanel([]judgment.Judge{strict, lenient}, judgment.Aggregation{}), transferRubric))
 	hasAll(t, g.failure(t), "to satisfy the rubric \"The agent confirms who the payee is before it pays.\", but 1 of 2 judges found it does (trajectory_rubric 0.5, want 1)")
 
 	// An answer outside the schema is an error, never a verdict.

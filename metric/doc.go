@@ -4,9 +4,9 @@
 // see them); TrajectoryMatch and ToolCallMatch, the trajectory engine
 // (package trajectory) as metrics, which pair calls optimally, as JSON
 // values, in each trajectory mode; and the judged AgentGoalAccuracy,
-// TopicAdherence and TrajectoryRubric, which ask a Judge (the judge package
-// implements it over any OpenAI-compatible model, recorded for tests) or a
-// Panel of judges. Every metric is a pure function of the sample and the
+// TopicAdherence and TrajectoryRubric, which ask a judgment.Judge (the judge
+// package implements it over any OpenAI-compatible model, recorded for
+// tests) or a judgment.Panel of judges. Every metric is a pure function of the sample and the
 // judge's answers and gives a Result: the score, the reason in one
 // sentence, ragas's warnings, and the pairing of calls or the judges'
 // verdicts it came from, which agenttest and matchers render into failure

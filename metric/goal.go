@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // GoalPromptVersion versions the goal-accuracy prompts below. Change it
@@ -64,7 +65,7 @@ func mustMarshal(v any) json.RawMessage {
 // conversation, then compares the end state with the desired outcome: the
 // sample's Reference when it has one, else the inferred goal.
 type AgentGoalAccuracy struct {
-	Judge Judge
+	Judge judgment.Judge
 	// WithoutReference ignores the sample's Reference and compares with the
 	// inferred goal (ragas's AgentGoalAccuracyWithoutReference). A sample
 	// without a Reference is always judged this way.
@@ -80,7 +81,7 @@ func (m AgentGoalAccuracy) Evaluate(ctx context.Context, s agentcheck.Sample) (R
 		return Result{Metric: m.Name()}, fmt.Errorf("%s: the conversation is empty", m.Name())
 	}
 	useReference := !m.WithoutReference && s.Reference != ""
-	r, err := judgeWith(ctx, m.Name(), m.Judge, func(ctx context.Context, j Judge) Verdict {
+	r, err := judgeWith(ctx, m.Name(), m.Judge, func(ctx context.Context, j judgment.Judge) Verdict {
 		return m.judgeOne(ctx, j, s, useReference)
 	})
 	if err != nil {
@@ -98,13 +99,13 @@ func (m AgentGoalAccuracy) Evaluate(ctx context.Context, s agentcheck.Sample) (R
 	return r, nil
 }
 
-func (m AgentGoalAccuracy) judgeOne(ctx context.Context, j Judge, s agentcheck.Sample, useReference bool) Verdict {
+func (m AgentGoalAccuracy) judgeOne(ctx context.Context, j judgment.Judge, s agentcheck.Sample, useReference bool) Verdict {
 	v := Verdict{Model: judgeName(j)}
 	var inferred struct {
 		UserGoal string `json:"user_goal"`
 		EndState string `json:"end_state"`
 	}
-	err := ask(ctx, j, Question{
+	err := ask(ctx, j, judgment.Question{
 		Name:          "agent_goal_infer",
 		PromptVersion: GoalPromptVersion,
 		Instructions:  goalInferInstructions,
@@ -125,7 +126,7 @@ func (m AgentGoalAccuracy) judgeOne(ctx context.Context, j Judge, s agentcheck.S
 		Reason   string `json:"reason"`
 		Achieved bool   `json:"achieved"`
 	}
-	err = ask(ctx, j, Question{
+	err = ask(ctx, j, judgment.Question{
 		Name:          "agent_goal_compare",
 		PromptVersion: GoalPromptVersion,
 		Instructions:  goalCompareInstructions,

@@ -8,96 +8,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
-)
 
-// Judge answers one question with JSON that fits the question's schema.
-// The judge package implements it with any OpenAI-compatible model, recorded
-// to and replayed from cassettes; tests may implement it with a script.
-type Judge interface {
-	Ask(ctx context.Context, q Question) (Answer, error)
-}
-
-// Question is one request to a judge.
-type Question struct {
-	// Name identifies the question and names its output schema, e.g.
-	// "agent_goal_infer". Letters, digits and underscores.
-	Name string
-	// PromptVersion is the version of the prompt texts, e.g. "goal/v1". It is
-	// sent along so that a cassette recorded with another version misses, and
-	// says why.
-	PromptVersion string
-	// Instructions is the system message; Input the user message.
-	Instructions string
-	Input        string
-	// Schema is the JSON schema the answer must fit, strict in OpenAI's
-	// sense: every property required, additionalProperties false.
-	Schema map[string]any
-	// SchemaJSON, when set, is Schema already written as JSON; the judge
-	// then uses it as it is and need not marshal Schema for every request.
-	// The metrics set both from the same constant.
-	SchemaJSON json.RawMessage
-}
-
-// Answer is a judge's reply to a Question.
-type Answer struct {
-	// JSON is the answer, already checked against the question's schema.
-	JSON     json.RawMessage
-	Model    string
-	Usage    Usage
-	Duration time.Duration
-	// Attempts counts the requests made, retries included.
-	Attempts int
-	// PromptVersion is the version of the prompt the question was asked
-	// with (Question.PromptVersion).
-	PromptVersion string
-	// Source says where the answer came from: a cassette path, or "live".
-	Source string
-	// Rerecord is the command that records the answer anew, when it came
-	// from a cassette.
-	Rerecord string
-}
-
-// Usage is the tokens a judgment cost.
-type Usage struct {
-	PromptTokens     int
-	CompletionTokens int
-}
-
-// Total is prompt plus completion tokens.
-func (u Usage) Total() int { return u.PromptTokens + u.CompletionTokens }
-
-// Add returns the sum of two usages.
-func (u Usage) Add(v Usage) Usage {
-	return Usage{u.PromptTokens + v.PromptTokens, u.CompletionTokens + v.CompletionTokens}
-}
-
-// Panel is a Judge made of several judges whose verdicts are aggregated.
-// A judged metric given a Panel runs its whole judgment once per member,
-// concurrently, and aggregates the members' scores; a member that fails is
-// dropped with its cause kept in the result.
-type Panel interface {
-	Judge
-	Members() []Judge
-	Aggregation() Aggregation
-}
-
-// Aggregation says how a panel's scores become one.
-type Aggregation struct {
-	Method AggregationMethod
-	// Tolerance is the largest spread of scores Consensus accepts.
-	Tolerance float64
-}
-
-// AggregationMethod is the rule of an Aggregation.
-type AggregationMethod string
-
-// The aggregation methods. Mean is the default, as in spring-ai-ragas.
-const (
-	Mean      AggregationMethod = "mean"
-	Majority  AggregationMethod = "majority"
-	Min       AggregationMethod = "min"
-	Unanimous AggregationMethod = "unanimous"
-	Consensus AggregationMethod = "consensus"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // Verdict is one judge's judgment of a sample.
@@ -105,7 +17,7 @@ type Verdict struct {
 	Model    string
 	Score    float64
 	Reason   string
-	Usage    Usage
+	Usage    judgment.Usage
 	Duration time.Duration
 	// Source is where the judge's answers came from (cassette path or
 	// "live"); Rerecord the command that records them anew.
@@ -150,13 +62,13 @@ type TopicVerdict struct {
 // member, concurrently, with a Panel. Members that fail are kept as verdicts
 // with Err set and left out of the score; if every member fails, so does the
 // evaluation.
-func judgeWith(ctx context.Context, metric string, j Judge, judgeOne func(context.Context, Judge) Verdict) (Result, error) {
+func judgeWith(ctx context.Context, metric string, j judgment.Judge, judgeOne func(context.Context, judgment.Judge) Verdict) (Result, error) {
 	r := Result{Metric: metric}
 	if j == nil {
 		return r, fmt.Errorf("%s needs a judge: set the metric's Judge (see package judge)", metric)
 	}
-	members, agg := []Judge{j}, Aggregation{Method: Mean}
-	if p, ok := j.(Panel); ok && len(p.Members()) > 0 {
+	members, agg := []judgment.Judge{j}, judgment.Aggregation{Method: judgment.Mean}
+	if p, ok := j.(judgment.Panel); ok && len(p.Members()) > 0 {
 		members, agg = p.Members(), p.Aggregation()
 	}
 	r.Verdicts = make([]Verdict, len(members))
@@ -192,7 +104,7 @@ func judgeWith(ctx context.Context, metric string, j Judge, judgeOne func(contex
 		format := "%s: every judge failed: " + strings.Repeat("; %s: %w", len(failed))[2:]
 		return r, fmt.Errorf(format, append([]any{metric}, causes...)...)
 	}
-	score, disagreement, err := Aggregate(agg, scores)
+	score, disagreement, err := judgment.Aggregate(agg, scores)
 	if err != nil {
 		return r, fmt.Errorf("%s: %w", metric, err)
 	}
@@ -206,7 +118,7 @@ func judgeWith(ctx context.Context, metric string, j Judge, judgeOne func(contex
 // ask poses a question and decodes the answer into out, adding what it cost
 // to the verdict. A judge returns only answers that fit the schema; decoding
 // can still fail if the schema and out disagree, which is a bug here.
-func ask(ctx context.Context, j Judge, q Question, v *Verdict, out any) error {
+func ask(ctx context.Context, j judgment.Judge, q judgment.Question, v *Verdict, out any) error {
 	a, err := j.Ask(ctx, q)
 	v.PromptVersion = q.PromptVersion
 	if a.Model != "" {
@@ -231,7 +143,7 @@ func ask(ctx context.Context, j Judge, q Question, v *Verdict, out any) error {
 }
 
 // judgeName is a judge's model for verdicts before it has answered.
-func judgeName(j Judge) string {
+func judgeName(j judgment.Judge) string {
 	if n, ok := j.(interface{ Model() string }); ok {
 		return n.Model()
 	}

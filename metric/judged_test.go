@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // scriptJudge answers questions by name from a table; it stands in for a
@@ -21,33 +22,35 @@ type scriptJudge struct {
 	fail    error
 
 	mu    sync.Mutex
-	calls []Question
+	calls []judgment.Question
 }
 
 func (j *scriptJudge) Model() string { return j.model }
 
-func (j *scriptJudge) Ask(_ context.Context, q Question) (Answer, error) {
+func (j *scriptJudge) Ask(_ context.Context, q judgment.Question) (judgment.Answer, error) {
 	j.mu.Lock()
 	j.calls = append(j.calls, q)
 	j.mu.Unlock()
 	if j.fail != nil {
-		return Answer{Model: j.model}, j.fail
+		return judgment.Answer{Model: j.model}, j.fail
 	}
 	a, ok := j.answers[q.Name]
 	if !ok {
-		return Answer{}, errors.New("no scripted answer for " + q.Name)
+		return judgment.Answer{}, errors.New("no scripted answer for " + q.Name)
 	}
-	return Answer{JSON: json.RawMessage(a), Model: j.model, Usage: Usage{10, 5}, Source: "script"}, nil
+	return judgment.Answer{JSON: json.RawMessage(a), Model: j.model, Usage: judgment.Usage{PromptTokens: 10, CompletionTokens: 5}, Source: "script"}, nil
 }
 
 type panel struct {
-	members []Judge
-	agg     Aggregation
+	members []judgment.Judge
+	agg     judgment.Aggregation
 }
 
-func (p panel) Ask(ctx context.Context, q Question) (Answer, error) { return p.members[0].Ask(ctx, q) }
-func (p panel) Members() []Judge                                    { return p.members }
-func (p panel) Aggregation() Aggregation                            { return p.agg }
+func (p panel) Ask(ctx context.Context, q judgment.Question) (judgment.Answer, error) {
+	return p.members[0].Ask(ctx, q)
+}
+func (p panel) Members() []judgment.Judge         { return p.members }
+func (p panel) Aggregation() judgment.Aggregation { return p.agg }
 
 func TestTopicScoresMatchRagas(t *testing.T) {
 	for _, c := range []struct {
@@ -201,17 +204,17 @@ func TestPanelDropsFailingJudgeAndAggregates(t *testing.T) {
 	}}
 	broken := &scriptJudge{model: "broken", fail: errors.New("HTTP 500 after 3 attempts")}
 	for _, c := range []struct {
-		agg          Aggregation
+		agg          judgment.Aggregation
 		want         float64
 		disagreement bool
 	}{
-		{Aggregation{Method: Mean}, 0.5, false},
-		{Aggregation{Method: Majority}, 0, false},
-		{Aggregation{Method: Min}, 0, false},
-		{Aggregation{Method: Unanimous}, 0, false},
-		{Aggregation{Method: Consensus, Tolerance: 0.1}, 0, true},
+		{judgment.Aggregation{Method: judgment.Mean}, 0.5, false},
+		{judgment.Aggregation{Method: judgment.Majority}, 0, false},
+		{judgment.Aggregation{Method: judgment.Min}, 0, false},
+		{judgment.Aggregation{Method: judgment.Unanimous}, 0, false},
+		{judgment.Aggregation{Method: judgment.Consensus, Tolerance: 0.1}, 0, true},
 	} {
-		r, err := AgentGoalAccuracy{Judge: panel{[]Judge{yes, no, broken}, c.agg}}.Evaluate(context.Background(), goalSample)
+		r, err := AgentGoalAccuracy{Judge: panel{[]judgment.Judge{yes, no, broken}, c.agg}}.Evaluate(context.Background(), goalSample)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +228,7 @@ func TestPanelDropsFailingJudgeAndAggregates(t *testing.T) {
 			t.Errorf("%s: the failing judge must be kept with its cause: %+v %q", c.agg.Method, r.Verdicts, r.Warnings)
 		}
 	}
-	_, err := AgentGoalAccuracy{Judge: panel{[]Judge{broken, broken}, Aggregation{}}}.Evaluate(context.Background(), goalSample)
+	_, err := AgentGoalAccuracy{Judge: panel{[]judgment.Judge{broken, broken}, judgment.Aggregation{}}}.Evaluate(context.Background(), goalSample)
 	if err == nil || !strings.Contains(err.Error(), "every judge failed") {
 		t.Errorf("all judges failing: err = %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // RubricPromptVersion versions the trajectory rubric prompts below; see
@@ -98,7 +99,7 @@ const maxRubricCriteria = 50
 // as "The agent must:") are context for the judge; an indented line
 // continues the criterion above it.
 type TrajectoryRubric struct {
-	Judge Judge
+	Judge judgment.Judge
 	// Rubric says what a good trajectory does, in the author's words.
 	Rubric string
 	// Reference shows the judge the sample's ReferenceToolCalls as the
@@ -189,10 +190,10 @@ func (m TrajectoryRubric) EvaluateCriteria(ctx context.Context, s agentcheck.Sam
 	// members tells which verdict a judgment's criteria belong to.
 	j := m.Judge
 	var n int
-	switch p, ok := j.(Panel); {
+	switch p, ok := j.(judgment.Panel); {
 	case ok && len(p.Members()) > 0:
 		members := p.Members()
-		numbered := make([]Judge, len(members))
+		numbered := make([]judgment.Judge, len(members))
 		for i, mb := range members {
 			numbered[i] = numberedJudge{mb, i}
 		}
@@ -201,7 +202,7 @@ func (m TrajectoryRubric) EvaluateCriteria(ctx context.Context, s agentcheck.Sam
 		j, n = numberedJudge{j, 0}, 1
 	}
 	criteria = make([][]CriterionVerdict, n)
-	r, err = judgeWith(ctx, m.Name(), j, func(ctx context.Context, j Judge) Verdict {
+	r, err = judgeWith(ctx, m.Name(), j, func(ctx context.Context, j judgment.Judge) Verdict {
 		nj := j.(numberedJudge)
 		v, cs := judgeRubric(ctx, nj.Judge, q, names)
 		criteria[nj.i] = cs
@@ -219,22 +220,22 @@ func (m TrajectoryRubric) EvaluateCriteria(ctx context.Context, s agentcheck.Sam
 }
 
 type numberedJudge struct {
-	Judge
+	judgment.Judge
 	i int
 }
 
 func (j numberedJudge) Model() string { return judgeName(j.Judge) }
 
 type numberedPanel struct {
-	Panel
-	members []Judge
+	judgment.Panel
+	members []judgment.Judge
 }
 
-func (p numberedPanel) Members() []Judge { return p.members }
+func (p numberedPanel) Members() []judgment.Judge { return p.members }
 
 // question is what every judge is asked about the sample.
-func (m TrajectoryRubric) question(s agentcheck.Sample, criteria []string) Question {
-	q := Question{
+func (m TrajectoryRubric) question(s agentcheck.Sample, criteria []string) judgment.Question {
+	q := judgment.Question{
 		Name:          "trajectory_rubric",
 		PromptVersion: RubricPromptVersion,
 		Instructions:  rubricInstructions,
@@ -283,7 +284,7 @@ func trajectoryText(c agentcheck.Conversation) string {
 
 // judgeRubric asks one judge, and checks that its verdict on the whole
 // agrees with its verdicts on the criteria.
-func judgeRubric(ctx context.Context, j Judge, q Question, names []string) (Verdict, []CriterionVerdict) {
+func judgeRubric(ctx context.Context, j judgment.Judge, q judgment.Question, names []string) (Verdict, []CriterionVerdict) {
 	v := Verdict{Model: judgeName(j)}
 	var answer struct {
 		Criteria  map[string]json.RawMessage `json:"criteria"`

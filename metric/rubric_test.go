@@ -15,6 +15,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
@@ -163,7 +164,7 @@ func TestTrajectoryRubricPassesAndFailsWithReasons(t *testing.T) {
 	}
 	v := r.Verdicts[0]
 	cassette := filepath.Join(dir, recorder.CassetteFile(t.Name()))
-	if v.Model != "judge-careful" || v.PromptVersion != metric.RubricPromptVersion || v.Usage != (metric.Usage{PromptTokens: 610, CompletionTokens: 74}) ||
+	if v.Model != "judge-careful" || v.PromptVersion != metric.RubricPromptVersion || v.Usage != (judgment.Usage{PromptTokens: 610, CompletionTokens: 74}) ||
 		r.Usage != v.Usage || v.Source != cassette || !strings.Contains(v.Rerecord, "TestTrajectoryRubricPassesAndFailsWithReasons") {
 		t.Errorf("verdict %+v; want model, prompt version, usage 610+74 and the cassette %s", v, cassette)
 	}
@@ -345,15 +346,15 @@ func TestTrajectoryRubricPanel(t *testing.T) {
 	hasty := refundRun(false)
 
 	for _, c := range []struct {
-		agg          metric.Aggregation
+		agg          judgment.Aggregation
 		want         float64
 		disagreement bool
 	}{
-		{metric.Aggregation{}, 0.5, false},
-		{metric.Aggregation{Method: metric.Majority}, 0, false},
-		{metric.Aggregation{Method: metric.Consensus, Tolerance: 0.2}, 0, true},
+		{judgment.Aggregation{}, 0.5, false},
+		{judgment.Aggregation{Method: judgment.Majority}, 0, false},
+		{judgment.Aggregation{Method: judgment.Consensus, Tolerance: 0.2}, 0, true},
 	} {
-		p := judge.NewPanel([]metric.Judge{careful, lenient, garbled}, c.agg)
+		p := judge.NewPanel([]judgment.Judge{careful, lenient, garbled}, c.agg)
 		r, criteria, err := metric.TrajectoryRubric{Judge: p, Rubric: refundRubric}.EvaluateCriteria(context.Background(), hasty)
 		if err != nil {
 			t.Fatal(err)
@@ -385,7 +386,7 @@ func TestTrajectoryRubricRecordThenReplay(t *testing.T) {
 	dir := t.TempDir()
 	s := judgetest.NewServer(rubricScript)
 	defer s.Close()
-	run := func(j metric.Judge) (out []metric.Result) {
+	run := func(j judgment.Judge) (out []metric.Result) {
 		for _, sample := range []agentcheck.Sample{refundRun(true), refundRun(false)} {
 			for _, m := range []metric.TrajectoryRubric{{Judge: j, Rubric: refundRubric}, {Judge: j, Rubric: "Follow the reference.", Reference: true}} {
 				r, err := m.Evaluate(context.Background(), sample)
@@ -441,7 +442,7 @@ func TestTrajectoryRubricCommittedCassette(t *testing.T) {
 	}
 	careful := judge.ForTest(t, judge.WithBaseURL(s.URL), judge.WithModel("judge-careful"))
 	lenient := judge.ForTest(t, judge.WithBaseURL(s.URL), judge.WithModel("judge-lenient"))
-	p := judge.NewPanel([]metric.Judge{careful, lenient}, metric.Aggregation{Method: metric.Unanimous})
+	p := judge.NewPanel([]judgment.Judge{careful, lenient}, judgment.Aggregation{Method: judgment.Unanimous})
 	r, criteria, err := metric.TrajectoryRubric{Judge: p, Rubric: refundRubric}.EvaluateCriteria(context.Background(), refundRun(false))
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/pytext"
 	"github.com/agentcheck/agentcheck/internal/pyvalue"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // Metric scores a sample. The deterministic metrics ignore the context; the
@@ -40,7 +41,7 @@ type Result struct {
 	// metrics; Usage their tokens in total; Disagreement what a consensus
 	// panel disagreed on, when it did.
 	Verdicts     []Verdict
-	Usage        Usage
+	Usage        judgment.Usage
 	Disagreement string
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // TopicPromptVersion versions the topic-adherence prompts below; see
@@ -107,7 +108,7 @@ func ParseTopicMode(s string) (TopicMode, error) {
 // both concurrently. A conversation in which the judge finds no topic scores
 // 1 with a warning saying so (ragas gives NaN).
 type TopicAdherence struct {
-	Judge Judge
+	Judge judgment.Judge
 	Mode  TopicMode
 }
 
@@ -122,7 +123,7 @@ func (m TopicAdherence) Evaluate(ctx context.Context, s agentcheck.Sample) (Resu
 	if len(s.Conversation) == 0 {
 		return Result{Metric: m.Name()}, fmt.Errorf("%s: the conversation is empty", m.Name())
 	}
-	r, err := judgeWith(ctx, m.Name(), m.Judge, func(ctx context.Context, j Judge) Verdict {
+	r, err := judgeWith(ctx, m.Name(), m.Judge, func(ctx context.Context, j judgment.Judge) Verdict {
 		return m.judgeOne(ctx, j, s)
 	})
 	if err != nil {
@@ -141,13 +142,13 @@ func (m TopicAdherence) Evaluate(ctx context.Context, s agentcheck.Sample) (Resu
 	return r, nil
 }
 
-func (m TopicAdherence) judgeOne(ctx context.Context, j Judge, s agentcheck.Sample) Verdict {
+func (m TopicAdherence) judgeOne(ctx context.Context, j judgment.Judge, s agentcheck.Sample) Verdict {
 	v := Verdict{Model: judgeName(j)}
 	transcript := "Conversation:\n" + s.Conversation.String()
 	var extracted struct {
 		Topics []string `json:"topics"`
 	}
-	if err := ask(ctx, j, Question{
+	if err := ask(ctx, j, judgment.Question{
 		Name:          "topic_extract",
 		PromptVersion: TopicPromptVersion,
 		Instructions:  topicExtractInstructions,
@@ -172,7 +173,7 @@ func (m TopicAdherence) judgeOne(ctx context.Context, j Judge, s agentcheck.Samp
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		refusalErr = ask(ctx, j, Question{
+		refusalErr = ask(ctx, j, judgment.Question{
 			Name:          "topic_refusal",
 			PromptVersion: TopicPromptVersion,
 			Instructions:  topicRefusalInstructions,
@@ -182,7 +183,7 @@ func (m TopicAdherence) judgeOne(ctx context.Context, j Judge, s agentcheck.Samp
 	}()
 	go func() {
 		defer wg.Done()
-		classifyErr = ask(ctx, j, Question{
+		classifyErr = ask(ctx, j, judgment.Question{
 			Name:          "topic_classify",
 			PromptVersion: TopicPromptVersion,
 			Instructions:  topicClassifyInstructions,

@@ -18,6 +18,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/agenttest/internal/checkname"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
 	"github.com/stretchr/testify/assert"
@@ -86,7 +87,7 @@ func Score(t TestingT, m metric.Metric, sample agentcheck.Sample, min float64, m
 // metric.AgentGoalAccuracy{Judge: j}), asked within the test's context. A
 // judgment that could not be made and a panel whose judges disagree fail
 // too, with their causes.
-func GoalAchieved(t TestingT, j metric.Judge, sample agentcheck.Sample, msgAndArgs ...any) bool {
+func GoalAchieved(t TestingT, j judgment.Judge, sample agentcheck.Sample, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
@@ -110,7 +111,7 @@ func Rubric(t TestingT, m metric.TrajectoryRubric, sample agentcheck.Sample, msg
 // at least min (agenttest.CheckTopics), asked within the test's context. A
 // perfect score is just under 1: use agenttest.DefaultTopicThreshold, or
 // 0.99 for no slip at all.
-func OnTopics(t TestingT, j metric.Judge, sample agentcheck.Sample, min float64, mode metric.TopicMode, msgAndArgs ...any) bool {
+func OnTopics(t TestingT, j judgment.Judge, sample agentcheck.Sample, min float64, mode metric.TopicMode, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/agenttest/assert"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
 	"github.com/stretchr/testify/require"
@@ -69,7 +70,7 @@ func Score(t TestingT, m metric.Metric, sample agentcheck.Sample, min float64, m
 }
 
 // GoalAchieved is assert.GoalAchieved, then t.FailNow() on failure.
-func GoalAchieved(t TestingT, j metric.Judge, sample agentcheck.Sample, msgAndArgs ...any) {
+func GoalAchieved(t TestingT, j judgment.Judge, sample agentcheck.Sample, msgAndArgs ...any) {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
@@ -89,7 +90,7 @@ func Rubric(t TestingT, m metric.TrajectoryRubric, sample agentcheck.Sample, msg
 }
 
 // OnTopics is assert.OnTopics, then t.FailNow() on failure.
-func OnTopics(t TestingT, j metric.Judge, sample agentcheck.Sample, min float64, mode metric.TopicMode, msgAndArgs ...any) {
+func OnTopics(t TestingT, j judgment.Judge, sample agentcheck.Sample, min float64, mode metric.TopicMode, msgAndArgs ...any) {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}

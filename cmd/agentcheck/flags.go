@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
@@ -78,7 +79,7 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	topicMode := fs.String("topic-mode", "f1", "")
 	var models stringsFlag
 	fs.Var(&models, "judge-model", "")
-	aggregation := fs.String("aggregation", string(metric.Mean), "")
+	aggregation := fs.String("aggregation", string(judgment.Mean), "")
 	tolerance := fs.Float64("tolerance", 0.1, "")
 	concurrency := fs.Int("judge-concurrency", 8, "")
 	cassette := fs.String("cassette", "", "")
@@ -163,9 +164,9 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 		}
 	}
 	cfg.judge.models = models
-	cfg.judge.agg = metric.Aggregation{Method: metric.AggregationMethod(*aggregation), Tolerance: *tolerance}
+	cfg.judge.agg = judgment.Aggregation{Method: judgment.AggregationMethod(*aggregation), Tolerance: *tolerance}
 	switch cfg.judge.agg.Method {
-	case metric.Mean, metric.Majority, metric.Min, metric.Unanimous, metric.Consensus:
+	case judgment.Mean, judgment.Majority, judgment.Min, judgment.Unanimous, judgment.Consensus:
 	default:
 		return cfg, nil, fmt.Errorf("--aggregation: unknown method %q (want mean, majority, min, unanimous or consensus)", *aggregation)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/internal/shell"
 	"github.com/agentcheck/agentcheck/judge"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 )
 
@@ -28,7 +28,7 @@ const demoCassette = "demo.yaml"
 // judgeSession is a run's judge and what must be closed after the run: the
 // cassette, which saves what was recorded, and the judge's connections.
 type judgeSession struct {
-	judge     metric.Judge
+	judge     judgment.Judge
 	rec       *recorder.Recorder
 	transport *http.Transport
 }
@@ -101,7 +101,7 @@ func openJudgeFor(cmd string, cfg *evalConfig, args, files []string, stderr io.W
 	}
 	opts = append(opts, judge.WithRecorder(rec))
 
-	var members []metric.Judge
+	var members []judgment.Judge
 	if len(models) == 0 {
 		members = append(members, judge.New(opts...))
 	}

@@ -25,6 +25,7 @@ import (
 	"syscall"
 
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
@@ -355,7 +356,7 @@ type evalConfig struct {
 // judgeFlags are the flags of the judged metrics.
 type judgeFlags struct {
 	models      []string
-	agg         metric.Aggregation
+	agg         judgment.Aggregation
 	cassette    string
 	concurrency int
 }
@@ -409,7 +410,7 @@ type metricOptions struct {
 	args          trajectory.ArgsMode
 	turnAware     bool // trajectory_match, strict: the calls of one AI message in any order
 	topicMode     metric.TopicMode
-	judge         metric.Judge // nil until the judge is set up
+	judge         judgment.Judge // nil until the judge is set up
 }
 
 // newMetric maps a metric name of the command line to the metric.

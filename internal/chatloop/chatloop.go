@@ -15,7 +15,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/chatwire"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/scenario"
 )
 
@@ -30,7 +30,7 @@ type Model[M any] interface {
 	// Ask sends history to the model and returns its message as the SDK
 	// received it (to send back), as the SDK's adapter reads it, and the
 	// response's usage.
-	Ask(ctx context.Context, history []M) (M, agentcheck.Message, metric.Usage, error)
+	Ask(ctx context.Context, history []M) (M, agentcheck.Message, judgment.Usage, error)
 }
 
 // Loop is an agent's settings; Name starts its errors ("goopenai agent").

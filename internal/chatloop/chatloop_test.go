@@ -15,7 +15,7 @@ import (
 	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/internal/chatloop"
 	"github.com/agentcheck/agentcheck/internal/chatwire"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/scenario"
 )
 
@@ -36,10 +36,10 @@ func (f *fakeModel) Decode(messages []byte) ([]json.RawMessage, error) {
 	return msgs, err
 }
 
-func (f *fakeModel) Ask(_ context.Context, history []json.RawMessage) (json.RawMessage, agentcheck.Message, metric.Usage, error) {
+func (f *fakeModel) Ask(_ context.Context, history []json.RawMessage) (json.RawMessage, agentcheck.Message, judgment.Usage, error) {
 	f.asked++
 	f.last = slices.Clone(history)
-	usage := metric.Usage{PromptTokens: 10 * f.asked, CompletionTokens: f.asked}
+	usage := judgment.Usage{PromptTokens: 10 * f.asked, CompletionTokens: f.asked}
 	if err := f.fail[f.asked]; err != nil {
 		return nil, agentcheck.Message{}, usage, err
 	}
@@ -130,7 +130,7 @@ func TestTurnRunsToolsUntilTheModelAnswersInText(t *testing.T) {
 	if diff := cmp.Diff(want, reply.Messages, sameText); diff != "" {
 		t.Errorf("reply (-want +got):\n%s", diff)
 	}
-	if reply.Usage != (metric.Usage{PromptTokens: 60, CompletionTokens: 6}) {
+	if reply.Usage != (judgment.Usage{PromptTokens: 60, CompletionTokens: 6}) {
 		t.Errorf("usage %+v, want the three responses' summed", reply.Usage)
 	}
 	// What the model was sent last: the system prompt, the conversation,
@@ -217,7 +217,7 @@ func TestTurnErrorsKeepTheTurnSoFar(t *testing.T) {
 	if !errors.Is(err, boom) || err.Error() != "test agent: model request 2 of the turn: boom" {
 		t.Errorf("err = %v", err)
 	}
-	if len(reply.Messages) != 2 || reply.Usage != (metric.Usage{PromptTokens: 30, CompletionTokens: 3}) {
+	if len(reply.Messages) != 2 || reply.Usage != (judgment.Usage{PromptTokens: 30, CompletionTokens: 3}) {
 		t.Errorf("reply %+v: want the first request's messages and both requests' usage", reply)
 	}
 

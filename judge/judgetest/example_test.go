@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // A scripted server stands in for the judge's endpoint: here it is rate
@@ -21,7 +21,7 @@ func ExampleNewServer() {
 
 	j := judge.New(judge.WithBaseURL(s.URL), judge.WithModel("judge-model"), judge.WithAPIKey(""),
 		judge.WithRetry(judge.RetryPolicy{Initial: 1}))
-	ans, err := j.Ask(context.Background(), metric.Question{
+	ans, err := j.Ask(context.Background(), judgment.Question{
 		Name:         "agent_goal_compare",
 		Instructions: "Decide whether the end state achieves the desired outcome.",
 		Input:        "Desired: a refund. End state: refunded.",
