@@ -1,14 +1,15 @@
 package agentcheck
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/agentcheck/agentcheck/internal/pytext"
 )
@@ -385,7 +386,7 @@ func (v Value) appendJSON(b []byte, sorted bool) []byte {
 		var stack [8]int
 		order := stack[:0]
 		if sorted {
-			order = SortedMembers(v.elems, order)
+			order = byKey(v.elems, order)
 		}
 		for k := range v.elems {
 			i := k
@@ -446,92 +447,69 @@ func appendJSONString(b []byte, s string) []byte {
 // key order. true is not 1, and NaN equals nothing, NaN included. It is the
 // equality every expectation and every JSON comparison of agentcheck uses.
 func Equal(a, b Value) bool {
-	var nan int
-	var ab, bb [64]byte
-	return string(AppendCanonical(ab[:0], a, &nan)) == string(AppendCanonical(bb[:0], b, &nan))
-}
-
-// AppendCanonical appends to b a key for v under Equal: two values get the
-// same key exactly when Equal reports them equal. nan is a counter the
-// caller owns that gives each NaN a key of its own; with nan nil, every NaN
-// gets the same key. Metrics use the keys to hash calls.
-func AppendCanonical(b []byte, v Value, nan *int) []byte {
-	switch v.kind {
-	case NullKind:
-		return append(b, 'N')
+	an, bn := a.kind == IntKind || a.kind == FloatKind, b.kind == IntKind || b.kind == FloatKind
+	if an && bn {
+		return equalNumbers(a, b)
+	}
+	if a.kind != b.kind || len(a.elems) != len(b.elems) {
+		return false
+	}
+	switch a.kind {
 	case BoolKind:
-		if v.f != 0 {
-			return append(b, 't')
-		}
-		return append(b, 'f')
-	case IntKind:
-		b = append(b, 'n')
-		return append(b, v.s...)
-	case FloatKind:
-		b = append(b, 'n')
-		switch {
-		case math.IsNaN(v.f):
-			if nan == nil {
-				return append(b, "nan"...)
-			}
-			*nan++
-			b = append(b, "nan#"...)
-			return strconv.AppendInt(b, int64(*nan), 10)
-		case math.IsInf(v.f, 0):
-			return pytext.AppendFloat(b, v.f)
-		case v.f == math.Trunc(v.f):
-			// An integral float equals the int of the same exact value.
-			if math.Abs(v.f) < 1<<53 {
-				return strconv.AppendInt(b, int64(v.f), 10)
-			}
-			n, _ := new(big.Float).SetFloat64(v.f).Int(nil)
-			return n.Append(b, 10)
-		}
-		// A fractional float equals only itself: its bits are its key,
-		// fixed-length, so the key needs no end marker.
-		return binary.BigEndian.AppendUint64(append(b, 'x'), math.Float64bits(v.f))
+		return a.f == b.f
 	case StringKind:
-		b = binary.AppendUvarint(append(b, 's'), uint64(len(v.s)))
-		return append(b, v.s...)
+		return a.s == b.s
 	case ArrayKind:
-		b = append(b, '[')
-		for i := range v.elems {
-			b = AppendCanonical(b, v.elems[i].Value, nan)
-			b = append(b, ',')
+		for i := range a.elems {
+			if !Equal(a.elems[i].Value, b.elems[i].Value) {
+				return false
+			}
 		}
-		return append(b, ']')
 	case ObjectKind:
-		// The member count up front keeps keys unambiguous: without it the
-		// '}' that closes an object reads like the length (125) of a next
-		// key.
-		b = binary.AppendUvarint(append(b, '{'), uint64(len(v.elems)))
-		var stack [8]int
-		for _, i := range SortedMembers(v.elems, stack[:0]) {
-			m := &v.elems[i]
-			b = binary.AppendUvarint(b, uint64(len(m.Key)))
-			b = append(b, m.Key...)
-			b = AppendCanonical(b, m.Value, nan)
-			b = append(b, ',')
+		// Member by member in key order; members with the same key (an
+		// object built with ObjectOf may have them) in their order.
+		var as, bs [8]int
+		ai, bi := byKey(a.elems, as[:0]), byKey(b.elems, bs[:0])
+		for k := range ai {
+			am, bm := &a.elems[ai[k]], &b.elems[bi[k]]
+			if am.Key != bm.Key || !Equal(am.Value, bm.Value) {
+				return false
+			}
 		}
-		return append(b, '}')
 	}
-	return b
+	return true
 }
 
-// SortedMembers appends to buf the indexes of ms sorted by key (byte order,
-// which for UTF-8 is code point order, Python's string order) and returns
-// it. Equal keys keep their order.
-func SortedMembers(ms []Member, buf []int) []int {
-	idx := buf[:0]
+// equalNumbers is Equal on two numbers: ints by their digits, an integral
+// float by the digits of its exact value, a fractional or infinite float
+// only with the same float.
+func equalNumbers(a, b Value) bool {
+	if a.kind == IntKind && b.kind == IntKind {
+		return a.s == b.s
+	}
+	if a.kind == IntKind {
+		a, b = b, a
+	}
+	if b.kind == FloatKind {
+		return a.f == b.f // NaN is unequal to itself
+	}
+	// a is a float, b an int.
+	if math.IsInf(a.f, 0) || a.f != math.Trunc(a.f) {
+		return false
+	}
+	if math.Abs(a.f) < 1<<53 {
+		return strconv.FormatInt(int64(a.f), 10) == b.s
+	}
+	n, _ := new(big.Float).SetFloat64(a.f).Int(nil)
+	return n.String() == b.s
+}
+
+// byKey appends to buf the indexes of ms in key order (byte order, which for
+// UTF-8 is code point order), members with the same key in their order.
+func byKey(ms []Member, buf []int) []int {
 	for i := range ms {
-		idx = append(idx, i)
+		buf = append(buf, i)
 	}
-	// Insertion sort: argument lists are short, and this keeps it
-	// allocation-free and stable.
-	for i := 1; i < len(idx); i++ {
-		for j := i; j > 0 && ms[idx[j]].Key < ms[idx[j-1]].Key; j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
-		}
-	}
-	return idx
+	slices.SortStableFunc(buf, func(i, j int) int { return strings.Compare(ms[i].Key, ms[j].Key) })
+	return buf
 }

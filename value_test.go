@@ -208,35 +208,8 @@ func TestEqual(t *testing.T) {
 		if got := agentcheck.Equal(b, a); got != tt.equal {
 			t.Errorf("Equal(%s, %s) = %v, want %v", tt.b, tt.a, got, tt.equal)
 		}
-		// Keys are equal exactly when the values are, but for NaN, which
-		// has one key for all when no counter is given.
-		ka := string(agentcheck.AppendCanonical(nil, a, nil))
-		kb := string(agentcheck.AppendCanonical(nil, b, nil))
-		if !strings.Contains(tt.a, "NaN") && (ka == kb) != tt.equal {
-			t.Errorf("AppendCanonical keys of %s and %s: %q, %q; equal %v, want %v", tt.a, tt.b, ka, kb, ka == kb, tt.equal)
-		}
 	}
 	if agentcheck.Equal(agentcheck.FloatOf(math.NaN()), agentcheck.FloatOf(math.NaN())) {
 		t.Error("NaN equals NaN")
-	}
-	// With a counter, as the matching metric uses it, each NaN gets a key
-	// of its own.
-	n := 0
-	a := string(agentcheck.AppendCanonical(nil, agentcheck.MustParseValue(`[NaN]`), &n))
-	b := string(agentcheck.AppendCanonical(nil, agentcheck.MustParseValue(`[NaN]`), &n))
-	if a == b {
-		t.Errorf("with a counter, NaN keys %q and %q are equal", a, b)
-	}
-}
-
-func TestSortedMembers(t *testing.T) {
-	v := agentcheck.MustParseValue(`{"b": 1, "é": 2, "a": 3, "": 4, "B": 5, "ab": 6}`)
-	var keys []string
-	ms := v.Members()
-	for _, i := range agentcheck.SortedMembers(ms, nil) {
-		keys = append(keys, ms[i].Key)
-	}
-	if diff := cmp.Diff([]string{"", "B", "a", "ab", "b", "é"}, keys); diff != "" {
-		t.Errorf("SortedMembers (-want +got):\n%s", diff)
 	}
 }

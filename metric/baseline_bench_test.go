@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/jsonkey"
 )
 
 // greedyPairs is the baseline ToolCallMatch is measured against: the Java
@@ -76,16 +77,16 @@ func argKeys(c agentcheck.ToolCall, id func([]byte) int32, buf []byte) (callArgs
 	if args.Kind() == agentcheck.NullKind {
 		args = agentcheck.ObjectOf()
 	}
-	buf = agentcheck.AppendCanonical(append(buf[:0], 'w'), args, nil)
+	buf = jsonkey.Append(append(buf[:0], 'w'), args, nil)
 	a := callArgs{invalid: c.InvalidArgs != "", whole: id(buf)}
 	if args.Kind() != agentcheck.ObjectKind {
-		buf = agentcheck.AppendCanonical(append(buf[:0], '!'), args, nil)
+		buf = jsonkey.Append(append(buf[:0], '!'), args, nil)
 		a.members = []int32{id(buf)}
 		return a, buf
 	}
 	for _, mb := range args.Members() {
 		buf = append(append(append(buf[:0], 'm'), mb.Key...), 0)
-		buf = agentcheck.AppendCanonical(buf, mb.Value, nil)
+		buf = jsonkey.Append(buf, mb.Value, nil)
 		a.members = append(a.members, id(buf))
 	}
 	slices.Sort(a.members)

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/jsonkey"
 	"github.com/agentcheck/agentcheck/internal/pytext"
 	"github.com/agentcheck/agentcheck/internal/pyvalue"
 	"github.com/agentcheck/agentcheck/judgment"
@@ -382,7 +383,7 @@ func (sc *scratch) buildArgsKey(calls []agentcheck.ToolCall, i int) {
 	start := len(sc.keys)
 	var stack [8]int
 	args := calls[i].Args.Members()
-	for _, j := range agentcheck.SortedMembers(args, stack[:0]) {
+	for _, j := range jsonkey.SortedMembers(args, stack[:0]) {
 		m := &args[j]
 		sc.keys = appendKeyPart(sc.keys, m.Key)
 		if m.Value.Kind() == agentcheck.StringKind {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/jsonkey"
 	"github.com/agentcheck/agentcheck/internal/keypath"
 )
 
@@ -453,7 +454,7 @@ func (c *compiled) key(tc *agentcheck.ToolCall, buf []byte) (callKey, []byte) {
 		if c.m.Values.Strings != nil {
 			v = mapStrings(v, c.m.Values.Strings)
 		}
-		return agentcheck.AppendCanonical(b, v, nil)
+		return jsonkey.Append(b, v, nil)
 	}
 	k.object = args.Kind() == agentcheck.ObjectKind || args.Kind() == agentcheck.NullKind
 	if !k.object {

@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/jsonkey"
 	"github.com/agentcheck/agentcheck/internal/pytext"
 )
 
@@ -132,8 +133,8 @@ func identical(a, b *agentcheck.Value) bool {
 
 // AppendKey appends a key that is equal for two values exactly when
 // Python's == (after ragas makes them hashable) says they are: the keys of
-// agentcheck.AppendCanonical, but with booleans as the numbers 1 and 0,
-// which Python's == makes them. nan is as AppendCanonical's: with nan nil,
+// jsonkey.Append, but with booleans as the numbers 1 and 0,
+// which Python's == makes them. nan is as jsonkey.Append's: with nan nil,
 // every NaN gets the same key, as Python's json module decodes every NaN to
 // one shared float object and ragas's sets compare by identity before ==.
 func AppendKey(b []byte, v agentcheck.Value, nan *int) []byte {
@@ -155,7 +156,7 @@ func AppendKey(b []byte, v agentcheck.Value, nan *int) []byte {
 		b = append(b, '{')
 		b = binary.AppendUvarint(b, uint64(len(ms)))
 		var stack [8]int
-		for _, i := range agentcheck.SortedMembers(ms, stack[:0]) {
+		for _, i := range jsonkey.SortedMembers(ms, stack[:0]) {
 			b = binary.AppendUvarint(b, uint64(len(ms[i].Key)))
 			b = append(b, ms[i].Key...)
 			b = AppendKey(b, ms[i].Value, nan)
@@ -163,7 +164,7 @@ func AppendKey(b []byte, v agentcheck.Value, nan *int) []byte {
 		}
 		return append(b, '}')
 	}
-	return agentcheck.AppendCanonical(b, v, nan)
+	return jsonkey.Append(b, v, nan)
 }
 
 // Equal reports whether AppendKey(nil, a, nil) and AppendKey(nil, b, nil)
@@ -234,7 +235,7 @@ func equalMembers(am, bm []agentcheck.Member) bool {
 		return true
 	}
 	var as, bs [8]int
-	ai, bi := agentcheck.SortedMembers(am, as[:0]), agentcheck.SortedMembers(bm, bs[:0])
+	ai, bi := jsonkey.SortedMembers(am, as[:0]), jsonkey.SortedMembers(bm, bs[:0])
 	for k := range ai {
 		m, n := &am[ai[k]], &bm[bi[k]]
 		if m.Key != n.Key || !equal(&m.Value, &n.Value) {
