@@ -94,7 +94,7 @@ func TestEvaluateRubricCriteria(t *testing.T) {
 	}
 	run := func(mode recorder.Mode, baseURL string) calibrate.Report {
 		t.Helper()
-		rec, err := recorder.Open(cassette, recorder.WithMode(mode))
+		rec, err := recorder.Open(cassette, recorder.WithMode(mode), recorder.WithEnv(func(string) string { return "" })) // recording refuses to run under CI=true
 		if err != nil {
 			t.Fatal(err)
 		}
