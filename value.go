@@ -103,18 +103,6 @@ func (v Value) Get(key string) (Value, bool) {
 	return Value{}, false
 }
 
-// Keys returns the keys of an Object in order.
-func (v Value) Keys() []string {
-	if v.kind != ObjectKind {
-		return nil
-	}
-	keys := make([]string, len(v.elems))
-	for i, m := range v.elems {
-		keys[i] = m.Key
-	}
-	return keys
-}
-
 // Float returns the numeric value of an Int, Float or Bool as float64.
 func (v Value) Float() float64 { return v.f }
 
