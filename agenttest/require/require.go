@@ -25,9 +25,9 @@ import (
 type TestingT = require.TestingT
 
 // Calls is the expected tool calls of ToolCalls:
-// require.Calls{agenttest.CallTo("search"), agenttest.CallTo("book")}. It is
-// the same type as assert.Calls.
-type Calls = assert.Calls
+// require.Calls{agenttest.CallTo("search"), agenttest.CallTo("book")}, the
+// same slice type as assert.Calls.
+type Calls = []agenttest.ExpectedCall
 
 // ToolCalls is assert.ToolCalls, then t.FailNow() on failure.
 func ToolCalls(t TestingT, actual any, mode trajectory.Mode, expected Calls, msgAndArgs ...any) {
