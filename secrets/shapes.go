@@ -121,7 +121,7 @@ var keyFormats = []keyFormat{
 	prefixed("Prefect or Readme key", 30, "pnu_", "rdme_"),
 	prefixed("Typeform token", 30, "tfp_"),
 	{name: "Twilio API key", hints: []string{"SK"}, re: regexp.MustCompile(`\bSK[0-9a-f]{32}\b`)},
-	{name: "Mailchimp API key", hints: []string{"-us"}, re: regexp.MustCompile(`\b[0-9a-f]{32}-us[0-9]{1,2}\b`)},
+	{name: "Mailchimp API key", hints: []string{"-us0", "-us1", "-us2", "-us3", "-us4", "-us5", "-us6", "-us7", "-us8", "-us9"}, re: regexp.MustCompile(`\b[0-9a-f]{32}-us[0-9]{1,2}\b`)},
 	{name: "Alibaba Cloud access key ID", hints: []string{"LTAI"}, re: regexp.MustCompile(`\bLTAI[A-Za-z0-9]{12,20}\b`)},
 	{name: "Tencent Cloud secret ID", hints: []string{"AKID"}, re: regexp.MustCompile(`\bAKID[A-Za-z0-9]{32}\b`)},
 	{name: "Dropbox token", hints: []string{"sl."}, re: regexp.MustCompile(`\bsl\.[A-Za-z0-9_-]{100,}`)},
@@ -146,8 +146,17 @@ type formatHint struct {
 }
 
 var (
-	// hintsAt indexes the formats' hints by their first anchor byte.
-	hintsAt [256][]formatHint
+	// hintsNear indexes the formats' hints by their first anchor byte and
+	// the byte next to it: the byte before when the anchor is not the
+	// hint's first, the byte after otherwise, so that each anchor byte of
+	// a text is compared with the few hints that can start there.
+	// A hint of one byte is its anchor alone.
+	hintsNear [len(anchors)]struct {
+		alone         []formatHint
+		before, after [256][]formatHint
+	}
+	// anchorIndex is a byte's index in anchors, plus one (0: none).
+	anchorIndex [256]uint8
 	// wholeHints are the hints without an anchor byte.
 	wholeHints []formatHint
 )
@@ -156,12 +165,24 @@ func init() {
 	if len(keyFormats) > 64*len(formatSet{}) {
 		panic("secrets: more key formats than a formatSet holds")
 	}
+	for i := range len(anchors) {
+		anchorIndex[anchors[i]] = uint8(i + 1)
+	}
 	for i, f := range keyFormats {
 		for _, h := range f.hints {
-			if a := strings.IndexAny(h, anchors); a >= 0 {
-				hintsAt[h[a]] = append(hintsAt[h[a]], formatHint{h, a, i})
-			} else {
+			a := strings.IndexAny(h, anchors)
+			switch {
+			case a < 0:
 				wholeHints = append(wholeHints, formatHint{h, 0, i})
+			case len(h) == 1:
+				near := &hintsNear[anchorIndex[h[a]]-1].alone
+				*near = append(*near, formatHint{h, a, i})
+			case a > 0:
+				near := &hintsNear[anchorIndex[h[a]]-1].before[h[a-1]]
+				*near = append(*near, formatHint{h, a, i})
+			default:
+				near := &hintsNear[anchorIndex[h[a]]-1].after[h[a+1]]
+				*near = append(*near, formatHint{h, a, i})
 			}
 		}
 	}
@@ -184,10 +205,26 @@ func formatsIn(s string) formatSet {
 	var set formatSet
 	for a := 0; a < len(anchors); a++ {
 		c := anchors[a]
-		for i := strings.IndexByte(s, c); i >= 0; {
-			for _, h := range hintsAt[c] {
-				if i >= h.offset && strings.HasPrefix(s[i-h.offset:], h.text) {
-					set.add(h.format)
+		near := &hintsNear[a]
+		i := strings.IndexByte(s, c)
+		if i >= 0 {
+			for _, h := range near.alone {
+				set.add(h.format)
+			}
+		}
+		for i >= 0 {
+			if i > 0 {
+				for _, h := range near.before[s[i-1]] {
+					if i >= h.offset && strings.HasPrefix(s[i-h.offset:], h.text) {
+						set.add(h.format)
+					}
+				}
+			}
+			if i+1 < len(s) {
+				for _, h := range near.after[s[i+1]] {
+					if strings.HasPrefix(s[i:], h.text) {
+						set.add(h.format)
+					}
 				}
 			}
 			next := strings.IndexByte(s[i+1:], c)
