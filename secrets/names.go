@@ -3,6 +3,7 @@ package secrets
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -217,6 +218,33 @@ func fieldKind(name string) nameKind {
 	if !mayBeSecretName(name) {
 		return notSecret
 	}
+	fieldKinds.RLock()
+	k, ok := fieldKinds.m[name]
+	fieldKinds.RUnlock()
+	if ok {
+		return k
+	}
+	k = nameKindOf(name)
+	if len(name) <= 64 {
+		fieldKinds.Lock()
+		if len(fieldKinds.m) < 4096 {
+			fieldKinds.m[strings.Clone(name)] = k
+		}
+		fieldKinds.Unlock()
+	}
+	return k
+}
+
+// fieldKinds remembers fieldKind for the names that pass mayBeSecretName,
+// up to 4,096 names of up to 64 bytes: a chat completion's "content"
+// passes it at every message, and its words need not be read again.
+var fieldKinds = struct {
+	sync.RWMutex
+	m map[string]nameKind
+}{m: map[string]nameKind{}}
+
+// nameKindOf is fieldKind, for a name that passes mayBeSecretName.
+func nameKindOf(name string) nameKind {
 	words := nameWords(name)
 	if len(words) == 0 {
 		return notSecret
@@ -306,22 +334,37 @@ func paramKind(name string) nameKind {
 // mayBeSecretName rejects most names without allocating: a secret field's
 // or parameter's name, lower-cased, holds one of these fragments.
 func mayBeSecretName(name string) bool {
-	var w [3]byte
 	for i := 0; i+3 <= len(name); i++ {
-		for j := range 3 {
-			c := name[i+j]
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			w[j] = c
-		}
-		switch string(w[:]) {
-		case "key", "tok", "sec", "pas", "pwd", "aut", "cre", "sig", "cod", "ses", "app", "sid", "coo", "dsn", "jwt",
-			"url", "uri", "sas", "hoo", "ear", "str", "con", "ssw":
+		if t, ok := trigramIndex(name[i : i+3]); ok && secretTrigrams[t] {
 			return true
 		}
 	}
 	return false
+}
+
+// secretTrigrams are the fragments mayBeSecretName looks for, indexed by
+// trigramIndex.
+var secretTrigrams = func() *[26 * 26 * 26]bool {
+	var t [26 * 26 * 26]bool
+	for _, f := range []string{"key", "tok", "sec", "pas", "pwd", "aut", "cre", "sig", "cod", "ses", "app", "sid",
+		"coo", "dsn", "jwt", "url", "uri", "sas", "hoo", "ear", "str", "con", "ssw"} {
+		i, _ := trigramIndex(f)
+		t[i] = true
+	}
+	return &t
+}()
+
+// trigramIndex numbers three ASCII letters, in either case.
+func trigramIndex(w string) (int, bool) {
+	n := 0
+	for j := range 3 {
+		c := w[j] | 0x20 // lower case, for a letter
+		if c < 'a' || c > 'z' {
+			return 0, false
+		}
+		n = n*26 + int(c-'a')
+	}
+	return n, true
 }
 
 // secretField says whether a JSON field of this name may hold a
