@@ -122,9 +122,10 @@ func writeScalar(b *bytes.Buffer, indent int, key, s string) {
 // block ("|" with one final line break, "|-" with none, "|+" with more),
 // and with which chomping indicator: every character printable, tabs
 // allowed, no carriage return, the first line not starting with a space
-// or a tab (YAML reads neither as the block's first character).
+// or a tab (YAML reads neither as the block's first character), and valid
+// UTF-8 as a whole, not only once the line breaks are taken out.
 func blockStyle(s string) (chomp string, ok bool) {
-	if !strings.Contains(s, "\n") || s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || strings.Contains(s, "\r") ||
+	if !strings.Contains(s, "\n") || s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || strings.Contains(s, "\r") || !utf8.ValidString(s) ||
 		!singleQuotable(strings.NewReplacer("\n", "", "\t", "").Replace(s)) {
 		return "", false
 	}
