@@ -532,6 +532,16 @@ func (x *Redactor) content(b []byte, ctype string) ([]byte, bool) {
 		return x.form(b)
 	}
 	s, changed := x.text(string(b))
+	if changed {
+		// Text that was not JSON may be once a secret in it is replaced
+		// (a control character in a string was): the check then reads it
+		// as JSON, so it is scrubbed as JSON too.
+		if v, err := decodeJSON([]byte(s)); err == nil {
+			if out, ok := x.jsonBody(v); ok {
+				return out, true
+			}
+		}
+	}
 	return []byte(s), changed
 }
 
