@@ -10,6 +10,7 @@ import (
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
@@ -77,12 +78,12 @@ func refundJudge(t *testing.T, s *judgetest.Server, dir, model string) *judge.Cl
 }
 
 // goal is CheckGoal with j in the background context.
-func goal(j metric.Judge, s agentcheck.Sample) agenttest.Report {
+func goal(j judgment.Judge, s agentcheck.Sample) agenttest.Report {
 	return agenttest.CheckGoal(context.Background(), metric.AgentGoalAccuracy{Judge: j}, s)
 }
 
 // topics is CheckTopics with j in mode, in the background context.
-func topics(j metric.Judge, s agentcheck.Sample, min float64, mode metric.TopicMode) agenttest.Report {
+func topics(j judgment.Judge, s agentcheck.Sample, min float64, mode metric.TopicMode) agenttest.Report {
 	return agenttest.CheckTopics(context.Background(), metric.TopicAdherence{Judge: j, Mode: mode}, s, min)
 }
 
@@ -140,8 +141,8 @@ func TestCheckGoalWhenNoVerdictCanBeGiven(t *testing.T) {
 		}
 	}
 
-	panel := judge.NewPanel([]metric.Judge{refundJudge(t, s, dir, "judge-a"), refundJudge(t, s, dir, "judge-lenient")},
-		metric.Aggregation{Method: metric.Consensus, Tolerance: 0.5})
+	panel := judge.NewPanel([]judgment.Judge{refundJudge(t, s, dir, "judge-a"), refundJudge(t, s, dir, "judge-lenient")},
+		judgment.Aggregation{Method: judgment.Consensus, Tolerance: 0.5})
 	r = goal(panel, refund("1043"))
 	if r.OK() || r.Err() == nil {
 		t.Fatalf("a disagreeing panel: OK %v, Err %v", r.OK(), r.Err())

@@ -11,6 +11,7 @@ import (
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/google/go-cmp/cmp"
@@ -176,7 +177,7 @@ func TestCheckRubricPanels(t *testing.T) {
 	// A mean panel that disagrees fails, with each judge's reason and
 	// verdict on every criterion.
 	r := agenttest.CheckRubric(context.Background(), metric.TrajectoryRubric{
-		Judge: judge.NewPanel([]metric.Judge{strict, lenient}, metric.Aggregation{}), Rubric: cancelRubric}, hasty)
+		Judge: judge.NewPanel([]judgment.Judge{strict, lenient}, judgment.Aggregation{}), Rubric: cancelRubric}, hasty)
 	if r.OK() || r.Err() != nil {
 		t.Fatalf("half a panel is not the whole: %v", r.Err())
 	}
@@ -194,7 +195,7 @@ func TestCheckRubricPanels(t *testing.T) {
 
 	// A consensus panel that disagrees gives no verdict either way.
 	r = agenttest.CheckRubric(context.Background(), metric.TrajectoryRubric{
-		Judge: judge.NewPanel([]metric.Judge{strict, lenient}, metric.Aggregation{Method: metric.Consensus, Tolerance: 0.2}), Rubric: cancelRubric}, hasty)
+		Judge: judge.NewPanel([]judgment.Judge{strict, lenient}, judgment.Aggregation{Method: judgment.Consensus, Tolerance: 0.2}), Rubric: cancelRubric}, hasty)
 	if r.Err() == nil || r.String() != r.Negated() ||
 		!strings.Contains(r.String(), `The judges disagree whether the trajectory "Cancel my Pro`) ||
 		!strings.Contains(r.String(), "so there is no verdict either way (trajectory_rubric 0)") ||
@@ -229,7 +230,7 @@ func TestCheckRubricReportsMalformedAnswers(t *testing.T) {
 
 	// In a panel, the garbled member is left out and named; the rest decide.
 	r = agenttest.CheckRubric(context.Background(), metric.TrajectoryRubric{
-		Judge: judge.NewPanel([]metric.Judge{lenient, garbled}, metric.Aggregation{}), Rubric: cancelRubric}, careful)
+		Judge: judge.NewPanel([]judgment.Judge{lenient, garbled}, judgment.Aggregation{}), Rubric: cancelRubric}, careful)
 	if !r.OK() {
 		t.Fatalf("the lenient judge's verdict should decide:\n%s", r)
 	}
