@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentcheck/agentcheck"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // Agent is the agent under test. Respond is given the conversation so far
@@ -29,7 +29,7 @@ func (f AgentFunc) Respond(ctx context.Context, conv agentcheck.Conversation) (R
 // tokens its model used for them, as the responses' usage reported.
 type Reply struct {
 	Messages []agentcheck.Message
-	Usage    metric.Usage
+	Usage    judgment.Usage
 }
 
 // Tool is a mocked tool the agent may call: its name, what it does, the JSON

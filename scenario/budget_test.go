@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agentcheck/agentcheck"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/scenario"
 )
@@ -26,11 +26,13 @@ func TestBudgetsProperty(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		turns := 1 + rng.IntN(5)
 		type turnPlan struct {
-			user, agent, judge metric.Usage
+			user, agent, judge judgment.Usage
 			calls              int
 		}
 		plan := make([]turnPlan, turns)
-		usage := func() metric.Usage { return metric.Usage{PromptTokens: rng.IntN(50), CompletionTokens: rng.IntN(10)} }
+		usage := func() judgment.Usage {
+			return judgment.Usage{PromptTokens: rng.IntN(50), CompletionTokens: rng.IntN(10)}
+		}
 		for i := range plan {
 			plan[i] = turnPlan{usage(), usage(), usage(), rng.IntN(3)}
 		}
@@ -88,7 +90,7 @@ func TestBudgetsProperty(t *testing.T) {
 
 		// The run, with a user, an agent and a judge that spend as planned.
 		m := &fakeModel{}
-		m.user = func(_ metric.Question, n int) (bool, string, string) {
+		m.user = func(_ judgment.Question, n int) (bool, string, string) {
 			if n > turns {
 				return true, "", "done"
 			}
@@ -96,7 +98,7 @@ func TestBudgetsProperty(t *testing.T) {
 			return false, fmt.Sprintf("turn %d", n), ""
 		}
 		judged := 0
-		m.verdict = func(c []string, _ metric.Question) []string {
+		m.verdict = func(c []string, _ judgment.Question) []string {
 			m.usage = plan[judged].judge
 			judged++
 			return repeat("met", len(c))
@@ -241,7 +243,7 @@ func TestToolFailuresEndTheRun(t *testing.T) {
 func TestTurnTimeoutLeavesJudgmentsOut(t *testing.T) {
 	slow := slowJudge{judgeWith("slow", "met"), 40 * time.Millisecond}
 	res := scenario.Scenario{
-		Agent: echo(metric.Usage{}), User: scenario.StaticUser("hi"), Judge: slow, Criteria: []string{"replies"},
+		Agent: echo(judgment.Usage{}), User: scenario.StaticUser("hi"), Judge: slow, Criteria: []string{"replies"},
 		Script: []scenario.Step{scenario.UserTurn(), scenario.AgentTurn(), scenario.Checkpoint("replies")},
 		Budget: scenario.Budget{TurnTimeout: 30 * time.Millisecond},
 	}.Run(context.Background())

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck/evalsuite"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/scenario"
 )
@@ -15,13 +15,13 @@ import (
 func TestCaseRepeatsGivePassAtK(t *testing.T) {
 	var runs atomic.Int32
 	// The judge finds the criterion met in runs 1 and 3, not in run 2.
-	j := &fakeModel{verdict: func(c []string, _ metric.Question) []string {
+	j := &fakeModel{verdict: func(c []string, _ judgment.Question) []string {
 		if runs.Add(1) == 2 {
 			return repeat("not_met", len(c))
 		}
 		return repeat("met", len(c))
 	}}
-	s := scenario.Scenario{Agent: echo(metric.Usage{}), User: scenario.StaticUser("hi"), Judge: j, Criteria: []string{"greets back"}}
+	s := scenario.Scenario{Agent: echo(judgment.Usage{}), User: scenario.StaticUser("hi"), Judge: j, Criteria: []string{"greets back"}}
 	res := evalsuite.Suite{Repeat: 3, Gates: []evalsuite.Gate{evalsuite.PassAtK(3, 1), evalsuite.PassHatK(3, 1)}}.
 		Evaluate(context.Background(), []evalsuite.Case{scenario.Case("greeting", s)})
 	c := res.Cases[0]

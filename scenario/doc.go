@@ -4,7 +4,7 @@
 // Script mixing fixed and simulated turns with checks and judge checkpoints,
 // the Criteria a judge decides at the end, MaxTurns and a Budget of tool
 // calls, tokens and time per turn. The simulated user and the judge ask a
-// metric.Judge (judge.ForTest(t), so they go through the test's cassette) with
+// judgment.Judge (judge.ForTest(t), so they go through the test's cassette) with
 // strict structured output; the agent's own model requests go through
 // recorder.ForTest(t).Client(), so a whole run replays offline, and a request
 // the cassette lacks ends the run with an error naming the turn, the role and

@@ -17,7 +17,7 @@ import (
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/scenario"
 	openai "github.com/sashabaranov/go-openai"
@@ -385,7 +385,7 @@ func TestJudgeAnswerMisfit(t *testing.T) {
 				return judgetest.Verdicts(judgetest.Met("polite", "[1] thanks the user"))
 			}}))
 			j := judge.New(judge.WithBaseURL(srv.URL), judge.WithModel("judge-model"), judge.WithAPIKey(""))
-			res := scenario.Scenario{Agent: echo(metric.Usage{}), User: scenario.StaticUser("hello"), Judge: j, Criteria: []string{"polite"}}.Run(t.Context())
+			res := scenario.Scenario{Agent: echo(judgment.Usage{}), User: scenario.StaticUser("hello"), Judge: j, Criteria: []string{"polite"}}.Run(t.Context())
 			if res.Passed != c.passed {
 				t.Fatalf("passed %v:\n%s", res.Passed, res)
 			}
@@ -421,7 +421,7 @@ func TestUserAnswerMisfit(t *testing.T) {
 				"scenario_user": judgetest.Sequence(c.first, judgetest.UserSays("hello"), judgetest.UserDone("said hello")),
 			}))
 			j := judge.New(judge.WithBaseURL(srv.URL), judge.WithModel("user-model"), judge.WithAPIKey(""))
-			res := scenario.Scenario{Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: j}}.Run(t.Context())
+			res := scenario.Scenario{Agent: echo(judgment.Usage{}), User: scenario.SimulatedUser{Model: j}}.Run(t.Context())
 			if c.want == "" {
 				if !res.Passed || res.Conversation[0].Content != "hello" || !strings.Contains(srv.Requests()[1].Message(-1), "Your previous answer was rejected") {
 					t.Errorf("Expected the misfit to be asked again, but:\n%s", res)

@@ -8,7 +8,7 @@ import (
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/scenario"
 )
 
@@ -38,7 +38,7 @@ func Example() {
 		}
 		return scenario.Reply{
 			Messages: []agentcheck.Message{{Role: agentcheck.AI, Content: answer}},
-			Usage:    metric.Usage{PromptTokens: 150, CompletionTokens: 10},
+			Usage:    judgment.Usage{PromptTokens: 150, CompletionTokens: 10},
 		}, nil
 	})
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/scenario"
 	"go.uber.org/goleak"
 )
@@ -22,18 +22,18 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/onsi/ginkgo/v2/internal/interrupt_handler.(*InterruptHandler).registerForInterrupts.func2"))
 }
 
-// fakeModel is a metric.Judge that plays the simulated user and the judge
+// fakeModel is a judgment.Judge that plays the simulated user and the judge
 // from Go funcs, and keeps the questions it was asked.
 type fakeModel struct {
 	name string
 	// user answers "scenario_user": the turn's message, or "" for done.
-	user func(q metric.Question, n int) (done bool, message, reason string)
+	user func(q judgment.Question, n int) (done bool, message, reason string)
 	// verdict answers "scenario_verdict": a verdict for each criterion.
-	verdict func(criteria []string, q metric.Question) []string
-	usage   metric.Usage
+	verdict func(criteria []string, q judgment.Question) []string
+	usage   judgment.Usage
 
 	mu        sync.Mutex
-	questions []metric.Question
+	questions []judgment.Question
 	userAsked int
 	inFlight  atomic.Int32
 	maxFlight atomic.Int32
@@ -50,7 +50,7 @@ func (f *fakeModel) Model() string {
 var criterionLine = regexp.MustCompile(`(?m)^\d+\. (.*)$`)
 
 // criteriaOf reads the criteria back from a verdict question's input.
-func criteriaOf(q metric.Question) []string {
+func criteriaOf(q judgment.Question) []string {
 	head, _, _ := strings.Cut(q.Input, "\nConversation:")
 	var out []string
 	for _, m := range criterionLine.FindAllStringSubmatch(head, -1) {
@@ -59,7 +59,7 @@ func criteriaOf(q metric.Question) []string {
 	return out
 }
 
-func (f *fakeModel) Ask(ctx context.Context, q metric.Question) (metric.Answer, error) {
+func (f *fakeModel) Ask(ctx context.Context, q judgment.Question) (judgment.Answer, error) {
 	n := f.inFlight.Add(1)
 	defer f.inFlight.Add(-1)
 	for {
@@ -72,13 +72,13 @@ func (f *fakeModel) Ask(ctx context.Context, q metric.Question) (metric.Answer, 
 		select {
 		case <-f.hold:
 		case <-ctx.Done():
-			return metric.Answer{}, context.Cause(ctx)
+			return judgment.Answer{}, context.Cause(ctx)
 		}
 	}
 	f.mu.Lock()
 	f.questions = append(f.questions, q)
 	f.mu.Unlock()
-	a := metric.Answer{Model: f.Model(), Source: "testdata/fake.yaml", Rerecord: "AGENTCHECK_RECORD=all go test ./fake"}
+	a := judgment.Answer{Model: f.Model(), Source: "testdata/fake.yaml", Rerecord: "AGENTCHECK_RECORD=all go test ./fake"}
 	switch q.Name {
 	case "scenario_user":
 		f.mu.Lock()
@@ -102,10 +102,10 @@ func (f *fakeModel) Ask(ctx context.Context, q metric.Question) (metric.Answer, 
 	return a, nil
 }
 
-func (f *fakeModel) asked(name string) []metric.Question {
+func (f *fakeModel) asked(name string) []judgment.Question {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []metric.Question
+	var out []judgment.Question
 	for _, q := range f.questions {
 		if q.Name == name {
 			out = append(out, q)
@@ -115,7 +115,7 @@ func (f *fakeModel) asked(name string) []metric.Question {
 }
 
 // allMet is a verdict func that finds every criterion met.
-func allMet(criteria []string, _ metric.Question) []string { return repeat("met", len(criteria)) }
+func allMet(criteria []string, _ judgment.Question) []string { return repeat("met", len(criteria)) }
 
 func repeat(v string, n int) []string {
 	out := make([]string, n)
@@ -126,8 +126,8 @@ func repeat(v string, n int) []string {
 }
 
 // userSays is a user func that says msgs, one a turn, then is done.
-func userSays(msgs ...string) func(metric.Question, int) (bool, string, string) {
-	return func(_ metric.Question, n int) (bool, string, string) {
+func userSays(msgs ...string) func(judgment.Question, int) (bool, string, string) {
+	return func(_ judgment.Question, n int) (bool, string, string) {
 		if n > len(msgs) {
 			return true, "", "goal reached"
 		}
@@ -136,7 +136,7 @@ func userSays(msgs ...string) func(metric.Question, int) (bool, string, string) 
 }
 
 // echo is an agent that answers "echo: <last user message>", with usage.
-func echo(usage metric.Usage) scenario.Agent {
+func echo(usage judgment.Usage) scenario.Agent {
 	return scenario.AgentFunc(func(_ context.Context, conv agentcheck.Conversation) (scenario.Reply, error) {
 		last := ""
 		for _, m := range conv {

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"sync"
 
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // Limiter bounds the model requests in flight at once, across every
@@ -105,11 +105,11 @@ func (b *releasingBody) Close() error {
 }
 
 // Judge returns j whose questions wait for a slot; a panel stays a panel
-// (metric.Panel), each member waiting for its own slot.
-func (l *Limiter) Judge(j metric.Judge) metric.Judge {
-	if p, ok := j.(metric.Panel); ok && len(p.Members()) > 0 {
+// (judgment.Panel), each member waiting for its own slot.
+func (l *Limiter) Judge(j judgment.Judge) judgment.Judge {
+	if p, ok := j.(judgment.Panel); ok && len(p.Members()) > 0 {
 		members := p.Members()
-		limited := make([]metric.Judge, len(members))
+		limited := make([]judgment.Judge, len(members))
 		for i, m := range members {
 			limited[i] = limitedJudge{l, m}
 		}
@@ -120,13 +120,13 @@ func (l *Limiter) Judge(j metric.Judge) metric.Judge {
 
 type limitedJudge struct {
 	l *Limiter
-	j metric.Judge
+	j judgment.Judge
 }
 
-func (lj limitedJudge) Ask(ctx context.Context, q metric.Question) (metric.Answer, error) {
+func (lj limitedJudge) Ask(ctx context.Context, q judgment.Question) (judgment.Answer, error) {
 	ctx, release, err := lj.l.acquire(ctx)
 	if err != nil {
-		return metric.Answer{}, fmt.Errorf("%s: %w", q.Name, err)
+		return judgment.Answer{}, fmt.Errorf("%s: %w", q.Name, err)
 	}
 	defer release()
 	return lj.j.Ask(ctx, q)
@@ -137,15 +137,15 @@ func (lj limitedJudge) Model() string { return modelOf(lj.j) }
 
 type limitedPanel struct {
 	limitedJudge
-	members []metric.Judge
-	agg     metric.Aggregation
+	members []judgment.Judge
+	agg     judgment.Aggregation
 }
 
-func (p limitedPanel) Members() []metric.Judge         { return p.members }
-func (p limitedPanel) Aggregation() metric.Aggregation { return p.agg }
+func (p limitedPanel) Members() []judgment.Judge         { return p.members }
+func (p limitedPanel) Aggregation() judgment.Aggregation { return p.agg }
 
 // modelOf names a judge for reports before it has answered.
-func modelOf(j metric.Judge) string {
+func modelOf(j judgment.Judge) string {
 	if m, ok := j.(interface{ Model() string }); ok {
 		return m.Model()
 	}
@@ -181,7 +181,7 @@ type runKey struct {
 
 // claim notes that the run asks through j, and reports whether another run
 // of its case asks through j at the same time.
-func (h *hooks) claim(j metric.Judge) (shared bool) {
+func (h *hooks) claim(j judgment.Judge) (shared bool) {
 	v := reflect.ValueOf(j)
 	if h.label == "" || v.Kind() != reflect.Pointer {
 		return false
@@ -235,16 +235,16 @@ func hooksOf(ctx context.Context) *hooks {
 
 // ask asks j within a slot of the limiter and notes where the answer came
 // from.
-func (h *hooks) ask(ctx context.Context, j metric.Judge, q metric.Question) (metric.Answer, error) {
+func (h *hooks) ask(ctx context.Context, j judgment.Judge, q judgment.Question) (judgment.Answer, error) {
 	shared := h.claim(j)
 	ctx, release, err := h.limiter.acquire(ctx)
 	if err != nil {
-		return metric.Answer{}, fmt.Errorf("%s: %w", q.Name, err)
+		return judgment.Answer{}, fmt.Errorf("%s: %w", q.Name, err)
 	}
 	defer release()
 	a, err := j.Ask(ctx, q)
 	if shared && a.Source != "" && a.Source != "live" {
-		return metric.Answer{}, fmt.Errorf("%s: another run of the scenario %q goes through the cassette %s at the same time: the requests of both are filed under the case %q, so that a replay may give each the other's answers; give the scenarios distinct Names",
+		return judgment.Answer{}, fmt.Errorf("%s: another run of the scenario %q goes through the cassette %s at the same time: the requests of both are filed under the case %q, so that a replay may give each the other's answers; give the scenarios distinct Names",
 			q.Name, h.label, a.Source, h.label)
 	}
 	h.note(a.Source, a.Rerecord)

@@ -16,21 +16,21 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/judge"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/scenario"
 )
 
 func judgeWith(name string, verdicts ...string) *fakeModel {
-	return &fakeModel{name: name, verdict: func([]string, metric.Question) []string { return verdicts }}
+	return &fakeModel{name: name, verdict: func([]string, judgment.Question) []string { return verdicts }}
 }
 
 func TestPanel(t *testing.T) {
 	criteria := []string{"looks the order up", "refunds it"}
-	run := func(p metric.Judge) *scenario.Result {
-		return scenario.Scenario{Agent: echo(metric.Usage{}), User: scenario.StaticUser("refund 1042"), Judge: p, Criteria: criteria}.Run(context.Background())
+	run := func(p judgment.Judge) *scenario.Result {
+		return scenario.Scenario{Agent: echo(judgment.Usage{}), User: scenario.StaticUser("refund 1042"), Judge: p, Criteria: criteria}.Run(context.Background())
 	}
 	t.Run("a disagreement fails, showing both verdicts", func(t *testing.T) {
-		res := run(judge.NewPanel([]metric.Judge{judgeWith("strict", "met", "not_met"), judgeWith("lenient", "met", "met")}, metric.Aggregation{}))
+		res := run(judge.NewPanel([]judgment.Judge{judgeWith("strict", "met", "not_met"), judgeWith("lenient", "met", "met")}, judgment.Aggregation{}))
 		if res.Passed || res.Err != nil {
 			t.Fatalf("passed:\n%s", res)
 		}
@@ -47,29 +47,29 @@ func TestPanel(t *testing.T) {
 		}
 	})
 	t.Run("a consensus disagreement is named", func(t *testing.T) {
-		res := run(judge.NewPanel([]metric.Judge{judgeWith("a", "met", "not_met"), judgeWith("b", "met", "met")}, metric.Aggregation{Method: metric.Consensus, Tolerance: 0.1}))
+		res := run(judge.NewPanel([]judgment.Judge{judgeWith("a", "met", "not_met"), judgeWith("b", "met", "met")}, judgment.Aggregation{Method: judgment.Consensus, Tolerance: 0.1}))
 		if res.Passed || !strings.Contains(res.String(), "disagreement: judges disagree") {
 			t.Errorf("report:\n%s", res)
 		}
 	})
 	t.Run("a majority decides", func(t *testing.T) {
-		res := run(judge.NewPanel([]metric.Judge{judgeWith("a", "met", "met"), judgeWith("b", "met", "not_met"), judgeWith("c", "met", "met")}, metric.Aggregation{Method: metric.Majority}))
+		res := run(judge.NewPanel([]judgment.Judge{judgeWith("a", "met", "met"), judgeWith("b", "met", "not_met"), judgeWith("c", "met", "met")}, judgment.Aggregation{Method: judgment.Majority}))
 		if !res.Passed {
 			t.Errorf("failed:\n%s", res)
 		}
 	})
 	t.Run("a failed member is left out", func(t *testing.T) {
-		broken := &fakeModel{name: "broken", verdict: func(c []string, _ metric.Question) []string { return c[:1] }} // answers too few
-		res := run(judge.NewPanel([]metric.Judge{broken, judgeWith("ok", "met", "met")}, metric.Aggregation{}))
+		broken := &fakeModel{name: "broken", verdict: func(c []string, _ judgment.Question) []string { return c[:1] }} // answers too few
+		res := run(judge.NewPanel([]judgment.Judge{broken, judgeWith("ok", "met", "met")}, judgment.Aggregation{}))
 		if !res.Passed || !strings.Contains(res.String(), "judge broken: failed, left out:") {
 			t.Errorf("report:\n%s", res)
 		}
 	})
 	t.Run("every member failing is an error", func(t *testing.T) {
-		res := run(judge.NewPanel([]metric.Judge{
-			&fakeModel{name: "x", verdict: func(c []string, _ metric.Question) []string { return c[:1] }},
-			&fakeModel{name: "y", verdict: func(c []string, _ metric.Question) []string { return c[:1] }},
-		}, metric.Aggregation{}))
+		res := run(judge.NewPanel([]judgment.Judge{
+			&fakeModel{name: "x", verdict: func(c []string, _ judgment.Question) []string { return c[:1] }},
+			&fakeModel{name: "y", verdict: func(c []string, _ judgment.Question) []string { return c[:1] }},
+		}, judgment.Aggregation{}))
 		var re *scenario.RunError
 		if !errors.As(res.Err, &re) || re.Role != "judge" || !strings.Contains(re.Error(), "every judge of the panel failed") {
 			t.Errorf("report:\n%s", res)
@@ -81,7 +81,7 @@ func TestLimiterBoundsParallelScenarios(t *testing.T) {
 	lim := scenario.NewLimiter(2)
 	// The user's answers go by the turn asked, not by the order of the
 	// questions, which the scenarios share.
-	m := &fakeModel{user: func(q metric.Question, _ int) (bool, string, string) {
+	m := &fakeModel{user: func(q judgment.Question, _ int) (bool, string, string) {
 		if strings.Contains(q.Input, "Write turn 4") {
 			return true, "", "done"
 		}
@@ -94,7 +94,7 @@ func TestLimiterBoundsParallelScenarios(t *testing.T) {
 	for i := range results {
 		wg.Go(func() {
 			results[i] = scenario.Scenario{
-				Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: slow}, Judge: lim.Judge(slow),
+				Agent: echo(judgment.Usage{}), User: scenario.SimulatedUser{Model: slow}, Judge: lim.Judge(slow),
 				Criteria: []string{"echoes"}, Limiter: lim,
 			}.Run(context.Background())
 		})
@@ -115,7 +115,7 @@ type slowJudge struct {
 	d time.Duration
 }
 
-func (s slowJudge) Ask(ctx context.Context, q metric.Question) (metric.Answer, error) {
+func (s slowJudge) Ask(ctx context.Context, q judgment.Question) (judgment.Answer, error) {
 	time.Sleep(s.d)
 	return s.fakeModel.Ask(ctx, q)
 }
@@ -155,7 +155,7 @@ func TestLimiterWaitEndsWithTheContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan *scenario.Result)
 	go func() {
-		done <- scenario.Scenario{Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: held}, Limiter: lim}.Run(ctx)
+		done <- scenario.Scenario{Agent: echo(judgment.Usage{}), User: scenario.SimulatedUser{Model: held}, Limiter: lim}.Run(ctx)
 	}()
 	for held.inFlight.Load() == 0 {
 		time.Sleep(time.Millisecond)
@@ -163,7 +163,7 @@ func TestLimiterWaitEndsWithTheContext(t *testing.T) {
 	// The slot is taken: a second scenario waits for it until its context ends.
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel2()
-	res := scenario.Scenario{Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: &fakeModel{user: userSays("b")}}, Limiter: lim}.Run(ctx2)
+	res := scenario.Scenario{Agent: echo(judgment.Usage{}), User: scenario.SimulatedUser{Model: &fakeModel{user: userSays("b")}}, Limiter: lim}.Run(ctx2)
 	if !strings.Contains(res.String(), "waiting for a free request slot (Scenario.Limiter, 1 at once): context deadline exceeded") {
 		t.Errorf("report:\n%s", res)
 	}
@@ -192,7 +192,7 @@ func (f *fakeT) ArtifactDir() string      { return f.artifacts }
 func TestTestRecordsTheRun(t *testing.T) {
 	ft := &fakeT{ctx: t.Context(), attrs: map[string]string{}, artifacts: t.TempDir()}
 	res := scenario.Scenario{
-		Name: "refund", Agent: echo(metric.Usage{PromptTokens: 7}), User: scenario.StaticUser("refund please"),
+		Name: "refund", Agent: echo(judgment.Usage{PromptTokens: 7}), User: scenario.StaticUser("refund please"),
 		Judge: judgeWith("judge-1", "not_met"), Criteria: []string{"refunds"},
 	}.Test(ft)
 	if len(ft.errors) != 1 || ft.errors[0] != res.String() {
@@ -225,7 +225,7 @@ func TestTestRecordsTheRun(t *testing.T) {
 // within its bound, and each test gets its own run.
 func TestParallelScenarios(t *testing.T) {
 	lim := scenario.NewLimiter(2)
-	m := &fakeModel{user: func(q metric.Question, _ int) (bool, string, string) {
+	m := &fakeModel{user: func(q judgment.Question, _ int) (bool, string, string) {
 		if strings.Contains(q.Input, "Write turn 3") {
 			return true, "", "done"
 		}
@@ -236,7 +236,7 @@ func TestParallelScenarios(t *testing.T) {
 		t.Run(fmt.Sprint("run", i), func(t *testing.T) {
 			t.Parallel()
 			res := scenario.Scenario{
-				Name: t.Name(), Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: slow},
+				Name: t.Name(), Agent: echo(judgment.Usage{}), User: scenario.SimulatedUser{Model: slow},
 				Judge: slow, Criteria: []string{"echoes"}, Limiter: lim,
 			}.Test(t)
 			if len(res.Turns) != 2 {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/scenario"
 )
@@ -48,7 +48,7 @@ func TestParallelScenariosReplayTheirOwnAnswers(t *testing.T) {
 		for i := range runs {
 			wg.Go(func() {
 				s := scenario.Scenario{
-					Name: fmt.Sprint("run ", i), Agent: echo(metric.Usage{}), MaxTurns: 3,
+					Name: fmt.Sprint("run ", i), Agent: echo(judgment.Usage{}), MaxTurns: 3,
 					User: scenario.SimulatedUser{Model: j, FirstMessage: "hello"},
 				}
 				res := s.Run(context.Background())
@@ -105,8 +105,8 @@ func TestParallelScenariosOfOneNameThroughOneCassette(t *testing.T) {
 		},
 	}))
 	srv := judgetest.Start(t, judgetest.BySchema(map[string]judgetest.Script{"scenario_user": judgetest.Always(judgetest.UserDone("done"))}))
-	run := func(t *testing.T, j metric.Judge, parallel bool) []*scenario.Result {
-		s := scenario.Scenario{Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: j, FirstMessage: "hello"}}
+	run := func(t *testing.T, j judgment.Judge, parallel bool) []*scenario.Result {
+		s := scenario.Scenario{Agent: echo(judgment.Usage{}), User: scenario.SimulatedUser{Model: j, FirstMessage: "hello"}}
 		results := make([]*scenario.Result, runs)
 		var wg sync.WaitGroup
 		for i := range results {

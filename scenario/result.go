@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 )
 
@@ -62,11 +62,11 @@ type Turn struct {
 
 // Usage is the tokens a run used, by role.
 type Usage struct {
-	Agent, User, Judge metric.Usage
+	Agent, User, Judge judgment.Usage
 }
 
 // Total is the tokens of every role together.
-func (u Usage) Total() metric.Usage { return u.Agent.Add(u.User).Add(u.Judge) }
+func (u Usage) Total() judgment.Usage { return u.Agent.Add(u.User).Add(u.Judge) }
 
 // Sample is the run's transcript as a sample, for metrics and checks.
 func (r *Result) Sample() agentcheck.Sample {

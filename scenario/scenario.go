@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 )
 
@@ -35,7 +35,7 @@ type Scenario struct {
 	// Judge decides the Criteria at the end and the criteria of Checkpoint
 	// steps: a *judge.Client (judge.ForTest(t)) or a *judge.Panel, whose
 	// members each judge and whose aggregation decides.
-	Judge metric.Judge
+	Judge judgment.Judge
 	// Criteria are what must hold of the whole conversation. The judge
 	// decides them when the run ends: after the script, when the user is
 	// done, and when MaxTurns is reached (which is not a failure by
@@ -151,7 +151,7 @@ func (s Scenario) validate() error {
 	if s.JudgeEachTurn && len(s.Criteria) == 0 {
 		add("JudgeEachTurn but no Criteria to judge")
 	}
-	if p, ok := s.Judge.(metric.Panel); ok {
+	if p, ok := s.Judge.(judgment.Panel); ok {
 		for i, m := range p.Members() {
 			if isNil(m) {
 				add("Judge: the panel's member %d is nil", i)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/scenario"
 )
 
@@ -70,7 +70,7 @@ func TestBadScenarioRunsNothing(t *testing.T) {
 func TestScriptedRun(t *testing.T) {
 	res := scenario.Scenario{
 		Name:  "echo",
-		Agent: echo(metric.Usage{PromptTokens: 10, CompletionTokens: 2}),
+		Agent: echo(judgment.Usage{PromptTokens: 10, CompletionTokens: 2}),
 		Script: []scenario.Step{
 			scenario.UserSays("hello"),
 			scenario.AgentTurn(),
@@ -106,9 +106,9 @@ func TestScriptedRun(t *testing.T) {
 }
 
 func TestSimulatedUserProceedsUntilDone(t *testing.T) {
-	m := &fakeModel{user: userSays("I want a refund", "order 1042"), verdict: allMet, usage: metric.Usage{PromptTokens: 100, CompletionTokens: 5}}
+	m := &fakeModel{user: userSays("I want a refund", "order 1042"), verdict: allMet, usage: judgment.Usage{PromptTokens: 100, CompletionTokens: 5}}
 	res := scenario.Scenario{
-		Agent:    echo(metric.Usage{}),
+		Agent:    echo(judgment.Usage{}),
 		User:     scenario.SimulatedUser{Model: m, Persona: "a teacher", Goal: "a refund", Plan: "you know the order number"},
 		Judge:    m,
 		Criteria: []string{"the agent echoes"},
@@ -173,10 +173,10 @@ func TestUserSeesNoToolCalls(t *testing.T) {
 func TestMaxTurnsLetsTheJudgeDecide(t *testing.T) {
 	for _, verdict := range []string{"met", "not_met"} {
 		t.Run(verdict, func(t *testing.T) {
-			talker := &fakeModel{user: func(metric.Question, int) (bool, string, string) { return false, "more", "never done" }}
-			j := &fakeModel{verdict: func(c []string, _ metric.Question) []string { return repeat(verdict, len(c)) }}
+			talker := &fakeModel{user: func(judgment.Question, int) (bool, string, string) { return false, "more", "never done" }}
+			j := &fakeModel{verdict: func(c []string, _ judgment.Question) []string { return repeat(verdict, len(c)) }}
 			res := scenario.Scenario{
-				Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: talker},
+				Agent: echo(judgment.Usage{}), User: scenario.SimulatedUser{Model: talker},
 				Judge: j, Criteria: []string{"replies"}, MaxTurns: 3,
 			}.Run(context.Background())
 			if res.End != "max_turns" || len(res.Turns) != 3 || res.Err != nil {
@@ -197,7 +197,7 @@ func TestMaxTurnsLetsTheJudgeDecide(t *testing.T) {
 
 func TestMinTurns(t *testing.T) {
 	m := &fakeModel{user: userSays("only one")}
-	res := scenario.Scenario{Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: m}, MinTurns: 2}.Run(context.Background())
+	res := scenario.Scenario{Agent: echo(judgment.Usage{}), User: scenario.SimulatedUser{Model: m}, MinTurns: 2}.Run(context.Background())
 	var re *scenario.RunError
 	if !errors.As(res.Err, &re) || re.Role != "user" || re.Turn != 2 || !strings.Contains(re.Error(), "before MinTurns (2)") {
 		t.Fatalf("Expected a user error at turn 2, but:\n%s", res)
@@ -217,8 +217,8 @@ func TestCheckpoint(t *testing.T) {
 		pass     bool
 	}{{[]string{"met", "met"}, true}, {[]string{"met", "inconclusive"}, false}, {[]string{"not_met", "met"}, false}} {
 		t.Run(strings.Join(c.verdicts, ","), func(t *testing.T) {
-			j := &fakeModel{verdict: func([]string, metric.Question) []string { return c.verdicts }}
-			res := scenario.Scenario{Agent: echo(metric.Usage{}), Judge: j, Script: []scenario.Step{
+			j := &fakeModel{verdict: func([]string, judgment.Question) []string { return c.verdicts }}
+			res := scenario.Scenario{Agent: echo(judgment.Usage{}), Judge: j, Script: []scenario.Step{
 				scenario.UserSays("hi"), scenario.AgentTurn(),
 				scenario.Checkpoint("greets", "stays polite"),
 				scenario.UserSays("bye"), scenario.AgentTurn(),
@@ -255,14 +255,14 @@ func TestJudgeEachTurn(t *testing.T) {
 		{"never decided", func(int) string { return "inconclusive" }, "max_turns", false, 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			user := &fakeModel{user: func(metric.Question, int) (bool, string, string) { return false, "go on", "" }}
+			user := &fakeModel{user: func(judgment.Question, int) (bool, string, string) { return false, "go on", "" }}
 			turns := 0
-			j := &fakeModel{verdict: func(cs []string, q metric.Question) []string {
+			j := &fakeModel{verdict: func(cs []string, q judgment.Question) []string {
 				turns = strings.Count(q.Input, "] human:")
 				return repeat(c.judge(turns), len(cs))
 			}}
 			res := scenario.Scenario{
-				Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: user}, Judge: j,
+				Agent: echo(judgment.Usage{}), User: scenario.SimulatedUser{Model: user}, Judge: j,
 				Criteria: []string{"helps"}, JudgeEachTurn: true, MaxTurns: 4, MinTurns: 2,
 				Script: []scenario.Step{scenario.Proceed(), scenario.CheckFunc(func(agentcheck.Conversation) error { return nil })},
 			}.Run(context.Background())
@@ -277,7 +277,7 @@ func TestJudgeEachTurn(t *testing.T) {
 }
 
 func TestCheckFailsTheRun(t *testing.T) {
-	res := scenario.Scenario{Agent: echo(metric.Usage{}), Script: []scenario.Step{
+	res := scenario.Scenario{Agent: echo(judgment.Usage{}), Script: []scenario.Step{
 		scenario.UserSays("book a table"), scenario.AgentTurn(),
 		scenario.Check(func(c agentcheck.Conversation) agenttest.Report {
 			return agenttest.CheckCalled(c, agenttest.CallTo("book_table"), agenttest.Times(1))
@@ -301,7 +301,7 @@ func TestCheckFailsTheRun(t *testing.T) {
 
 func TestConversationOverSkipsTurnsButRunsChecks(t *testing.T) {
 	checked := false
-	res := scenario.Scenario{Agent: echo(metric.Usage{}), User: scenario.StaticUser("one"), Script: []scenario.Step{
+	res := scenario.Scenario{Agent: echo(judgment.Usage{}), User: scenario.StaticUser("one"), Script: []scenario.Step{
 		scenario.Proceed(),
 		scenario.UserSays("too late"),
 		scenario.CheckFunc(func(c agentcheck.Conversation) error { checked = len(c) == 2; return nil }),
@@ -340,7 +340,7 @@ func TestAgentFailures(t *testing.T) {
 			calls := 0
 			agent := scenario.AgentFunc(func(ctx context.Context, conv agentcheck.Conversation) (scenario.Reply, error) {
 				if calls++; calls == 1 {
-					return echo(metric.Usage{}).Respond(ctx, conv)
+					return echo(judgment.Usage{}).Respond(ctx, conv)
 				}
 				return c.agent(ctx, conv)
 			})
@@ -396,7 +396,7 @@ func TestCancelStopsTheRunBetweenTurns(t *testing.T) {
 				}
 				return scenario.Reply{Messages: []agentcheck.Message{{Role: agentcheck.AI, Content: "ok"}}}, nil
 			})
-			j := &fakeModel{verdict: func(cs []string, _ metric.Question) []string { return repeat("inconclusive", len(cs)) }}
+			j := &fakeModel{verdict: func(cs []string, _ judgment.Question) []string { return repeat("inconclusive", len(cs)) }}
 			res := scenario.Scenario{
 				Agent: agent, User: scenario.StaticUser("a", "b", "c", "d"), Script: c.script,
 				Judge: j, Criteria: []string{"answers"}, JudgeEachTurn: c.name == "JudgeEachTurn",
@@ -420,19 +420,19 @@ func TestCancelStopsTheRunBetweenTurns(t *testing.T) {
 func TestJudgeEachTurnAsksOncePerConversation(t *testing.T) {
 	for _, c := range []struct {
 		name   string
-		user   func(metric.Question, int) (bool, string, string)
+		user   func(judgment.Question, int) (bool, string, string)
 		script []scenario.Step
 		asked  int
 		end    string
 	}{
-		{"MaxTurns", func(metric.Question, int) (bool, string, string) { return false, "go on", "" }, nil, 3, "max_turns"},
+		{"MaxTurns", func(judgment.Question, int) (bool, string, string) { return false, "go on", "" }, nil, 3, "max_turns"},
 		{"the user is done", userSays("one", "two"), nil, 2, "user"},
-		{"the script says more", func(metric.Question, int) (bool, string, string) { return false, "go on", "" }, []scenario.Step{scenario.ProceedFor(2), scenario.UserSays("three"), scenario.AgentTurn()}, 3, "script"},
+		{"the script says more", func(judgment.Question, int) (bool, string, string) { return false, "go on", "" }, []scenario.Step{scenario.ProceedFor(2), scenario.UserSays("three"), scenario.AgentTurn()}, 3, "script"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m := &fakeModel{user: c.user, verdict: func(cs []string, _ metric.Question) []string { return repeat("inconclusive", len(cs)) }}
+			m := &fakeModel{user: c.user, verdict: func(cs []string, _ judgment.Question) []string { return repeat("inconclusive", len(cs)) }}
 			res := scenario.Scenario{
-				Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: m}, Judge: m, Script: c.script,
+				Agent: echo(judgment.Usage{}), User: scenario.SimulatedUser{Model: m}, Judge: m, Script: c.script,
 				Criteria: []string{"helps"}, JudgeEachTurn: true, MaxTurns: 3,
 			}.Run(context.Background())
 			if res.Passed || res.End != c.end || res.Err != nil {
@@ -451,8 +451,8 @@ func TestJudgeEachTurnAsksOncePerConversation(t *testing.T) {
 // A user writes the first message whatever MinTurns says: a conversation
 // that ends before it begins tests nothing, and would pass.
 func TestUserWritesTheFirstTurn(t *testing.T) {
-	m := &fakeModel{user: func(metric.Question, int) (bool, string, string) { return true, "", "nothing to ask" }}
-	res := scenario.Scenario{Agent: echo(metric.Usage{}), User: scenario.SimulatedUser{Model: m, Goal: "a refund"}}.Run(context.Background())
+	m := &fakeModel{user: func(judgment.Question, int) (bool, string, string) { return true, "", "nothing to ask" }}
+	res := scenario.Scenario{Agent: echo(judgment.Usage{}), User: scenario.SimulatedUser{Model: m, Goal: "a refund"}}.Run(context.Background())
 	var re *scenario.RunError
 	if res.Passed || !errors.As(res.Err, &re) || re.Role != "user" || re.Turn != 1 || !strings.Contains(re.Error(), "the user ended the conversation before its first message: nothing to ask") {
 		t.Fatalf("Expected the user's error at turn 1, but:\n%s", res)

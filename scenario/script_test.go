@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/scenario"
 )
 
@@ -93,7 +93,7 @@ func TestScriptInterleavingsProperty(t *testing.T) {
 			}
 			return scenario.Reply{Messages: out}, nil
 		})
-		j := &fakeModel{verdict: func(c []string, q metric.Question) []string {
+		j := &fakeModel{verdict: func(c []string, q judgment.Question) []string {
 			// The checkpoint sees the conversation so far: count its messages.
 			seen = append(seen, strings.Count(q.Input, "\n["))
 			return repeat("met", len(c))

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // User writes the user's side of a scenario's conversation, one turn at a
@@ -38,7 +38,7 @@ type UserReply struct {
 	Message string
 	Reason  string
 	// Usage is the tokens the turn cost, for a simulated user.
-	Usage metric.Usage
+	Usage judgment.Usage
 }
 
 // StaticUser is a user who says the given messages, one a turn, in order,
@@ -88,7 +88,7 @@ const userPromptVersion = "scenario-user/v1"
 type SimulatedUser struct {
 	// Model plays the user: a *judge.Client (judge.ForTest(t)), which asks
 	// at temperature 0 with a fixed seed through the test's cassette.
-	Model metric.Judge
+	Model judgment.Judge
 	// Persona is who the user is: "a retired teacher, polite, not at ease
 	// with computers".
 	Persona string
@@ -142,7 +142,7 @@ func (u SimulatedUser) Next(ctx context.Context, in UserInput) (UserReply, error
 	if isNil(u.Model) {
 		return UserReply{}, errNoModel
 	}
-	q := metric.Question{
+	q := judgment.Question{
 		Name:          "scenario_user",
 		PromptVersion: userPromptVersion,
 		Instructions:  userInstructions,

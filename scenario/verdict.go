@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/agentcheck/agentcheck"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 )
 
 // judgePromptVersion versions the judge's prompt; see userPromptVersion.
@@ -78,7 +78,7 @@ type JudgeVerdict struct {
 	Criteria []CriterionVerdict
 	// Err is why this judge gave no verdict (a panel leaves it out).
 	Err              error
-	Usage            metric.Usage
+	Usage            judgment.Usage
 	Source, Rerecord string
 }
 
@@ -103,13 +103,13 @@ func (v JudgeVerdict) anyNotMet() bool {
 // judge asks every judge (the panel's members concurrently) whether the
 // criteria hold of conv, and decides. The error is for no verdict at all:
 // every judge failed; it wraps their errors.
-func judge(ctx context.Context, h *hooks, j metric.Judge, criteria []string, conv agentcheck.Conversation) (Judgment, error) {
+func judge(ctx context.Context, h *hooks, j judgment.Judge, criteria []string, conv agentcheck.Conversation) (Judgment, error) {
 	jd := Judgment{Criteria: criteria}
-	members, agg := []metric.Judge{j}, metric.Aggregation{Method: metric.Mean}
-	if p, ok := j.(metric.Panel); ok && len(p.Members()) > 0 {
+	members, agg := []judgment.Judge{j}, judgment.Aggregation{Method: judgment.Mean}
+	if p, ok := j.(judgment.Panel); ok && len(p.Members()) > 0 {
 		members, agg = p.Members(), p.Aggregation()
 	}
-	q := metric.Question{
+	q := judgment.Question{
 		Name:          "scenario_verdict",
 		PromptVersion: judgePromptVersion,
 		Instructions:  judgeInstructions,
@@ -145,7 +145,7 @@ func judge(ctx context.Context, h *hooks, j metric.Judge, criteria []string, con
 		}
 		return jd, fmt.Errorf("every judge of the panel failed: %w", errors.Join(errs...))
 	}
-	score, disagreement, err := metric.Aggregate(agg, scores)
+	score, disagreement, err := judgment.Aggregate(agg, scores)
 	if err != nil {
 		return jd, err
 	}
@@ -156,7 +156,7 @@ func judge(ctx context.Context, h *hooks, j metric.Judge, criteria []string, con
 
 // askVerdict asks one judge and checks that its answer gives a verdict on
 // each criterion, once.
-func askVerdict(ctx context.Context, h *hooks, j metric.Judge, q metric.Question, criteria []string) JudgeVerdict {
+func askVerdict(ctx context.Context, h *hooks, j judgment.Judge, q judgment.Question, criteria []string) JudgeVerdict {
 	v := JudgeVerdict{Model: modelOf(j)}
 	a, err := h.ask(ctx, j, q)
 	if a.Model != "" {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/chatloop"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/scenario"
 )
 
@@ -116,14 +116,14 @@ func (a *chatAgent) Decode(messages []byte) ([]openai.ChatCompletionMessage, err
 }
 
 // Ask makes one model request.
-func (a *chatAgent) Ask(ctx context.Context, history []openai.ChatCompletionMessage) (openai.ChatCompletionMessage, agentcheck.Message, metric.Usage, error) {
+func (a *chatAgent) Ask(ctx context.Context, history []openai.ChatCompletionMessage) (openai.ChatCompletionMessage, agentcheck.Message, judgment.Usage, error) {
 	var m openai.ChatCompletionMessage
 	resp, err := a.client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{
 		Model: a.model, Messages: history, Tools: a.tools, Temperature: a.temperature, Seed: a.seed})
 	if err != nil {
-		return m, agentcheck.Message{}, metric.Usage{}, err
+		return m, agentcheck.Message{}, judgment.Usage{}, err
 	}
-	usage := metric.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens}
+	usage := judgment.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens}
 	if len(resp.Choices) == 0 {
 		return m, agentcheck.Message{}, usage, errors.New("the response has no choices")
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/goopenai"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/scenario"
 )
@@ -90,7 +90,7 @@ func TestAgentRunsAChatLoopWithTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(scenario.Reply{Messages: []agentcheck.Message{{Role: agentcheck.AI, Content: "Which city?"}}, Usage: metric.Usage{PromptTokens: 10, CompletionTokens: 2}}, first); diff != "" {
+	if diff := cmp.Diff(scenario.Reply{Messages: []agentcheck.Message{{Role: agentcheck.AI, Content: "Which city?"}}, Usage: judgment.Usage{PromptTokens: 10, CompletionTokens: 2}}, first); diff != "" {
 		t.Errorf("turn 1 (-want +got):\n%s", diff)
 	}
 	conv = append(conv, first.Messages...)
@@ -118,7 +118,7 @@ func TestAgentRunsAChatLoopWithTools(t *testing.T) {
 	if diff := cmp.Diff(want, second.Messages, cmp.Comparer(func(a, b agentcheck.Value) bool { return a.String() == b.String() })); diff != "" {
 		t.Errorf("turn 2 (-want +got):\n%s", diff)
 	}
-	if u := second.Usage; u != (metric.Usage{PromptTokens: 30 + 60 + 80 + 95, CompletionTokens: 8 + 9 + 5 + 11}) {
+	if u := second.Usage; u != (judgment.Usage{PromptTokens: 30 + 60 + 80 + 95, CompletionTokens: 8 + 9 + 5 + 11}) {
 		t.Errorf("usage %+v, want the four responses' summed", u)
 	}
 	if len(booked) != 1 || booked[0] != `{"id":"r_17","people":4}` {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/chatloop"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/scenario"
 )
@@ -136,14 +136,14 @@ func (a *chatAgent) Decode(messages []byte) ([]openai.ChatCompletionMessageParam
 }
 
 // Ask makes one model request.
-func (a *chatAgent) Ask(ctx context.Context, history []openai.ChatCompletionMessageParamUnion) (openai.ChatCompletionMessageParamUnion, agentcheck.Message, metric.Usage, error) {
+func (a *chatAgent) Ask(ctx context.Context, history []openai.ChatCompletionMessageParamUnion) (openai.ChatCompletionMessageParamUnion, agentcheck.Message, judgment.Usage, error) {
 	var sent openai.ChatCompletionMessageParamUnion
 	resp, err := a.complete(ctx, openai.ChatCompletionNewParams{Model: shared.ChatModel(a.model), Messages: history,
 		Tools: a.tools, Temperature: a.temperature, Seed: a.seed})
 	if err != nil {
-		return sent, agentcheck.Message{}, metric.Usage{}, err
+		return sent, agentcheck.Message{}, judgment.Usage{}, err
 	}
-	usage := metric.Usage{PromptTokens: int(resp.Usage.PromptTokens), CompletionTokens: int(resp.Usage.CompletionTokens)}
+	usage := judgment.Usage{PromptTokens: int(resp.Usage.PromptTokens), CompletionTokens: int(resp.Usage.CompletionTokens)}
 	if len(resp.Choices) == 0 {
 		return sent, agentcheck.Message{}, usage, errors.New("the response has no choices")
 	}

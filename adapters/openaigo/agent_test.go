@@ -19,7 +19,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/openaigo"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/scenario"
 )
@@ -112,7 +112,7 @@ func TestAgentRunsAnOpenAIGoChatLoop(t *testing.T) {
 	if diff := cmp.Diff(want, second.Messages, sameText); diff != "" {
 		t.Errorf("turn 2 (-want +got):\n%s", diff)
 	}
-	if first.Usage != (metric.Usage{PromptTokens: 10, CompletionTokens: 2}) || second.Usage != (metric.Usage{PromptTokens: 170, CompletionTokens: 21}) {
+	if first.Usage != (judgment.Usage{PromptTokens: 10, CompletionTokens: 2}) || second.Usage != (judgment.Usage{PromptTokens: 170, CompletionTokens: 21}) {
 		t.Errorf("usage %+v then %+v", first.Usage, second.Usage)
 	}
 	if booked.Load() != 1 {

@@ -16,7 +16,7 @@ import (
 	"github.com/agentcheck/agentcheck/adapters/openaigo"
 	"github.com/agentcheck/agentcheck/judge"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
-	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/scenario"
 )
@@ -168,8 +168,8 @@ func TestOpenAIGoAgentScenarioRecordsThenReplaysOnCI(t *testing.T) {
 		t.Errorf("the server answered %d requests, want 13", requests)
 	}
 	want := scenario.Usage{
-		Agent: metric.Usage{PromptTokens: 210 + 260 + 300 + 340 + 370 + 400 + 420, CompletionTokens: 18 + 21 + 22 + 17 + 12 + 10 + 9},
-		User:  metric.Usage{PromptTokens: 150 + 180 + 205 + 220, CompletionTokens: 7 + 12 + 5 + 11},
+		Agent: judgment.Usage{PromptTokens: 210 + 260 + 300 + 340 + 370 + 400 + 420, CompletionTokens: 18 + 21 + 22 + 17 + 12 + 10 + 9},
+		User:  judgment.Usage{PromptTokens: 150 + 180 + 205 + 220, CompletionTokens: 7 + 12 + 5 + 11},
 	}
 	if got := recorded.Usage; got.Agent != want.Agent || got.User != want.User || got.Judge.Total() == 0 {
 		t.Errorf("usage %+v, want agent %+v, user %+v and the judge's", got, want.Agent, want.User)
