@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -161,7 +162,7 @@ func Check(path, key string, setup Setup, minKappa float64) error {
 // hash of its criteria (a rubric's text; the topic mode of topic
 // adherence). ok is false for a metric no judge scores.
 func SetupOf(m metric.Metric) (s Setup, ok bool) {
-	var j metric.Judge
+	var j judgment.Judge
 	switch m := m.(type) {
 	case metric.AgentGoalAccuracy:
 		j, s.PromptVersion, s.CriteriaHash = m.Judge, metric.GoalPromptVersion, CriteriaHash(m.Name())
@@ -178,8 +179,8 @@ func SetupOf(m metric.Metric) (s Setup, ok bool) {
 	default:
 		return s, false
 	}
-	members := []metric.Judge{j}
-	if p, isPanel := j.(metric.Panel); isPanel {
+	members := []judgment.Judge{j}
+	if p, isPanel := j.(judgment.Panel); isPanel {
 		members = p.Members()
 	}
 	for _, mb := range members {
