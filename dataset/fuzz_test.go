@@ -21,8 +21,12 @@ import (
 	"github.com/agentcheck/agentcheck/dataset"
 )
 
-// lineCount is the number of lines of text as an editor numbers them.
-func lineCount(text string) int { return strings.Count(text, "\n") + 1 }
+// lineCount is the number of lines of text as an editor numbers them, and
+// as the readers do: CR, LF and CRLF each end a line.
+func lineCount(text string) int {
+	return strings.Count(text, "\r\n") + strings.Count(strings.ReplaceAll(text, "\r\n", ""), "\r") +
+		strings.Count(strings.ReplaceAll(text, "\r\n", ""), "\n") + 1
+}
 
 // FuzzParseSample: a ragas sample either loads into a valid conversation,
 // and then survives being written back out and read again unchanged, or
