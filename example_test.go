@@ -11,6 +11,7 @@ import (
 	. "github.com/agentcheck/agentcheck/matchers"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
+	"github.com/agentcheck/agentcheck/trajectory"
 	"github.com/onsi/gomega"
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -74,7 +75,7 @@ func Example_ragasMetrics() {
 		metric.ToolCallAccuracy{},
 		metric.ToolCallAccuracy{ArgSimilarity: metric.Levenshtein},
 		metric.ToolCallF1{},
-		metric.ToolCallMatch{Mode: metric.FlexibleMatch, ArgumentMatchThreshold: 0.6},
+		metric.TrajectoryMatch{Mode: trajectory.Unordered, Scoring: trajectory.ScoreF1, Threshold: 0.6},
 	} {
 		r, err := m.Evaluate(ctx, sample)
 		if err != nil {
@@ -86,7 +87,7 @@ func Example_ragasMetrics() {
 	// tool_call_accuracy: 0.8333333333333333
 	// tool_call_accuracy: 0.9666666666666666
 	// tool_call_f1: 0.5
-	// tool_call_match: 1
+	// trajectory_match: 1
 }
 
 // A judged assertion, replayed from cassettes/Example_judged.yaml: no network,

@@ -64,7 +64,7 @@ gotest metric greedy-wrong-rate -test.run '^TestGreedyWrongRate$' -test.v
 gotest metric bench-scoring -test.run '^$' -test.benchmem -test.count 3 -test.benchtime 0.5s \
 	-test.bench '^(BenchmarkToolCallAccuracy|BenchmarkToolCallF1)$'
 gotest metric bench-scoring-match -test.run '^$' -test.benchmem -test.count 3 -test.benchtime 0.5s \
-	-test.bench '^(BenchmarkToolCallMatch5x5|BenchmarkPairing)$/^(strict|flexible|5x5)$'
+	-test.bench '^(BenchmarkF1Match5x5|BenchmarkPairing)$/^(strict|flexible|5x5)$'
 gotest metric bench-pairing-1000 -test.run '^$' -test.benchmem -test.benchtime 1s \
 	-test.bench '^BenchmarkPairing$/^1000x1000$'
 # go-vcr scans its cassette with a matcher that reads every body: at
@@ -218,7 +218,7 @@ for n in 10 1000 10000; do
 done
 
 echo
-echo "### Tool-call pairing: optimal (ToolCallMatch, flexible, any order) vs greedy (the Java port's)"
+echo "### Tool-call pairing: optimal (TrajectoryMatch ScoreF1, flexible, any order) vs greedy (the Java port's)"
 echo
 echo "| calls | optimal | greedy | optimal / greedy | pairs matched, optimal / greedy | allocs optimal / greedy |"
 echo "|---|---:|---:|---:|---:|---:|"
@@ -295,8 +295,8 @@ for m in ToolCallAccuracy ToolCallF1; do
 		"$(bench bench-scoring "Benchmark$m" B/op)" "$a" "$(verdict "$t <= 2000 && $a <= 5")"
 done
 for m in strict flexible; do
-	printf '| ToolCallMatch %s, typical 5×5 | %s | %s | %s | — |\n' "$m" "$(dur "$(bench bench-scoring-match "BenchmarkToolCallMatch5x5/$m" ns/op)")" \
-		"$(bench bench-scoring-match "BenchmarkToolCallMatch5x5/$m" B/op)" "$(bench bench-scoring-match "BenchmarkToolCallMatch5x5/$m" allocs/op)"
+	printf '| TrajectoryMatch F1 %s, typical 5×5 | %s | %s | %s | — |\n' "$m" "$(dur "$(bench bench-scoring-match "BenchmarkF1Match5x5/$m" ns/op)")" \
+		"$(bench bench-scoring-match "BenchmarkF1Match5x5/$m" B/op)" "$(bench bench-scoring-match "BenchmarkF1Match5x5/$m" allocs/op)"
 done
 e=bench-cli-eval
 printf '| CLI eval in process (BenchmarkEval: parse + both metrics + output, 10,000 samples an op, 2 cores) | %s | %s | %s | 3.5 µs (20× ragas) |\n' \

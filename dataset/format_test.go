@@ -8,6 +8,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 // sameRun is one agent run, two calls and their results, written as each
@@ -50,7 +51,7 @@ const refs = `"reference_tool_calls": [{"name": "get_weather", "args": {"city": 
 func TestSameRunSameScores(t *testing.T) {
 	metrics := []metric.Metric{
 		metric.ToolCallAccuracy{}, metric.ToolCallAccuracy{AnyOrder: true, ArgSimilarity: metric.Levenshtein},
-		metric.ToolCallF1{}, metric.ToolCallMatch{Mode: metric.FlexibleMatch},
+		metric.ToolCallF1{}, metric.TrajectoryMatch{Mode: trajectory.Unordered, Scoring: trajectory.ScoreF1, Threshold: 0.8},
 	}
 	scores := func(t *testing.T, s agentcheck.Sample) []float64 {
 		var out []float64

@@ -9,14 +9,14 @@ import (
 	"github.com/agentcheck/agentcheck/internal/jsonkey"
 )
 
-// greedyPairs is the baseline ToolCallMatch is measured against: the Java
+// greedyPairs is the baseline the F1 pairing (JavaMatch) is measured against: the Java
 // port's greedy pairing (each call made, in order, takes the unmatched
 // expected call with the highest score, the first on ties, and keeps it if
 // the pair matches), given this package's own pair scoring so that the
 // benchmarks compare pairings and not scoring code. greedyMatch in
 // match_test.go is the plain version; TestGreedyWrongRate checks that the
 // two agree. It returns the number of matched pairs.
-func greedyPairs(m ToolCallMatch, pred, ref []agentcheck.ToolCall) int {
+func greedyPairs(m JavaMatch, pred, ref []agentcheck.ToolCall) int {
 	if len(pred) == 0 || len(ref) == 0 {
 		return 0
 	}
@@ -41,8 +41,8 @@ func greedyPairs(m ToolCallMatch, pred, ref []agentcheck.ToolCall) int {
 	}
 	pk, rk := keys(pred), keys(ref)
 	threshold := 1.0
-	if m.Mode == FlexibleMatch {
-		threshold = m.threshold()
+	if m.Flexible {
+		threshold = m.Metric().Threshold
 	}
 	used := make([]bool, len(ref))
 	matched := 0
@@ -52,7 +52,7 @@ func greedyPairs(m ToolCallMatch, pred, ref []agentcheck.ToolCall) int {
 			if used[r] || pred[p].Name != ref[r].Name {
 				continue // another tool's call scores 0, never the best
 			}
-			if s := pk[p].score(rk[r], m.Mode == StrictMatch); s > bestScore {
+			if s := pk[p].score(rk[r], !m.Flexible); s > bestScore {
 				best, bestScore = r, s
 			}
 		}
@@ -125,7 +125,7 @@ func (a callArgs) score(ref callArgs, strict bool) float64 {
 	return float64(shared) / float64(len(ref.members))
 }
 
-// typical5x5 is BenchmarkToolCallMatch5x5's typical agent run: a few tools,
+// typical5x5 is BenchmarkF1Match5x5's typical agent run: a few tools,
 // one extra argument, one missing, one retried call.
 func typical5x5() (pred, ref []agentcheck.ToolCall) {
 	ref = []agentcheck.ToolCall{
@@ -145,13 +145,13 @@ func typical5x5() (pred, ref []agentcheck.ToolCall) {
 	return pred, ref
 }
 
-// BenchmarkPairing times the optimal pairing (ToolCallMatch.Match, any
-// order, FlexibleMatch at the default threshold) against greedy pairing on
+// BenchmarkPairing times the optimal pairing (JavaMatch.Match, any
+// order, flexible at the default threshold) against greedy pairing on
 // the same calls: a typical 5×5 run, and 1000 flight searches against 1000
-// with many duplicates and near duplicates (BenchmarkToolCallMatch1000x1000's
+// with many duplicates and near duplicates (BenchmarkF1Match1000x1000's
 // calls). The "matched" metric is how many pairs each found.
 func BenchmarkPairing(b *testing.B) {
-	m := ToolCallMatch{Mode: FlexibleMatch}
+	m := JavaMatch{Flexible: true}
 	pred5, ref5 := typical5x5()
 	rng := rand.New(rand.NewPCG(7, 8))
 	pred1k, ref1k := benchFlights(rng, 1000, 1), benchFlights(rng, 1000, 1)
@@ -207,7 +207,7 @@ func TestGreedyWrongRate(t *testing.T) {
 			t.Fatalf("case %d %+v: optimal pairing matched %d, greedy %d\npred %v\nref  %v", iter, m, best.Matched, g, pred, ref)
 		}
 		side := &flexible
-		if m.Mode == StrictMatch {
+		if !m.Flexible {
 			side = &strict
 		}
 		for _, s := range []*tally{&all, side} {

@@ -7,6 +7,7 @@ package metric_test
 //	go test -run '^$' -fuzz '^FuzzToolCallMetrics$' -fuzztime 60s ./metric
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -290,7 +291,7 @@ func checkResult(t *testing.T, what string, r metric.Result, pred, ref []agentch
 	}
 }
 
-// FuzzToolCallMetrics: ToolCallAccuracy, ToolCallF1 and ToolCallMatch
+// FuzzToolCallMetrics: ToolCallAccuracy, ToolCallF1 and TrajectoryMatch's F1
 // score in [0, 1] with well-formed pairs; the any-order scores do not
 // depend on the order of either list; a list against itself scores 1
 // (ToolCallF1: unless empty, then 0).
@@ -333,10 +334,10 @@ func FuzzToolCallMetrics(f *testing.F) {
 			t.Fatalf("tool_call_f1 of %v against itself = %v, want %v", pred, self, want)
 		}
 
-		for _, mode := range []metric.MatchMode{metric.StrictMatch, metric.FlexibleMatch} {
+		for _, flexible := range []bool{false, true} {
 			for _, inOrder := range []bool{false, true} {
-				m := metric.ToolCallMatch{Mode: mode, Ordered: inOrder, ArgumentMatchThreshold: threshold}
-				what := m.Name() + "(mode " + strconv.Itoa(int(mode)) + ", in order " + strconv.FormatBool(inOrder) + ")"
+				m := metric.JavaMatch{Flexible: flexible, Ordered: inOrder, Threshold: threshold}
+				what := fmt.Sprintf("%s(%+v)", m.Name(), m)
 				res := m.Compare(pred, ref)
 				checkResult(t, what, res, pred, ref)
 				mr := m.Match(pred, ref)

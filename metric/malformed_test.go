@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -143,12 +144,12 @@ func f1(tp, actual, expected int) float64 {
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
-func TestToolCallMatchNeverMatchesMalformedArguments(t *testing.T) {
+func TestF1MatchNeverMatchesMalformedArguments(t *testing.T) {
 	f := agentcheck.MustParseToolCall("f", `{}`)
 	g := agentcheck.MustParseToolCall("g", `{"a": 1, "b": 2}`)
-	for _, m := range []ToolCallMatch{
+	for _, m := range []JavaMatch{
 		{}, {Ordered: true},
-		{Mode: FlexibleMatch}, {Mode: FlexibleMatch, Ordered: true}, {Mode: FlexibleMatch, ArgumentMatchThreshold: 0.01},
+		{Flexible: true}, {Flexible: true, Ordered: true}, {Flexible: true, Threshold: 0.01},
 	} {
 		for _, tt := range []struct {
 			name      string
@@ -165,11 +166,11 @@ func TestToolCallMatchNeverMatchesMalformedArguments(t *testing.T) {
 		} {
 			mr := m.Match(tt.pred, tt.ref)
 			if mr.Matched != tt.matched {
-				t.Errorf("%s (%s): Expected %d matched pairs, but got %d: %+v", tt.name, m.describe(), tt.matched, mr.Matched, mr.Pairs)
+				t.Errorf("%s (%s): Expected %d matched pairs, but got %d: %+v", tt.name, fmt.Sprintf("%+v", m), tt.matched, mr.Matched, mr.Pairs)
 			}
 			for _, p := range mr.Pairs {
 				if p.Matched && (tt.pred[p.Predicted].InvalidArgs != "" || tt.ref[p.Reference].InvalidArgs != "") {
-					t.Errorf("%s (%s): Expected no malformed call in a matched pair, but got %+v", tt.name, m.describe(), p)
+					t.Errorf("%s (%s): Expected no malformed call in a matched pair, but got %+v", tt.name, fmt.Sprintf("%+v", m), p)
 				}
 			}
 		}
@@ -215,7 +216,7 @@ func TestMetricsTakeAnyMixOfMalformedCalls(t *testing.T) {
 		if s := (ToolCallF1{NamesOnly: true}).Score(pred, ref); !inRange(s) {
 			t.Fatalf("Expected names-only tool_call_f1 of %v against %v in [0, 1], but got %v", pred, ref, s)
 		}
-		for _, m := range []ToolCallMatch{{}, {Ordered: true}, {Mode: FlexibleMatch}, {Mode: FlexibleMatch, Ordered: true}} {
+		for _, m := range []JavaMatch{{}, {Ordered: true}, {Flexible: true}, {Flexible: true, Ordered: true}} {
 			results = append(results, m.Compare(pred, ref))
 		}
 		for _, r := range results {

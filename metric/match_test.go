@@ -11,16 +11,17 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/trajectory"
 )
 
 func mcall(name, args string) agentcheck.ToolCall { return agentcheck.MustParseToolCall(name, args) }
 
-func TestToolCallMatchArguments(t *testing.T) {
-	strict, flexible := ToolCallMatch{}, ToolCallMatch{Mode: FlexibleMatch}
+func TestF1MatchArguments(t *testing.T) {
+	strict, flexible := JavaMatch{}, JavaMatch{Flexible: true}
 	five := `{"a":1,"b":2,"c":3,"d":4,"e":5}`
 	tests := []struct {
 		name      string
-		m         ToolCallMatch
+		m         JavaMatch
 		pred, ref agentcheck.ToolCall
 		matched   bool
 		score     float64 // of the pair, when matched
@@ -44,11 +45,11 @@ func TestToolCallMatchArguments(t *testing.T) {
 		{"flexible extra arguments ignored", flexible, mcall("f", `{"a":1,"z":9}`), mcall("f", `{"a":1}`), true, 1},
 		{"flexible both empty", flexible, agentcheck.ToolCall{Name: "f"}, mcall("f", `{}`), true, 1},
 		{"flexible empty reference 0.5 below default", flexible, mcall("f", `{"a":1}`), mcall("f", `{}`), false, 0},
-		{"flexible empty reference 0.5 at threshold 0.5", ToolCallMatch{Mode: FlexibleMatch, ArgumentMatchThreshold: 0.5}, mcall("f", `{"a":1}`), mcall("f", `{}`), true, 0.5},
-		{"flexible threshold 0.6", ToolCallMatch{Mode: FlexibleMatch, ArgumentMatchThreshold: 0.6}, mcall("f", `{"a":1,"b":2,"c":3}`), mcall("f", five), true, 0.6},
+		{"flexible empty reference 0.5 at threshold 0.5", JavaMatch{Flexible: true, Threshold: 0.5}, mcall("f", `{"a":1}`), mcall("f", `{}`), true, 0.5},
+		{"flexible threshold 0.6", JavaMatch{Flexible: true, Threshold: 0.6}, mcall("f", `{"a":1,"b":2,"c":3}`), mcall("f", five), true, 0.6},
 		{"flexible null matches present null", flexible, mcall("f", `{"a":null}`), mcall("f", `{"a":null}`), true, 1},
-		{"flexible null does not match absent", ToolCallMatch{Mode: FlexibleMatch, ArgumentMatchThreshold: 0.5}, mcall("f", `{"b":1}`), mcall("f", `{"a":null,"b":2}`), false, 0},
-		{"flexible score 0 never matches", ToolCallMatch{Mode: FlexibleMatch, ArgumentMatchThreshold: 1e-9}, mcall("f", `{"a":2}`), mcall("f", `{"a":1}`), false, 0},
+		{"flexible null does not match absent", JavaMatch{Flexible: true, Threshold: 0.5}, mcall("f", `{"b":1}`), mcall("f", `{"a":null,"b":2}`), false, 0},
+		{"flexible score 0 never matches", JavaMatch{Flexible: true, Threshold: 1e-9}, mcall("f", `{"a":2}`), mcall("f", `{"a":1}`), false, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,35 +72,35 @@ func TestToolCallMatchArguments(t *testing.T) {
 	}
 }
 
-func TestToolCallMatchScores(t *testing.T) {
+func TestF1MatchScores(t *testing.T) {
 	f1 := func(p, r float64) float64 { return 2 * p * r / (p + r) }
 	tests := []struct {
 		name                   string
-		m                      ToolCallMatch
+		m                      JavaMatch
 		pred, ref              []agentcheck.ToolCall
 		matched                int
 		precision, recall, fF1 float64
 		warnings               []string
 	}{
-		{"both empty", ToolCallMatch{}, nil, nil, 0, 1, 1, 1, nil},
-		{"nothing made", ToolCallMatch{}, nil, []agentcheck.ToolCall{mcall("f", `{}`)}, 0, 0, 0, 0, []string{warnNoPredictions}},
-		{"nothing expected", ToolCallMatch{}, []agentcheck.ToolCall{mcall("f", `{}`)}, []agentcheck.ToolCall{}, 0, 0, 0, 0, []string{warnEmptyReference}},
-		{"retry costs precision", ToolCallMatch{},
+		{"both empty", JavaMatch{}, nil, nil, 0, 1, 1, 1, nil},
+		{"nothing made", JavaMatch{}, nil, []agentcheck.ToolCall{mcall("f", `{}`)}, 0, 0, 0, 0, []string{warnNoPredictions}},
+		{"nothing expected", JavaMatch{}, []agentcheck.ToolCall{mcall("f", `{}`)}, []agentcheck.ToolCall{}, 0, 0, 0, 0, []string{warnEmptyReference}},
+		{"retry costs precision", JavaMatch{},
 			[]agentcheck.ToolCall{mcall("f", `{"x":1}`), mcall("f", `{"x":1}`)},
 			[]agentcheck.ToolCall{mcall("f", `{"x":1}`)}, 1, 0.5, 1, f1(0.5, 1), nil},
-		{"duplicates pair one to one", ToolCallMatch{},
+		{"duplicates pair one to one", JavaMatch{},
 			[]agentcheck.ToolCall{mcall("f", `{"x":1}`), mcall("g", `{}`), mcall("f", `{"x":1}`), mcall("f", `{"x":2}`)},
 			[]agentcheck.ToolCall{mcall("f", `{"x":1}`), mcall("f", `{"x":1}`), mcall("f", `{"x":1}`), mcall("g", `{}`)}, 3, 0.75, 0.75, f1(0.75, 0.75), nil},
-		{"wrong argument", ToolCallMatch{},
+		{"wrong argument", JavaMatch{},
 			[]agentcheck.ToolCall{mcall("weather", `{"city":"Paris"}`), mcall("weather", `{"city":"Berlin"}`)},
 			[]agentcheck.ToolCall{mcall("weather", `{"city":"Paris"}`), mcall("weather", `{"city":"London"}`)}, 1, 0.5, 0.5, 0.5, nil},
-		{"order ignored by default", ToolCallMatch{},
+		{"order ignored by default", JavaMatch{},
 			[]agentcheck.ToolCall{mcall("b", `{}`), mcall("a", `{}`)},
 			[]agentcheck.ToolCall{mcall("a", `{}`), mcall("b", `{}`)}, 2, 1, 1, 1, nil},
-		{"order kept InOrder", ToolCallMatch{Ordered: true},
+		{"order kept InOrder", JavaMatch{Ordered: true},
 			[]agentcheck.ToolCall{mcall("b", `{}`), mcall("a", `{}`)},
 			[]agentcheck.ToolCall{mcall("a", `{}`), mcall("b", `{}`)}, 1, 0.5, 0.5, 0.5, nil},
-		{"InOrder skips an extra call", ToolCallMatch{Ordered: true, Mode: FlexibleMatch},
+		{"InOrder skips an extra call", JavaMatch{Ordered: true, Flexible: true},
 			[]agentcheck.ToolCall{mcall("a", `{"q":1}`), mcall("log", `{}`), mcall("b", `{"q":2,"r":3}`), mcall("c", `{}`)},
 			[]agentcheck.ToolCall{mcall("a", `{"q":1}`), mcall("b", `{"q":2}`), mcall("c", `{}`)}, 3, 0.75, 1, f1(0.75, 1), nil},
 	}
@@ -112,18 +113,18 @@ func TestToolCallMatchScores(t *testing.T) {
 			}
 			checkPairsCover(t, got.Pairs, len(tt.pred), len(tt.ref))
 			r := tt.m.Compare(tt.pred, tt.ref)
-			if r.Metric != "tool_call_match" || r.Score != tt.fF1 || !slices.Equal(r.Warnings, tt.warnings) {
+			if r.Metric != "trajectory_match" || r.Score != tt.fF1 || !slices.Equal(r.Warnings, tt.warnings) {
 				t.Errorf("Compare = %+v, want score %v and warnings %q", r, tt.fF1, tt.warnings)
 			}
 		})
 	}
 }
 
-func TestToolCallMatchReason(t *testing.T) {
+func TestF1MatchReason(t *testing.T) {
 	pred := []agentcheck.ToolCall{mcall("f", `{"x":1,"y":1}`), mcall("f", `{"x":2}`), mcall("g", `{}`)}
 	ref := []agentcheck.ToolCall{mcall("f", `{"x":1,"y":2}`), mcall("f", `{"x":2}`)}
-	r := ToolCallMatch{Mode: FlexibleMatch, ArgumentMatchThreshold: 0.5}.Compare(pred, ref)
-	want := "2 of 3 calls made match an expected call (precision 0.6666666666666666), 2 of 2 expected calls were made (recall 1); flexible arguments (threshold 0.5), any order"
+	r := JavaMatch{Flexible: true, Threshold: 0.5}.Compare(pred, ref)
+	want := "unordered: 2 of 3 calls made match an expected call (precision 0.6666666666666666), 2 of 2 expected calls were made (recall 1) (arguments matching when at least 0.5 of the expected ones are equal); made [0] f({\"x\":1,\"y\":1}) where [0] f({\"x\":1,\"y\":2}) was expected; made, not expected: [2] g()"
 	if r.Reason != want {
 		t.Errorf("reason\n%s\nwant\n%s", r.Reason, want)
 	}
@@ -134,20 +135,22 @@ func TestToolCallMatchReason(t *testing.T) {
 	if !slices.Equal(r.Pairs, wantPairs) {
 		t.Errorf("pairs %+v, want %+v", r.Pairs, wantPairs)
 	}
-	r = ToolCallMatch{Ordered: true}.Compare(pred, ref)
-	if !strings.HasSuffix(r.Reason, "; strict arguments, in order") || !strings.HasPrefix(r.Reason, "1 of 3 calls made") {
+	r = JavaMatch{Ordered: true}.Compare(pred, ref)
+	if !strings.HasPrefix(r.Reason, "in_order: 1 of 3 calls made") || !strings.Contains(r.Reason, "(arguments exact)") {
 		t.Errorf("reason %q", r.Reason)
 	}
 }
 
-func TestToolCallMatchEvaluate(t *testing.T) {
-	m := ToolCallMatch{}
+func TestF1MatchEvaluate(t *testing.T) {
+	m := JavaMatch{}
 	s := agentcheck.Sample{Conversation: agentcheck.Conversation{
 		{Role: agentcheck.Human, Content: "weather in Paris?"},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{mcall("weather", `{"city":"Paris"}`), mcall("weather", `{"city":"Paris"}`)}},
 	}}
-	if _, err := m.Evaluate(context.Background(), s); err == nil || !strings.Contains(err.Error(), "reference_tool_calls") {
-		t.Errorf("no reference: error %v, want one naming reference_tool_calls", err)
+	// A sample without reference tool calls expects none, as in every
+	// trajectory mode.
+	if r, err := m.Evaluate(context.Background(), s); err != nil || r.Score != 0 || !slices.Equal(r.Warnings, []string{warnEmptyReference}) {
+		t.Errorf("no reference: %+v, %v; want score 0 with the empty-reference warning", r, err)
 	}
 	s.ReferenceToolCalls = []agentcheck.ToolCall{mcall("weather", `{"city":"Paris"}`)}
 	r, err := m.Evaluate(context.Background(), s)
@@ -156,19 +159,19 @@ func TestToolCallMatchEvaluate(t *testing.T) {
 	}
 }
 
-// TestToolCallMatchOddArguments covers arguments that are not an object,
+// TestF1MatchOddArguments covers arguments that are not an object,
 // which only Go code can build: they match as a whole or not at all.
-func TestToolCallMatchOddArguments(t *testing.T) {
+func TestF1MatchOddArguments(t *testing.T) {
 	list := agentcheck.ToolCall{Name: "f", Args: agentcheck.ArrayOf(agentcheck.IntOf(1), agentcheck.StringOf("a"))}
 	same := agentcheck.ToolCall{Name: "f", Args: agentcheck.ArrayOf(agentcheck.FloatOf(1), agentcheck.StringOf("a"))}
 	swapped := agentcheck.ToolCall{Name: "f", Args: agentcheck.ArrayOf(agentcheck.StringOf("a"), agentcheck.IntOf(1))}
 	object := mcall("f", `{"0":1,"1":"a"}`)
-	for _, mode := range []MatchMode{StrictMatch, FlexibleMatch} {
+	for _, mode := range []JavaMatch{{}, {Flexible: true}} {
 		for _, c := range []struct {
 			pred, ref agentcheck.ToolCall
 			want      int
 		}{{same, list, 1}, {swapped, list, 0}, {object, list, 0}, {list, object, 0}} {
-			got := ToolCallMatch{Mode: mode}.Match([]agentcheck.ToolCall{c.pred, c.pred}, []agentcheck.ToolCall{c.ref, c.ref})
+			got := mode.Match([]agentcheck.ToolCall{c.pred, c.pred}, []agentcheck.ToolCall{c.ref, c.ref})
 			if got.Matched != 2*c.want {
 				t.Errorf("%v: %v against %v: %d matches, want %d", mode, c.pred, c.ref, got.Matched, 2*c.want)
 			}
@@ -176,22 +179,22 @@ func TestToolCallMatchOddArguments(t *testing.T) {
 	}
 }
 
-// TestToolCallMatchThresholdAboveOne: nothing reaches it, not even equal
+// TestF1MatchThresholdAboveOne: nothing reaches it, not even equal
 // calls.
-func TestToolCallMatchThresholdAboveOne(t *testing.T) {
+func TestF1MatchThresholdAboveOne(t *testing.T) {
 	calls := []agentcheck.ToolCall{mcall("f", `{"a":1}`), mcall("f", `{"a":1}`), mcall("f", `{}`)}
 	for _, inOrder := range []bool{false, true} {
-		m := ToolCallMatch{Mode: FlexibleMatch, ArgumentMatchThreshold: 1.5, Ordered: inOrder}
+		m := JavaMatch{Flexible: true, Threshold: 1.5, Ordered: inOrder}
 		if got := m.Match(calls, calls); got.Matched != 0 {
 			t.Errorf("InOrder %v: %d matches, want 0", inOrder, got.Matched)
 		}
 	}
 }
 
-// TestToolCallMatchManyArgumentCounts has reference calls whose argument
+// TestF1MatchManyArgumentCounts has reference calls whose argument
 // counts have a least common multiple too large for exact integer scores,
 // so scores are rounded to a unit; the pairing must still be the best.
-func TestToolCallMatchManyArgumentCounts(t *testing.T) {
+func TestF1MatchManyArgumentCounts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	primes := []int{2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43}
 	object := func(n int) string {
@@ -213,7 +216,7 @@ func TestToolCallMatchManyArgumentCounts(t *testing.T) {
 		for range 4 {
 			pred = append(pred, mcall("f", object(43)))
 		}
-		m := ToolCallMatch{Mode: FlexibleMatch, ArgumentMatchThreshold: 0.55}
+		m := JavaMatch{Flexible: true, Threshold: 0.55}
 		got := m.Match(pred, ref)
 		wantCount, wantTotal := bruteForce(m, pred, ref)
 		if got.Matched != wantCount || math.Abs(matchedScore(got)-wantTotal) > 1e-9 {
@@ -222,13 +225,13 @@ func TestToolCallMatchManyArgumentCounts(t *testing.T) {
 	}
 }
 
-// TestToolCallMatchBeatsGreedy is the case the Java port gets wrong: the
+// TestF1MatchBeatsGreedy is the case the Java port gets wrong: the
 // first search is exact for the first expected call but also close enough
 // to the second, and the second search matches only the first expected
 // call. Greedy pairing hands the first expected call to the first search
 // and leaves the second search unmatched; the best pairing matches both.
 // Greedy also depends on the order of the calls; the best pairing does not.
-func TestToolCallMatchBeatsGreedy(t *testing.T) {
+func TestF1MatchBeatsGreedy(t *testing.T) {
 	ref := []agentcheck.ToolCall{
 		mcall("search_flights", `{"from":"BER","to":"LIS","date":"2025-06-01","cabin":"economy","passengers":2}`),
 		mcall("search_flights", `{"from":"BER","to":"LIS","date":"2025-06-01","cabin":"business","passengers":2}`),
@@ -237,7 +240,7 @@ func TestToolCallMatchBeatsGreedy(t *testing.T) {
 		mcall("search_flights", `{"from":"BER","to":"LIS","date":"2025-06-01","cabin":"economy","passengers":2}`),
 		mcall("search_flights", `{"from":"BER","to":"LIS","date":"2025-06-01","cabin":"economy","passengers":3}`),
 	}
-	m := ToolCallMatch{Mode: FlexibleMatch}
+	m := JavaMatch{Flexible: true}
 	// The pair scores that make it so.
 	for _, c := range []struct {
 		p, r int
@@ -267,12 +270,12 @@ func TestToolCallMatchBeatsGreedy(t *testing.T) {
 	}
 }
 
-// TestToolCallMatchPrefersHigherScore checks the second criterion: with as
+// TestF1MatchPrefersHigherScore checks the second criterion: with as
 // many matches either way, the pairing with the higher total score wins.
-func TestToolCallMatchPrefersHigherScore(t *testing.T) {
+func TestF1MatchPrefersHigherScore(t *testing.T) {
 	ref := []agentcheck.ToolCall{mcall("f", `{"a":1,"b":1}`), mcall("f", `{"a":1,"b":2}`)}
 	pred := []agentcheck.ToolCall{mcall("f", `{"a":1,"b":2}`), mcall("f", `{"a":1,"b":1}`)}
-	m := ToolCallMatch{Mode: FlexibleMatch, ArgumentMatchThreshold: 0.5}
+	m := JavaMatch{Flexible: true, Threshold: 0.5}
 	for _, inOrder := range []bool{false, true} {
 		m.Ordered = inOrder
 		got := m.Match(pred, ref)
@@ -291,10 +294,10 @@ func TestToolCallMatchPrefersHigherScore(t *testing.T) {
 	}
 }
 
-// TestToolCallMatchAgainstBruteForce compares the pairing with every
+// TestF1MatchAgainstBruteForce compares the pairing with every
 // possible one on small random cases with many duplicates and near
 // duplicates: the most matches, then the highest total score.
-func TestToolCallMatchAgainstBruteForce(t *testing.T) {
+func TestF1MatchAgainstBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for iter := range 3000 {
 		m := randomMatcher(rng)
@@ -324,10 +327,10 @@ func TestToolCallMatchAgainstBruteForce(t *testing.T) {
 	}
 }
 
-// TestToolCallMatchProperties checks, on larger random cases, that the
+// TestF1MatchProperties checks, on larger random cases, that the
 // best pairing never matches fewer calls than greedy pairing, and that in
 // any order the result does not depend on the order of the calls.
-func TestToolCallMatchProperties(t *testing.T) {
+func TestF1MatchProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	better := 0
 	for iter := range 500 {
@@ -361,7 +364,9 @@ func TestToolCallMatchProperties(t *testing.T) {
 	t.Logf("optimal pairing beat greedy in %d of 500 cases", better)
 }
 
-func ExampleToolCallMatch() {
+// ExampleTrajectoryMatch_f1 is spring-ai-ragas's ToolCallAccuracy with its
+// pairing fixed: the F1 of precision and recall over the best pairing.
+func ExampleTrajectoryMatch_f1() {
 	expected := []agentcheck.ToolCall{
 		agentcheck.MustParseToolCall("search", `{"query":"flights BER-LIS","cabin":"economy"}`),
 		agentcheck.MustParseToolCall("book", `{"flight":"TP 541","seat":"12A"}`),
@@ -371,13 +376,13 @@ func ExampleToolCallMatch() {
 		agentcheck.MustParseToolCall("search", `{"cabin":"economy","query":"flights BER-LIS"}`), // a retry
 		agentcheck.MustParseToolCall("book", `{"seat":"12A","flight":"TP 541"}`),
 	}
-	r := ToolCallMatch{}.Compare(made, expected)
+	r := TrajectoryMatch{Mode: trajectory.Unordered, Scoring: trajectory.ScoreF1}.Compare(made, expected)
 	fmt.Println(r)
 	for _, p := range r.Pairs {
 		fmt.Printf("expected %d, made %d, matched %v\n", p.Reference, p.Predicted, p.Matched)
 	}
 	// Output:
-	// tool_call_match = 0.8: 2 of 3 calls made match an expected call (precision 0.6666666666666666), 2 of 2 expected calls were made (recall 1); strict arguments, any order
+	// trajectory_match = 0.8: unordered: 2 of 3 calls made match an expected call (precision 0.6666666666666666), 2 of 2 expected calls were made (recall 1) (arguments exact); made, not expected: [0] search({"query":"flights BER-LIS"})
 	// expected 0, made 1, matched true
 	// expected 1, made 2, matched true
 	// expected -1, made 0, matched false
@@ -432,7 +437,7 @@ func greedyF1(matched, np, nr int) float64 {
 // greedyMatch is the Java port's pairing: each call made, in order, takes
 // the unmatched expected call with the highest score (the first on ties),
 // and keeps it if the pair matches. It returns the number of matches.
-func greedyMatch(m ToolCallMatch, pred, ref []agentcheck.ToolCall) int {
+func greedyMatch(m JavaMatch, pred, ref []agentcheck.ToolCall) int {
 	used := make([]bool, len(ref))
 	matched := 0
 	for _, p := range pred {
@@ -452,7 +457,7 @@ func greedyMatch(m ToolCallMatch, pred, ref []agentcheck.ToolCall) int {
 
 // bruteForce tries every pairing (order-keeping ones with InOrder) and
 // returns the most matches and, for as many, the highest total score.
-func bruteForce(m ToolCallMatch, pred, ref []agentcheck.ToolCall) (int, float64) {
+func bruteForce(m JavaMatch, pred, ref []agentcheck.ToolCall) (int, float64) {
 	score := make([][]float64, len(pred))
 	for i := range pred {
 		score[i] = make([]float64, len(ref))
@@ -487,11 +492,11 @@ func bruteForce(m ToolCallMatch, pred, ref []agentcheck.ToolCall) (int, float64)
 	return rec(0, 0)
 }
 
-func naiveMatches(m ToolCallMatch, score float64) bool {
-	if m.Mode == StrictMatch {
+func naiveMatches(m JavaMatch, score float64) bool {
+	if !m.Flexible {
 		return score == 1
 	}
-	thr := m.ArgumentMatchThreshold
+	thr := m.Threshold
 	if thr <= 0 {
 		thr = 0.8
 	}
@@ -501,7 +506,7 @@ func naiveMatches(m ToolCallMatch, score float64) bool {
 // naiveScore is the pair score written plainly, apart from the code under
 // test: Get for each argument and a recursive JSON equality with exact
 // rational numbers.
-func naiveScore(m ToolCallMatch, p, r agentcheck.ToolCall) float64 {
+func naiveScore(m JavaMatch, p, r agentcheck.ToolCall) float64 {
 	if p.Name != r.Name {
 		return 0
 	}
@@ -512,7 +517,7 @@ func naiveScore(m ToolCallMatch, p, r agentcheck.ToolCall) float64 {
 	if ra.Kind() == agentcheck.NullKind {
 		ra = agentcheck.MustParseValue(`{}`)
 	}
-	if m.Mode == StrictMatch {
+	if !m.Flexible {
 		if plainJSONEqual(pa, ra) {
 			return 1
 		}
@@ -576,11 +581,11 @@ func plainRational(v agentcheck.Value) *big.Rat {
 	return new(big.Rat).SetFloat64(v.Float()) // nil for NaN and infinities
 }
 
-func randomMatcher(rng *rand.Rand) ToolCallMatch {
-	m := ToolCallMatch{Ordered: rng.IntN(2) == 0}
+func randomMatcher(rng *rand.Rand) JavaMatch {
+	m := JavaMatch{Ordered: rng.IntN(2) == 0}
 	if rng.IntN(4) > 0 {
-		m.Mode = FlexibleMatch
-		m.ArgumentMatchThreshold = []float64{0, 0.3, 0.5, 0.6, 1}[rng.IntN(5)]
+		m.Flexible = true
+		m.Threshold = []float64{0, 0.3, 0.5, 0.6, 1}[rng.IntN(5)]
 	}
 	return m
 }
@@ -614,7 +619,7 @@ func randomToolCalls(rng *rand.Rand, n int) []agentcheck.ToolCall {
 // benchFlights draws flight searches with five arguments from small pools.
 // With spread 1 there are 1680 distinct calls, so among 1000 there are many
 // duplicates, and most calls have near duplicates (4 of 5 arguments equal,
-// a FlexibleMatch at the default threshold); a larger spread draws from
+// a flexible JavaMatch at the default threshold); a larger spread draws from
 // pools that many times larger.
 func benchFlights(rng *rand.Rand, n, spread int) []agentcheck.ToolCall {
 	calls := make([]agentcheck.ToolCall, n)
@@ -625,7 +630,7 @@ func benchFlights(rng *rand.Rand, n, spread int) []agentcheck.ToolCall {
 	return calls
 }
 
-func benchMatch(b *testing.B, m ToolCallMatch, pred, ref []agentcheck.ToolCall) {
+func benchMatch(b *testing.B, m JavaMatch, pred, ref []agentcheck.ToolCall) {
 	b.ReportAllocs()
 	matched := 0
 	for b.Loop() {
@@ -634,33 +639,33 @@ func benchMatch(b *testing.B, m ToolCallMatch, pred, ref []agentcheck.ToolCall) 
 	b.ReportMetric(float64(matched), "matched")
 }
 
-// BenchmarkToolCallMatch1000x1000 is 1000 calls of one tool against 1000,
+// BenchmarkF1Match1000x1000 is 1000 calls of one tool against 1000,
 // with many duplicates and near duplicates: one assignment problem.
-func BenchmarkToolCallMatch1000x1000(b *testing.B) {
+func BenchmarkF1Match1000x1000(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	benchMatch(b, ToolCallMatch{Mode: FlexibleMatch}, benchFlights(rng, 1000, 1), benchFlights(rng, 1000, 1))
+	benchMatch(b, JavaMatch{Flexible: true}, benchFlights(rng, 1000, 1), benchFlights(rng, 1000, 1))
 }
 
-// BenchmarkToolCallMatch1000x1000Dense has most pairs match (one argument
+// BenchmarkF1Match1000x1000Dense has most pairs match (one argument
 // in five is enough) but few perfectly, the expected calls being drawn from
 // wider pools: one dense 1000×1000 assignment with scores of all sizes.
-func BenchmarkToolCallMatch1000x1000Dense(b *testing.B) {
+func BenchmarkF1Match1000x1000Dense(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	benchMatch(b, ToolCallMatch{Mode: FlexibleMatch, ArgumentMatchThreshold: 0.2}, benchFlights(rng, 1000, 1), benchFlights(rng, 1000, 2))
+	benchMatch(b, JavaMatch{Flexible: true, Threshold: 0.2}, benchFlights(rng, 1000, 1), benchFlights(rng, 1000, 2))
 }
 
-func BenchmarkToolCallMatch1000x1000InOrder(b *testing.B) {
+func BenchmarkF1Match1000x1000InOrder(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	benchMatch(b, ToolCallMatch{Mode: FlexibleMatch, Ordered: true}, benchFlights(rng, 1000, 1), benchFlights(rng, 1000, 1))
+	benchMatch(b, JavaMatch{Flexible: true, Ordered: true}, benchFlights(rng, 1000, 1), benchFlights(rng, 1000, 1))
 }
 
-func BenchmarkToolCallMatch1000x1000Strict(b *testing.B) {
+func BenchmarkF1Match1000x1000Strict(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	benchMatch(b, ToolCallMatch{}, benchFlights(rng, 1000, 1), benchFlights(rng, 1000, 1))
+	benchMatch(b, JavaMatch{}, benchFlights(rng, 1000, 1), benchFlights(rng, 1000, 1))
 }
 
-// BenchmarkToolCallMatch5x5 is a typical agent run: a few tools, one retry.
-func BenchmarkToolCallMatch5x5(b *testing.B) {
+// BenchmarkF1Match5x5 is a typical agent run: a few tools, one retry.
+func BenchmarkF1Match5x5(b *testing.B) {
 	ref := []agentcheck.ToolCall{
 		mcall("search_flights", `{"from":"BER","to":"LIS","date":"2025-06-01"}`),
 		mcall("get_weather", `{"city":"Lisbon","unit":"celsius"}`),
@@ -675,7 +680,7 @@ func BenchmarkToolCallMatch5x5(b *testing.B) {
 		mcall("book_flight", `{"seat":"12A","flight":"TP 541"}`),
 		mcall("book_flight", `{"seat":"12A","flight":"TP 541"}`),
 	}
-	b.Run("strict", func(b *testing.B) { benchMatch(b, ToolCallMatch{}, pred, ref) })
-	b.Run("flexible", func(b *testing.B) { benchMatch(b, ToolCallMatch{Mode: FlexibleMatch}, pred, ref) })
-	b.Run("flexible-in-order", func(b *testing.B) { benchMatch(b, ToolCallMatch{Mode: FlexibleMatch, Ordered: true}, pred, ref) })
+	b.Run("strict", func(b *testing.B) { benchMatch(b, JavaMatch{}, pred, ref) })
+	b.Run("flexible", func(b *testing.B) { benchMatch(b, JavaMatch{Flexible: true}, pred, ref) })
+	b.Run("flexible-in-order", func(b *testing.B) { benchMatch(b, JavaMatch{Flexible: true, Ordered: true}, pred, ref) })
 }

@@ -83,7 +83,7 @@ const (
 type ToolCallAccuracy struct {
 	// AnyOrder is ragas's strict_order=False: both lists are sorted by name
 	// and arguments, then paired position by position (not by best match;
-	// see ToolCallMatch for that).
+	// see TrajectoryMatch for that).
 	AnyOrder bool
 	// ArgSimilarity compares argument values as Python str() texts.
 	ArgSimilarity StringSimilarity

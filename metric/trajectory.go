@@ -54,17 +54,28 @@ func turnsOf(c agentcheck.Conversation) [][]agentcheck.ToolCall {
 // Compare scores the calls made against the expected calls
 // (trajectory.Match.Compare).
 func (m TrajectoryMatch) Compare(made, expected []agentcheck.ToolCall) Result {
-	return m.result(trajectory.Match(m).Compare(made, expected))
+	return m.result(trajectory.Match(m).Compare(made, expected), len(made), len(expected))
 }
 
 // CompareTurns scores turns of calls made against turns of expected calls
 // (trajectory.Match.CompareTurns).
 func (m TrajectoryMatch) CompareTurns(made, expected [][]agentcheck.ToolCall) Result {
-	return m.result(trajectory.Match(m).CompareTurns(made, expected))
+	return m.result(trajectory.Match(m).CompareTurns(made, expected), countCalls(made), countCalls(expected))
 }
 
-func (m TrajectoryMatch) result(r trajectory.Result) Result {
-	return Result{Metric: m.Name(), Score: r.Score, Reason: r.Reason(), Pairs: callPairs(r.Pairs)}
+func (m TrajectoryMatch) result(r trajectory.Result, made, expected int) Result {
+	res := Result{Metric: m.Name(), Score: r.Score, Reason: r.Reason(), Pairs: callPairs(r.Pairs)}
+	// With ScoreF1 a side without calls carries ragas's warnings, as
+	// ToolCallF1 does.
+	if m.Scoring == trajectory.ScoreF1 {
+		switch {
+		case made == 0 && expected > 0:
+			res.Warnings = []string{warnNoPredictions}
+		case expected == 0 && made > 0:
+			res.Warnings = []string{warnEmptyReference}
+		}
+	}
+	return res
 }
 
 // callPairs is the engine's pairs as CallPairs.
@@ -77,4 +88,12 @@ func callPairs(pairs []trajectory.Pair) []CallPair {
 		out[k] = CallPair{Reference: p.Expected, Predicted: p.Made, Score: p.Credit, Matched: p.Match}
 	}
 	return out
+}
+
+func countCalls(turns [][]agentcheck.ToolCall) int {
+	n := 0
+	for _, t := range turns {
+		n += len(t)
+	}
+	return n
 }

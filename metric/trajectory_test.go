@@ -270,7 +270,7 @@ func TestTrajectoryMatchKindsInvalidAndNonObjectArgs(t *testing.T) {
 	}{
 		// A call's kind does not count (package trajectory's rule): an MCP
 		// call matches the same function call, as in ToolCallAccuracy,
-		// ToolCallF1 and ToolCallMatch.
+		// ToolCallF1 and TrajectoryMatch's F1.
 		{"mcp against function", []call{mcp(f)}, []call{f}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 1, trajectory.ArgsIgnore: 1, trajectory.ArgsSubset: 1, trajectory.ArgsSuperset: 1}},
 		{"mcp against mcp", []call{mcp(f)}, []call{mcp(f)}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 1, trajectory.ArgsIgnore: 1, trajectory.ArgsSubset: 1, trajectory.ArgsSuperset: 1}},
 		{"mcp among function calls", []call{g, mcp(f)}, []call{g, f}, map[trajectory.ArgsMode]float64{trajectory.ArgsExact: 1, trajectory.ArgsIgnore: 1}},

@@ -7,7 +7,7 @@
 // bipartite matching, the optimal assignment where credit counts, the
 // weighted longest common subsequence in order), never the first that
 // fits. Match compares agentcheck.ToolCalls with ToolCalls (metric's
-// TrajectoryMatch and ToolCallMatch, the CLI); Align pairs calls for any
+// TrajectoryMatch, the CLI); Align pairs calls for any
 // Comparer (agenttest's expectations, and through them the matchers and the
 // testify assertions), so that every front end gives the same verdict. The
 // rules are decided here once: a call's kind does not count unless asked

@@ -217,9 +217,58 @@ func (c *compiled) reasonOf(pairs []Pair, ok bool) func() string {
 // calls made were not expected.
 func (c *compiled) reason(pairs []Pair, ok bool, note string) string {
 	m := c.m
+	if m.Scoring == ScoreF1 {
+		return c.reasonF1(pairs, note)
+	}
 	if ok {
 		return fmt.Sprintf("%s: the %s made match the %d expected (arguments %s)", m.Mode, plural(len(c.made), "call"), len(c.exp), m.Args)
 	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: the %s made do not match the %d expected (arguments %s)", m.Mode, plural(len(c.made), "call"), len(c.exp), m.Args)
+	c.writeDetails(&b, pairs, note)
+	return b.String()
+}
+
+// reasonF1 explains an F1 comparison: precision and recall, then the calls
+// that did not pair.
+func (c *compiled) reasonF1(pairs []Pair, note string) string {
+	m := c.m
+	matched := 0
+	for _, p := range pairs {
+		if p.Match {
+			matched++
+		}
+	}
+	args := "arguments " + m.Args.String()
+	if m.Threshold > 0 {
+		args = "arguments matching when at least " + strconv.FormatFloat(m.Threshold, 'f', -1, 64) + " of the expected ones are equal"
+	}
+	var b strings.Builder
+	switch {
+	case len(c.made) == 0 && len(c.exp) == 0:
+		fmt.Fprintf(&b, "%s: no tool calls expected and none made", m.Mode)
+	case len(c.made) == 0:
+		fmt.Fprintf(&b, "%s: no tool calls made, %d expected", m.Mode, len(c.exp))
+	case len(c.exp) == 0:
+		fmt.Fprintf(&b, "%s: no tool calls expected, %d made", m.Mode, len(c.made))
+	default:
+		precision := float64(matched) / float64(len(c.made))
+		recall := float64(matched) / float64(len(c.exp))
+		expected := "expected calls were"
+		if len(c.exp) == 1 {
+			expected = "expected call was"
+		}
+		fmt.Fprintf(&b, "%s: %d of %s made match an expected call (precision %s), %d of %d %s made (recall %s) (%s)",
+			m.Mode, matched, plural(len(c.made), "call"), strconv.FormatFloat(precision, 'f', -1, 64),
+			matched, len(c.exp), expected, strconv.FormatFloat(recall, 'f', -1, 64), args)
+	}
+	c.writeDetails(&b, pairs, note)
+	return b.String()
+}
+
+// writeDetails writes the calls that differ, are missing or were not
+// expected, and the note, after a reason's first clause.
+func (c *compiled) writeDetails(b *strings.Builder, pairs []Pair, note string) {
 	var missing, extra, differ []string
 	for _, p := range pairs {
 		switch {
@@ -231,8 +280,6 @@ func (c *compiled) reason(pairs []Pair, ok bool, note string) string {
 			extra = append(extra, fmt.Sprintf("[%d] %s", p.Made, c.made[p.Made]))
 		}
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: the %s made do not match the %d expected (arguments %s)", m.Mode, plural(len(c.made), "call"), len(c.exp), m.Args)
 	if note != "" {
 		b.WriteString("; " + note)
 	}
@@ -245,7 +292,6 @@ func (c *compiled) reason(pairs []Pair, ok bool, note string) string {
 	if len(extra) > 0 {
 		b.WriteString("; made, not expected: " + strings.Join(extra, ", "))
 	}
-	return b.String()
 }
 
 func plural(n int, one string) string {
