@@ -130,6 +130,52 @@ type MetricSummary struct {
 	// Histogram counts the scores in ten bins of width 0.1, the last
 	// holding 1.0; a score outside [0, 1] falls in the bin nearest.
 	Histogram [10]int
+
+	sum, sumSq float64 // of the scores Added
+	passed     int
+}
+
+// Add counts a score in: N, Mean (the sum over N), SD, PassRate (against
+// Threshold, set first) and Histogram. NaN, no score, is left out.
+func (m *MetricSummary) Add(x float64) {
+	if x != x {
+		return
+	}
+	m.N++
+	m.sum += x
+	m.sumSq += x * x
+	if x >= m.Threshold {
+		m.passed++
+	}
+	m.Histogram[min(9, max(0, int(x*10)))]++
+	m.update()
+}
+
+// Merge counts in the scores o was given (a batch's, a shard's): the sums
+// add up, so Mean is the same as when every score is Added here.
+func (m *MetricSummary) Merge(o *MetricSummary) {
+	m.N += o.N
+	m.sum += o.sum
+	m.sumSq += o.sumSq
+	m.passed += o.passed
+	for i, n := range o.Histogram {
+		m.Histogram[i] += n
+	}
+	m.update()
+}
+
+func (m *MetricSummary) update() {
+	if m.N == 0 {
+		m.Mean, m.SD, m.PassRate = math.NaN(), math.NaN(), math.NaN()
+		return
+	}
+	n := float64(m.N)
+	m.Mean = m.sum / n
+	m.PassRate = float64(m.passed) / n
+	m.SD = math.NaN()
+	if m.N > 1 {
+		m.SD = math.Sqrt(max(0, (m.sumSq-m.sum*m.sum/n)/(n-1)))
+	}
 }
 
 // MeanInterval is the 95% confidence interval of the mean (normal
@@ -152,6 +198,9 @@ type Gate struct {
 	// "pass@3"); Metric the metric it checks, "" for one over runs.
 	Name   string
 	Metric string
+	// Flag is the command-line flag that set the gate, without dashes
+	// ("fail-under", "sample-threshold"); "" for a suite's gate.
+	Flag string
 	// Kind says what is compared with Threshold: "mean" (Value is the
 	// mean), "sample" (every case: Below counts those under it), or a
 	// suite's "pass_rate", "pass@k", "pass^k".
@@ -190,48 +239,49 @@ type Comparison struct {
 
 // Delta is a case's score against its baseline.
 type Delta struct {
-	Case     string
-	Metric   string
-	Old, New float64
+	Case   string  `json:"sample"`
+	Metric string  `json:"metric"`
+	Old    float64 `json:"old"`
+	New    float64 `json:"new"`
 }
 
 // Verdict is one judge's verdict on a case by one metric.
 type Verdict struct {
-	Metric string
+	Metric string `json:"metric"`
 	// Judge is the judge model; Score its score, Reason its reason.
-	Judge  string
-	Score  float64
-	Reason string
+	Judge  string  `json:"judge"`
+	Score  float64 `json:"score"`
+	Reason string  `json:"reason,omitempty"`
 	// Criteria are the judge's verdicts per criterion, for a rubric or
 	// topics ("on topic", "answered").
-	Criteria []Criterion
+	Criteria []Criterion `json:"criteria,omitempty"`
 	// Error is why the judge gave no verdict; it was left out.
-	Error string
+	Error string `json:"error,omitempty"`
 	// Source is where the judgment came from (a cassette, "live").
-	Source string
+	Source string `json:"source,omitempty"`
 }
 
 // Criterion is a judge's verdict on one criterion.
 type Criterion struct {
-	Name   string
-	Met    bool
-	Reason string
+	Name   string `json:"name"`
+	Met    bool   `json:"met"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // Message is one message of a transcript.
 type Message struct {
 	// Role is "human", "ai", "tool" or "system".
-	Role    string
-	Content string
+	Role    string `json:"role"`
+	Content string `json:"content,omitempty"`
 	// Reasoning is the model's reasoning, where the transcript has it.
-	Reasoning string
+	Reasoning string `json:"reasoning,omitempty"`
 	// Calls are the tool calls an AI message made.
-	Calls []Call
+	Calls []Call `json:"tool_calls,omitempty"`
 }
 
 // Call is a tool call made: its name and arguments as JSON text (the text
 // as written when it is not valid JSON).
 type Call struct {
-	Name string
-	Args string
+	Name string `json:"name"`
+	Args string `json:"args"`
 }

@@ -34,3 +34,5 @@ func tQuantile95(df int) float64 {
 	d := float64(df)
 	return z + (z*z*z+z)/(4*d) + (5*z*z*z*z*z+16*z*z*z+3*z)/(96*d*d)
 }
+
+var nan = math.NaN()

@@ -1,0 +1,348 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/agentcheck/agentcheck/internal/shown"
+	"github.com/agentcheck/agentcheck/jsonvalue"
+)
+
+// The JSON forms. A case is an object with its "id" (when it has one), each
+// metric's score under the metric's name (every digit kept, as Python's
+// repr writes a float; null for a metric that did not score it), the reason
+// for each score under "reasons", why it failed under "failures", and
+// {"error": ...} in place of scores when it could not be scored. --format
+// json adds where the case is, its status, request, report, verdicts,
+// transcript and runs, so that ReadJSON gets the Run back; its "summary" is
+// the counts, means, gates, baseline and verdict, and "run" the run's
+// facts and metrics. Every string is escaped so that it shows as itself on
+// a terminal (internal/shown).
+
+// The kinds of gate the renderings tell apart.
+const (
+	gateMean   = "mean"
+	gateSample = "sample"
+)
+
+// appendCaseJSON writes a case's object; full adds what --format json
+// carries beyond jsonl.
+func (w *Writer) appendCaseJSON(b []byte, c *Case, full bool) []byte {
+	b = append(b, '{')
+	first := true
+	key := func(k string) {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendString(b, k)
+		b = append(b, ':')
+	}
+	if c.ID != "" {
+		key("id")
+		b = appendString(b, c.ID)
+	}
+	if full {
+		key("file")
+		b = appendString(b, c.File)
+		key("line")
+		b = strconv.AppendInt(b, int64(c.Line), 10)
+		key("index")
+		b = strconv.AppendInt(b, int64(c.Index), 10)
+		if c.Status != "" {
+			key("status")
+			b = appendString(b, string(c.Status))
+		}
+	}
+	if c.Error != "" {
+		key("error")
+		b = appendString(b, c.Error)
+	} else {
+		for j, m := range w.run.Metrics {
+			key(m.Name)
+			x := math.NaN()
+			if j < len(c.Scores) {
+				x = c.Scores[j]
+			}
+			b = w.appendFloat(b, x)
+		}
+	}
+	hasReason := false
+	for _, r := range c.Reasons {
+		hasReason = hasReason || r != ""
+	}
+	if hasReason {
+		key("reasons")
+		b = append(b, '{')
+		n := 0
+		for j, r := range c.Reasons {
+			if r == "" || j >= len(w.run.Metrics) {
+				continue
+			}
+			if n > 0 {
+				b = append(b, ',')
+			}
+			n++
+			b = appendString(b, w.run.Metrics[j].Name)
+			b = append(b, ':')
+			b = appendString(b, r)
+		}
+		b = append(b, '}')
+	}
+	if len(c.Failures) > 0 {
+		key("failures")
+		b = appendStrings(b, c.Failures)
+	}
+	if !full {
+		return append(b, '}')
+	}
+	if c.Request != "" {
+		key("request")
+		b = appendString(b, c.Request)
+	}
+	if c.Report != "" {
+		key("report")
+		b = appendString(b, c.Report)
+	}
+	if len(c.Verdicts) > 0 {
+		key("verdicts")
+		b = appendMarshal(b, c.Verdicts)
+	}
+	if len(c.Transcript) > 0 {
+		key("transcript")
+		b = appendMarshal(b, c.Transcript)
+	}
+	if len(c.Runs) > 0 {
+		key("runs")
+		b = append(b, '[')
+		for i := range c.Runs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = w.appendCaseJSON(b, &c.Runs[i], true)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// maxCachedFloats bounds the cache of formatted scores.
+const maxCachedFloats = 1 << 12
+
+// appendFloat writes a score as Python's repr writes a float, null for
+// NaN or an infinity (which JSON has no number for).
+func (w *Writer) appendFloat(b []byte, x float64) []byte {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return append(b, "null"...)
+	}
+	// -0.0 would find 0.0.
+	cacheable := !math.Signbit(x)
+	if p, ok := w.floats[x]; ok && cacheable {
+		return append(b, p...)
+	}
+	p := []byte(fullScore(x))
+	if cacheable && len(w.floats) < maxCachedFloats {
+		w.floats[x] = p
+	}
+	return append(b, p...)
+}
+
+// appendNumber is appendFloat without the cache.
+func appendNumber(b []byte, x float64) []byte {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return append(b, "null"...)
+	}
+	return append(b, fullScore(x)...)
+}
+
+// appendString writes s as a JSON string, escaped to show as itself.
+func appendString(b []byte, s string) []byte {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '#' || c == '<' || c == '>' || c == '&' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	p, _ := jsonvalue.String(s).MarshalJSON()
+	return shown.AppendJSON(b, p)
+}
+
+func appendStrings(b []byte, ss []string) []byte {
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, s)
+	}
+	return append(b, ']')
+}
+
+// appendMarshal writes v as encoding/json does, escaped to show as itself.
+func appendMarshal(b []byte, v any) []byte {
+	p, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("report: %T does not marshal: %v", v, err)) // the report's types always do
+	}
+	return shown.AppendJSON(b, p)
+}
+
+// appendSummaryJSON writes the run's summary: counts, the mean of each
+// metric (null when no case scored), each gate with its verdict, the
+// baseline comparison, the problems and whether the run passes.
+func (w *Writer) appendSummaryJSON(b []byte) []byte {
+	r := w.run
+	scored := r.Samples - r.Errors
+	b = fmt.Appendf(b, `{"samples":%d,"scored":%d,"errors":%d,"failed":%d,"means":{`, r.Samples, scored, r.Errors, r.Failed)
+	for j, m := range r.Metrics {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendString(b, m.Name), ':')
+		b = appendNumber(b, m.Mean)
+	}
+	b = append(b, `},"gates":[`...)
+	for i, g := range r.Gates {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		if g.Flag != "" {
+			b = append(b, `"flag":`...)
+			b = appendString(b, g.Flag)
+			b = append(b, ',')
+		}
+		b = append(b, `"name":`...)
+		b = appendString(b, g.Name)
+		b = append(b, `,"kind":`...)
+		b = appendString(b, g.Kind)
+		if g.Metric != "" {
+			b = append(b, `,"metric":`...)
+			b = appendString(b, g.Metric)
+		}
+		b = append(b, `,"threshold":`...)
+		b = appendNumber(b, g.Threshold)
+		switch g.Kind {
+		case gateMean:
+			b = append(b, `,"mean":`...)
+		default:
+			b = append(b, `,"value":`...)
+		}
+		b = appendNumber(b, g.Value)
+		if g.Kind == gateSample {
+			b = fmt.Appendf(b, `,"below":%d,"samples_below":`, g.Below)
+			b = appendStrings(b, g.Cases)
+		} else if len(g.Cases) > 0 || g.Below > 0 {
+			b = fmt.Appendf(b, `,"below":%d,"cases":`, g.Below)
+			b = appendStrings(b, g.Cases)
+		}
+		if g.Detail != "" {
+			b = append(b, `,"detail":`...)
+			b = appendString(b, g.Detail)
+		}
+		b = fmt.Appendf(b, `,"pass":%t}`, g.Pass)
+	}
+	b = append(b, ']')
+	if c := r.Baseline; c != nil {
+		b = append(b, `,"baseline":{"file":`...)
+		b = appendString(b, c.File)
+		b = append(b, `,"tolerance":`...)
+		b = appendNumber(b, c.Tolerance)
+		b = append(b, `,"regressions":`...)
+		b = appendDeltas(b, c.Regressions)
+		b = append(b, `,"improvements":`...)
+		b = appendDeltas(b, c.Improvements)
+		b = fmt.Appendf(b, `,"regressed":%d,"improved":%d,"new":%d,"missing":%d,"new_samples":`, c.NewlyFailing, c.NewlyPassing, c.New, c.Missing)
+		b = appendStrings(b, c.NewCases)
+		b = append(b, `,"missing_samples":`...)
+		b = appendStrings(b, c.MissingCases)
+		b = append(b, `,"unknown_metrics":`...)
+		b = appendStrings(b, c.Unknown)
+		b = fmt.Appendf(b, `,"pass":%t}`, c.Pass)
+	}
+	if len(r.Problems) > 0 {
+		b = append(b, `,"problems":`...)
+		b = appendStrings(b, r.Problems)
+	}
+	return fmt.Appendf(b, `,"pass":%t}`, r.Pass)
+}
+
+func appendDeltas(b []byte, ds []Delta) []byte {
+	b = append(b, '[')
+	for i, d := range ds {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"sample":`...)
+		b = appendString(b, d.Case)
+		b = append(b, `,"metric":`...)
+		b = appendString(b, d.Metric)
+		b = append(b, `,"old":`...)
+		b = appendNumber(b, d.Old)
+		b = append(b, `,"new":`...)
+		b = appendNumber(b, d.New)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendRunJSON writes the run's facts and its metrics' summaries.
+func appendRunJSON(b []byte, r *Run) []byte {
+	b = append(b, `{"title":`...)
+	b = appendString(b, r.Title)
+	b = append(b, `,"inputs":`...)
+	b = appendStrings(b, r.Inputs)
+	if !r.Started.IsZero() {
+		b = append(b, `,"started":`...)
+		b = appendString(b, r.Started.Format(time.RFC3339Nano))
+	}
+	if r.Duration != 0 {
+		b = append(b, `,"duration":`...)
+		b = appendString(b, r.Duration.String())
+	}
+	if r.Commit != "" {
+		b = append(b, `,"commit":`...)
+		b = appendString(b, r.Commit)
+	}
+	if len(r.Judges) > 0 {
+		b = append(b, `,"judges":`...)
+		b = appendStrings(b, r.Judges)
+	}
+	if len(r.PromptVersions) > 0 {
+		b = append(b, `,"prompt_versions":`...)
+		b = appendStrings(b, r.PromptVersions)
+	}
+	if r.CassetteMode != "" {
+		b = append(b, `,"cassette_mode":`...)
+		b = appendString(b, r.CassetteMode)
+	}
+	b = append(b, `,"metrics":[`...)
+	for j, m := range r.Metrics {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = appendString(b, m.Name)
+		b = fmt.Appendf(b, `,"n":%d,"mean":`, m.N)
+		b = appendNumber(b, m.Mean)
+		b = append(b, `,"sd":`...)
+		b = appendNumber(b, m.SD)
+		b = append(b, `,"threshold":`...)
+		b = appendNumber(b, m.Threshold)
+		b = append(b, `,"pass_rate":`...)
+		b = appendNumber(b, m.PassRate)
+		b = append(b, `,"histogram":`...)
+		b = appendMarshal(b, m.Histogram)
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
+}

@@ -1,0 +1,153 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentcheck/agentcheck/internal/shown"
+	"github.com/agentcheck/agentcheck/jsonvalue"
+)
+
+// The table: where each case is (file when there are several inputs; its
+// id, else its index; its line), a column per metric, and the start of its
+// request so that rows can be told apart; a mean per metric last.
+
+const (
+	sampleWidth  = 6
+	lineWidth    = 6
+	requestWidth = 60 // runes of the request shown
+)
+
+func columnWidth(metric string) int { return max(len(metric), len("0.6667")) }
+
+// fileWidth is the width of the file column, 0 for one input.
+func (w *Writer) fileWidth() int {
+	if len(w.run.Inputs) < 2 {
+		return 0
+	}
+	n := 0
+	for _, in := range w.run.Inputs {
+		n = max(n, utf8.RuneCountInString(shown.Name(in)))
+	}
+	return n
+}
+
+func (w *Writer) appendTableHeader(b []byte) []byte {
+	b = appendRowStart(b, w.fileWidth(), "file", "sample", "line")
+	for _, m := range w.run.Metrics {
+		b = appendCell(b, m.Name, columnWidth(m.Name))
+	}
+	return append(b, "  request\n"...)
+}
+
+func (w *Writer) appendTableRow(b []byte, c *Case) []byte {
+	sample, line := strconv.Itoa(c.Index), strconv.Itoa(c.Line)
+	if c.ID != "" {
+		sample = shown.Name(c.ID)
+	}
+	if c.Index < 0 {
+		sample, line = "-", "-"
+	}
+	b = appendRowStart(b, w.fileWidth(), c.File, sample, line)
+	if c.Error != "" {
+		b = append(b, "  error: "...)
+		b = append(b, shown.Text(strings.ReplaceAll(c.Error, "\n", " "))...)
+		return append(b, '\n')
+	}
+	for j, m := range w.run.Metrics {
+		start := len(b)
+		b = append(b, "  "...)
+		x := math.NaN()
+		if j < len(c.Scores) {
+			x = c.Scores[j]
+		}
+		b = w.appendShortScore(b, x)
+		b = pad(b, start+2+columnWidth(m.Name))
+	}
+	b = append(b, "  "...)
+	b = append(b, shown.Text(oneLine(c.Request, requestWidth))...)
+	return append(b, '\n')
+}
+
+func (w *Writer) appendTableSummary(b []byte) []byte {
+	r := w.run
+	scored := r.Samples - r.Errors
+	b = appendRowStart(b, w.fileWidth(), "", "", "mean")
+	for _, m := range r.Metrics {
+		cell := "-"
+		if scored > 0 && !math.IsNaN(m.Mean) {
+			cell = shortScore(m.Mean)
+		}
+		b = appendCell(b, cell, columnWidth(m.Name))
+	}
+	return fmt.Appendf(b, "  %d samples, %d scored, %d could not be scored\n", r.Samples, scored, r.Errors)
+}
+
+// appendShortScore writes a score rounded to four decimals, "-" for NaN.
+func (w *Writer) appendShortScore(b []byte, x float64) []byte {
+	if math.IsNaN(x) {
+		return append(b, '-')
+	}
+	return strconv.AppendFloat(b, x, 'f', 4, 64)
+}
+
+// shortScore writes a score as the table does: four decimals.
+func shortScore(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+
+// fullScore writes a score to the last bit, as Python's repr writes a
+// float (1.0, 0.6666666666666666).
+func fullScore(x float64) string { return jsonvalue.Float(x).String() }
+
+func appendCell(b []byte, text string, width int) []byte {
+	start := len(b)
+	b = append(b, "  "...)
+	b = append(b, text...)
+	return pad(b, start+2+width)
+}
+
+// pad appends spaces up to length n.
+func pad(b []byte, n int) []byte {
+	for len(b) < n {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// appendRowStart writes the columns that say where a row's case is.
+func appendRowStart(b []byte, fileWidth int, file, sample, line string) []byte {
+	if fileWidth > 0 {
+		if file != "" {
+			file = shown.Name(file)
+		}
+		b = append(b, file...)
+		for n := utf8.RuneCountInString(file); n < fileWidth+2; n++ {
+			b = append(b, ' ')
+		}
+	}
+	b = appendRight(b, sample, sampleWidth)
+	b = append(b, "  "...)
+	return appendRight(b, line, lineWidth)
+}
+
+func appendRight(b []byte, s string, width int) []byte {
+	for n := utf8.RuneCountInString(s); n < width; n++ {
+		b = append(b, ' ')
+	}
+	return append(b, s...)
+}
+
+// oneLine is s on one line, its runs of white space one space each, cut
+// to n runes with "…".
+func oneLine(s string, n int) string {
+	if strings.ContainsAny(s, "\n\r\t\v\f") || strings.Contains(s, "  ") {
+		s = strings.Join(strings.Fields(s), " ")
+	}
+	if utf8.RuneCountInString(s) > n {
+		runes := []rune(s)
+		s = string(runes[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,183 @@
+package report
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Writer renders a Run in a Format a case at a time: NewWriter with the
+// run's header (Title, Inputs, Metrics' names, the judges), WriteCase for
+// each case in order, then Close once the run's summary (Metrics, Gates,
+// Baseline, counts, Pass) is filled in. The table, jsonl and json write each
+// case as it comes; junit keeps the cases aside (in memory, then in a
+// temporary file) until its counts are known; markdown keeps the first
+// failing cases up to its size bound; html keeps every case, a passing one
+// summarised. A Writer is not safe for concurrent use.
+type Writer struct {
+	out *bufio.Writer
+	f   Format
+	run *Run
+	n   int // cases written
+	b   []byte
+	err error
+
+	floats map[float64][]byte // formatted scores, a run's are mostly a few
+	junit  *spool
+	md     markdownCases
+	cases  []Case // html
+}
+
+// NewWriter returns a Writer of r in format f to w. r is read again by
+// Close, for its summary; it is not written to.
+func NewWriter(w io.Writer, f Format, r *Run) *Writer {
+	wr := &Writer{out: bufio.NewWriterSize(w, 1<<16), f: f, run: r, floats: make(map[float64][]byte)}
+	switch f {
+	case Table:
+		wr.b = wr.appendTableHeader(wr.b[:0])
+	case JSON:
+		wr.b = append(wr.b[:0], `{"samples":[`...)
+	case JUnit:
+		wr.junit = &spool{}
+	case Markdown, JSONL, HTML:
+	default:
+		wr.err = fmt.Errorf("report: unknown format %v", f)
+	}
+	wr.flush()
+	return wr
+}
+
+// Write renders r, cases and summary, in format f to w.
+func Write(w io.Writer, r *Run, f Format) error {
+	wr := NewWriter(w, f, r)
+	for i := range r.Cases {
+		if err := wr.WriteCase(&r.Cases[i]); err != nil {
+			wr.Close()
+			return err
+		}
+	}
+	return wr.Close()
+}
+
+// WriteCase writes a case. The Writer keeps none of c's memory: c may be
+// reused for the next case.
+func (w *Writer) WriteCase(c *Case) error {
+	if w.err != nil {
+		return w.err
+	}
+	b := w.b[:0]
+	switch w.f {
+	case Table:
+		b = w.appendTableRow(b, c)
+	case JSONL:
+		b = w.appendCaseJSON(b, c, false)
+		b = append(b, '\n')
+	case JSON:
+		if w.n > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+		b = w.appendCaseJSON(b, c, true)
+	case JUnit:
+		b = w.appendJUnitCase(b, c)
+		if _, err := w.junit.Write(b); err != nil {
+			w.err = err
+		}
+		b = b[:0]
+	case Markdown:
+		w.md.add(w.run, c)
+	case HTML:
+		w.cases = append(w.cases, keep(c))
+	}
+	w.n++
+	w.b = b
+	w.flush()
+	return w.err
+}
+
+// flush writes w.b out.
+func (w *Writer) flush() {
+	if w.err == nil && len(w.b) > 0 {
+		_, w.err = w.out.Write(w.b)
+	}
+	w.b = w.b[:0]
+}
+
+// Close writes the run's summary and flushes the output. It reports the
+// first error writing met.
+func (w *Writer) Close() error {
+	if w.junit != nil {
+		defer w.junit.close()
+	}
+	if w.err != nil {
+		return w.err
+	}
+	b := w.b[:0]
+	switch w.f {
+	case Table:
+		b = w.appendTableSummary(b)
+	case JSON:
+		if w.n > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, `],"summary":`...)
+		b = w.appendSummaryJSON(b)
+		b = append(b, `,"run":`...)
+		b = appendRunJSON(b, w.run)
+		b = append(b, "}\n"...)
+	case JUnit:
+		w.err = w.writeJUnit()
+	case Markdown:
+		b = w.md.appendMarkdown(b, w.run)
+	case HTML:
+		r := *w.run
+		r.Cases = w.cases
+		w.err = writeHTML(w.out, &r)
+	}
+	w.b = b
+	w.flush()
+	if w.err == nil {
+		w.err = w.out.Flush()
+	}
+	if w.err == nil {
+		w.err = errClosed
+		return nil
+	}
+	return w.err
+}
+
+var errClosed = errors.New("report: the Writer is closed")
+
+// Name is how messages and reports name a case: its ID, else "line N"
+// ("FILE line N" when the run read several inputs), else its file (one
+// that could not be read).
+func (r *Run) Name(c *Case) string {
+	if c.ID != "" {
+		return c.ID
+	}
+	if c.Line == 0 {
+		return c.File
+	}
+	if len(r.Inputs) > 1 {
+		return c.File + " line " + strconv.Itoa(c.Line)
+	}
+	return "line " + strconv.Itoa(c.Line)
+}
+
+// keep is c as the html Writer keeps it: a passing case summarised.
+func keep(c *Case) Case {
+	k := *c
+	k.Scores = append([]float64(nil), c.Scores...)
+	k.Reasons = append([]string(nil), c.Reasons...)
+	k.Failures = append([]string(nil), c.Failures...)
+	k.Runs = append([]Case(nil), c.Runs...)
+	if c.Status == Pass {
+		k.Report, k.Verdicts, k.Transcript = "", nil, nil
+	} else {
+		k.Verdicts = append([]Verdict(nil), c.Verdicts...)
+		k.Transcript = append([]Message(nil), c.Transcript...)
+	}
+	return k
+}
