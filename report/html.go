@@ -1,0 +1,338 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// The HTML report's bounds: the failing, erring and flaky cases shown in
+// full (the others are summarised, a table row each, as the passing cases
+// are), the messages shown of a transcript, and the bytes shown of one text
+// (a message, a reason, a report; cut with a note saying how much was left
+// out). With them, a run of any size gives a page of a few MB.
+const (
+	htmlFullCases = 250
+	htmlOpenCases = 10 // of them, opened as the page loads
+	htmlRowWhy    = 300
+)
+
+//go:embed html.tmpl
+var htmlText string
+
+var htmlTemplate = template.Must(template.New("html").Funcs(template.FuncMap{
+	"score": formatScore,
+	"delta": func(old, new float64) string {
+		d := new - old
+		if d > 0 {
+			return "+" + formatScore(d)
+		}
+		return formatScore(d)
+	},
+	"clip": clip,
+	"sub":  func(a, b int) int { return a - b },
+	"role": func(role string) string {
+		switch role {
+		case "human":
+			return "user"
+		case "ai":
+			return "assistant"
+		}
+		return role
+	},
+}).Parse(htmlText))
+
+// htmlPage is what the template shows of a Run.
+type htmlPage struct {
+	Run               *Run
+	Title             string
+	Started, Duration string
+	Metrics           []htmlMetric
+	// Failing counts the failing and erring cases, Flaky the flaky ones;
+	// Show is the filter the page opens with.
+	Failing, Flaky int
+	Show           string
+	// Full are the cases shown in full, failing first; Capped counts the
+	// failing and flaky cases summarised because Full was full.
+	Full    []htmlCase
+	Capped  int
+	MaxFull int
+	// rows are the cases summarised a row each, in order: the capped ones,
+	// then the passing ones.
+	rows                          []*Case
+	Rows, RowsNotPassing, Passing bool
+}
+
+type htmlMetric struct {
+	Name, Mean, SD, PassRate, Threshold string
+	MeanLo, MeanHi, PassLo, PassHi      string
+	N                                   int
+	Counts                              string
+	Bars                                []htmlBar
+}
+
+type htmlBar struct {
+	X, Y, H     float64
+	Fill, Label string
+	Count       int
+}
+
+type htmlCase struct {
+	Case   *Case
+	Index  int
+	Name   string
+	Where  string
+	Filter string // "fail" (failing or erring), "flaky" or "pass": the filters' classes
+	Open   bool
+	Scores []htmlScore
+	Runs   []htmlCase
+}
+
+type htmlScore struct {
+	Metric, Score, Reason string
+	OK                    bool
+}
+
+// writeHTML renders r as one self-contained HTML page: the run's facts,
+// gates, metrics (mean and pass rate with 95% intervals, a histogram each),
+// the baseline comparison, and its cases, failing first, filtered by
+// failing, flaky or all with radio buttons and CSS (the page has no
+// script). The template escapes every text from the run; the summarised
+// rows, which a run of 100,000 cases has as many of, are written here,
+// through html/template's HTMLEscapeString, so that they cost no more than
+// a jsonl line.
+func writeHTML(w io.Writer, r *Run) error {
+	p := newHTMLPage(r)
+	if err := htmlTemplate.ExecuteTemplate(w, "top", p); err != nil {
+		return fmt.Errorf("report: html: %w", err)
+	}
+	rw := htmlRows{w: w, run: r, buf: make([]byte, 0, 64<<10), scores: make(map[float64]string)}
+	for _, c := range p.rows {
+		if err := rw.row(c); err != nil {
+			return err
+		}
+	}
+	if err := rw.flush(); err != nil {
+		return err
+	}
+	if err := htmlTemplate.ExecuteTemplate(w, "bottom", p); err != nil {
+		return fmt.Errorf("report: html: %w", err)
+	}
+	return nil
+}
+
+func newHTMLPage(r *Run) *htmlPage {
+	p := &htmlPage{Run: r, Title: r.Title, MaxFull: htmlFullCases, Started: "unknown"}
+	if p.Title == "" {
+		p.Title = "agentcheck run"
+	}
+	if !r.Started.IsZero() {
+		p.Started = r.Started.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	if r.Duration > 0 {
+		p.Duration = r.Duration.Round(time.Millisecond).String()
+	}
+	for _, m := range r.Metrics {
+		p.Metrics = append(p.Metrics, newHTMLMetric(m))
+	}
+	// Failing and erring cases first, then the flaky ones, each in input
+	// order; the first htmlFullCases of them in full.
+	var failing, flaky []int
+	for i := range r.Cases {
+		switch r.Cases[i].Status {
+		case Fail, Error:
+			failing = append(failing, i)
+		case Flaky:
+			flaky = append(flaky, i)
+		}
+	}
+	p.Failing, p.Flaky = len(failing), len(flaky)
+	switch {
+	case p.Failing > 0:
+		p.Show = "failing"
+	case p.Flaky > 0:
+		p.Show = "flaky"
+	default:
+		p.Show = "all"
+	}
+	for _, i := range append(failing, flaky...) {
+		c := &r.Cases[i]
+		if len(p.Full) == htmlFullCases {
+			p.Capped++
+			p.rows = append(p.rows, c)
+			continue
+		}
+		hc := newHTMLCase(r, c, i)
+		hc.Open = len(p.Full) < htmlOpenCases
+		p.Full = append(p.Full, hc)
+	}
+	p.RowsNotPassing = len(p.rows) > 0
+	for i := range r.Cases {
+		if c := &r.Cases[i]; c.Status != Fail && c.Status != Error && c.Status != Flaky {
+			p.rows = append(p.rows, c)
+			p.Passing = true
+		}
+	}
+	p.Rows = len(p.rows) > 0
+	return p
+}
+
+func newHTMLMetric(m MetricSummary) htmlMetric {
+	hm := htmlMetric{Name: m.Name, N: m.N, Mean: formatScore(m.Mean), SD: formatScore(m.SD),
+		PassRate: formatScore(m.PassRate), Threshold: formatScore(m.Threshold)}
+	// Scores lie in [0, 1], and so does their mean: the interval is shown
+	// within them.
+	lo, hi := m.MeanInterval()
+	hm.MeanLo, hm.MeanHi = formatScore(max(0, lo)), formatScore(min(1, hi))
+	lo, hi = m.PassInterval()
+	hm.PassLo, hm.PassHi = formatScore(lo), formatScore(hi)
+	most := 0
+	for _, n := range m.Histogram {
+		most = max(most, n)
+	}
+	var counts []string
+	for i, n := range m.Histogram {
+		label := fmt.Sprintf("%.1f–%.1f", float64(i)/10, float64(i+1)/10)
+		counts = append(counts, fmt.Sprintf("%s: %d", label, n))
+		h := 0.0
+		if most > 0 && n > 0 {
+			h = max(1, math.Round(70*float64(n)/float64(most)*10)/10)
+		}
+		fill := "#0969da"
+		if i < 9 && float64(i+1)/10 <= m.Threshold+1e-9 {
+			fill = "#cf222e" // every score in the bin is under the threshold
+		}
+		hm.Bars = append(hm.Bars, htmlBar{X: float64(i * 24), Y: 72 - h, H: h, Fill: fill, Label: label, Count: n})
+	}
+	hm.Counts = strings.Join(counts, ", ")
+	return hm
+}
+
+func newHTMLCase(r *Run, c *Case, index int) htmlCase {
+	hc := htmlCase{Case: c, Index: index, Name: r.Name(c), Filter: filterOf(c.Status)}
+	switch {
+	case c.File != "" && c.Line > 0:
+		hc.Where = c.File + ":" + strconv.Itoa(c.Line)
+	case c.Line > 0:
+		hc.Where = "line " + strconv.Itoa(c.Line)
+	}
+	if hc.Where == hc.Name {
+		hc.Where = ""
+	}
+	for i, s := range c.Scores {
+		if i >= len(r.Metrics) {
+			break
+		}
+		reason := ""
+		if i < len(c.Reasons) {
+			reason = c.Reasons[i]
+		}
+		if math.IsNaN(s) && reason == "" {
+			continue
+		}
+		hc.Scores = append(hc.Scores, htmlScore{Metric: r.Metrics[i].Name, Score: formatScore(s), Reason: reason,
+			OK: !math.IsNaN(s) && s >= r.Metrics[i].Threshold})
+	}
+	for i := range c.Runs {
+		run := newHTMLCase(r, &c.Runs[i], i+1)
+		hc.Runs = append(hc.Runs, run)
+	}
+	return hc
+}
+
+func filterOf(s Status) string {
+	switch s {
+	case Fail, Error:
+		return "fail"
+	case Flaky:
+		return "flaky"
+	}
+	return "pass"
+}
+
+// htmlRows writes the summarised cases, a table row each: the case's name,
+// status, scores and, for a failing one, why.
+type htmlRows struct {
+	w      io.Writer
+	run    *Run
+	buf    []byte
+	scores map[float64]string // formatted scores: a run's are mostly a few
+}
+
+func (rw *htmlRows) row(c *Case) error {
+	b := append(rw.buf, `<tr class=s-`...)
+	b = append(b, filterOf(c.Status)...)
+	b = append(b, "><td>"...)
+	b = append(b, template.HTMLEscapeString(clip(rw.run.Name(c), htmlRowWhy))...)
+	b = append(b, "<td>"...)
+	b = append(b, template.HTMLEscapeString(string(c.Status))...)
+	for i := range rw.run.Metrics {
+		b = append(b, "<td class=n>"...)
+		if i < len(c.Scores) {
+			s, ok := rw.scores[c.Scores[i]]
+			if !ok && len(rw.scores) < 4096 {
+				s = formatScore(c.Scores[i])
+				rw.scores[c.Scores[i]] = s
+			} else if !ok {
+				s = formatScore(c.Scores[i])
+			}
+			b = append(b, s...)
+		}
+	}
+	why := c.Error
+	if why == "" && len(c.Failures) > 0 {
+		why = c.Failures[0]
+	}
+	if why != "" {
+		b = append(b, "<td>"...)
+		b = append(b, template.HTMLEscapeString(clip(why, htmlRowWhy))...)
+	}
+	b = append(b, '\n')
+	rw.buf = b
+	if len(b) >= 60<<10 {
+		return rw.flush()
+	}
+	return nil
+}
+
+func (rw *htmlRows) flush() error {
+	if _, err := rw.w.Write(rw.buf); err != nil {
+		return fmt.Errorf("report: html: %w", err)
+	}
+	rw.buf = rw.buf[:0]
+	return nil
+}
+
+// formatScore writes a score with at most four decimals ("1", "0.8333"),
+// "—" for NaN (no score).
+func formatScore(f float64) string {
+	if math.IsNaN(f) {
+		return "—"
+	}
+	s := strconv.FormatFloat(f, 'f', 4, 64)
+	s = strings.TrimRight(s, "0")
+	s = strings.TrimSuffix(s, ".")
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// clip cuts s to at most n bytes, on a character boundary, saying how much
+// it left out.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
+}
