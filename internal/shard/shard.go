@@ -11,6 +11,7 @@
 package shard
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"strconv"
@@ -28,33 +29,35 @@ type Spec struct {
 	K, N int
 }
 
-// Parse reads "K/N", K from 1 to N; "" is the zero Spec.
+// Parse reads "K/N", K from 1 to N; "" is the zero Spec. Its errors say
+// what is wrong, not where the text came from.
 func Parse(s string) (Spec, error) {
 	if s == "" {
 		return Spec{}, nil
 	}
 	k, n, ok := strings.Cut(strings.TrimSpace(s), "/")
 	if !ok {
-		return Spec{}, fmt.Errorf("%q: want K/N, shard K of N, such as 1/4", s)
+		return Spec{}, errors.New("want K/N, shard K of N, such as 1/4")
 	}
 	ki, kerr := strconv.Atoi(strings.TrimSpace(k))
 	ni, nerr := strconv.Atoi(strings.TrimSpace(n))
 	switch {
 	case kerr != nil || nerr != nil:
-		return Spec{}, fmt.Errorf("%q: want K/N, two whole numbers, such as 1/4", s)
+		return Spec{}, errors.New("want K/N, two whole numbers, such as 1/4")
 	case ni < 1 || ni > MaxN:
-		return Spec{}, fmt.Errorf("%q: N must be from 1 to %d, got %d", s, MaxN, ni)
+		return Spec{}, fmt.Errorf("N must be from 1 to %d, got %d", MaxN, ni)
 	case ki < 1 || ki > ni:
-		return Spec{}, fmt.Errorf("%q: K counts from 1 to N (%d), got %d", s, ni, ki)
+		return Spec{}, fmt.Errorf("K counts from 1 to N (%d), got %d", ni, ki)
 	}
 	return Spec{K: ki, N: ni}, nil
 }
 
 // FromEnv reads Env; its error names the variable.
 func FromEnv(getenv func(string) string) (Spec, error) {
-	s, err := Parse(getenv(Env))
+	v := getenv(Env)
+	s, err := Parse(v)
 	if err != nil {
-		return Spec{}, fmt.Errorf("%s=%s", Env, err.Error())
+		return Spec{}, fmt.Errorf("%s=%q: %w", Env, v, err)
 	}
 	return s, nil
 }

@@ -16,16 +16,16 @@ func TestParse(t *testing.T) {
 		}
 	}
 	bad := map[string]string{
-		"0/4":                    `"0/4": K counts from 1 to N (4), got 0`,
-		"5/4":                    `"5/4": K counts from 1 to N (4), got 5`,
-		"-1/4":                   `"-1/4": K counts from 1 to N (4), got -1`,
-		"1/0":                    `"1/0": N must be from 1 to 10000, got 0`,
-		"1/10001":                `"1/10001": N must be from 1 to 10000, got 10001`,
-		"a/b":                    `"a/b": want K/N, two whole numbers, such as 1/4`,
-		"1.5/4":                  `"1.5/4": want K/N, two whole numbers, such as 1/4`,
-		"2":                      `"2": want K/N, shard K of N, such as 1/4`,
-		"1/4/2":                  `"1/4/2": want K/N, two whole numbers, such as 1/4`,
-		"99999999999999999999/4": `"99999999999999999999/4": want K/N, two whole numbers, such as 1/4`,
+		"0/4":                    `K counts from 1 to N (4), got 0`,
+		"5/4":                    `K counts from 1 to N (4), got 5`,
+		"-1/4":                   `K counts from 1 to N (4), got -1`,
+		"1/0":                    `N must be from 1 to 10000, got 0`,
+		"1/10001":                `N must be from 1 to 10000, got 10001`,
+		"a/b":                    `want K/N, two whole numbers, such as 1/4`,
+		"1.5/4":                  `want K/N, two whole numbers, such as 1/4`,
+		"2":                      `want K/N, shard K of N, such as 1/4`,
+		"1/4/2":                  `want K/N, two whole numbers, such as 1/4`,
+		"99999999999999999999/4": `want K/N, two whole numbers, such as 1/4`,
 	}
 	for in, want := range bad {
 		_, err := Parse(in)
