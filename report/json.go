@@ -325,6 +325,10 @@ func appendRunJSON(b []byte, r *Run) []byte {
 		b = append(b, `,"cassette_mode":`...)
 		b = appendString(b, r.CassetteMode)
 	}
+	if r.Shard != nil {
+		b = append(b, `,"shard":`...)
+		b = appendMarshal(b, r.Shard)
+	}
 	b = append(b, `,"metrics":[`...)
 	for j, m := range r.Metrics {
 		if j > 0 {

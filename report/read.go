@@ -50,6 +50,7 @@ func ReadJSON(r io.Reader, name string) (*Run, error) {
 	run := &Run{
 		Title: doc.Run.Title, Inputs: doc.Run.Inputs, Commit: doc.Run.Commit,
 		Judges: doc.Run.Judges, PromptVersions: doc.Run.PromptVersions, CassetteMode: doc.Run.CassetteMode,
+		Shard:   doc.Run.Shard,
 		Samples: doc.Summary.Samples, Errors: doc.Summary.Errors, Failed: doc.Summary.Failed,
 		Pass: doc.Summary.Pass, Problems: doc.Summary.Problems,
 	}
@@ -177,6 +178,7 @@ type jsonRun struct {
 	Judges         []string `json:"judges"`
 	PromptVersions []string `json:"prompt_versions"`
 	CassetteMode   string   `json:"cassette_mode"`
+	Shard          *Shard   `json:"shard"`
 	Metrics        []struct {
 		Name      string  `json:"name"`
 		N         int     `json:"n"`

@@ -56,6 +56,9 @@ type Run struct {
 	// Problems are what else made the run fail or should be said of it,
 	// a sentence each (duplicate sample names, a stale calibration).
 	Problems []string
+	// Shard is set on the run of one shard (eval --shard K/N): what merge
+	// needs to put the shards together.
+	Shard *Shard
 
 	// Cases are the run's cases, in input order. A Writer that keeps them
 	// (html) keeps a passing case summarised: its scores and reasons, not
