@@ -80,6 +80,10 @@ Flags:
 Exit status: 0 when no cassette holds a secret, 1 when one does, 2 for a
 usage error or a cassette that cannot be read or parsed (named with its
 line; the other cassettes are still checked).
+
+   agentcheck cassettes merge CASSETTE... > MERGED.yaml
+combines cassettes recorded by shards or parallel processes into one (see
+agentcheck cassettes merge -h).
 `
 
 // runCassettes runs "agentcheck cassettes SUBCOMMAND".
@@ -94,6 +98,8 @@ func runCassettes(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	case "check":
 		return runCheck(args[1:], stdout, stderr)
+	case "merge":
+		return runMerge(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "agentcheck cassettes: unknown command %q\n\n%s", args[0], cassettesUsageText)
 	return exitUsage
