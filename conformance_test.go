@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
@@ -181,7 +182,7 @@ func toCall(p peerCall) (agentcheck.ToolCall, error) {
 		raw = json.RawMessage(*p.ArgsJSON)
 	}
 	if len(raw) > 0 && string(raw) != "null" {
-		v, err := agentcheck.ParseValue(raw)
+		v, err := jsonvalue.Parse(raw)
 		if err != nil {
 			return tc, fmt.Errorf("%s: %v", p.Name, err)
 		}
@@ -293,11 +294,11 @@ func runAgentevals(c peerCase) (outcome, error) {
 
 // comparePaths compares only the values at these dotted key paths.
 func comparePaths(paths []string) trajectory.ArgsComparator {
-	return func(made, expected agentcheck.Value) bool {
+	return func(made, expected jsonvalue.Value) bool {
 		for _, p := range paths {
 			a, aok := valueAt(made, p)
 			e, eok := valueAt(expected, p)
-			if aok != eok || aok && !agentcheck.Equal(a, e) {
+			if aok != eok || aok && !jsonvalue.Equal(a, e) {
 				return false
 			}
 		}
@@ -305,7 +306,7 @@ func comparePaths(paths []string) trajectory.ArgsComparator {
 	}
 }
 
-func valueAt(v agentcheck.Value, path string) (agentcheck.Value, bool) {
+func valueAt(v jsonvalue.Value, path string) (jsonvalue.Value, bool) {
 	for _, k := range strings.Split(path, ".") {
 		var ok bool
 		if v, ok = v.Get(k); !ok {
@@ -318,21 +319,21 @@ func valueAt(v agentcheck.Value, path string) (agentcheck.Value, bool) {
 // agentevalsCallable is the Go form of each function the peer's tests pass
 // as an override, by its source.
 func agentevalsCallable(o map[string]any) (trajectory.ArgsComparator, error) {
-	text := func(v agentcheck.Value, key string) string {
+	text := func(v jsonvalue.Value, key string) string {
 		x, _ := v.Get(key)
 		return x.Text()
 	}
 	src, _ := o["source"].(string)
 	switch {
 	case strings.Contains(src, `x["city"] == "SF" or x["city"] == "San Francisco"`):
-		return func(made, _ agentcheck.Value) bool {
+		return func(made, _ jsonvalue.Value) bool {
 			c := text(made, "city")
 			return c == "SF" || c == "San Francisco"
 		}, nil
 	case strings.Contains(src, `lambda x, y: x["city"] == "SF"`):
-		return func(made, _ agentcheck.Value) bool { return text(made, "city") == "SF" }, nil
+		return func(made, _ jsonvalue.Value) bool { return text(made, "city") == "SF" }, nil
 	case strings.Contains(src, "upgrade"):
-		return func(made, expected agentcheck.Value) bool {
+		return func(made, expected jsonvalue.Value) bool {
 			if q := text(expected, "query"); q != "" && strings.Contains(q, "upgrade") {
 				return strings.Contains(text(made, "query"), "upgrade")
 			}
@@ -674,13 +675,13 @@ func runVitest(c peerCase) (outcome, error) {
 			m.Comparators = map[string]trajectory.ArgsComparator{"*": vitestFuzzy}
 		}
 	case map[string]any:
-		m.Comparators = map[string]trajectory.ArgsComparator{"*": func(made, expected agentcheck.Value) bool {
+		m.Comparators = map[string]trajectory.ArgsComparator{"*": func(made, expected jsonvalue.Value) bool {
 			a, aok := made.Get("location")
 			e, eok := expected.Get("location")
 			if aok && eok && a.Text() != "" && e.Text() != "" {
 				return strings.EqualFold(a.Text(), e.Text())
 			}
-			return agentcheck.Equal(made, expected)
+			return jsonvalue.Equal(made, expected)
 		}}
 	}
 	made, exp, err := bothCalls(c)
@@ -695,7 +696,7 @@ func runVitest(c peerCase) (outcome, error) {
 			m.ToolArgs[e.Name] = trajectory.ArgsIgnore
 			if m.Comparators != nil {
 				// No expected arguments: any will do, whatever the preset.
-				m.Comparators[e.Name] = func(_, _ agentcheck.Value) bool { return true }
+				m.Comparators[e.Name] = func(_, _ jsonvalue.Value) bool { return true }
 			}
 		}
 	}
@@ -712,17 +713,17 @@ func runVitest(c peerCase) (outcome, error) {
 // vitestFuzzy is vitest-evals' fuzzy preset without its substring rule:
 // strings equal ignoring case, numbers within 1% of the expected, arrays
 // holding every expected element, objects holding every expected key.
-func vitestFuzzy(made, expected agentcheck.Value) bool {
+func vitestFuzzy(made, expected jsonvalue.Value) bool {
 	switch expected.Kind() {
-	case agentcheck.StringKind:
-		return made.Kind() == agentcheck.StringKind && strings.EqualFold(made.Text(), expected.Text())
-	case agentcheck.IntKind, agentcheck.FloatKind:
-		if made.Kind() != agentcheck.IntKind && made.Kind() != agentcheck.FloatKind {
+	case jsonvalue.StringKind:
+		return made.Kind() == jsonvalue.StringKind && strings.EqualFold(made.Text(), expected.Text())
+	case jsonvalue.IntKind, jsonvalue.FloatKind:
+		if made.Kind() != jsonvalue.IntKind && made.Kind() != jsonvalue.FloatKind {
 			return false
 		}
 		return math.Abs(made.Float()-expected.Float()) <= 0.01*math.Abs(expected.Float())
-	case agentcheck.ArrayKind:
-		if made.Kind() != agentcheck.ArrayKind {
+	case jsonvalue.ArrayKind:
+		if made.Kind() != jsonvalue.ArrayKind {
 			return false
 		}
 		for _, e := range expected.Elements() {
@@ -738,8 +739,8 @@ func vitestFuzzy(made, expected agentcheck.Value) bool {
 			}
 		}
 		return true
-	case agentcheck.ObjectKind:
-		if made.Kind() != agentcheck.ObjectKind {
+	case jsonvalue.ObjectKind:
+		if made.Kind() != jsonvalue.ObjectKind {
 			return false
 		}
 		for _, mb := range expected.Members() {
@@ -750,5 +751,5 @@ func vitestFuzzy(made, expected agentcheck.Value) bool {
 		}
 		return true
 	}
-	return agentcheck.Equal(made, expected)
+	return jsonvalue.Equal(made, expected)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Role says who wrote a message.
@@ -45,10 +47,10 @@ type Message struct {
 // empty ones left out but name and args, and it reads back the same: the
 // arguments keep their key order and their numbers their kind.
 type ToolCall struct {
-	ID   string   `json:"id,omitempty"` // optional, as the SDK or the model assigns it
-	Name string   `json:"name"`
-	Args Value    `json:"args"`           // an Object as a rule; the zero Value means no arguments
-	Kind ToolKind `json:"kind,omitempty"` // who runs the tool: the agent's code (the zero value), an MCP server, the provider
+	ID   string          `json:"id,omitempty"` // optional, as the SDK or the model assigns it
+	Name string          `json:"name"`
+	Args jsonvalue.Value `json:"args"`           // an Object as a rule; the zero Value means no arguments
+	Kind ToolKind        `json:"kind,omitempty"` // who runs the tool: the agent's code (the zero value), an MCP server, the provider
 	// InvalidArgs holds the arguments as the model wrote them when they
 	// are not valid JSON; Args is then null. Such a call fails every
 	// comparison of its arguments, and name-only checks still see it.
@@ -74,7 +76,7 @@ const (
 // NewToolCall builds a ToolCall from a Go map of arguments. Go maps have no
 // order, so keys are sorted; use ParseToolCall to keep a written order.
 func NewToolCall(name string, args map[string]any) ToolCall {
-	v, err := ValueOf(args)
+	v, err := jsonvalue.Of(args)
 	if err != nil {
 		panic(fmt.Sprintf("agentcheck.NewToolCall(%q): %v", name, err))
 	}
@@ -83,11 +85,11 @@ func NewToolCall(name string, args map[string]any) ToolCall {
 
 // ParseToolCall builds a ToolCall from arguments written as a JSON object.
 func ParseToolCall(name, argsJSON string) (ToolCall, error) {
-	v, err := ParseValue([]byte(argsJSON))
+	v, err := jsonvalue.Parse([]byte(argsJSON))
 	if err != nil {
 		return ToolCall{}, fmt.Errorf("tool call %q: arguments: %w", name, err)
 	}
-	if v.Kind() != ObjectKind {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return ToolCall{}, fmt.Errorf("tool call %q: arguments must be a JSON object, got %s", name, v.Kind())
 	}
 	return ToolCall{Name: name, Args: v}, nil
@@ -99,16 +101,16 @@ func ParseToolCall(name, argsJSON string) (ToolCall, error) {
 // valid JSON comes back as invalid, for ToolCall.InvalidArgs, with args
 // null; any other JSON value, an object as a rule but an array or a scalar
 // where an SDK allows them, is the arguments.
-func ParseArguments(text string) (args Value, invalid string) {
+func ParseArguments(text string) (args jsonvalue.Value, invalid string) {
 	if strings.TrimSpace(text) == "" {
-		return ObjectOf(), ""
+		return jsonvalue.Object(), ""
 	}
-	v, err := ParseValue([]byte(text))
+	v, err := jsonvalue.Parse([]byte(text))
 	switch {
 	case err != nil:
-		return Value{}, text
-	case v.Kind() == NullKind:
-		return ObjectOf(), ""
+		return jsonvalue.Value{}, text
+	case v.Kind() == jsonvalue.NullKind:
+		return jsonvalue.Object(), ""
 	}
 	return v, ""
 }
@@ -128,11 +130,10 @@ func (tc ToolCall) String() string {
 	if tc.InvalidArgs != "" {
 		return tc.Name + "(<unparseable " + strconv.Quote(tc.InvalidArgs) + ">)"
 	}
-	b := append([]byte(tc.Name), '(')
-	if tc.Args.Len() > 0 {
-		b = tc.Args.appendJSON(b, false)
+	if tc.Args.Len() == 0 {
+		return tc.Name + "()"
 	}
-	return string(append(b, ')'))
+	return tc.Name + "(" + tc.Args.String() + ")"
 }
 
 // Conversation is the messages of an agent run, in order.
@@ -150,18 +151,13 @@ func (c Conversation) ToolCalls() []ToolCall {
 	if n == 0 {
 		return nil
 	}
-	return c.AppendToolCalls(make([]ToolCall, 0, n))
-}
-
-// AppendToolCalls appends the calls ToolCalls returns to dst, for a caller
-// that scores conversation after conversation into one buffer.
-func (c Conversation) AppendToolCalls(dst []ToolCall) []ToolCall {
+	calls := make([]ToolCall, 0, n)
 	for i := range c {
 		if c[i].Role == AI {
-			dst = append(dst, c[i].ToolCalls...)
+			calls = append(calls, c[i].ToolCalls...)
 		}
 	}
-	return dst
+	return calls
 }
 
 // MessageError locates a problem in a conversation by message index

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 func TestConversationString(t *testing.T) {
@@ -69,7 +70,7 @@ func TestToolCallConstructors(t *testing.T) {
 		t.Errorf("ParseToolCall: %v, %v", tc, err)
 	}
 	_, err = agentcheck.ParseToolCall("search", `{"q": }`)
-	var se *agentcheck.SyntaxError
+	var se *jsonvalue.SyntaxError
 	if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), `tool call "search": arguments: line 1, column 7:`) {
 		t.Errorf("ParseToolCall syntax error: %v", err)
 	}
@@ -131,9 +132,9 @@ func TestConversationValidate(t *testing.T) {
 		{"tool first", agentcheck.Conversation{{Role: agentcheck.Tool}}, "message 0 (tool): a tool message must follow an ai message with tool calls, but it is the first message"},
 		{"tool after ai without calls", agentcheck.Conversation{{Role: agentcheck.AI}, {Role: agentcheck.Tool}}, "message 1 (tool): a tool message must follow an ai message with tool calls or another tool message, but message 0 is an ai message without tool calls"},
 		{"calls on a human message", agentcheck.Conversation{{Role: agentcheck.Human, ToolCalls: tc}}, "message 0 (human): only ai messages make tool calls"},
-		{"nameless call", agentcheck.Conversation{{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{Args: agentcheck.ObjectOf()}}}}, "message 0 (ai), tool call 0: tool call has no name"},
-		{"array args", agentcheck.Conversation{{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{Name: "f", Args: agentcheck.ArrayOf()}}}}, ""},
-		{"string args", agentcheck.Conversation{{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{Name: "f", Args: agentcheck.StringOf("x")}}}}, ""},
+		{"nameless call", agentcheck.Conversation{{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{Args: jsonvalue.Object()}}}}, "message 0 (ai), tool call 0: tool call has no name"},
+		{"array args", agentcheck.Conversation{{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{Name: "f", Args: jsonvalue.Array()}}}}, ""},
+		{"string args", agentcheck.Conversation{{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{Name: "f", Args: jsonvalue.String("x")}}}}, ""},
 		{"unknown role", agentcheck.Conversation{{Role: "robot"}}, `message 0 (robot): unknown role "robot" (want human, ai, tool or system)`},
 	}
 	for _, tt := range tests {
@@ -152,4 +153,4 @@ func call(name, args string) agentcheck.ToolCall { return agentcheck.MustParseTo
 
 // sameValue compares Values as identical: the same JSON text, key order
 // and number kinds included (Equal would take 1 and 1.0 for the same).
-var sameValue = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
+var sameValue = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/agentcheck/agentcheck/internal/samplereuse"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // ParseSample parses one ragas MultiTurnSample written as a JSON object:
@@ -20,50 +23,43 @@ import (
 // value, as in a Python dict. The Sample's strings share text's memory.
 func ParseSample(text string) (Sample, error) {
 	d := sampleDecoderPool.Get().(*sampleDecoder)
-	d.p = parser{src: text, perChunk: perChunk(text)}
+	d.p.Reset(text)
 	s, err := d.sample()
-	d.p.release()
 	d.reset()
 	sampleDecoderPool.Put(d)
 	return s, err
 }
 
-// perChunk is the size of a sample's arena chunk: only arguments become
-// Values, a tenth of a typical sample's JSON.
-func perChunk(text string) int { return min(len(text)/48+8, 1024) }
-
-// A SampleParser parses samples one after another as ParseSample does,
-// reusing its memory from sample to sample: the Sample that Parse returns,
+// A sampleParser parses samples one after another as ParseSample does,
+// reusing its memory from sample to sample: the Sample that parse returns,
 // with its messages, tool calls and argument values, is valid only until
-// the next call of Parse (its strings stay valid: they share the text's
+// the next call of parse (its strings stay valid: they share the text's
 // memory). Scoring a large dataset sample by sample this way allocates
-// nothing per sample once the parser has warmed up. The zero SampleParser
-// is ready to use; it is not safe for concurrent use.
-type SampleParser struct {
-	d     sampleDecoder
-	stack []Member
-	arena []Member
+// nothing per sample once the parser has warmed up. It is not safe for
+// concurrent use. dataset.Parser, through package samplereuse, is its
+// public face.
+type sampleParser struct {
+	d sampleDecoder
 }
 
-// Parse parses one sample, as ParseSample does, into memory that the next
-// call of Parse reuses.
-func (sp *SampleParser) Parse(text string) (Sample, error) {
+func init() {
+	samplereuse.New = func() func(text string) (Sample, error) { return new(sampleParser).parse }
+}
+
+// parse parses one sample, as ParseSample does, into memory that the next
+// call of parse reuses.
+func (sp *sampleParser) parse(text string) (Sample, error) {
 	d := &sp.d
 	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
-	d.p = parser{src: text, perChunk: perChunk(text), owned: true, stack: sp.stack[:0], arena: sp.arena[:0]}
-	d.p.stackp = &sp.stack
+	d.p.Recycle(text)
 	d.reuse = true
-	s, err := d.sample()
-	// Keep the largest memory this sample needed for the next.
-	sp.stack, sp.arena = d.p.stack, d.p.arena
-	d.p = parser{}
-	return s, err
+	return d.sample()
 }
 
 // sampleDecoder reads a sample in one pass, straight into a Sample: it
 // builds Values only for the arguments of tool calls (and for what it
-// skips), with the parser's own steps (nextKey, nextElem), so that the JSON
-// is scanned, and its errors worded, as ParseValue does.
+// skips), with a jsonvalue.Decoder's steps, so that the JSON is scanned,
+// and its errors worded, as jsonvalue.Parse does.
 //
 // A field of the wrong shape does not stop it: it notes the problem and
 // reads on, so that malformed JSON later in the text is still reported, and
@@ -76,7 +72,7 @@ func (sp *SampleParser) Parse(text string) (Sample, error) {
 // Messages and calls are gathered on scratch slices, reused from sample to
 // sample, and copied out once into slices of exactly the right size.
 type sampleDecoder struct {
-	p     parser
+	p     jsonvalue.Decoder
 	msgs  []Message
 	calls []ToolCall
 	// spans[i] is the range of msgs[i]'s calls in calls; start -1 for a
@@ -95,10 +91,10 @@ func (d *sampleDecoder) reset() {
 	clear(d.calls)
 	clear(d.topics)
 	d.msgs, d.calls, d.spans, d.topics = d.msgs[:0], d.calls[:0], d.spans[:0], d.topics[:0]
-	d.p = parser{}
+	d.p.Reset("") // drop the text and the Values, keep the scratch memory
 }
 
-// The depths of the parts of a sample, counted as ParseValue counts them,
+// The depths of the parts of a sample, counted as jsonvalue.Parse counts them,
 // so that its nesting limit applies to arguments and ignored fields alike:
 // a part at depth n holds values read at depth n.
 const (
@@ -110,39 +106,38 @@ const (
 
 // text reads a value that ought to be a string: its text, and its kind,
 // which for anything else is all that matters of it.
-func (d *sampleDecoder) text(depth int) (string, Kind, error) {
+func (d *sampleDecoder) text(depth int) (string, jsonvalue.Kind, error) {
 	p := &d.p
-	if p.at('"') {
-		s, err := p.str()
-		return s, StringKind, err
+	if p.Peek() == '"' {
+		s, err := p.ReadString()
+		return s, jsonvalue.StringKind, err
 	}
-	v, err := p.value(depth)
-	return "", v.kind, err
+	v, err := p.Value(depth)
+	return "", v.Kind(), err
 }
 
 // isSyntax reports whether err is malformed JSON, which ends the reading,
 // rather than a problem with a field, which does not.
 func isSyntax(err error) bool {
-	_, ok := err.(*SyntaxError)
+	_, ok := err.(*jsonvalue.SyntaxError)
 	return ok
 }
 
 func (d *sampleDecoder) sample() (Sample, error) {
 	p := &d.p
-	p.skipSpace()
-	if !p.at('{') {
-		v, err := p.value(0)
+	if p.Peek() != '{' {
+		v, err := p.Value(0)
 		if err == nil {
 			err = d.end()
 		}
 		if err != nil {
 			return Sample{}, err
 		}
-		return Sample{}, fmt.Errorf("a sample must be a JSON object, got %s", v.kind)
+		return Sample{}, fmt.Errorf("a sample must be a JSON object, got %s", v.Kind())
 	}
 	var f sampleFields
 	f.refCalls = [2]int{-1, -1}
-	for key, more, err := p.nextKey(true); more || err != nil; key, more, err = p.nextKey(false) {
+	for key, more, err := p.NextKey(true); more || err != nil; key, more, err = p.NextKey(false) {
 		if err == nil {
 			err = d.field(key, &f)
 		}
@@ -217,24 +212,24 @@ func (d *sampleDecoder) field(key string, f *sampleFields) error {
 			return f.uiErr
 		}
 	case "reference":
-		var kind Kind
+		var kind jsonvalue.Kind
 		var err error
 		if f.s.Reference, kind, err = d.text(depthSample); err != nil {
 			return err
 		}
 		f.refErr = nil
-		if kind != StringKind && kind != NullKind {
+		if kind != jsonvalue.StringKind && kind != jsonvalue.NullKind {
 			f.refErr = fmt.Errorf(`"reference" must be a string, got %s`, kind)
 		}
 	case "reference_tool_calls":
 		f.refCalls, f.refCallsErr = [2]int{-1, -1}, nil
-		if !p.at('[') {
-			v, err := p.value(depthSample)
+		if p.Peek() != '[' {
+			v, err := p.Value(depthSample)
 			if err != nil {
 				return err
 			}
-			if v.kind != NullKind {
-				f.refCallsErr = fmt.Errorf(`"reference_tool_calls" must be a list, got %s`, v.kind)
+			if v.Kind() != jsonvalue.NullKind {
+				f.refCallsErr = fmt.Errorf(`"reference_tool_calls" must be a list, got %s`, v.Kind())
 			}
 			return nil
 		}
@@ -249,19 +244,19 @@ func (d *sampleDecoder) field(key string, f *sampleFields) error {
 		f.refCalls = [2]int{start, len(d.calls)}
 	case "reference_topics":
 		f.s.ReferenceTopics, f.topicsErr = nil, nil
-		if !p.at('[') {
-			v, err := p.value(depthSample)
+		if p.Peek() != '[' {
+			v, err := p.Value(depthSample)
 			if err != nil {
 				return err
 			}
-			if v.kind != NullKind {
-				f.topicsErr = fmt.Errorf(`"reference_topics" must be a list of strings, got %s`, v.kind)
+			if v.Kind() != jsonvalue.NullKind {
+				f.topicsErr = fmt.Errorf(`"reference_topics" must be a list of strings, got %s`, v.Kind())
 			}
 			return nil
 		}
 		j := 0
 		topics := d.topics[:0]
-		for more, err := p.nextElem(true); more || err != nil; more, err = p.nextElem(false) {
+		for more, err := p.NextElem(true); more || err != nil; more, err = p.NextElem(false) {
 			if err != nil {
 				return err
 			}
@@ -269,7 +264,7 @@ func (d *sampleDecoder) field(key string, f *sampleFields) error {
 			if err != nil {
 				return err
 			}
-			if kind != StringKind && f.topicsErr == nil {
+			if kind != jsonvalue.StringKind && f.topicsErr == nil {
 				f.topicsErr = fmt.Errorf("reference_topics[%d] must be a string, got %s", j, kind)
 			}
 			topics = append(topics, topic)
@@ -283,21 +278,14 @@ func (d *sampleDecoder) field(key string, f *sampleFields) error {
 			}
 		}
 	default:
-		_, err := p.value(depthSample)
+		_, err := p.Value(depthSample)
 		return err
 	}
 	return nil
 }
 
 // end checks that nothing but space follows the sample.
-func (d *sampleDecoder) end() error {
-	p := &d.p
-	p.skipSpace()
-	if p.pos != len(p.src) {
-		return p.errorf("unexpected %s after the sample", p.describe())
-	}
-	return nil
-}
+func (d *sampleDecoder) end() error { return d.p.End("the sample") }
 
 // messages reads the value of "user_input" onto d.msgs and d.spans. It
 // returns a *SyntaxError at once, or, once the whole value is read, the
@@ -305,16 +293,16 @@ func (d *sampleDecoder) end() error {
 func (d *sampleDecoder) messages() error {
 	p := &d.p
 	d.msgs, d.spans = d.msgs[:0], d.spans[:0]
-	if !p.at('[') {
-		v, err := p.value(depthSample)
+	if p.Peek() != '[' {
+		v, err := p.Value(depthSample)
 		if err != nil {
 			return err
 		}
-		return fmt.Errorf(`"user_input" must be a list of messages, got %s`, v.kind)
+		return fmt.Errorf(`"user_input" must be a list of messages, got %s`, v.Kind())
 	}
 	var first error
 	i := 0
-	for more, err := p.nextElem(true); more || err != nil; more, err = p.nextElem(false) {
+	for more, err := p.NextElem(true); more || err != nil; more, err = p.NextElem(false) {
 		if err == nil {
 			err = d.message(i)
 		}
@@ -337,25 +325,25 @@ func (d *sampleDecoder) messages() error {
 // their order in the JSON.
 func (d *sampleDecoder) message(i int) error {
 	p := &d.p
-	if !p.at('{') {
-		v, err := p.value(depthMessages)
+	if p.Peek() != '{' {
+		v, err := p.Value(depthMessages)
 		if err != nil {
 			return err
 		}
-		return messageError(i, "", -1, "", fmt.Errorf("a message must be an object, got %s", v.kind))
+		return messageError(i, "", -1, "", fmt.Errorf("a message must be an object, got %s", v.Kind()))
 	}
 	var (
 		m                  Message
 		typ                string
-		typKind, textKind  Kind // the kinds of "type" and "content"
+		typKind, textKind  jsonvalue.Kind // the kinds of "type" and "content"
 		seenType, seenText bool
-		calls              = NullKind // the kind of "tool_calls"
+		calls              = jsonvalue.NullKind // the kind of "tool_calls"
 		span               = [2]int{-1, -1}
 		bad                = -1 // the first call that could not be read
 		badName            string
 		badErr             error
 	)
-	for key, more, err := p.nextKey(true); more || err != nil; key, more, err = p.nextKey(false) {
+	for key, more, err := p.NextKey(true); more || err != nil; key, more, err = p.NextKey(false) {
 		if err != nil {
 			return err
 		}
@@ -368,13 +356,13 @@ func (d *sampleDecoder) message(i int) error {
 			m.Content, textKind, err = d.text(depthMessage)
 		case "tool_calls":
 			span, bad, badErr = [2]int{-1, -1}, -1, nil
-			if !p.at('[') {
-				var v Value
-				v, err = p.value(depthMessage)
-				calls = v.kind
+			if p.Peek() != '[' {
+				var v jsonvalue.Value
+				v, err = p.Value(depthMessage)
+				calls = v.Kind()
 				break
 			}
-			calls = ArrayKind
+			calls = jsonvalue.ArrayKind
 			span[0] = len(d.calls)
 			bad, badName, err = d.toolCalls(depthCalls)
 			span[1] = len(d.calls)
@@ -382,13 +370,13 @@ func (d *sampleDecoder) message(i int) error {
 				badErr, err = err, nil
 			}
 		default:
-			_, err = p.value(depthMessage)
+			_, err = p.Value(depthMessage)
 		}
 		if err != nil {
 			return err
 		}
 	}
-	if !seenType || typKind != StringKind {
+	if !seenType || typKind != jsonvalue.StringKind {
 		return messageError(i, "", -1, "", errors.New(`"type" must be "human", "ai" or "tool"`))
 	}
 	switch typ {
@@ -401,18 +389,18 @@ func (d *sampleDecoder) message(i int) error {
 	default:
 		return messageError(i, "", -1, "", fmt.Errorf(`unknown "type" %q (want "human", "ai" or "tool")`, typ))
 	}
-	if !seenText || textKind != StringKind {
+	if !seenText || textKind != jsonvalue.StringKind {
 		what := "missing"
 		if seenText {
 			what = textKind.String()
 		}
 		return messageError(i, m.Role, -1, "", fmt.Errorf(`"content" must be a string, got %s`, what))
 	}
-	if calls != NullKind {
+	if calls != jsonvalue.NullKind {
 		switch {
 		case m.Role != AI:
 			return messageError(i, m.Role, -1, "", errors.New(`only ai messages have "tool_calls"`))
-		case calls != ArrayKind:
+		case calls != jsonvalue.ArrayKind:
 			return messageError(i, m.Role, -1, "", fmt.Errorf(`"tool_calls" must be a list, got %s`, calls))
 		case badErr != nil:
 			return messageError(i, m.Role, bad, badName, badErr)
@@ -436,7 +424,7 @@ func (d *sampleDecoder) toolCalls(depth int) (bad int, name string, err error) {
 	bad = -1
 	var first error
 	j := 0
-	for more, err := p.nextElem(true); more || err != nil; more, err = p.nextElem(false) {
+	for more, err := p.NextElem(true); more || err != nil; more, err = p.NextElem(false) {
 		if err != nil {
 			return -1, "", err
 		}
@@ -461,19 +449,19 @@ func (d *sampleDecoder) toolCalls(depth int) (bad int, name string, err error) {
 // call's name if that was good.
 func (d *sampleDecoder) toolCall(depth int) (ToolCall, error) {
 	p := &d.p
-	if !p.at('{') {
-		v, err := p.value(depth - 1)
+	if p.Peek() != '{' {
+		v, err := p.Value(depth - 1)
 		if err != nil {
 			return ToolCall{}, err
 		}
-		return ToolCall{}, fmt.Errorf("a tool call must be an object, got %s", v.kind)
+		return ToolCall{}, fmt.Errorf("a tool call must be an object, got %s", v.Kind())
 	}
 	var (
 		tc                 ToolCall
-		nameKind           Kind
+		nameKind           jsonvalue.Kind
 		seenName, seenArgs bool
 	)
-	for key, more, err := p.nextKey(true); more || err != nil; key, more, err = p.nextKey(false) {
+	for key, more, err := p.NextKey(true); more || err != nil; key, more, err = p.NextKey(false) {
 		if err != nil {
 			return ToolCall{}, err
 		}
@@ -483,22 +471,22 @@ func (d *sampleDecoder) toolCall(depth int) (ToolCall, error) {
 			tc.Name, nameKind, err = d.text(depth)
 		case "args":
 			seenArgs = true
-			tc.Args, err = p.value(depth)
+			tc.Args, err = p.Value(depth)
 		default:
-			_, err = p.value(depth)
+			_, err = p.Value(depth)
 		}
 		if err != nil {
 			return ToolCall{}, err
 		}
 	}
-	if !seenName || nameKind != StringKind {
+	if !seenName || nameKind != jsonvalue.StringKind {
 		return ToolCall{}, errors.New(`"name" must be a string`)
 	}
 	if !seenArgs {
 		return ToolCall{Name: tc.Name}, errors.New(`"args" is missing`)
 	}
-	if tc.Args.kind != ObjectKind {
-		return ToolCall{Name: tc.Name}, fmt.Errorf(`"args" must be an object, got %s`, tc.Args.kind)
+	if tc.Args.Kind() != jsonvalue.ObjectKind {
+		return ToolCall{Name: tc.Name}, fmt.Errorf(`"args" must be an object, got %s`, tc.Args.Kind())
 	}
 	return tc, nil
 }

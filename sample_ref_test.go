@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // The decoder ParseSample had before it was merged into one pass, kept as
@@ -18,15 +20,11 @@ import (
 
 // referenceSample is ParseSample by way of a Value.
 func referenceSample(text string) (Sample, error) {
-	p := parser{src: text}
-	defer p.release()
-	p.skipSpace()
-	v, err := p.value(0)
+	var d jsonvalue.Decoder
+	d.Reset(text)
+	v, err := d.Value(0)
 	if err == nil {
-		p.skipSpace()
-		if p.pos != len(p.src) {
-			err = p.errorf("unexpected %s after the sample", p.describe())
-		}
+		err = d.End("the sample")
 	}
 	if err != nil {
 		return Sample{}, err
@@ -36,8 +34,8 @@ func referenceSample(text string) (Sample, error) {
 
 // sampleFromValue converts a parsed ragas sample object into a Sample and
 // validates its conversation.
-func sampleFromValue(v Value) (Sample, error) {
-	if v.Kind() != ObjectKind {
+func sampleFromValue(v jsonvalue.Value) (Sample, error) {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return Sample{}, fmt.Errorf("a sample must be a JSON object, got %s", v.Kind())
 	}
 	var s Sample
@@ -45,7 +43,7 @@ func sampleFromValue(v Value) (Sample, error) {
 	if !ok {
 		return Sample{}, errors.New(`"user_input" is missing`)
 	}
-	if ui.Kind() != ArrayKind {
+	if ui.Kind() != jsonvalue.ArrayKind {
 		return Sample{}, fmt.Errorf(`"user_input" must be a list of messages, got %s`, ui.Kind())
 	}
 	s.Conversation = make(Conversation, ui.Len())
@@ -59,14 +57,14 @@ func sampleFromValue(v Value) (Sample, error) {
 	if err := s.Conversation.Validate(); err != nil {
 		return Sample{}, err
 	}
-	if ref, ok := v.Get("reference"); ok && ref.Kind() != NullKind {
-		if ref.Kind() != StringKind {
+	if ref, ok := v.Get("reference"); ok && ref.Kind() != jsonvalue.NullKind {
+		if ref.Kind() != jsonvalue.StringKind {
 			return Sample{}, fmt.Errorf(`"reference" must be a string, got %s`, ref.Kind())
 		}
 		s.Reference = ref.Text()
 	}
-	if rtc, ok := v.Get("reference_tool_calls"); ok && rtc.Kind() != NullKind {
-		if rtc.Kind() != ArrayKind {
+	if rtc, ok := v.Get("reference_tool_calls"); ok && rtc.Kind() != jsonvalue.NullKind {
+		if rtc.Kind() != jsonvalue.ArrayKind {
 			return Sample{}, fmt.Errorf(`"reference_tool_calls" must be a list, got %s`, rtc.Kind())
 		}
 		s.ReferenceToolCalls = make([]ToolCall, rtc.Len())
@@ -78,13 +76,13 @@ func sampleFromValue(v Value) (Sample, error) {
 			s.ReferenceToolCalls[j] = tc
 		}
 	}
-	if rt, ok := v.Get("reference_topics"); ok && rt.Kind() != NullKind {
-		if rt.Kind() != ArrayKind {
+	if rt, ok := v.Get("reference_topics"); ok && rt.Kind() != jsonvalue.NullKind {
+		if rt.Kind() != jsonvalue.ArrayKind {
 			return Sample{}, fmt.Errorf(`"reference_topics" must be a list of strings, got %s`, rt.Kind())
 		}
 		for j := 0; j < rt.Len(); j++ {
 			t := rt.Index(j)
-			if t.Kind() != StringKind {
+			if t.Kind() != jsonvalue.StringKind {
 				return Sample{}, fmt.Errorf("reference_topics[%d] must be a string, got %s", j, t.Kind())
 			}
 			s.ReferenceTopics = append(s.ReferenceTopics, t.Text())
@@ -93,15 +91,15 @@ func sampleFromValue(v Value) (Sample, error) {
 	return s, nil
 }
 
-func ragasMessage(v Value, i int) (Message, error) {
+func ragasMessage(v jsonvalue.Value, i int) (Message, error) {
 	fail := func(format string, args ...any) (Message, error) {
 		return Message{}, &MessageError{Message: i, ToolCall: -1, Err: fmt.Errorf(format, args...)}
 	}
-	if v.Kind() != ObjectKind {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return fail("a message must be an object, got %s", v.Kind())
 	}
 	typ, ok := v.Get("type")
-	if !ok || typ.Kind() != StringKind {
+	if !ok || typ.Kind() != jsonvalue.StringKind {
 		return fail(`"type" must be "human", "ai" or "tool"`)
 	}
 	var m Message
@@ -116,7 +114,7 @@ func ragasMessage(v Value, i int) (Message, error) {
 		return fail(`unknown "type" %q (want "human", "ai" or "tool")`, typ.Text())
 	}
 	content, ok := v.Get("content")
-	if !ok || content.Kind() != StringKind {
+	if !ok || content.Kind() != jsonvalue.StringKind {
 		what := "missing"
 		if ok {
 			what = content.Kind().String()
@@ -124,11 +122,11 @@ func ragasMessage(v Value, i int) (Message, error) {
 		return Message{}, &MessageError{Message: i, Role: m.Role, ToolCall: -1, Err: fmt.Errorf(`"content" must be a string, got %s`, what)}
 	}
 	m.Content = content.Text()
-	if tcs, ok := v.Get("tool_calls"); ok && tcs.Kind() != NullKind {
+	if tcs, ok := v.Get("tool_calls"); ok && tcs.Kind() != jsonvalue.NullKind {
 		if m.Role != AI {
 			return Message{}, &MessageError{Message: i, Role: m.Role, ToolCall: -1, Err: errors.New(`only ai messages have "tool_calls"`)}
 		}
-		if tcs.Kind() != ArrayKind {
+		if tcs.Kind() != jsonvalue.ArrayKind {
 			return Message{}, &MessageError{Message: i, Role: m.Role, ToolCall: -1, Err: fmt.Errorf(`"tool_calls" must be a list, got %s`, tcs.Kind())}
 		}
 		m.ToolCalls = make([]ToolCall, tcs.Len())
@@ -143,12 +141,12 @@ func ragasMessage(v Value, i int) (Message, error) {
 	return m, nil
 }
 
-func ragasToolCall(v Value) (ToolCall, error) {
-	if v.Kind() != ObjectKind {
+func ragasToolCall(v jsonvalue.Value) (ToolCall, error) {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return ToolCall{}, fmt.Errorf("a tool call must be an object, got %s", v.Kind())
 	}
 	name, ok := v.Get("name")
-	if !ok || name.Kind() != StringKind {
+	if !ok || name.Kind() != jsonvalue.StringKind {
 		return ToolCall{}, errors.New(`"name" must be a string`)
 	}
 	tc := ToolCall{Name: name.Text()}
@@ -156,7 +154,7 @@ func ragasToolCall(v Value) (ToolCall, error) {
 	if !ok {
 		return tc, errors.New(`"args" is missing`)
 	}
-	if args.Kind() != ObjectKind {
+	if args.Kind() != jsonvalue.ObjectKind {
 		return tc, fmt.Errorf(`"args" must be an object, got %s`, args.Kind())
 	}
 	tc.Args = args
@@ -241,6 +239,9 @@ var sampleSeeds = []string{
 	`{"user_input": [{"type": "human", "content": "x"}] "reference": ""}`,
 }
 
+// maxDepth is jsonvalue's nesting limit, Python's json module's.
+const maxDepth = 990
+
 // sameSample reports whether a and b are the same Sample: the same
 // messages and calls, arguments with the same key order and number kinds,
 // and nil and empty lists told apart.
@@ -250,8 +251,8 @@ func sameSample(a, b Sample) bool {
 			return false
 		}
 		for i := range x {
-			if x[i].ID != y[i].ID || x[i].Name != y[i].Name || x[i].Args.kind != y[i].Args.kind ||
-				string(x[i].Args.appendJSON(nil, false)) != string(y[i].Args.appendJSON(nil, false)) {
+			if x[i].ID != y[i].ID || x[i].Name != y[i].Name || x[i].Args.Kind() != y[i].Args.Kind() ||
+				x[i].Args.String() != y[i].Args.String() {
 				return false
 			}
 		}
@@ -280,28 +281,28 @@ func checkAgainstReference(t *testing.T, text string) {
 	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && (gotErr.Error() != wantErr.Error() || fmt.Sprintf("%T", gotErr) != fmt.Sprintf("%T", wantErr)) {
 		t.Fatalf("sample %q:\nParseSample error: %v (%T)\n  reference error: %v (%T)", text, gotErr, gotErr, wantErr, wantErr)
 	}
-	var gotSyn, wantSyn *SyntaxError
+	var gotSyn, wantSyn *jsonvalue.SyntaxError
 	if errors.As(gotErr, &gotSyn) && (!errors.As(wantErr, &wantSyn) || *gotSyn != *wantSyn) {
 		t.Fatalf("sample %q: syntax error %+v, reference %+v", text, gotSyn, wantSyn)
 	}
 	if gotErr == nil && !sameSample(got, want) {
 		t.Fatalf("sample %q:\nParseSample: %#v\n  reference: %#v", text, got, want)
 	}
-	// A SampleParser that has parsed other samples before, into the memory
+	// A reusing parser (dataset.Parser's) that has parsed other samples before, into the memory
 	// it reuses, gives the same Sample and the same error.
-	reused, reusedErr := reusedParser.Parse(text)
+	reused, reusedErr := reusedParser.parse(text)
 	if fmt.Sprint(reusedErr) != fmt.Sprint(gotErr) || fmt.Sprintf("%T", reusedErr) != fmt.Sprintf("%T", gotErr) {
-		t.Fatalf("sample %q: SampleParser error %v (%T), ParseSample's %v (%T)", text, reusedErr, reusedErr, gotErr, gotErr)
+		t.Fatalf("sample %q: reusing parser error %v (%T), ParseSample's %v (%T)", text, reusedErr, reusedErr, gotErr, gotErr)
 	}
 	if gotErr == nil && !sameSample(reused, want) {
-		t.Fatalf("sample %q:\nSampleParser: %#v\n   reference: %#v", text, reused, want)
+		t.Fatalf("sample %q:\nreusing parser: %#v\n      reference: %#v", text, reused, want)
 	}
 }
 
 // reusedParser parses every sample checkAgainstReference checks, one after
 // another, as the CLI's workers do (tests in this file do not run in
 // parallel).
-var reusedParser SampleParser
+var reusedParser sampleParser
 
 func TestParseSampleMatchesReference(t *testing.T) {
 	for _, s := range sampleSeeds {

@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/samplereuse"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // benchSample is a typical ragas sample: four messages, two tool calls,
@@ -125,7 +127,7 @@ func TestParseSampleErrors(t *testing.T) {
 		t.Errorf("error %v (%T), want a *MessageError on message 0, call 0", err, err)
 	}
 	_, err = agentcheck.ParseSample("{\n\"user_input\": [}")
-	var se *agentcheck.SyntaxError
+	var se *jsonvalue.SyntaxError
 	if !errors.As(err, &se) || se.Line != 2 || se.Column != 16 || se.Offset != 17 {
 		t.Errorf("syntax error %v, want line 2 column 16", err)
 	}
@@ -168,19 +170,26 @@ func ExampleParseSample() {
 func BenchmarkSampleParser(b *testing.B) {
 	b.SetBytes(int64(len(benchSample)))
 	b.ReportAllocs()
-	var p agentcheck.SampleParser
+	parse := newSampleParser()
 	for b.Loop() {
-		if _, err := p.Parse(benchSample); err != nil {
+		if _, err := parse(benchSample); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-// TestSampleParserReusesMemory: a sample parsed by a SampleParser is valid
-// until the next Parse, which reuses its memory rather than allocating.
+// newSampleParser makes the root's reusing sample parser, which
+// dataset.Parser uses.
+func newSampleParser() func(string) (agentcheck.Sample, error) {
+	return samplereuse.New.(func() func(string) (agentcheck.Sample, error))()
+}
+
+// TestSampleParserReusesMemory: a sample parsed by the reusing parser is
+// valid until its next call, which reuses its memory rather than
+// allocating.
 func TestSampleParserReusesMemory(t *testing.T) {
-	var p agentcheck.SampleParser
-	first, err := p.Parse(benchSample)
+	parse := newSampleParser()
+	first, err := parse(benchSample)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,12 +197,12 @@ func TestSampleParserReusesMemory(t *testing.T) {
 		t.Fatalf("first sample's arguments: %s", got)
 	}
 	allocs := testing.AllocsPerRun(100, func() {
-		if _, err := p.Parse(benchSample); err != nil {
+		if _, err := parse(benchSample); err != nil {
 			t.Fatal(err)
 		}
 	})
 	if allocs != 0 {
-		t.Errorf("a warm SampleParser allocates %v times per sample, want 0", allocs)
+		t.Errorf("a warm reusing parser allocates %v times per sample, want 0", allocs)
 	}
 	if n := testing.AllocsPerRun(100, func() { _, _ = agentcheck.ParseSample(benchSample) }); n == 0 {
 		t.Errorf("ParseSample allocates nothing: the Sample it returns would share memory")
@@ -203,9 +212,9 @@ func TestSampleParserReusesMemory(t *testing.T) {
 // TestSampleParserKeepsEmptyListsApart: with its memory reused, an empty
 // list is still not an absent one (ragas scores them differently).
 func TestSampleParserKeepsEmptyListsApart(t *testing.T) {
-	var p agentcheck.SampleParser
+	parse := newSampleParser()
 	for range 2 {
-		s, err := p.Parse(`{"user_input": [{"type": "ai", "content": "", "tool_calls": []}, {"type": "ai", "content": "", "tool_calls": null}], "reference_tool_calls": []}`)
+		s, err := parse(`{"user_input": [{"type": "ai", "content": "", "tool_calls": []}, {"type": "ai", "content": "", "tool_calls": null}], "reference_tool_calls": []}`)
 		if err != nil || s.Conversation[0].ToolCalls == nil || s.Conversation[1].ToolCalls != nil || s.ReferenceToolCalls == nil || len(s.ReferenceToolCalls) != 0 || s.ReferenceTopics != nil {
 			t.Errorf("empty and null lists: %#v, %v", s, err)
 		}

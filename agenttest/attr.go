@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // The verdicts Record gives in the attribute agentcheck.verdict.
@@ -213,7 +214,7 @@ func sampleJSON(s agentcheck.Sample) ([]byte, error) {
 		out := make([]jsonToolCall, 0, len(tcs))
 		for _, tc := range tcs {
 			a := "{}"
-			if tc.Args.Kind() != agentcheck.NullKind {
+			if tc.Args.Kind() != jsonvalue.NullKind {
 				a = tc.Args.String()
 			}
 			out = append(out, jsonToolCall{Name: tc.Name, Args: placeholder(len(args)), ID: tc.ID, Kind: tc.Kind})

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
 
@@ -44,29 +44,29 @@ func BFCLCalls(functions, answer any) ([]ExpectedCall, error) {
 	if err != nil {
 		return nil, fmt.Errorf("BFCL possible answer: %w", err)
 	}
-	decls := map[string]agentcheck.Value{}
-	if fv.Kind() == agentcheck.ObjectKind {
-		fv = agentcheck.ArrayOf(fv)
+	decls := map[string]jsonvalue.Value{}
+	if fv.Kind() == jsonvalue.ObjectKind {
+		fv = jsonvalue.Array(fv)
 	}
-	if fv.Kind() != agentcheck.ArrayKind {
+	if fv.Kind() != jsonvalue.ArrayKind {
 		return nil, fmt.Errorf("BFCL functions: want a list of function declarations, got %s", fv.Kind())
 	}
 	for i, f := range fv.Elements() {
 		name, _ := f.Value.Get("name")
-		if name.Kind() != agentcheck.StringKind {
+		if name.Kind() != jsonvalue.StringKind {
 			return nil, fmt.Errorf("BFCL functions[%d]: no name", i)
 		}
 		decls[name.Text()] = f.Value
 	}
-	if av.Kind() == agentcheck.ObjectKind {
-		av = agentcheck.ArrayOf(av)
+	if av.Kind() == jsonvalue.ObjectKind {
+		av = jsonvalue.Array(av)
 	}
-	if av.Kind() != agentcheck.ArrayKind {
+	if av.Kind() != jsonvalue.ArrayKind {
 		return nil, fmt.Errorf("BFCL possible answer: want a list of {function: {parameter: [values]}}, got %s", av.Kind())
 	}
 	var calls []ExpectedCall
 	for i, a := range av.Elements() {
-		if a.Value.Kind() != agentcheck.ObjectKind {
+		if a.Value.Kind() != jsonvalue.ObjectKind {
 			return nil, fmt.Errorf("BFCL possible answer[%d]: want {function: {parameter: [values]}}, got %s", i, a.Value.Kind())
 		}
 		for _, fn := range a.Value.Members() {
@@ -85,22 +85,22 @@ func BFCLCalls(functions, answer any) ([]ExpectedCall, error) {
 }
 
 // bfclValue reads JSON text or decoded JSON.
-func bfclValue(x any) (agentcheck.Value, error) {
+func bfclValue(x any) (jsonvalue.Value, error) {
 	switch x := x.(type) {
 	case string:
-		return agentcheck.ParseValue([]byte(x))
+		return jsonvalue.Parse([]byte(x))
 	case []byte:
-		return agentcheck.ParseValue(x)
+		return jsonvalue.Parse(x)
 	case json.RawMessage:
-		return agentcheck.ParseValue(x)
+		return jsonvalue.Parse(x)
 	}
-	return agentcheck.ValueOf(x)
+	return jsonvalue.Of(x)
 }
 
 // bfclArgs makes one answer's parameters expected arguments, checked
 // against the declaration decl.
-func bfclArgs(decl, params agentcheck.Value) (Args, error) {
-	if params.Kind() != agentcheck.ObjectKind {
+func bfclArgs(decl, params jsonvalue.Value) (Args, error) {
+	if params.Kind() != jsonvalue.ObjectKind {
 		return nil, fmt.Errorf("want {parameter: [values]}, got %s", params.Kind())
 	}
 	ps, _ := decl.Get("parameters")
@@ -113,12 +113,12 @@ func bfclArgs(decl, params agentcheck.Value) (Args, error) {
 	}
 	args := Args{}
 	for _, p := range params.Members() {
-		if p.Value.Kind() != agentcheck.ArrayKind {
+		if p.Value.Kind() != jsonvalue.ArrayKind {
 			return nil, fmt.Errorf("parameter %q: want a list of acceptable values, got %s", p.Key, p.Value)
 		}
 		m := bfclParam{name: p.Key}
 		for _, alt := range p.Value.Elements() {
-			if alt.Value.Kind() == agentcheck.StringKind && alt.Value.Text() == "" {
+			if alt.Value.Kind() == jsonvalue.StringKind && alt.Value.Text() == "" {
 				m.omissible = true
 				continue
 			}
@@ -154,7 +154,7 @@ func bfclArgs(decl, params agentcheck.Value) (Args, error) {
 type bfclParam struct {
 	name       string
 	typ, items string
-	alts       []agentcheck.Value
+	alts       []jsonvalue.Value
 	omissible  bool // "" is among its answers
 	required   bool // the function requires it
 	undeclared bool // the answer lists it, the function does not declare it
@@ -195,7 +195,7 @@ func (m bfclParam) String() string {
 
 // matchValue checks the parameter given or left out, saying why it does
 // not fit.
-func (m bfclParam) matchValue(v agentcheck.Value, present bool, _ *trajectory.Equivalence) (bool, string) {
+func (m bfclParam) matchValue(v jsonvalue.Value, present bool, _ *trajectory.Equivalence) (bool, string) {
 	if !present {
 		return m.leftOut(), ""
 	}
@@ -206,7 +206,7 @@ func (m bfclParam) matchValue(v agentcheck.Value, present bool, _ *trajectory.Eq
 // Match checks a given value as BFCL's simple_function_checker checks one
 // parameter.
 func (m bfclParam) Match(actual any) (bool, error) {
-	v, err := agentcheck.ValueOf(actual)
+	v, err := jsonvalue.Of(actual)
 	if err != nil {
 		return false, err
 	}
@@ -215,7 +215,7 @@ func (m bfclParam) Match(actual any) (bool, error) {
 
 // FailureMessage says why the value is not acceptable.
 func (m bfclParam) FailureMessage(actual any) string {
-	v, err := agentcheck.ValueOf(actual)
+	v, err := jsonvalue.Of(actual)
 	if err != nil {
 		return err.Error()
 	}
@@ -228,7 +228,7 @@ func (m bfclParam) NegatedFailureMessage(actual any) string {
 }
 
 // why is "" for an acceptable value, else the reason it is not.
-func (m bfclParam) why(v agentcheck.Value) string {
+func (m bfclParam) why(v jsonvalue.Value) string {
 	switch {
 	case m.undeclared:
 		return "the function does not declare " + strconv.Quote(m.name)
@@ -249,7 +249,7 @@ func (m bfclParam) why(v agentcheck.Value) string {
 	}
 	// An answer of "" lets any elements through, as any answer that is
 	// not a list does.
-	if want.has(v.Kind()) && v.Kind() == agentcheck.ArrayKind && m.items != "" && !m.omissible {
+	if want.has(v.Kind()) && v.Kind() == jsonvalue.ArrayKind && m.items != "" && !m.omissible {
 		if why := m.itemTypes(v); why != "" {
 			return why
 		}
@@ -285,13 +285,13 @@ func (m bfclParam) why(v agentcheck.Value) string {
 // itemTypes checks the elements of a list against the declared item type
 // (or the type of an acceptable list's first element), as BFCL does one
 // level deep; an answer that is not a list lets any elements through.
-func (m bfclParam) itemTypes(v agentcheck.Value) string {
+func (m bfclParam) itemTypes(v jsonvalue.Value) string {
 	want, known := bfclKinds[m.items]
 	if !known || len(m.alts) == 0 {
 		return ""
 	}
 	for _, alt := range m.alts {
-		if alt.Kind() != agentcheck.ArrayKind {
+		if alt.Kind() != jsonvalue.ArrayKind {
 			return ""
 		}
 		ok := true
@@ -311,9 +311,9 @@ func (m bfclParam) itemTypes(v agentcheck.Value) string {
 // bfclKind is a set of JSON kinds that a declared type accepts.
 type bfclKind uint16
 
-func (k bfclKind) has(kind agentcheck.Kind) bool { return k&(1<<kind) != 0 }
+func (k bfclKind) has(kind jsonvalue.Kind) bool { return k&(1<<kind) != 0 }
 
-func kinds(ks ...agentcheck.Kind) bfclKind {
+func kinds(ks ...jsonvalue.Kind) bfclKind {
 	var k bfclKind
 	for _, x := range ks {
 		k |= 1 << x
@@ -324,35 +324,35 @@ func kinds(ks ...agentcheck.Kind) bfclKind {
 // bfclKinds are the JSON kinds of BFCL's Python types; numbers are JSON
 // numbers, an integer or a float alike.
 var bfclKinds = map[string]bfclKind{
-	"string":  kinds(agentcheck.StringKind),
-	"any":     kinds(agentcheck.StringKind),
-	"integer": kinds(agentcheck.IntKind, agentcheck.FloatKind),
-	"float":   kinds(agentcheck.IntKind, agentcheck.FloatKind),
-	"boolean": kinds(agentcheck.BoolKind),
-	"array":   kinds(agentcheck.ArrayKind),
-	"tuple":   kinds(agentcheck.ArrayKind),
-	"dict":    kinds(agentcheck.ObjectKind),
+	"string":  kinds(jsonvalue.StringKind),
+	"any":     kinds(jsonvalue.StringKind),
+	"integer": kinds(jsonvalue.IntKind, jsonvalue.FloatKind),
+	"float":   kinds(jsonvalue.IntKind, jsonvalue.FloatKind),
+	"boolean": kinds(jsonvalue.BoolKind),
+	"array":   kinds(jsonvalue.ArrayKind),
+	"tuple":   kinds(jsonvalue.ArrayKind),
+	"dict":    kinds(jsonvalue.ObjectKind),
 }
 
 // bfclKindOf folds the number kinds into one.
-func bfclKindOf(k agentcheck.Kind) agentcheck.Kind {
-	if k == agentcheck.FloatKind {
-		return agentcheck.IntKind
+func bfclKindOf(k jsonvalue.Kind) jsonvalue.Kind {
+	if k == jsonvalue.FloatKind {
+		return jsonvalue.IntKind
 	}
 	return k
 }
 
 // bfclIn reports whether v is one of alts: strings rewritten by norm when
 // it is set, everything else as JSON values.
-func bfclIn(v agentcheck.Value, alts []agentcheck.Value, norm func(string) string) bool {
+func bfclIn(v jsonvalue.Value, alts []jsonvalue.Value, norm func(string) string) bool {
 	for _, a := range alts {
-		if norm != nil && v.Kind() == agentcheck.StringKind && a.Kind() == agentcheck.StringKind {
+		if norm != nil && v.Kind() == jsonvalue.StringKind && a.Kind() == jsonvalue.StringKind {
 			if norm(v.Text()) == norm(a.Text()) {
 				return true
 			}
 			continue
 		}
-		if agentcheck.Equal(v, a) {
+		if jsonvalue.Equal(v, a) {
 			return true
 		}
 	}
@@ -362,14 +362,14 @@ func bfclIn(v agentcheck.Value, alts []agentcheck.Value, norm func(string) strin
 // bfclInLists reports whether the list v is one of the acceptable lists,
 // element by element in order, the strings among its elements compared
 // by trajectory.BFCLStrings and the rest as JSON values.
-func bfclInLists(v agentcheck.Value, alts []agentcheck.Value) bool {
+func bfclInLists(v jsonvalue.Value, alts []jsonvalue.Value) bool {
 	for _, a := range alts {
-		if a.Kind() != agentcheck.ArrayKind || a.Len() != v.Len() {
+		if a.Kind() != jsonvalue.ArrayKind || a.Len() != v.Len() {
 			continue
 		}
 		ok := true
 		for i, e := range v.Elements() {
-			if !bfclIn(e.Value, []agentcheck.Value{a.Index(i)}, trajectory.BFCLStrings) {
+			if !bfclIn(e.Value, []jsonvalue.Value{a.Index(i)}, trajectory.BFCLStrings) {
 				ok = false
 				break
 			}
@@ -386,10 +386,10 @@ func bfclInLists(v agentcheck.Value, alts []agentcheck.Value) bool {
 // whose values do not allow "" must be given, a value is one of its key's
 // values (strings and the strings of a list by trajectory.BFCLStrings, a
 // nested dict as a JSON value).
-func bfclDict(v agentcheck.Value, alts []agentcheck.Value) string {
+func bfclDict(v jsonvalue.Value, alts []jsonvalue.Value) string {
 	why := "no acceptable dict"
 	for _, a := range alts {
-		if a.Kind() != agentcheck.ObjectKind {
+		if a.Kind() != jsonvalue.ObjectKind {
 			continue
 		}
 		if w := bfclDictAnswer(v, a); w == "" {
@@ -401,11 +401,11 @@ func bfclDict(v agentcheck.Value, alts []agentcheck.Value) string {
 	return why
 }
 
-func bfclDictAnswer(v, answer agentcheck.Value) string {
+func bfclDictAnswer(v, answer jsonvalue.Value) string {
 	switch {
-	case answer.Kind() != agentcheck.ObjectKind:
+	case answer.Kind() != jsonvalue.ObjectKind:
 		return "no acceptable dict"
-	case v.Kind() != agentcheck.ObjectKind:
+	case v.Kind() != jsonvalue.ObjectKind:
 		return "not a dict"
 	}
 	for _, m := range v.Members() {
@@ -423,7 +423,7 @@ func bfclDictAnswer(v, answer agentcheck.Value) string {
 		}
 		omissible := false
 		for _, x := range bfclList(m.Value) {
-			omissible = omissible || x.Kind() == agentcheck.StringKind && x.Text() == ""
+			omissible = omissible || x.Kind() == jsonvalue.StringKind && x.Text() == ""
 		}
 		if !omissible {
 			return "missing key " + strconv.Quote(m.Key)
@@ -434,16 +434,16 @@ func bfclDictAnswer(v, answer agentcheck.Value) string {
 
 // bfclDictValue reports whether a dict's value is one of vals; an explicit
 // "" or [] is not an omitted key.
-func bfclDictValue(v, vals agentcheck.Value) bool {
+func bfclDictValue(v, vals jsonvalue.Value) bool {
 	for _, a := range bfclList(vals) {
 		switch {
-		case a.Kind() == agentcheck.StringKind && a.Text() == "":
+		case a.Kind() == jsonvalue.StringKind && a.Text() == "":
 			continue
-		case v.Kind() == agentcheck.ArrayKind:
-			if bfclInLists(v, []agentcheck.Value{a}) {
+		case v.Kind() == jsonvalue.ArrayKind:
+			if bfclInLists(v, []jsonvalue.Value{a}) {
 				return true
 			}
-		case bfclIn(v, []agentcheck.Value{a}, trajectory.BFCLStrings):
+		case bfclIn(v, []jsonvalue.Value{a}, trajectory.BFCLStrings):
 			return true
 		}
 	}
@@ -452,11 +452,11 @@ func bfclDictValue(v, vals agentcheck.Value) bool {
 
 // bfclList is a dict answer's acceptable values: its list, or a single
 // value that is not one.
-func bfclList(vals agentcheck.Value) []agentcheck.Value {
-	if vals.Kind() != agentcheck.ArrayKind {
-		return []agentcheck.Value{vals}
+func bfclList(vals jsonvalue.Value) []jsonvalue.Value {
+	if vals.Kind() != jsonvalue.ArrayKind {
+		return []jsonvalue.Value{vals}
 	}
-	out := make([]agentcheck.Value, vals.Len())
+	out := make([]jsonvalue.Value, vals.Len())
 	for i := range out {
 		out[i] = vals.Index(i)
 	}
@@ -465,10 +465,10 @@ func bfclList(vals agentcheck.Value) []agentcheck.Value {
 
 // bfclListOfDicts checks a list of dicts against acceptable lists of dict
 // answers, in order.
-func bfclListOfDicts(v agentcheck.Value, alts []agentcheck.Value) string {
+func bfclListOfDicts(v jsonvalue.Value, alts []jsonvalue.Value) string {
 	why := "no acceptable list of dicts"
 	for _, a := range alts {
-		if a.Kind() != agentcheck.ArrayKind {
+		if a.Kind() != jsonvalue.ArrayKind {
 			continue
 		}
 		if a.Len() != v.Len() {

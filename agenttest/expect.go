@@ -12,6 +12,7 @@ import (
 
 	agentcheck "github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/keypath"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
 
@@ -37,7 +38,7 @@ type ArgMatcher interface {
 // cannot tell apart from null.
 type valueMatcher interface {
 	ArgMatcher
-	matchValue(v agentcheck.Value, present bool, eq *trajectory.Equivalence) (ok bool, note string)
+	matchValue(v jsonvalue.Value, present bool, eq *trajectory.Equivalence) (ok bool, note string)
 	String() string
 }
 
@@ -50,11 +51,11 @@ func (a approx) String() string {
 	return "Approx(" + formatFloat(a.want) + ", " + formatFloat(a.tol) + ")"
 }
 
-func (a approx) matchValue(v agentcheck.Value, present bool, _ *trajectory.Equivalence) (bool, string) {
+func (a approx) matchValue(v jsonvalue.Value, present bool, _ *trajectory.Equivalence) (bool, string) {
 	if !present {
 		return false, ""
 	}
-	if v.Kind() != agentcheck.IntKind && v.Kind() != agentcheck.FloatKind {
+	if v.Kind() != jsonvalue.IntKind && v.Kind() != jsonvalue.FloatKind {
 		return false, "not a number"
 	}
 	// Equal values are within any tolerance, infinities included, whose
@@ -78,7 +79,7 @@ func (o oneOf) String() string {
 	return "OneOf(" + strings.Join(parts, ", ") + ")"
 }
 
-func (o oneOf) matchValue(v agentcheck.Value, present bool, eq *trajectory.Equivalence) (bool, string) {
+func (o oneOf) matchValue(v jsonvalue.Value, present bool, eq *trajectory.Equivalence) (bool, string) {
 	for _, alt := range o {
 		if len(compareValue("", alt, v, present, eq, nil)) == 0 {
 			return true, ""
@@ -96,7 +97,7 @@ func Absent() ArgMatcher { return absent{} }
 type absent struct{}
 
 func (absent) String() string { return "Absent()" }
-func (absent) matchValue(_ agentcheck.Value, present bool, _ *trajectory.Equivalence) (bool, string) {
+func (absent) matchValue(_ jsonvalue.Value, present bool, _ *trajectory.Equivalence) (bool, string) {
 	return !present, ""
 }
 
@@ -109,7 +110,7 @@ func Anything() ArgMatcher { return anything{} }
 type anything struct{}
 
 func (anything) String() string { return "Anything()" }
-func (anything) matchValue(_ agentcheck.Value, present bool, _ *trajectory.Equivalence) (bool, string) {
+func (anything) matchValue(_ jsonvalue.Value, present bool, _ *trajectory.Equivalence) (bool, string) {
 	return present, ""
 }
 func (anything) Match(any) (bool, error) { return true, nil }
@@ -122,14 +123,14 @@ type optional struct{ want any }
 
 func (o optional) String() string { return "Optional(" + renderExpected(o.want) + ")" }
 
-func (o optional) matchValue(v agentcheck.Value, present bool, eq *trajectory.Equivalence) (bool, string) {
+func (o optional) matchValue(v jsonvalue.Value, present bool, eq *trajectory.Equivalence) (bool, string) {
 	return !present || len(compareValue("", o.want, v, true, eq, nil)) == 0, ""
 }
 
 func (o optional) Match(actual any) (bool, error) { return matchPresent(o, actual) }
 
 func matchPresent(m valueMatcher, actual any) (bool, error) {
-	v, err := agentcheck.ValueOf(actual)
+	v, err := jsonvalue.Of(actual)
 	if err != nil {
 		return false, err
 	}
@@ -387,10 +388,10 @@ func (c ExpectedCall) compare(tc agentcheck.ToolCall, res *callResult) callDiff 
 	}
 	args := tc.Args
 	if c.isValue {
-		d.args = compareValue("(arguments)", c.value, args, args.Kind() != agentcheck.NullKind, c.eqp(), d.args)
+		d.args = compareValue("(arguments)", c.value, args, args.Kind() != jsonvalue.NullKind, c.eqp(), d.args)
 		return d
 	}
-	if args.Kind() != agentcheck.ObjectKind && args.Kind() != agentcheck.NullKind {
+	if args.Kind() != jsonvalue.ObjectKind && args.Kind() != jsonvalue.NullKind {
 		d.args = append(d.args, argDiff{kind: differs, want: "arguments object", got: renderJSON(args)})
 		return d
 	}
@@ -436,7 +437,7 @@ func (c ExpectedCall) compareResult(res *callResult, out []argDiff) []argDiff {
 	if !c.hasResult {
 		return out
 	}
-	got := agentcheck.StringOf(res.content)
+	got := jsonvalue.String(res.content)
 	if s, ok := c.result.(string); ok {
 		if s != res.content {
 			out = append(out, argDiff{path: "(result)", kind: differs, want: strconv.Quote(s), got: strconv.Quote(res.content)})
@@ -483,7 +484,7 @@ func pruneArgs(want map[string]any, patterns [][]string) Args {
 
 // compareMembers compares an object's members with want's keys, appending
 // the differences to out. allowExtra applies to this level only.
-func compareMembers(path string, want map[string]any, got agentcheck.Value, allowExtra bool, eq *trajectory.Equivalence, out []argDiff) []argDiff {
+func compareMembers(path string, want map[string]any, got jsonvalue.Value, allowExtra bool, eq *trajectory.Equivalence, out []argDiff) []argDiff {
 	for _, k := range sortedKeys(want) {
 		gv, ok := got.Get(k)
 		out = compareValue(joinPath(path, k), want[k], gv, ok, eq, out)
@@ -502,7 +503,7 @@ func compareMembers(path string, want map[string]any, got agentcheck.Value, allo
 
 // compareValue compares the actual value got (present or not) with want,
 // appending the differences to out.
-func compareValue(path string, want any, got agentcheck.Value, present bool, eq *trajectory.Equivalence, out []argDiff) []argDiff {
+func compareValue(path string, want any, got jsonvalue.Value, present bool, eq *trajectory.Equivalence, out []argDiff) []argDiff {
 	miss := func() []argDiff {
 		return append(out, argDiff{path: path, kind: missing, want: renderExpected(want)})
 	}
@@ -540,7 +541,7 @@ func compareValue(path string, want any, got agentcheck.Value, present bool, eq 
 		if !present {
 			return miss()
 		}
-		if got.Kind() != agentcheck.ArrayKind {
+		if got.Kind() != jsonvalue.ArrayKind {
 			return append(out, argDiff{path: path, kind: differs, want: renderExpected(w), got: renderJSON(got)})
 		}
 		n := min(len(w), got.Len())
@@ -558,7 +559,7 @@ func compareValue(path string, want any, got agentcheck.Value, present bool, eq 
 	if !present {
 		return miss()
 	}
-	wv, err := agentcheck.ValueOf(want)
+	wv, err := jsonvalue.Of(want)
 	if err != nil {
 		return append(out, argDiff{path: path, kind: differs, want: fmt.Sprintf("%#v", want), got: renderJSON(got), note: err.Error()})
 	}
@@ -568,11 +569,11 @@ func compareValue(path string, want any, got agentcheck.Value, present bool, eq 
 	return out
 }
 
-func compareObject(path string, want map[string]any, got agentcheck.Value, present bool, eq *trajectory.Equivalence, out []argDiff) []argDiff {
+func compareObject(path string, want map[string]any, got jsonvalue.Value, present bool, eq *trajectory.Equivalence, out []argDiff) []argDiff {
 	if !present {
 		return append(out, argDiff{path: path, kind: missing, want: renderExpected(want)})
 	}
-	if got.Kind() != agentcheck.ObjectKind {
+	if got.Kind() != jsonvalue.ObjectKind {
 		return append(out, argDiff{path: path, kind: differs, want: renderExpected(want), got: renderJSON(got)})
 	}
 	return compareMembers(path, want, got, false, eq, out)
@@ -580,7 +581,7 @@ func compareObject(path string, want map[string]any, got agentcheck.Value, prese
 
 // Rendering.
 
-func renderJSON(v agentcheck.Value) string { return v.String() }
+func renderJSON(v jsonvalue.Value) string { return v.String() }
 
 // renderCall renders an actual call as name(key: json, ...) in argument
 // order, the shape ExpectedCall.String uses, so the two read alike.
@@ -592,7 +593,7 @@ func renderCall(tc agentcheck.ToolCall) string {
 	b.WriteString(tc.Name)
 	b.WriteByte('(')
 	switch tc.Args.Kind() {
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		for i, m := range tc.Args.Members() {
 			if i > 0 {
 				b.WriteString(", ")
@@ -601,7 +602,7 @@ func renderCall(tc agentcheck.ToolCall) string {
 			b.WriteString(": ")
 			b.WriteString(m.Value.String())
 		}
-	case agentcheck.NullKind:
+	case jsonvalue.NullKind:
 	default:
 		b.WriteString(tc.Args.String())
 	}
@@ -628,7 +629,7 @@ func renderExpected(want any) string {
 		}
 		return "[" + strings.Join(parts, ",") + "]"
 	}
-	v, err := agentcheck.ValueOf(want)
+	v, err := jsonvalue.Of(want)
 	if err != nil {
 		return fmt.Sprintf("%#v", want)
 	}
@@ -639,7 +640,7 @@ func renderExpectedObject(m map[string]any) string {
 	keys := sortedKeys(m)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = agentcheck.StringOf(k).String() + ":" + renderExpected(m[k])
+		parts[i] = jsonvalue.String(k).String() + ":" + renderExpected(m[k])
 	}
 	return "{" + strings.Join(parts, ",") + "}"
 }
@@ -705,7 +706,7 @@ func renderKey(k string) string {
 	if isPlainKey(k) {
 		return k
 	}
-	return agentcheck.StringOf(k).String()
+	return jsonvalue.String(k).String()
 }
 
 func isPlainKey(k string) bool {
@@ -728,7 +729,7 @@ func joinPath(path, key string) string {
 	case isPlainKey(key):
 		return path + "." + key
 	}
-	return path + "[" + agentcheck.StringOf(key).String() + "]"
+	return path + "[" + jsonvalue.String(key).String() + "]"
 }
 
 // oneLine folds a multi-line matcher message (Gomega indents the values on

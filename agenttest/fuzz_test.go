@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
 
@@ -42,45 +43,45 @@ func permuted[T any](r *rand.Rand, xs []T) []T {
 // genValue reads a JSON value from s: every kind, nested up to depth,
 // numbers that are equal across kinds, big, negative zero, and strings
 // with quotes, escapes and lone surrogates.
-func genValue(s *byteSource, depth int) agentcheck.Value {
+func genValue(s *byteSource, depth int) jsonvalue.Value {
 	kinds := 9
 	if depth <= 0 {
 		kinds = 7
 	}
 	switch s.intn(kinds) {
 	case 0:
-		return agentcheck.NullValue()
+		return jsonvalue.Value{}
 	case 1:
-		return agentcheck.BoolOf(s.intn(2) == 1)
+		return jsonvalue.Bool(s.intn(2) == 1)
 	case 2:
-		return agentcheck.IntOf(int64(s.intn(256)) - 128)
+		return jsonvalue.Int(int64(s.intn(256)) - 128)
 	case 3:
-		return agentcheck.MustParseValue([]string{"1e400", "-0.0", "0.1", "2.0", "1e16", "-1e-05", "98765432109876543210", "-98765432109876543210", "3.5"}[s.intn(9)])
+		return jsonvalue.MustParse([]string{"1e400", "-0.0", "0.1", "2.0", "1e16", "-1e-05", "98765432109876543210", "-98765432109876543210", "3.5"}[s.intn(9)])
 	case 4:
-		return agentcheck.FloatOf(float64(s.intn(256)-128) / 4)
+		return jsonvalue.Float(float64(s.intn(256)-128) / 4)
 	case 5, 6:
-		return agentcheck.StringOf([]string{"", "x", "Paris", "1", "True", "it's", `say "hi"`, "\\", "é\n", "\xed\xa0\x80", "a b", "null"}[s.intn(12)])
+		return jsonvalue.String([]string{"", "x", "Paris", "1", "True", "it's", `say "hi"`, "\\", "é\n", "\xed\xa0\x80", "a b", "null"}[s.intn(12)])
 	case 7:
-		items := make([]agentcheck.Value, s.intn(4))
+		items := make([]jsonvalue.Value, s.intn(4))
 		for i := range items {
 			items[i] = genValue(s, depth-1)
 		}
-		return agentcheck.ArrayOf(items...)
+		return jsonvalue.Array(items...)
 	}
 	return genObject(s, depth-1)
 }
 
-func genObject(s *byteSource, depth int) agentcheck.Value {
-	var members []agentcheck.Member
+func genObject(s *byteSource, depth int) jsonvalue.Value {
+	var members []jsonvalue.Member
 	used := map[string]bool{}
 	for range s.intn(5) {
 		key := []string{"city", "date", "n", "x", "é", "", "a.b", "with space"}[s.intn(8)]
 		if !used[key] {
 			used[key] = true
-			members = append(members, agentcheck.Member{Key: key, Value: genValue(s, depth)})
+			members = append(members, jsonvalue.Member{Key: key, Value: genValue(s, depth)})
 		}
 	}
-	return agentcheck.ObjectOf(members...)
+	return jsonvalue.Object(members...)
 }
 
 // genActual reads calls with arguments of every shape, some without any.
@@ -102,7 +103,7 @@ func genCall(s *byteSource) agentcheck.ToolCall {
 
 // expectFrom expects exactly tc: its own arguments as literal Go values.
 func expectFrom(tc agentcheck.ToolCall) agenttest.ExpectedCall {
-	if tc.Args.Kind() == agentcheck.NullKind {
+	if tc.Args.Kind() == jsonvalue.NullKind {
 		return agenttest.CallTo(tc.Name).WithNoArgs()
 	}
 	return agenttest.CallTo(tc.Name).With(agenttest.Args(tc.Args.Interface().(map[string]any)))
@@ -129,7 +130,7 @@ func loosen(s *byteSource, tc agentcheck.ToolCall) agenttest.ExpectedCall {
 	case 1:
 		args[key] = agenttest.OneOf("no such value", v.Interface())
 	case 2:
-		if k := v.Kind(); k == agentcheck.IntKind || k == agentcheck.FloatKind {
+		if k := v.Kind(); k == jsonvalue.IntKind || k == jsonvalue.FloatKind {
 			args[key] = agenttest.Approx(v.Float(), 0)
 		}
 	case 3:
@@ -159,7 +160,7 @@ func genExpected(s *byteSource, actual []agentcheck.ToolCall, most int) []agentt
 			exp[i] = loosen(s, tc)
 		case 1:
 			args := agenttest.Args{}
-			if tc.Args.Kind() == agentcheck.ObjectKind {
+			if tc.Args.Kind() == jsonvalue.ObjectKind {
 				args = agenttest.Args(tc.Args.Interface().(map[string]any))
 			}
 			args["n"] = s.intn(3)

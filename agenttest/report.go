@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/pyvalue"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -290,7 +291,7 @@ func writeClosestPredicted(b *strings.Builder, pairs []metric.CallPair, ri int, 
 
 // metricArgDiffs lists the reference arguments a predicted call lacks or
 // has otherwise, as the metric compares them.
-func metricArgDiffs(ref, pred agentcheck.Value, f1 bool) []argDiff {
+func metricArgDiffs(ref, pred jsonvalue.Value, f1 bool) []argDiff {
 	var out []argDiff
 	nan := 0
 	for _, m := range ref.Members() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
 
@@ -124,7 +125,7 @@ func TestArgumentOptions(t *testing.T) {
 		t.Errorf("tolerance 0.01: wrong verdicts for %s", c)
 	}
 	// Arguments that are not an object.
-	arr := agentcheck.ToolCall{Name: "orders", Args: agentcheck.MustParseValue(`[1,2,3]`)}
+	arr := agentcheck.ToolCall{Name: "orders", Args: jsonvalue.MustParse(`[1,2,3]`)}
 	if c := agenttest.CallTo("orders").WithValue([]any{1, 2, 3}); !c.Matches(arr) || c.String() != "orders([1,2,3])" {
 		t.Errorf("WithValue: %s matches %v = %v", c, arr, c.Matches(arr))
 	}

@@ -27,7 +27,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // MaxBytes bounds the baseline file Read reads.
@@ -69,22 +69,22 @@ func Read(path string) (Scores, error) {
 
 // Parse parses a baseline written as JSON.
 func Parse(data []byte) (Scores, error) {
-	v, err := agentcheck.ParseValue(data)
+	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return nil, err
 	}
 	samples, ok := v.Get("samples")
-	if v.Kind() != agentcheck.ObjectKind || !ok || samples.Kind() != agentcheck.ObjectKind {
+	if v.Kind() != jsonvalue.ObjectKind || !ok || samples.Kind() != jsonvalue.ObjectKind {
 		return nil, errors.New(`not a baseline: want {"samples": {"NAME": {"METRIC": SCORE, ...}, ...}}, as --save-baseline writes`)
 	}
 	s := make(Scores, samples.Len())
 	for _, sm := range samples.Members() {
-		if sm.Value.Kind() != agentcheck.ObjectKind {
+		if sm.Value.Kind() != jsonvalue.ObjectKind {
 			return nil, fmt.Errorf("sample %q: want an object of scores by metric, got %s", sm.Key, sm.Value.Kind())
 		}
 		scores := make(map[string]float64, sm.Value.Len())
 		for _, m := range sm.Value.Members() {
-			if k := m.Value.Kind(); k != agentcheck.FloatKind && k != agentcheck.IntKind {
+			if k := m.Value.Kind(); k != jsonvalue.FloatKind && k != jsonvalue.IntKind {
 				return nil, fmt.Errorf("sample %q: %s: want a number, got %s", sm.Key, m.Key, k)
 			}
 			scores[m.Key] = m.Value.Float()
@@ -104,7 +104,7 @@ func (s Scores) Encode() []byte {
 			buf.WriteByte(',')
 		}
 		buf.WriteString("\n    ")
-		buf.WriteString(agentcheck.StringOf(name).String())
+		buf.WriteString(jsonvalue.String(name).String())
 		buf.WriteString(": {")
 		first := true
 		for _, m := range slices.Sorted(maps.Keys(s[name])) {
@@ -116,9 +116,9 @@ func (s Scores) Encode() []byte {
 				buf.WriteString(", ")
 			}
 			first = false
-			buf.WriteString(agentcheck.StringOf(m).String())
+			buf.WriteString(jsonvalue.String(m).String())
 			buf.WriteString(": ")
-			buf.WriteString(agentcheck.FloatOf(x).String())
+			buf.WriteString(jsonvalue.Float(x).String())
 		}
 		buf.WriteByte('}')
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Anthropic Messages API messages.
@@ -50,15 +51,15 @@ import (
 // message's in the list (0 for a response body), naming the content block
 // and, for a call, its index among the message's calls and its name.
 func ParseAnthropicMessages(data []byte) (agentcheck.Conversation, error) {
-	v, err := agentcheck.ParseValue(data)
+	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return nil, err
 	}
 	r := anthropicReader{conv: agentcheck.Conversation{}, calls: map[string]*anthropicCall{}}
 	switch v.Kind() {
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		err = r.messages(v)
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		switch typ, _ := v.Get("type"); stringText(typ) {
 		case "message": // a response body
 			err = r.message(0, v)
@@ -76,7 +77,7 @@ func ParseAnthropicMessages(data []byte) (agentcheck.Conversation, error) {
 					return nil, err
 				}
 			}
-			if msgs.Kind() != agentcheck.ArrayKind {
+			if msgs.Kind() != jsonvalue.ArrayKind {
 				return nil, fmt.Errorf(`"messages" must be a list, got %s`, msgs.Kind())
 			}
 			err = r.messages(msgs)
@@ -107,18 +108,18 @@ type anthropicReader struct {
 }
 
 // system reads a request's "system": a string or a list of text blocks.
-func (r *anthropicReader) system(sys agentcheck.Value) error {
+func (r *anthropicReader) system(sys jsonvalue.Value) error {
 	var text string
 	switch sys.Kind() {
-	case agentcheck.NullKind:
+	case jsonvalue.NullKind:
 		return nil
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		text = sys.Text()
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		var t anthropicText
 		for j := 0; j < sys.Len(); j++ {
 			b := sys.Index(j)
-			if b.Kind() != agentcheck.ObjectKind {
+			if b.Kind() != jsonvalue.ObjectKind {
 				return fmt.Errorf(`"system": block %d must be an object, got %s`, j, b.Kind())
 			}
 			s, cited, err := anthropicTextBlock(b)
@@ -137,7 +138,7 @@ func (r *anthropicReader) system(sys agentcheck.Value) error {
 	return nil
 }
 
-func (r *anthropicReader) messages(v agentcheck.Value) error {
+func (r *anthropicReader) messages(v jsonvalue.Value) error {
 	for i := 0; i < v.Len(); i++ {
 		if err := r.message(i, v.Index(i)); err != nil {
 			return err
@@ -178,17 +179,17 @@ func (t *anthropicText) add(s string, cited bool) {
 
 // anthropicTextBlock reads a block of type text (any other type is no
 // text): its text, and whether it has citations.
-func anthropicTextBlock(b agentcheck.Value) (string, bool, error) {
+func anthropicTextBlock(b jsonvalue.Value) (string, bool, error) {
 	typ, _ := b.Get("type")
 	if stringText(typ) != "text" {
 		return "", false, nil
 	}
 	t, _ := b.Get("text")
-	if t.Kind() != agentcheck.StringKind {
+	if t.Kind() != jsonvalue.StringKind {
 		return "", false, fmt.Errorf(`"text" must be a string, got %s`, t.Kind())
 	}
 	c, _ := b.Get("citations")
-	return t.Text(), c.Kind() == agentcheck.ArrayKind && c.Len() > 0, nil
+	return t.Text(), c.Kind() == jsonvalue.ArrayKind && c.Len() > 0, nil
 }
 
 // Call blocks and the kind of call each makes.
@@ -209,15 +210,15 @@ func anthropicAnswers(typ string) string {
 	return "server_tool_use"
 }
 
-func (r *anthropicReader) message(i int, v agentcheck.Value) error {
+func (r *anthropicReader) message(i int, v jsonvalue.Value) error {
 	fail := func(role agentcheck.Role, format string, args ...any) error {
 		return &agentcheck.MessageError{Message: i, Role: role, ToolCall: -1, Err: fmt.Errorf(format, args...)}
 	}
-	if v.Kind() != agentcheck.ObjectKind {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return fail("", "a message must be an object, got %s", v.Kind())
 	}
 	rv, _ := v.Get("role")
-	if rv.Kind() != agentcheck.StringKind {
+	if rv.Kind() != jsonvalue.StringKind {
 		return fail("", `"role" must be a string, got %s`, rv.Kind())
 	}
 	role, ok := anthropicRole(rv.Text())
@@ -227,8 +228,8 @@ func (r *anthropicReader) message(i int, v agentcheck.Value) error {
 	r.aiOpen = false
 	c, _ := v.Get("content")
 	switch c.Kind() {
-	case agentcheck.NullKind, agentcheck.ArrayKind:
-	case agentcheck.StringKind:
+	case jsonvalue.NullKind, jsonvalue.ArrayKind:
+	case jsonvalue.StringKind:
 		r.conv = append(r.conv, agentcheck.Message{Role: role, Content: c.Text()})
 		return nil
 	default:
@@ -239,11 +240,11 @@ func (r *anthropicReader) message(i int, v agentcheck.Value) error {
 	start := len(r.conv)
 	for j := 0; j < c.Len(); j++ {
 		b := c.Index(j)
-		if b.Kind() != agentcheck.ObjectKind {
+		if b.Kind() != jsonvalue.ObjectKind {
 			return fail(role, "content block %d must be an object, got %s", j, b.Kind())
 		}
 		tv, _ := b.Get("type")
-		if tv.Kind() != agentcheck.StringKind {
+		if tv.Kind() != jsonvalue.StringKind {
 			return fail(role, `content block %d: "type" must be a string, got %s`, j, tv.Kind())
 		}
 		typ := tv.Text()
@@ -280,7 +281,7 @@ func (r *anthropicReader) message(i int, v agentcheck.Value) error {
 		case typ == "thinking" && role == agentcheck.AI:
 			// The model's reasoning: kept beside the content, not in it.
 			t, _ := b.Get("thinking")
-			if t.Kind() != agentcheck.StringKind {
+			if t.Kind() != jsonvalue.StringKind {
 				return fail(role, `content block %d: "thinking" must be a string, got %s`, j, t.Kind())
 			}
 			if m := r.openAI(); t.Text() != "" {
@@ -329,22 +330,22 @@ func (r *anthropicReader) addCall(typ string, tc agentcheck.ToolCall) {
 
 // anthropicToolCall reads a call block; the call is named when its name
 // could be read, even with an error.
-func anthropicToolCall(b agentcheck.Value, kind agentcheck.ToolKind) (agentcheck.ToolCall, error) {
+func anthropicToolCall(b jsonvalue.Value, kind agentcheck.ToolKind) (agentcheck.ToolCall, error) {
 	tc := agentcheck.ToolCall{Kind: kind}
 	name, _ := b.Get("name")
-	if name.Kind() != agentcheck.StringKind || name.Text() == "" {
+	if name.Kind() != jsonvalue.StringKind || name.Text() == "" {
 		return tc, errors.New(`"name" must be a non-empty string`)
 	}
 	tc.Name = name.Text()
 	id, _ := b.Get("id")
-	if id.Kind() != agentcheck.StringKind || id.Text() == "" {
+	if id.Kind() != jsonvalue.StringKind || id.Text() == "" {
 		return tc, errors.New(`"id" must be a non-empty string`)
 	}
 	tc.ID = id.Text()
 	switch input, _ := b.Get("input"); input.Kind() {
-	case agentcheck.NullKind:
-		tc.Args = agentcheck.ObjectOf()
-	case agentcheck.ObjectKind:
+	case jsonvalue.NullKind:
+		tc.Args = jsonvalue.Object()
+	case jsonvalue.ObjectKind:
 		tc.Args = input
 	default:
 		return tc, fmt.Errorf(`"input" must be a JSON object, got %s`, input.Kind())
@@ -354,7 +355,7 @@ func anthropicToolCall(b agentcheck.Value, kind agentcheck.ToolKind) (agentcheck
 
 // addResult reads result block b, of type typ, in a message of role and
 // adds its Tool message.
-func (r *anthropicReader) addResult(typ string, b agentcheck.Value, role string) error {
+func (r *anthropicReader) addResult(typ string, b jsonvalue.Value, role string) error {
 	if typ == "tool_result" && role != "user" {
 		return fmt.Errorf("tool_result in %s message: tool results are sent in user messages", anthropicA(role))
 	}
@@ -362,7 +363,7 @@ func (r *anthropicReader) addResult(typ string, b agentcheck.Value, role string)
 		return fmt.Errorf("%s in %s message: only assistant messages hold the results of server and MCP tools", typ, anthropicA(role))
 	}
 	idv, _ := b.Get("tool_use_id")
-	if idv.Kind() != agentcheck.StringKind || idv.Text() == "" {
+	if idv.Kind() != jsonvalue.StringKind || idv.Text() == "" {
 		return fmt.Errorf(`%s: "tool_use_id" must be a non-empty string`, typ)
 	}
 	id := idv.Text()
@@ -425,25 +426,25 @@ func (r *anthropicReader) follows(id string) bool {
 
 // anthropicToolResult reads a tool_result or mcp_tool_result: its content,
 // a string or a list of blocks whose text is kept, and its is_error.
-func anthropicToolResult(b agentcheck.Value) (agentcheck.Message, error) {
+func anthropicToolResult(b jsonvalue.Value) (agentcheck.Message, error) {
 	var m agentcheck.Message
 	switch e, _ := b.Get("is_error"); e.Kind() {
-	case agentcheck.NullKind:
-	case agentcheck.BoolKind:
+	case jsonvalue.NullKind:
+	case jsonvalue.BoolKind:
 		m.IsError = e.BoolValue()
 	default:
 		return m, fmt.Errorf(`"is_error" must be a boolean, got %s`, e.Kind())
 	}
 	c, _ := b.Get("content")
 	switch c.Kind() {
-	case agentcheck.NullKind:
-	case agentcheck.StringKind:
+	case jsonvalue.NullKind:
+	case jsonvalue.StringKind:
 		m.Content = c.Text()
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		var t anthropicText
 		for k := 0; k < c.Len(); k++ {
 			part := c.Index(k)
-			if part.Kind() != agentcheck.ObjectKind {
+			if part.Kind() != jsonvalue.ObjectKind {
 				return m, fmt.Errorf("content block %d must be an object, got %s", k, part.Kind())
 			}
 			if typ, _ := part.Get("type"); stringText(typ) == "search_result" {
@@ -474,12 +475,12 @@ func anthropicToolResult(b agentcheck.Value) (agentcheck.Message, error) {
 // anthropicServerResult reads the result of a server tool: its content as
 // compact JSON with its keys sorted (a string as it is), an error when the
 // content has an error_code or a non-zero return_code.
-func anthropicServerResult(b agentcheck.Value) agentcheck.Message {
+func anthropicServerResult(b jsonvalue.Value) agentcheck.Message {
 	var m agentcheck.Message
 	c, _ := b.Get("content")
 	switch c.Kind() {
-	case agentcheck.NullKind:
-	case agentcheck.StringKind:
+	case jsonvalue.NullKind:
+	case jsonvalue.StringKind:
 		m.Content = c.Text()
 	default:
 		m.Content = c.Canonical()
@@ -487,7 +488,7 @@ func anthropicServerResult(b agentcheck.Value) agentcheck.Message {
 	if _, ok := c.Get("error_code"); ok {
 		m.IsError = true
 	}
-	if rc, ok := c.Get("return_code"); ok && (rc.Kind() == agentcheck.IntKind || rc.Kind() == agentcheck.FloatKind) && rc.Float() != 0 {
+	if rc, ok := c.Get("return_code"); ok && (rc.Kind() == jsonvalue.IntKind || rc.Kind() == jsonvalue.FloatKind) && rc.Float() != 0 {
 		m.IsError = true
 	}
 	return m

@@ -9,10 +9,11 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 func anthropicCall(id, name, input string, kind agentcheck.ToolKind) agentcheck.ToolCall {
-	return agentcheck.ToolCall{ID: id, Name: name, Args: agentcheck.MustParseValue(input), Kind: kind}
+	return agentcheck.ToolCall{ID: id, Name: name, Args: jsonvalue.MustParse(input), Kind: kind}
 }
 
 func TestParseAnthropicMessages(t *testing.T) {

@@ -50,7 +50,7 @@ func shownFile(file string) string {
 	return file
 }
 
-// Unwrap is the problem with the sample: a *agentcheck.SyntaxError, a
+// Unwrap is the problem with the sample: a *jsonvalue.SyntaxError, a
 // *agentcheck.MessageError, or another error of ParseSample.
 func (e *LoadError) Unwrap() error { return e.Err }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 const (
@@ -40,7 +41,7 @@ func wantB() agentcheck.Sample {
 
 // sameValue compares Values as identical: the same JSON text, key order
 // and number kinds included (Equal would take 1 and 1.0 for the same).
-var sameValue = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
+var sameValue = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
 
 func call(name, args string) agentcheck.ToolCall { return agentcheck.MustParseToolCall(name, args) }
 
@@ -227,7 +228,7 @@ func TestLoadErrorUnwraps(t *testing.T) {
 		t.Errorf("error text %q", err)
 	}
 	_, err = dataset.Record{File: "set.jsonl", Line: 10, Index: 4, Text: "{\n\"user_input\": [}"}.Sample()
-	var se *agentcheck.SyntaxError
+	var se *jsonvalue.SyntaxError
 	if !errors.As(err, &se) || se.Line != 2 || se.Column != 16 || !errors.As(err, &le) || le.Line != 11 {
 		t.Errorf("syntax error %v, want line 2 column 16 of the record, line 11 of the file", err)
 	}
@@ -271,8 +272,8 @@ func TestParseOpenAIMessages(t *testing.T) {
 		{Role: agentcheck.System, Content: "be brief"},
 		{Role: agentcheck.Human, Content: "weather in\nParis?"},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
-			{ID: "call_1", Name: "weather", Args: agentcheck.MustParseValue(`{"city": "Paris", "days": 2.0}`)},
-			{ID: "call_2", Name: "time", Args: agentcheck.ObjectOf()},
+			{ID: "call_1", Name: "weather", Args: jsonvalue.MustParse(`{"city": "Paris", "days": 2.0}`)},
+			{ID: "call_2", Name: "time", Args: jsonvalue.Object()},
 		}},
 		{Role: agentcheck.Tool, Content: "sunny", ToolCallID: "call_1"},
 		{Role: agentcheck.Tool, Content: "noon", ToolCallID: "call_2"},
@@ -287,7 +288,7 @@ func TestParseOpenAIMessages(t *testing.T) {
 			t.Errorf("conversation (-want +got):\n%s", diff)
 		}
 		// The int/float distinction survives the arguments string.
-		if d, _ := got[2].ToolCalls[0].Args.Get("days"); d.Kind() != agentcheck.FloatKind {
+		if d, _ := got[2].ToolCalls[0].Args.Get("days"); d.Kind() != jsonvalue.FloatKind {
 			t.Errorf("days is %s, want float", d.Kind())
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/samplereuse"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Format is how a dataset writes a sample's conversation: as ragas does, or
@@ -56,29 +58,36 @@ func ParseFormat(name string) (Format, error) {
 func (r Record) SampleAs(f Format) (agentcheck.Sample, error) { return r.sample(f, nil) }
 
 // A Parser parses records into samples as Record.SampleAs does, reusing
-// its memory from record to record, as agentcheck.SampleParser does: the
-// Sample it returns is valid only until its next call. It is how a
+// its memory from record to record: the Sample it returns, with its
+// messages, tool calls and argument values, is valid only until its next
+// call (its strings stay valid: they share the record's text). It is how a
 // program that scores samples one at a time reads a large dataset without
 // allocating per sample. The zero Parser reads Auto; a Parser is not safe
 // for concurrent use.
 type Parser struct {
 	Format Format
-	p      agentcheck.SampleParser
+	parse  func(text string) (agentcheck.Sample, error) // the root's reusing parser, made on first use
 }
 
 // Sample parses the record as a sample written in p.Format.
-func (p *Parser) Sample(r Record) (agentcheck.Sample, error) { return r.sample(p.Format, &p.p) }
+func (p *Parser) Sample(r Record) (agentcheck.Sample, error) {
+	if p.parse == nil {
+		p.parse = samplereuse.New.(func() func(string) (agentcheck.Sample, error))()
+	}
+	return r.sample(p.Format, p.parse)
+}
 
-// sample is SampleAs, with ragas samples parsed by sp when it is not nil.
-func (r Record) sample(f Format, sp *agentcheck.SampleParser) (agentcheck.Sample, error) {
+// sample is SampleAs, with ragas samples parsed by parse when it is not
+// nil, else by agentcheck.ParseSample.
+func (r Record) sample(f Format, parse func(string) (agentcheck.Sample, error)) (agentcheck.Sample, error) {
 	if f == "" {
 		f = Auto
 	}
 	if f == Ragas || f == Auto {
 		var s agentcheck.Sample
 		var err error
-		if sp != nil {
-			s, err = sp.Parse(r.Text)
+		if parse != nil {
+			s, err = parse(r.Text)
 		} else {
 			s, err = agentcheck.ParseSample(r.Text)
 		}
@@ -86,8 +95,8 @@ func (r Record) sample(f Format, sp *agentcheck.SampleParser) (agentcheck.Sample
 			return s, r.locate(err)
 		}
 		// Not a ragas sample: a provider's messages, if it has them.
-		v, perr := agentcheck.ParseValue([]byte(r.Text))
-		if perr != nil || v.Kind() != agentcheck.ObjectKind {
+		v, perr := jsonvalue.Parse([]byte(r.Text))
+		if perr != nil || v.Kind() != jsonvalue.ObjectKind {
 			return agentcheck.Sample{}, r.locate(err)
 		}
 		if _, ragas := v.Get("user_input"); ragas {
@@ -99,7 +108,7 @@ func (r Record) sample(f Format, sp *agentcheck.SampleParser) (agentcheck.Sample
 		s, err = messagesSample(v, Auto)
 		return s, r.locate(err)
 	}
-	v, err := agentcheck.ParseValue([]byte(r.Text))
+	v, err := jsonvalue.Parse([]byte(r.Text))
 	if err == nil {
 		var s agentcheck.Sample
 		s, err = messagesSample(v, f)
@@ -117,7 +126,7 @@ func (r Record) locate(err error) error {
 		return nil
 	}
 	line := r.Line
-	var se *agentcheck.SyntaxError
+	var se *jsonvalue.SyntaxError
 	if errors.As(err, &se) {
 		line += se.Line - 1
 	}
@@ -126,8 +135,8 @@ func (r Record) locate(err error) error {
 
 // messagesSample reads a sample object whose conversation is "messages" in
 // format f (Auto: the shape they have), and whose references are ragas's.
-func messagesSample(v agentcheck.Value, f Format) (agentcheck.Sample, error) {
-	if v.Kind() != agentcheck.ObjectKind {
+func messagesSample(v jsonvalue.Value, f Format) (agentcheck.Sample, error) {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return agentcheck.Sample{}, fmt.Errorf("a sample must be a JSON object, got %s", v.Kind())
 	}
 	msgs, ok := v.Get("messages")
@@ -178,7 +187,7 @@ func messagesSample(v agentcheck.Value, f Format) (agentcheck.Sample, error) {
 // input_text or output_text; Anthropic's content blocks are tool_use,
 // tool_result and the like; anything else reads as OpenAI Chat Completions
 // (whose plain-text messages Anthropic's and the Responses API's share).
-func detect(msgs agentcheck.Value) Format {
+func detect(msgs jsonvalue.Value) Format {
 	for i := range msgs.Len() {
 		m := msgs.Index(i)
 		if _, ok := m.Get("parts"); ok {

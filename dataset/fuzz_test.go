@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // lineCount is the number of lines of text as an editor numbers them, and
@@ -51,7 +52,7 @@ func FuzzParseSample(f *testing.F) {
 			}
 			// ParseSample's error is the same, its lines numbered from 1.
 			_, err2 := agentcheck.ParseSample(text)
-			var se *agentcheck.SyntaxError
+			var se *jsonvalue.SyntaxError
 			line := 1
 			if errors.As(err2, &se) {
 				line = se.Line
@@ -110,9 +111,9 @@ func marshalSample(s agentcheck.Sample) []byte {
 			b = append(b, ", "...)
 		}
 		b = append(b, `{"type": `...)
-		b = appendJSON(b, agentcheck.StringOf(string(m.Role)))
+		b = appendJSON(b, jsonvalue.String(string(m.Role)))
 		b = append(b, `, "content": `...)
-		b = appendJSON(b, agentcheck.StringOf(m.Content))
+		b = appendJSON(b, jsonvalue.String(m.Content))
 		if m.ToolCalls != nil {
 			b = append(b, `, "tool_calls": `...)
 			b = appendRagasCalls(b, m.ToolCalls)
@@ -122,7 +123,7 @@ func marshalSample(s agentcheck.Sample) []byte {
 	b = append(b, ']')
 	if s.Reference != "" {
 		b = append(b, `, "reference": `...)
-		b = appendJSON(b, agentcheck.StringOf(s.Reference))
+		b = appendJSON(b, jsonvalue.String(s.Reference))
 	}
 	if s.ReferenceToolCalls != nil {
 		b = append(b, `, "reference_tool_calls": `...)
@@ -134,7 +135,7 @@ func marshalSample(s agentcheck.Sample) []byte {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = appendJSON(b, agentcheck.StringOf(topic))
+			b = appendJSON(b, jsonvalue.String(topic))
 		}
 		b = append(b, ']')
 	}
@@ -148,11 +149,11 @@ func appendRagasCalls(b []byte, calls []agentcheck.ToolCall) []byte {
 			b = append(b, ", "...)
 		}
 		b = append(b, `{"name": `...)
-		b = appendJSON(b, agentcheck.StringOf(tc.Name))
+		b = appendJSON(b, jsonvalue.String(tc.Name))
 		b = append(b, `, "args": `...)
 		args := tc.Args
-		if args.Kind() == agentcheck.NullKind {
-			args = agentcheck.ObjectOf()
+		if args.Kind() == jsonvalue.NullKind {
+			args = jsonvalue.Object()
 		}
 		b = appendJSON(b, args)
 		b = append(b, '}')
@@ -160,7 +161,7 @@ func appendRagasCalls(b []byte, calls []agentcheck.ToolCall) []byte {
 	return append(b, ']')
 }
 
-func appendJSON(b []byte, v agentcheck.Value) []byte {
+func appendJSON(b []byte, v jsonvalue.Value) []byte {
 	out, err := v.MarshalJSON()
 	if err != nil {
 		panic(err)
@@ -177,17 +178,17 @@ func appendJSON(b []byte, v agentcheck.Value) []byte {
 func FuzzParseOpenAIMessages(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		conv, err := dataset.ParseOpenAIMessages([]byte(text))
-		doc, docErr := agentcheck.ParseValue([]byte(text))
+		doc, docErr := jsonvalue.Parse([]byte(text))
 		msgs := doc
-		if doc.Kind() == agentcheck.ObjectKind {
+		if doc.Kind() == jsonvalue.ObjectKind {
 			msgs, _ = doc.Get("messages")
 		}
 		if err != nil {
 			var me *agentcheck.MessageError
-			var se *agentcheck.SyntaxError
+			var se *jsonvalue.SyntaxError
 			switch {
 			case errors.As(err, &me):
-				if docErr != nil || msgs.Kind() != agentcheck.ArrayKind || me.Message < 0 || me.Message >= msgs.Len() {
+				if docErr != nil || msgs.Kind() != jsonvalue.ArrayKind || me.Message < 0 || me.Message >= msgs.Len() {
 					t.Fatalf("error %v names message %d of %d", err, me.Message, msgs.Len())
 				}
 				calls, _ := msgs.Index(me.Message).Get("tool_calls")
@@ -195,7 +196,7 @@ func FuzzParseOpenAIMessages(f *testing.F) {
 					t.Fatalf("error %v names tool call %d of %d", err, me.ToolCall, calls.Len())
 				}
 			case errors.As(err, &se):
-				var want *agentcheck.SyntaxError
+				var want *jsonvalue.SyntaxError
 				if !errors.As(docErr, &want) || *se != *want {
 					t.Fatalf("error %v, but the document's own syntax error is %v", err, docErr)
 				}
@@ -203,7 +204,7 @@ func FuzzParseOpenAIMessages(f *testing.F) {
 					t.Fatalf("error %v names line %d, column %d of %d lines", err, se.Line, se.Column, lineCount(text))
 				}
 			default:
-				if docErr != nil || msgs.Kind() == agentcheck.ArrayKind {
+				if docErr != nil || msgs.Kind() == jsonvalue.ArrayKind {
 					t.Fatalf("error %v (%T) names no message, but the document is a list of messages", err, err)
 				}
 			}
@@ -212,14 +213,14 @@ func FuzzParseOpenAIMessages(f *testing.F) {
 			}
 			return
 		}
-		if docErr != nil || msgs.Kind() != agentcheck.ArrayKind || len(conv) != msgs.Len() {
+		if docErr != nil || msgs.Kind() != jsonvalue.ArrayKind || len(conv) != msgs.Len() {
 			t.Fatalf("loaded %d messages from a document with %d (parse error %v)", len(conv), msgs.Len(), docErr)
 		}
 		if err := conv.Validate(); err != nil {
 			t.Fatalf("loaded an invalid conversation: %v", err)
 		}
 		for _, tc := range conv.ToolCalls() {
-			if _, perr := agentcheck.ParseValue([]byte(tc.InvalidArgs)); tc.InvalidArgs != "" && (perr == nil || tc.Args.Kind() != agentcheck.NullKind) {
+			if _, perr := jsonvalue.Parse([]byte(tc.InvalidArgs)); tc.InvalidArgs != "" && (perr == nil || tc.Args.Kind() != jsonvalue.NullKind) {
 				t.Fatalf("call %s keeps arguments %q as not valid JSON (parse error %v), with Args %s", tc.Name, tc.InvalidArgs, perr, tc.Args)
 			}
 		}
@@ -247,12 +248,12 @@ func marshalOpenAI(conv agentcheck.Conversation) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"role":`...)
-		b = appendJSON(b, agentcheck.StringOf(openAIRoles[m.Role]))
+		b = appendJSON(b, jsonvalue.String(openAIRoles[m.Role]))
 		b = append(b, `,"content":`...)
-		b = appendJSON(b, agentcheck.StringOf(m.Content))
+		b = appendJSON(b, jsonvalue.String(m.Content))
 		if m.ToolCallID != "" {
 			b = append(b, `,"tool_call_id":`...)
-			b = appendJSON(b, agentcheck.StringOf(m.ToolCallID))
+			b = appendJSON(b, jsonvalue.String(m.ToolCallID))
 		}
 		if m.ToolCalls != nil {
 			b = append(b, `,"tool_calls":[`...)
@@ -261,21 +262,21 @@ func marshalOpenAI(conv agentcheck.Conversation) []byte {
 					b = append(b, ',')
 				}
 				b = append(b, `{"id":`...)
-				b = appendJSON(b, agentcheck.StringOf(tc.ID))
+				b = appendJSON(b, jsonvalue.String(tc.ID))
 				b = append(b, `,"type":"function","function":{"name":`...)
-				b = appendJSON(b, agentcheck.StringOf(tc.Name))
+				b = appendJSON(b, jsonvalue.String(tc.Name))
 				b = append(b, `,"arguments":`...)
 				if tc.InvalidArgs != "" {
 					// Arguments that are not JSON go back as they came.
-					b = appendJSON(b, agentcheck.StringOf(tc.InvalidArgs))
+					b = appendJSON(b, jsonvalue.String(tc.InvalidArgs))
 					b = append(b, "}}"...)
 					continue
 				}
 				args := tc.Args
-				if args.Kind() == agentcheck.NullKind {
-					args = agentcheck.ObjectOf()
+				if args.Kind() == jsonvalue.NullKind {
+					args = jsonvalue.Object()
 				}
-				b = appendJSON(b, agentcheck.StringOf(string(appendJSON(nil, args))))
+				b = appendJSON(b, jsonvalue.String(string(appendJSON(nil, args))))
 				b = append(b, "}}"...)
 			}
 			b = append(b, ']')

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Gemini API contents.
@@ -47,13 +48,13 @@ import (
 // content's in the list (for a response, the response's), naming the part
 // and, for a call, its index among the content's calls and its name.
 func ParseGeminiContents(data []byte) (agentcheck.Conversation, error) {
-	v, err := agentcheck.ParseValue(data)
+	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return nil, err
 	}
 	r := geminiReader{conv: agentcheck.Conversation{}}
 	switch v.Kind() {
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		if geminiIsResponse(v) {
 			err = r.response(0, v)
 			break
@@ -67,11 +68,11 @@ func ParseGeminiContents(data []byte) (agentcheck.Conversation, error) {
 				return nil, err
 			}
 		}
-		if contents.Kind() != agentcheck.ArrayKind {
+		if contents.Kind() != jsonvalue.ArrayKind {
 			return nil, fmt.Errorf(`"contents" must be a list, got %s`, contents.Kind())
 		}
 		err = r.contents(contents)
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		if geminiResponses(v) {
 			for i := 0; i < v.Len() && err == nil; i++ {
 				err = r.response(i, v.Index(i))
@@ -90,7 +91,7 @@ func ParseGeminiContents(data []byte) (agentcheck.Conversation, error) {
 
 // geminiResponses reports whether a list holds responses rather than
 // contents.
-func geminiResponses(v agentcheck.Value) bool {
+func geminiResponses(v jsonvalue.Value) bool {
 	for _, e := range v.Elements() {
 		if geminiIsResponse(e.Value) {
 			return true
@@ -102,7 +103,7 @@ func geminiResponses(v agentcheck.Value) bool {
 // geminiIsResponse reports whether v is an object with a member that a
 // response has and a content has not: a streamed answer's last chunk may
 // hold usage only, and a blocked prompt's response has no candidates.
-func geminiIsResponse(v agentcheck.Value) bool {
+func geminiIsResponse(v jsonvalue.Value) bool {
 	for _, k := range [...]string{"candidates", "promptFeedback", "prompt_feedback", "usageMetadata", "usage_metadata", "responseId", "response_id", "modelVersion", "model_version"} {
 		if _, ok := v.Get(k); ok {
 			return true
@@ -112,7 +113,7 @@ func geminiIsResponse(v agentcheck.Value) bool {
 }
 
 // geminiGet returns the member spelled camel, or else snake.
-func geminiGet(v agentcheck.Value, camel, snake string) (agentcheck.Value, bool) {
+func geminiGet(v jsonvalue.Value, camel, snake string) (jsonvalue.Value, bool) {
 	if x, ok := v.Get(camel); ok {
 		return x, true
 	}
@@ -137,22 +138,22 @@ type geminiReader struct {
 	lastText          int
 }
 
-func (r *geminiReader) system(si agentcheck.Value) error {
+func (r *geminiReader) system(si jsonvalue.Value) error {
 	var text string
 	switch si.Kind() {
-	case agentcheck.NullKind:
+	case jsonvalue.NullKind:
 		return nil
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		text = si.Text()
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		parts, _ := si.Get("parts")
-		if k := parts.Kind(); k != agentcheck.ArrayKind && k != agentcheck.NullKind {
+		if k := parts.Kind(); k != jsonvalue.ArrayKind && k != jsonvalue.NullKind {
 			return fmt.Errorf(`"systemInstruction": "parts" must be a list, got %s`, k)
 		}
 		var texts []string
 		for j := 0; j < parts.Len(); j++ {
 			p := parts.Index(j)
-			if p.Kind() != agentcheck.ObjectKind {
+			if p.Kind() != jsonvalue.ObjectKind {
 				return fmt.Errorf(`"systemInstruction": part %d must be an object, got %s`, j, p.Kind())
 			}
 			t, err := geminiText(p)
@@ -171,7 +172,7 @@ func (r *geminiReader) system(si agentcheck.Value) error {
 	return nil
 }
 
-func (r *geminiReader) contents(v agentcheck.Value) error {
+func (r *geminiReader) contents(v jsonvalue.Value) error {
 	for i := 0; i < v.Len(); i++ {
 		if err := r.content(i, v.Index(i), "user"); err != nil {
 			return err
@@ -180,15 +181,15 @@ func (r *geminiReader) contents(v agentcheck.Value) error {
 	return nil
 }
 
-func (r *geminiReader) response(i int, v agentcheck.Value) error {
-	if v.Kind() != agentcheck.ObjectKind {
+func (r *geminiReader) response(i int, v jsonvalue.Value) error {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return &agentcheck.MessageError{Message: i, ToolCall: -1, Err: fmt.Errorf("a response must be an object, got %s", v.Kind())}
 	}
 	cands, _ := v.Get("candidates")
 	switch cands.Kind() {
-	case agentcheck.NullKind: // a chunk with usage only, or a blocked prompt
+	case jsonvalue.NullKind: // a chunk with usage only, or a blocked prompt
 		return nil
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 	default:
 		return &agentcheck.MessageError{Message: i, ToolCall: -1, Err: fmt.Errorf(`"candidates" must be a list, got %s`, cands.Kind())}
 	}
@@ -196,7 +197,7 @@ func (r *geminiReader) response(i int, v agentcheck.Value) error {
 		return nil
 	}
 	c, _ := cands.Index(0).Get("content")
-	if c.Kind() == agentcheck.NullKind { // stopped before any content (safety, recitation)
+	if c.Kind() == jsonvalue.NullKind { // stopped before any content (safety, recitation)
 		return nil
 	}
 	return r.content(i, c, "model")
@@ -215,16 +216,16 @@ func geminiRole(role string) (agentcheck.Role, bool) {
 }
 
 // content reads content i; role is the role it has when it gives none.
-func (r *geminiReader) content(i int, v agentcheck.Value, role string) error {
+func (r *geminiReader) content(i int, v jsonvalue.Value, role string) error {
 	fail := func(role agentcheck.Role, format string, args ...any) error {
 		return &agentcheck.MessageError{Message: i, Role: role, ToolCall: -1, Err: fmt.Errorf(format, args...)}
 	}
-	if v.Kind() != agentcheck.ObjectKind {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return fail("", "a content must be an object, got %s", v.Kind())
 	}
 	switch rv, _ := v.Get("role"); rv.Kind() {
-	case agentcheck.NullKind:
-	case agentcheck.StringKind:
+	case jsonvalue.NullKind:
+	case jsonvalue.StringKind:
 		if rv.Text() != "" {
 			role = rv.Text()
 		}
@@ -236,7 +237,7 @@ func (r *geminiReader) content(i int, v agentcheck.Value, role string) error {
 		return fail("", "unknown role %q (want user or model)", role)
 	}
 	parts, _ := v.Get("parts")
-	if k := parts.Kind(); k != agentcheck.ArrayKind && k != agentcheck.NullKind {
+	if k := parts.Kind(); k != jsonvalue.ArrayKind && k != jsonvalue.NullKind {
 		return fail(mrole, `"parts" must be a list, got %s`, k)
 	}
 	model := mrole == agentcheck.AI
@@ -251,7 +252,7 @@ func (r *geminiReader) content(i int, v agentcheck.Value, role string) error {
 	calls := 0
 	for j := 0; j < parts.Len(); j++ {
 		p := parts.Index(j)
-		if p.Kind() != agentcheck.ObjectKind {
+		if p.Kind() != jsonvalue.ObjectKind {
 			return fail(mrole, "part %d must be an object, got %s", j, p.Kind())
 		}
 		t, err := geminiText(p)
@@ -301,12 +302,12 @@ func (r *geminiReader) content(i int, v agentcheck.Value, role string) error {
 }
 
 // geminiText is a part's text: "" for a part without text or a thought.
-func geminiText(p agentcheck.Value) (string, error) {
+func geminiText(p jsonvalue.Value) (string, error) {
 	t, ok := p.Get("text")
-	if !ok || t.Kind() == agentcheck.NullKind {
+	if !ok || t.Kind() == jsonvalue.NullKind {
 		return "", nil
 	}
-	if t.Kind() != agentcheck.StringKind {
+	if t.Kind() != jsonvalue.StringKind {
 		return "", fmt.Errorf(`"text" must be a string, got %s`, t.Kind())
 	}
 	if th, _ := p.Get("thought"); th.BoolValue() {
@@ -344,8 +345,8 @@ func (r *geminiReader) addCall(tc agentcheck.ToolCall) {
 }
 
 // addResult reads a result part's value x and adds its Tool message.
-func (r *geminiReader) addResult(k geminiResultKey, x agentcheck.Value) error {
-	if x.Kind() != agentcheck.ObjectKind {
+func (r *geminiReader) addResult(k geminiResultKey, x jsonvalue.Value) error {
+	if x.Kind() != jsonvalue.ObjectKind {
 		return fmt.Errorf("%s must be an object, got %s", k.camel, x.Kind())
 	}
 	id, err := geminiString(x, "id", "id")
@@ -396,7 +397,7 @@ func (r *geminiReader) answer(id, name string) (string, error) {
 // the name could be read, even with an error).
 type geminiCallKey struct {
 	camel, snake string
-	read         func(agentcheck.Value) (agentcheck.ToolCall, error)
+	read         func(jsonvalue.Value) (agentcheck.ToolCall, error)
 }
 
 var geminiCallKeys = []geminiCallKey{
@@ -409,7 +410,7 @@ var geminiCallKeys = []geminiCallKey{
 // role and ToolCallID), with the name of the call it answers.
 type geminiResultKey struct {
 	camel, snake string
-	read         func(agentcheck.Value) (agentcheck.Message, string, error)
+	read         func(jsonvalue.Value) (agentcheck.Message, string, error)
 }
 
 var geminiResultKeys = []geminiResultKey{
@@ -418,8 +419,8 @@ var geminiResultKeys = []geminiResultKey{
 	{"toolResponse", "tool_response", geminiToolResponse},
 }
 
-func geminiFunctionCall(x agentcheck.Value) (agentcheck.ToolCall, error) {
-	if x.Kind() != agentcheck.ObjectKind {
+func geminiFunctionCall(x jsonvalue.Value) (agentcheck.ToolCall, error) {
+	if x.Kind() != jsonvalue.ObjectKind {
 		return agentcheck.ToolCall{}, fmt.Errorf("functionCall must be an object, got %s", x.Kind())
 	}
 	name, err := geminiString(x, "name", "name")
@@ -438,9 +439,9 @@ func geminiFunctionCall(x agentcheck.Value) (agentcheck.ToolCall, error) {
 	return tc, nil
 }
 
-func geminiExecutableCode(x agentcheck.Value) (agentcheck.ToolCall, error) {
+func geminiExecutableCode(x jsonvalue.Value) (agentcheck.ToolCall, error) {
 	tc := agentcheck.ToolCall{Name: "code_execution", Kind: agentcheck.HostedTool}
-	if x.Kind() != agentcheck.ObjectKind {
+	if x.Kind() != jsonvalue.ObjectKind {
 		return tc, fmt.Errorf("executableCode must be an object, got %s", x.Kind())
 	}
 	var err error
@@ -448,19 +449,19 @@ func geminiExecutableCode(x agentcheck.Value) (agentcheck.ToolCall, error) {
 		return tc, fmt.Errorf("executableCode: %w", err)
 	}
 	// The arguments are the code and its language, as written.
-	var args []agentcheck.Member
+	var args []jsonvalue.Member
 	for _, m := range x.Members() {
 		if m.Key != "id" {
 			args = append(args, m)
 		}
 	}
-	tc.Args = agentcheck.ObjectOf(args...)
+	tc.Args = jsonvalue.Object(args...)
 	return tc, nil
 }
 
-func geminiToolCall(x agentcheck.Value) (agentcheck.ToolCall, error) {
+func geminiToolCall(x jsonvalue.Value) (agentcheck.ToolCall, error) {
 	tc := agentcheck.ToolCall{Kind: agentcheck.HostedTool}
-	if x.Kind() != agentcheck.ObjectKind {
+	if x.Kind() != jsonvalue.ObjectKind {
 		return tc, fmt.Errorf("toolCall must be an object, got %s", x.Kind())
 	}
 	typ, err := geminiString(x, "toolType", "tool_type")
@@ -479,17 +480,17 @@ func geminiToolCall(x agentcheck.Value) (agentcheck.ToolCall, error) {
 }
 
 // geminiArgs checks a call's arguments: an object, or none.
-func geminiArgs(args agentcheck.Value) (agentcheck.Value, error) {
+func geminiArgs(args jsonvalue.Value) (jsonvalue.Value, error) {
 	switch args.Kind() {
-	case agentcheck.NullKind:
-		return agentcheck.ObjectOf(), nil
-	case agentcheck.ObjectKind:
+	case jsonvalue.NullKind:
+		return jsonvalue.Object(), nil
+	case jsonvalue.ObjectKind:
 		return args, nil
 	}
-	return agentcheck.Value{}, fmt.Errorf("must be an object, got %s", args.Kind())
+	return jsonvalue.Value{}, fmt.Errorf("must be an object, got %s", args.Kind())
 }
 
-func geminiFunctionResponse(x agentcheck.Value) (agentcheck.Message, string, error) {
+func geminiFunctionResponse(x jsonvalue.Value) (agentcheck.Message, string, error) {
 	name, err := geminiString(x, "name", "name")
 	if err != nil {
 		return agentcheck.Message{}, "", err
@@ -498,7 +499,7 @@ func geminiFunctionResponse(x agentcheck.Value) (agentcheck.Message, string, err
 	return m, name, err
 }
 
-func geminiToolResponse(x agentcheck.Value) (agentcheck.Message, string, error) {
+func geminiToolResponse(x jsonvalue.Value) (agentcheck.Message, string, error) {
 	typ, err := geminiString(x, "toolType", "tool_type")
 	if err != nil {
 		return agentcheck.Message{}, "", err
@@ -509,11 +510,11 @@ func geminiToolResponse(x agentcheck.Value) (agentcheck.Message, string, error) 
 
 // geminiResponseObject reads a result's "response": compact JSON, an
 // error when it has an "error" key.
-func geminiResponseObject(x agentcheck.Value) (agentcheck.Message, error) {
+func geminiResponseObject(x jsonvalue.Value) (agentcheck.Message, error) {
 	var m agentcheck.Message
 	switch resp, _ := x.Get("response"); resp.Kind() {
-	case agentcheck.NullKind:
-	case agentcheck.ObjectKind:
+	case jsonvalue.NullKind:
+	case jsonvalue.ObjectKind:
 		m.Content = resp.String()
 		_, m.IsError = resp.Get("error")
 	default:
@@ -522,7 +523,7 @@ func geminiResponseObject(x agentcheck.Value) (agentcheck.Message, error) {
 	return m, nil
 }
 
-func geminiCodeResult(x agentcheck.Value) (agentcheck.Message, string, error) {
+func geminiCodeResult(x jsonvalue.Value) (agentcheck.Message, string, error) {
 	var m agentcheck.Message
 	outcome, err := geminiString(x, "outcome", "outcome")
 	if err != nil {
@@ -537,12 +538,12 @@ func geminiCodeResult(x agentcheck.Value) (agentcheck.Message, string, error) {
 
 // geminiString is the string member spelled camel or snake: "" when it is
 // missing or null, an error when it is not a string.
-func geminiString(v agentcheck.Value, camel, snake string) (string, error) {
+func geminiString(v jsonvalue.Value, camel, snake string) (string, error) {
 	x, _ := geminiGet(v, camel, snake)
 	switch x.Kind() {
-	case agentcheck.NullKind:
+	case jsonvalue.NullKind:
 		return "", nil
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		return x.Text(), nil
 	}
 	return "", fmt.Errorf("%q must be a string, got %s", camel, x.Kind())

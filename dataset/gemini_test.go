@@ -9,10 +9,11 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 func geminiCall(id, name, args string) agentcheck.ToolCall {
-	return agentcheck.ToolCall{ID: id, Name: name, Args: agentcheck.MustParseValue(args)}
+	return agentcheck.ToolCall{ID: id, Name: name, Args: jsonvalue.MustParse(args)}
 }
 
 func geminiHosted(id, name, args string) agentcheck.ToolCall {

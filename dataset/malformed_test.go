@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Every reader that parses arguments from a JSON string keeps arguments
@@ -25,7 +26,7 @@ func TestParseResponsesItemsKeepsMalformedArguments(t *testing.T) {
 	}
 	want := []agentcheck.ToolCall{
 		{ID: "c1", Name: "get_weather", InvalidArgs: `{"city": Paris}`},
-		{ID: "c2", Name: "get_time", Args: agentcheck.MustParseValue(`{"tz": "CET"}`)},
+		{ID: "c2", Name: "get_time", Args: jsonvalue.MustParse(`{"tz": "CET"}`)},
 		{ID: "m1", Name: "roll", Kind: agentcheck.MCPTool, InvalidArgs: "{"},
 	}
 	if diff := cmp.Diff(want, conv.ToolCalls(), sameValue); diff != "" {
@@ -46,7 +47,7 @@ func TestParseOTelMessagesKeepsMalformedArguments(t *testing.T) {
 		t.Fatalf("Expected messages with malformed arguments to load, but got %v", err)
 	}
 	want := []agentcheck.ToolCall{
-		{ID: "a", Name: "find", Args: agentcheck.MustParseValue(`{"city": "Paris"}`)},
+		{ID: "a", Name: "find", Args: jsonvalue.MustParse(`{"city": "Paris"}`)},
 		{ID: "b", Name: "book", InvalidArgs: `{"city": "Paris",`},
 	}
 	if diff := cmp.Diff(want, conv.ToolCalls(), sameValue); diff != "" {
@@ -67,7 +68,7 @@ func TestSampleAsKeepsMalformedArguments(t *testing.T) {
 			t.Fatalf("Expected the %s sample to load, but got %v", f, err)
 		}
 		calls := s.Conversation.ToolCalls()
-		if len(calls) != 1 || calls[0].Name != "search" || calls[0].InvalidArgs != `{"city": "Par` || calls[0].Args.Kind() != agentcheck.NullKind {
+		if len(calls) != 1 || calls[0].Name != "search" || calls[0].InvalidArgs != `{"city": "Par` || calls[0].Args.Kind() != jsonvalue.NullKind {
 			t.Errorf("Expected the %s sample's call search with its arguments kept as written, but got %+v", f, calls)
 		}
 		if len(s.ReferenceToolCalls) != 1 || s.ReferenceToolCalls[0].Args.String() != `{"city":"Paris"}` {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/pyvalue"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // OpenAI Chat Completions messages.
@@ -21,18 +22,18 @@ import (
 // Arguments that are valid JSON but not an object (a list, a string, a
 // number) are kept as they are.
 func ParseOpenAIMessages(data []byte) (agentcheck.Conversation, error) {
-	v, err := agentcheck.ParseValue(data)
+	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	if v.Kind() == agentcheck.ObjectKind {
+	if v.Kind() == jsonvalue.ObjectKind {
 		msgs, ok := v.Get("messages")
 		if !ok {
 			return nil, errors.New(`want a list of messages or an object with "messages"`)
 		}
 		v = msgs
 	}
-	if v.Kind() != agentcheck.ArrayKind {
+	if v.Kind() != jsonvalue.ArrayKind {
 		return nil, fmt.Errorf("want a list of messages, got %s", v.Kind())
 	}
 	conv := make(agentcheck.Conversation, v.Len())
@@ -94,11 +95,11 @@ func openAIRole(role string) (agentcheck.Role, bool) {
 	return "", false
 }
 
-func openAIMessage(v agentcheck.Value, i int) (agentcheck.Message, error) {
+func openAIMessage(v jsonvalue.Value, i int) (agentcheck.Message, error) {
 	fail := func(role agentcheck.Role, call int, name string, format string, args ...any) (agentcheck.Message, error) {
 		return agentcheck.Message{}, &agentcheck.MessageError{Message: i, Role: role, ToolCall: call, Name: name, Err: fmt.Errorf(format, args...)}
 	}
-	if v.Kind() != agentcheck.ObjectKind {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return fail("", -1, "", "a message must be an object, got %s", v.Kind())
 	}
 	r, _ := v.Get("role")
@@ -111,16 +112,16 @@ func openAIMessage(v agentcheck.Value, i int) (agentcheck.Message, error) {
 		m.ToolCallID = stringText(id)
 	}
 	switch c, _ := v.Get("content"); c.Kind() {
-	case agentcheck.NullKind:
-	case agentcheck.StringKind:
+	case jsonvalue.NullKind:
+	case jsonvalue.StringKind:
 		m.Content = c.Text()
-	case agentcheck.ArrayKind: // content parts: keep the text ones
+	case jsonvalue.ArrayKind: // content parts: keep the text ones
 		var parts []string
 		for j := 0; j < c.Len(); j++ {
 			part := c.Index(j)
-			if t, ok := part.Get("text"); ok && t.Kind() == agentcheck.StringKind {
+			if t, ok := part.Get("text"); ok && t.Kind() == jsonvalue.StringKind {
 				parts = append(parts, t.Text())
-			} else if t, ok := part.Get("refusal"); ok && t.Kind() == agentcheck.StringKind {
+			} else if t, ok := part.Get("refusal"); ok && t.Kind() == jsonvalue.StringKind {
 				parts = append(parts, t.Text())
 			}
 		}
@@ -130,18 +131,18 @@ func openAIMessage(v agentcheck.Value, i int) (agentcheck.Message, error) {
 	}
 	if m.Content == "" {
 		// A refusal is what the assistant said instead of an answer.
-		if r, ok := v.Get("refusal"); ok && r.Kind() == agentcheck.StringKind {
+		if r, ok := v.Get("refusal"); ok && r.Kind() == jsonvalue.StringKind {
 			m.Content = r.Text()
 		}
 	}
 	tcs, ok := v.Get("tool_calls")
-	if !ok || tcs.Kind() == agentcheck.NullKind {
+	if !ok || tcs.Kind() == jsonvalue.NullKind {
 		return m, nil
 	}
 	if role != agentcheck.AI {
 		return fail(role, -1, "", `only assistant messages have "tool_calls"`)
 	}
-	if tcs.Kind() != agentcheck.ArrayKind {
+	if tcs.Kind() != jsonvalue.ArrayKind {
 		return fail(role, -1, "", `"tool_calls" must be a list, got %s`, tcs.Kind())
 	}
 	m.ToolCalls = make([]agentcheck.ToolCall, tcs.Len())
@@ -153,28 +154,28 @@ func openAIMessage(v agentcheck.Value, i int) (agentcheck.Message, error) {
 			name, _ := custom.Get("name")
 			input, _ := custom.Get("input")
 			id, _ := tcv.Get("id")
-			if name.Kind() != agentcheck.StringKind || name.Text() == "" {
+			if name.Kind() != jsonvalue.StringKind || name.Text() == "" {
 				return fail(role, j, "", `"custom.name" must be a non-empty string`)
 			}
-			if input.Kind() != agentcheck.StringKind {
+			if input.Kind() != jsonvalue.StringKind {
 				return fail(role, j, name.Text(), `"custom.input" must be a string, got %s`, input.Kind())
 			}
 			m.ToolCalls[j] = agentcheck.ToolCall{ID: stringText(id), Name: name.Text(),
-				Args: agentcheck.ObjectOf(agentcheck.Member{Key: "input", Value: input})}
+				Args: jsonvalue.Object(jsonvalue.Member{Key: "input", Value: input})}
 			continue
 		}
 		fn, _ := tcv.Get("function")
 		name, _ := fn.Get("name")
 		args, _ := fn.Get("arguments")
 		id, _ := tcv.Get("id")
-		if name.Kind() != agentcheck.StringKind || name.Text() == "" {
+		if name.Kind() != jsonvalue.StringKind || name.Text() == "" {
 			return fail(role, j, "", `"function.name" must be a non-empty string`)
 		}
 		var argText string
 		switch args.Kind() {
-		case agentcheck.StringKind:
+		case jsonvalue.StringKind:
 			argText = args.Text()
-		case agentcheck.ObjectKind: // some servers send the object itself
+		case jsonvalue.ObjectKind: // some servers send the object itself
 			m.ToolCalls[j] = agentcheck.ToolCall{ID: stringText(id), Name: name.Text(), Args: args}
 			continue
 		default:
@@ -196,8 +197,8 @@ func openAIArguments(id, name, text string) agentcheck.ToolCall {
 }
 
 // stringText is a String's text, and "" for any other kind.
-func stringText(v agentcheck.Value) string {
-	if v.Kind() != agentcheck.StringKind {
+func stringText(v jsonvalue.Value) string {
+	if v.Kind() != jsonvalue.StringKind {
 		return ""
 	}
 	return v.Text()

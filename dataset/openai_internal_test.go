@@ -3,7 +3,7 @@ package dataset
 import (
 	"testing"
 
-	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // openAIArguments keeps any JSON value as the arguments (the readers'
@@ -12,20 +12,20 @@ import (
 func TestOpenAIArgumentsKeepsWhatIsNotAnObject(t *testing.T) {
 	for _, tt := range []struct {
 		text, args, invalid string
-		kind                agentcheck.Kind
+		kind                jsonvalue.Kind
 	}{
-		{"", "{}", "", agentcheck.ObjectKind},
-		{" \n\t", "{}", "", agentcheck.ObjectKind},
-		{"null", "{}", "", agentcheck.ObjectKind},
-		{`{"a": [1, 2.0]}`, `{"a":[1,2.0]}`, "", agentcheck.ObjectKind},
-		{`[1, "x"]`, `[1,"x"]`, "", agentcheck.ArrayKind},
-		{`"Paris"`, `"Paris"`, "", agentcheck.StringKind},
-		{`3`, `3`, "", agentcheck.IntKind},
-		{`true`, `true`, "", agentcheck.BoolKind},
-		{`{"city": "Par`, "null", `{"city": "Par`, agentcheck.NullKind},
-		{`{"a": 1} {"b": 2}`, "null", `{"a": 1} {"b": 2}`, agentcheck.NullKind},
-		{`{'a': 1}`, "null", `{'a': 1}`, agentcheck.NullKind},
-		{"city=Paris", "null", "city=Paris", agentcheck.NullKind},
+		{"", "{}", "", jsonvalue.ObjectKind},
+		{" \n\t", "{}", "", jsonvalue.ObjectKind},
+		{"null", "{}", "", jsonvalue.ObjectKind},
+		{`{"a": [1, 2.0]}`, `{"a":[1,2.0]}`, "", jsonvalue.ObjectKind},
+		{`[1, "x"]`, `[1,"x"]`, "", jsonvalue.ArrayKind},
+		{`"Paris"`, `"Paris"`, "", jsonvalue.StringKind},
+		{`3`, `3`, "", jsonvalue.IntKind},
+		{`true`, `true`, "", jsonvalue.BoolKind},
+		{`{"city": "Par`, "null", `{"city": "Par`, jsonvalue.NullKind},
+		{`{"a": 1} {"b": 2}`, "null", `{"a": 1} {"b": 2}`, jsonvalue.NullKind},
+		{`{'a': 1}`, "null", `{'a': 1}`, jsonvalue.NullKind},
+		{"city=Paris", "null", "city=Paris", jsonvalue.NullKind},
 	} {
 		tc := openAIArguments("c1", "f", tt.text)
 		if tc.ID != "c1" || tc.Name != "f" || tc.Args.Kind() != tt.kind || tc.Args.String() != tt.args || tc.InvalidArgs != tt.invalid {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 func TestParseOpenAIMessagesPairsResultsRefusalsAndCustomTools(t *testing.T) {
@@ -60,8 +61,8 @@ func TestParseOpenAIMessagesKeepsMalformedArguments(t *testing.T) {
 	}
 	want := []agentcheck.ToolCall{
 		{ID: "c1", Name: "search", InvalidArgs: `{"city": "Par`},
-		{ID: "c2", Name: "search", Args: agentcheck.MustParseValue(`{"city": "Rome"}`)},
-		{ID: "c3", Name: "now", Args: agentcheck.ObjectOf()}, // null is no arguments
+		{ID: "c2", Name: "search", Args: jsonvalue.MustParse(`{"city": "Rome"}`)},
+		{ID: "c3", Name: "now", Args: jsonvalue.Object()}, // null is no arguments
 	}
 	if diff := cmp.Diff(want, conv.ToolCalls(), sameValue); diff != "" {
 		t.Errorf("Expected the calls to keep the malformed arguments as written, but they differ (-want +got):\n%s", diff)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/pyvalue"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // OpenTelemetry GenAI traces: the gen_ai.input.messages and
@@ -52,15 +53,15 @@ const (
 // message's in the list, naming the part and, for a call, its index among
 // the message's calls and its name.
 func ParseOTelMessages(data []byte) (agentcheck.Conversation, error) {
-	v, err := agentcheck.ParseValue(data)
+	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return nil, err
 	}
 	return otelMessages(v)
 }
 
-func otelMessages(v agentcheck.Value) (agentcheck.Conversation, error) {
-	if v.Kind() != agentcheck.ArrayKind {
+func otelMessages(v jsonvalue.Value) (agentcheck.Conversation, error) {
+	if v.Kind() != jsonvalue.ArrayKind {
 		return nil, fmt.Errorf("want a list of messages, got %s", v.Kind())
 	}
 	conv := agentcheck.Conversation{}
@@ -91,11 +92,11 @@ func otelRole(role string) (agentcheck.Role, bool) {
 }
 
 // otelMessage appends the messages that message i, v, makes to conv.
-func otelMessage(conv agentcheck.Conversation, i int, v agentcheck.Value) (agentcheck.Conversation, error) {
+func otelMessage(conv agentcheck.Conversation, i int, v jsonvalue.Value) (agentcheck.Conversation, error) {
 	fail := func(role agentcheck.Role, call int, name string, format string, args ...any) (agentcheck.Conversation, error) {
 		return nil, &agentcheck.MessageError{Message: i, Role: role, ToolCall: call, Name: name, Err: fmt.Errorf(format, args...)}
 	}
-	if v.Kind() != agentcheck.ObjectKind {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return fail("", -1, "", "a message must be an object, got %s", v.Kind())
 	}
 	r, _ := v.Get("role")
@@ -104,7 +105,7 @@ func otelMessage(conv agentcheck.Conversation, i int, v agentcheck.Value) (agent
 		return fail("", -1, "", "unknown role %q (want user, assistant, system or tool)", pyvalue.Str(r))
 	}
 	parts, _ := v.Get("parts")
-	if k := parts.Kind(); k != agentcheck.ArrayKind && k != agentcheck.NullKind {
+	if k := parts.Kind(); k != jsonvalue.ArrayKind && k != jsonvalue.NullKind {
 		return fail(role, -1, "", `"parts" must be a list, got %s`, k)
 	}
 	var texts []string
@@ -113,13 +114,13 @@ func otelMessage(conv agentcheck.Conversation, i int, v agentcheck.Value) (agent
 	for j := range parts.Len() {
 		p := parts.Index(j)
 		typ, _ := p.Get("type")
-		if p.Kind() != agentcheck.ObjectKind || typ.Kind() != agentcheck.StringKind {
+		if p.Kind() != jsonvalue.ObjectKind || typ.Kind() != jsonvalue.StringKind {
 			return fail(role, -1, "", `part %d: a part must be an object with a "type"`, j)
 		}
 		switch t := typ.Text(); t {
 		case "text":
 			c, _ := p.Get("content")
-			if c.Kind() != agentcheck.StringKind {
+			if c.Kind() != jsonvalue.StringKind {
 				return fail(role, -1, "", `part %d (text): "content" must be a string, got %s`, j, c.Kind())
 			}
 			texts = append(texts, c.Text())
@@ -167,39 +168,39 @@ func otelMessage(conv agentcheck.Conversation, i int, v agentcheck.Value) (agent
 }
 
 // otelCall reads a tool_call or server_tool_call part.
-func otelCall(typ string, p agentcheck.Value) (agentcheck.ToolCall, error) {
+func otelCall(typ string, p jsonvalue.Value) (agentcheck.ToolCall, error) {
 	name, _ := p.Get("name")
 	id, _ := p.Get("id")
-	if name.Kind() != agentcheck.StringKind || name.Text() == "" {
+	if name.Kind() != jsonvalue.StringKind || name.Text() == "" {
 		return agentcheck.ToolCall{}, errors.New(`"name" must be a non-empty string`)
 	}
-	if k := id.Kind(); k != agentcheck.StringKind && k != agentcheck.NullKind {
+	if k := id.Kind(); k != jsonvalue.StringKind && k != jsonvalue.NullKind {
 		return agentcheck.ToolCall{}, fmt.Errorf(`"id" must be a string, got %s`, k)
 	}
 	if typ == "server_tool_call" {
 		tc := agentcheck.ToolCall{ID: stringText(id), Name: name.Text(), Kind: agentcheck.HostedTool}
 		switch x, _ := p.Get("server_tool_call"); x.Kind() {
-		case agentcheck.NullKind:
-			tc.Args = agentcheck.ObjectOf()
-		case agentcheck.ObjectKind:
-			var ms []agentcheck.Member
+		case jsonvalue.NullKind:
+			tc.Args = jsonvalue.Object()
+		case jsonvalue.ObjectKind:
+			var ms []jsonvalue.Member
 			for _, m := range x.Members() {
 				if m.Key != "type" {
 					ms = append(ms, m)
 				}
 			}
-			tc.Args = agentcheck.ObjectOf(ms...)
+			tc.Args = jsonvalue.Object(ms...)
 		default:
 			return tc, fmt.Errorf(`"server_tool_call" must be an object, got %s`, x.Kind())
 		}
 		return tc, nil
 	}
 	switch args, _ := p.Get("arguments"); args.Kind() {
-	case agentcheck.NullKind:
-		return agentcheck.ToolCall{ID: stringText(id), Name: name.Text(), Args: agentcheck.ObjectOf()}, nil
-	case agentcheck.ObjectKind:
+	case jsonvalue.NullKind:
+		return agentcheck.ToolCall{ID: stringText(id), Name: name.Text(), Args: jsonvalue.Object()}, nil
+	case jsonvalue.ObjectKind:
 		return agentcheck.ToolCall{ID: stringText(id), Name: name.Text(), Args: args}, nil
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		return openAIArguments(stringText(id), name.Text(), args.Text()), nil
 	default: // the conventions allow any value: a list, a number
 		return agentcheck.ToolCall{ID: stringText(id), Name: name.Text(), Args: args}, nil
@@ -208,9 +209,9 @@ func otelCall(typ string, p agentcheck.Value) (agentcheck.ToolCall, error) {
 
 // otelResult reads a tool_call_response or server_tool_call_response part
 // as a Tool message.
-func otelResult(typ string, p agentcheck.Value) (agentcheck.Message, error) {
+func otelResult(typ string, p jsonvalue.Value) (agentcheck.Message, error) {
 	id, _ := p.Get("id")
-	if k := id.Kind(); k != agentcheck.StringKind && k != agentcheck.NullKind {
+	if k := id.Kind(); k != jsonvalue.StringKind && k != jsonvalue.NullKind {
 		return agentcheck.Message{}, fmt.Errorf(`"id" must be a string, got %s`, k)
 	}
 	key := "response"
@@ -226,11 +227,11 @@ func otelResult(typ string, p agentcheck.Value) (agentcheck.Message, error) {
 
 // otelText is a response as text: a string as it is, null as "", anything
 // else as compact JSON.
-func otelText(v agentcheck.Value) string {
+func otelText(v jsonvalue.Value) string {
 	switch v.Kind() {
-	case agentcheck.NullKind:
+	case jsonvalue.NullKind:
 		return ""
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		return v.Text()
 	}
 	return v.String()
@@ -238,8 +239,8 @@ func otelText(v agentcheck.Value) string {
 
 // otelSystemInstructions reads gen_ai.system_instructions, a list of parts,
 // as the text of a System message.
-func otelSystemInstructions(v agentcheck.Value) (string, error) {
-	if v.Kind() != agentcheck.ArrayKind {
+func otelSystemInstructions(v jsonvalue.Value) (string, error) {
+	if v.Kind() != jsonvalue.ArrayKind {
 		return "", fmt.Errorf("want a list of parts, got %s", v.Kind())
 	}
 	var texts []string
@@ -249,7 +250,7 @@ func otelSystemInstructions(v agentcheck.Value) (string, error) {
 			continue
 		}
 		c, _ := p.Get("content")
-		if c.Kind() != agentcheck.StringKind {
+		if c.Kind() != jsonvalue.StringKind {
 			return "", fmt.Errorf(`part %d (text): "content" must be a string, got %s`, j, c.Kind())
 		}
 		texts = append(texts, c.Text())
@@ -271,11 +272,11 @@ type OTelSpan struct {
 	Name            string
 	EndTime         time.Time // the zero Time when not known
 	Error           bool      // the span's status is Error
-	Attributes      map[string]agentcheck.Value
+	Attributes      map[string]jsonvalue.Value
 	Line            int // where the span is in a file (1-based), 0 when not from one
 }
 
-func (s *OTelSpan) attr(key string) (agentcheck.Value, bool) {
+func (s *OTelSpan) attr(key string) (jsonvalue.Value, bool) {
 	v, ok := s.Attributes[key]
 	return v, ok
 }
@@ -504,11 +505,11 @@ func otelToolSpans(conv agentcheck.Conversation, spans []OTelSpan) agentcheck.Co
 
 // otelJSON is the JSON an attribute holds: a string's text parsed, or a
 // structured value as it is.
-func otelJSON(v agentcheck.Value) (agentcheck.Value, error) {
-	if v.Kind() != agentcheck.StringKind {
+func otelJSON(v jsonvalue.Value) (jsonvalue.Value, error) {
+	if v.Kind() != jsonvalue.StringKind {
 		return v, nil
 	}
-	x, err := agentcheck.ParseValue([]byte(v.Text()))
+	x, err := jsonvalue.Parse([]byte(v.Text()))
 	if err != nil {
 		return x, fmt.Errorf("not valid JSON: %w", err)
 	}

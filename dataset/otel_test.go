@@ -13,10 +13,11 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 func otelCall(id, name, args string) agentcheck.ToolCall {
-	return agentcheck.ToolCall{ID: id, Name: name, Args: agentcheck.MustParseValue(args)}
+	return agentcheck.ToolCall{ID: id, Name: name, Args: jsonvalue.MustParse(args)}
 }
 
 func TestParseOTelMessages(t *testing.T) {
@@ -86,7 +87,7 @@ func TestParseOTelMessages(t *testing.T) {
 				{"type": "text", "content": "Three stories."}]}]`,
 			agentcheck.Conversation{
 				{Role: agentcheck.Human, Content: "news?"},
-				{Role: agentcheck.AI, Content: "Three stories.", ToolCalls: []agentcheck.ToolCall{{ID: "ws_1", Name: "web_search", Args: agentcheck.MustParseValue(`{"query": "news"}`), Kind: agentcheck.HostedTool}}},
+				{Role: agentcheck.AI, Content: "Three stories.", ToolCalls: []agentcheck.ToolCall{{ID: "ws_1", Name: "web_search", Args: jsonvalue.MustParse(`{"query": "news"}`), Kind: agentcheck.HostedTool}}},
 				{Role: agentcheck.Tool, Content: `{"type":"web_search","results":3}`, ToolCallID: "ws_1"},
 			}},
 		{"no messages", `[]`, agentcheck.Conversation{}},
@@ -283,7 +284,7 @@ func TestReadOTLPTracesDocument(t *testing.T) {
 		t.Fatalf("broken arguments: %d samples, errors %q; want 1 sample and no error", len(samples), errs)
 	}
 	calls := samples[0].Sample.Conversation.ToolCalls()
-	if len(calls) != 2 || calls[1].ID != "call_2" || calls[1].InvalidArgs != `{"city": "Rome", "days": }` || calls[1].Args.Kind() != agentcheck.NullKind ||
+	if len(calls) != 2 || calls[1].ID != "call_2" || calls[1].InvalidArgs != `{"city": "Rome", "days": }` || calls[1].Args.Kind() != jsonvalue.NullKind ||
 		calls[0].InvalidArgs != "" || calls[0].Args.String() != `{"city":"Paris","days":2.0}` {
 		t.Errorf("broken arguments: calls %+v, want call_2 with InvalidArgs and call_1 as it was", calls)
 	}
@@ -394,10 +395,10 @@ func TestReadOTLPTracesEmpty(t *testing.T) {
 // last in the list.
 func TestOTelTraceSampleLastChat(t *testing.T) {
 	chat := func(id string, end time.Time, answer string) dataset.OTelSpan {
-		return dataset.OTelSpan{TraceID: "t", SpanID: id, Name: "chat", EndTime: end, Attributes: map[string]agentcheck.Value{
-			"gen_ai.operation.name":  agentcheck.StringOf("chat"),
-			"gen_ai.input.messages":  agentcheck.StringOf(`[{"role": "user", "parts": [{"type": "text", "content": "hi"}]}]`),
-			"gen_ai.output.messages": agentcheck.MustParseValue(`[{"role": "assistant", "parts": [{"type": "text", "content": "` + answer + `"}]}]`),
+		return dataset.OTelSpan{TraceID: "t", SpanID: id, Name: "chat", EndTime: end, Attributes: map[string]jsonvalue.Value{
+			"gen_ai.operation.name":  jsonvalue.String("chat"),
+			"gen_ai.input.messages":  jsonvalue.String(`[{"role": "user", "parts": [{"type": "text", "content": "hi"}]}]`),
+			"gen_ai.output.messages": jsonvalue.MustParse(`[{"role": "assistant", "parts": [{"type": "text", "content": "` + answer + `"}]}]`),
 		}}
 	}
 	t0 := time.Unix(1767225600, 0)
@@ -427,21 +428,21 @@ func TestOTelTraceSampleLastChat(t *testing.T) {
 // execute_tool spans recorded follow.
 func TestOTelTraceSampleToolResults(t *testing.T) {
 	spans := []dataset.OTelSpan{
-		{TraceID: "t", SpanID: "c", ParentSpanID: "r", Name: "chat", Attributes: map[string]agentcheck.Value{
-			"gen_ai.operation.name":  agentcheck.StringOf("chat"),
-			"gen_ai.input.messages":  agentcheck.StringOf(`[{"role": "user", "parts": [{"type": "text", "content": "go"}]}]`),
-			"gen_ai.output.messages": agentcheck.StringOf(`[{"role": "assistant", "parts": [{"type": "tool_call", "id": "1", "name": "a"}, {"type": "tool_call", "id": "2", "name": "b"}, {"type": "tool_call", "id": "3", "name": "c"}]}]`),
+		{TraceID: "t", SpanID: "c", ParentSpanID: "r", Name: "chat", Attributes: map[string]jsonvalue.Value{
+			"gen_ai.operation.name":  jsonvalue.String("chat"),
+			"gen_ai.input.messages":  jsonvalue.String(`[{"role": "user", "parts": [{"type": "text", "content": "go"}]}]`),
+			"gen_ai.output.messages": jsonvalue.String(`[{"role": "assistant", "parts": [{"type": "tool_call", "id": "1", "name": "a"}, {"type": "tool_call", "id": "2", "name": "b"}, {"type": "tool_call", "id": "3", "name": "c"}]}]`),
 		}},
-		{TraceID: "t", SpanID: "x1", ParentSpanID: "r", Name: "execute_tool a", Attributes: map[string]agentcheck.Value{
-			"gen_ai.operation.name": agentcheck.StringOf("execute_tool"), "gen_ai.tool.call.id": agentcheck.StringOf("1"),
-			"gen_ai.tool.call.result": agentcheck.MustParseValue(`{"ok": 1.0}`),
+		{TraceID: "t", SpanID: "x1", ParentSpanID: "r", Name: "execute_tool a", Attributes: map[string]jsonvalue.Value{
+			"gen_ai.operation.name": jsonvalue.String("execute_tool"), "gen_ai.tool.call.id": jsonvalue.String("1"),
+			"gen_ai.tool.call.result": jsonvalue.MustParse(`{"ok": 1.0}`),
 		}},
-		{TraceID: "t", SpanID: "x2", ParentSpanID: "r", Name: "execute_tool b", Error: true, Attributes: map[string]agentcheck.Value{
-			"gen_ai.operation.name": agentcheck.StringOf("execute_tool"), "gen_ai.tool.call.id": agentcheck.StringOf("2"),
-			"gen_ai.tool.call.result": agentcheck.StringOf("boom"),
+		{TraceID: "t", SpanID: "x2", ParentSpanID: "r", Name: "execute_tool b", Error: true, Attributes: map[string]jsonvalue.Value{
+			"gen_ai.operation.name": jsonvalue.String("execute_tool"), "gen_ai.tool.call.id": jsonvalue.String("2"),
+			"gen_ai.tool.call.result": jsonvalue.String("boom"),
 		}},
-		{TraceID: "t", SpanID: "r", Name: "agent", Attributes: map[string]agentcheck.Value{
-			"agentcheck.reference_topics": agentcheck.ArrayOf(agentcheck.StringOf("tools")),
+		{TraceID: "t", SpanID: "r", Name: "agent", Attributes: map[string]jsonvalue.Value{
+			"agentcheck.reference_topics": jsonvalue.Array(jsonvalue.String("tools")),
 		}},
 	}
 	s, err := dataset.OTelTraceSample(spans)
@@ -463,9 +464,9 @@ func TestOTelTraceSampleToolResults(t *testing.T) {
 }
 
 func TestOTelTraceSampleErrors(t *testing.T) {
-	chat := map[string]agentcheck.Value{
-		"gen_ai.operation.name": agentcheck.StringOf("chat"),
-		"gen_ai.input.messages": agentcheck.StringOf(`[{"role": "user", "parts": [{"type": "text", "content": "hi"}]}]`),
+	chat := map[string]jsonvalue.Value{
+		"gen_ai.operation.name": jsonvalue.String("chat"),
+		"gen_ai.input.messages": jsonvalue.String(`[{"role": "user", "parts": [{"type": "text", "content": "hi"}]}]`),
 	}
 	tests := []struct {
 		name  string
@@ -476,21 +477,21 @@ func TestOTelTraceSampleErrors(t *testing.T) {
 		{"spans of two traces", []dataset.OTelSpan{{TraceID: "a", SpanID: "1"}, {TraceID: "b", SpanID: "2", Name: "x"}},
 			`trace a, span 2 "x": the span is of trace b`},
 		{"two roots with references", []dataset.OTelSpan{
-			{TraceID: "a", SpanID: "1", Name: "r1", Attributes: map[string]agentcheck.Value{"agentcheck.reference": agentcheck.StringOf("x")}},
-			{TraceID: "a", SpanID: "2", Name: "r2", ParentSpanID: "remote", Attributes: map[string]agentcheck.Value{"agentcheck.reference": agentcheck.StringOf("y")}},
+			{TraceID: "a", SpanID: "1", Name: "r1", Attributes: map[string]jsonvalue.Value{"agentcheck.reference": jsonvalue.String("x")}},
+			{TraceID: "a", SpanID: "2", Name: "r2", ParentSpanID: "remote", Attributes: map[string]jsonvalue.Value{"agentcheck.reference": jsonvalue.String("y")}},
 			{TraceID: "a", SpanID: "3", Name: "chat", Attributes: chat}},
 			`trace a, span 2 "r2", agentcheck.reference: span 1 "r1", another root, has references too`},
 		{"a reference that is not a string", []dataset.OTelSpan{
-			{TraceID: "a", SpanID: "1", Name: "r", Attributes: map[string]agentcheck.Value{"agentcheck.reference": agentcheck.IntOf(3)}},
+			{TraceID: "a", SpanID: "1", Name: "r", Attributes: map[string]jsonvalue.Value{"agentcheck.reference": jsonvalue.Int(3)}},
 			{TraceID: "a", SpanID: "3", Name: "chat", Attributes: chat}},
 			`trace a, span 1 "r", agentcheck.reference: "reference" must be a string, got int`},
 		{"topics not JSON", []dataset.OTelSpan{
-			{TraceID: "a", SpanID: "1", Name: "r", Attributes: map[string]agentcheck.Value{"agentcheck.reference_topics": agentcheck.StringOf("weather")}},
+			{TraceID: "a", SpanID: "1", Name: "r", Attributes: map[string]jsonvalue.Value{"agentcheck.reference_topics": jsonvalue.String("weather")}},
 			{TraceID: "a", SpanID: "3", Name: "chat", Attributes: chat}},
 			`trace a, span 1 "r", agentcheck.reference_topics: not valid JSON: line 1, column 1: unexpected 'w', want a value`},
-		{"system instructions not a list", []dataset.OTelSpan{{TraceID: "a", SpanID: "3", Name: "chat", Attributes: map[string]agentcheck.Value{
-			"gen_ai.operation.name": agentcheck.StringOf("chat"), "gen_ai.input.messages": chat["gen_ai.input.messages"],
-			"gen_ai.system_instructions": agentcheck.StringOf(`{"type": "text"}`)}}},
+		{"system instructions not a list", []dataset.OTelSpan{{TraceID: "a", SpanID: "3", Name: "chat", Attributes: map[string]jsonvalue.Value{
+			"gen_ai.operation.name": jsonvalue.String("chat"), "gen_ai.input.messages": chat["gen_ai.input.messages"],
+			"gen_ai.system_instructions": jsonvalue.String(`{"type": "text"}`)}}},
 			`trace a, span 3 "chat", gen_ai.system_instructions: want a list of parts, got object`},
 	}
 	for _, tt := range tests {
@@ -510,13 +511,13 @@ func TestOTelTraceSampleErrors(t *testing.T) {
 // OTelTraces groups spans by trace, in order of first appearance.
 func TestOTelTraces(t *testing.T) {
 	span := func(tid, answer string) dataset.OTelSpan {
-		return dataset.OTelSpan{TraceID: tid, SpanID: "s" + tid, Name: "chat", Attributes: map[string]agentcheck.Value{
-			"gen_ai.operation.name":  agentcheck.StringOf("chat"),
-			"gen_ai.input.messages":  agentcheck.StringOf(`[{"role": "user", "parts": [{"type": "text", "content": "hi"}]}]`),
-			"gen_ai.output.messages": agentcheck.StringOf(`[{"role": "assistant", "parts": [{"type": "text", "content": "` + answer + `"}]}]`),
+		return dataset.OTelSpan{TraceID: tid, SpanID: "s" + tid, Name: "chat", Attributes: map[string]jsonvalue.Value{
+			"gen_ai.operation.name":  jsonvalue.String("chat"),
+			"gen_ai.input.messages":  jsonvalue.String(`[{"role": "user", "parts": [{"type": "text", "content": "hi"}]}]`),
+			"gen_ai.output.messages": jsonvalue.String(`[{"role": "assistant", "parts": [{"type": "text", "content": "` + answer + `"}]}]`),
 		}}
 	}
-	bad := dataset.OTelSpan{TraceID: "b", SpanID: "sb", Name: "chat", Attributes: map[string]agentcheck.Value{"gen_ai.operation.name": agentcheck.StringOf("chat")}}
+	bad := dataset.OTelSpan{TraceID: "b", SpanID: "sb", Name: "chat", Attributes: map[string]jsonvalue.Value{"gen_ai.operation.name": jsonvalue.String("chat")}}
 	var got []string
 	for s, err := range dataset.OTelTraces([]dataset.OTelSpan{span("z", "one"), bad, span("a", "two"), span("z", "three")}) {
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // ReadOTLPTraces reads OpenTelemetry traces written as OTLP JSON, as a
@@ -145,10 +145,10 @@ func (rd *otlpReader) read(r io.Reader, file string) {
 
 // record reads one export, or a list of them.
 func (rd *otlpReader) record(rec Record) {
-	v, err := agentcheck.ParseValue([]byte(rec.Text))
+	v, err := jsonvalue.Parse([]byte(rec.Text))
 	if err != nil {
 		line := rec.Line
-		var se *agentcheck.SyntaxError
+		var se *jsonvalue.SyntaxError
 		if errors.As(err, &se) {
 			line += se.Line - 1
 		}
@@ -156,8 +156,8 @@ func (rd *otlpReader) record(rec Record) {
 		return
 	}
 	loc := otlpLocator{text: rec.Text, line: rec.Line}
-	exports := []agentcheck.Value{v}
-	if v.Kind() == agentcheck.ArrayKind {
+	exports := []jsonvalue.Value{v}
+	if v.Kind() == jsonvalue.ArrayKind {
 		exports = exports[:0]
 		for i := range v.Len() {
 			exports = append(exports, v.Index(i))
@@ -165,13 +165,13 @@ func (rd *otlpReader) record(rec Record) {
 	}
 	for _, x := range exports {
 		rss, ok := otlpGet(x, "resourceSpans", "resource_spans")
-		if x.Kind() != agentcheck.ObjectKind || !ok {
+		if x.Kind() != jsonvalue.ObjectKind || !ok {
 			rd.fail(rec.Line, `not an OTLP trace export: want an object with "resourceSpans"`)
 			continue
 		}
 		for i := range rss.Len() {
 			sss, _ := otlpGet(rss.Index(i), "scopeSpans", "scope_spans")
-			if sss.Kind() == agentcheck.NullKind {
+			if sss.Kind() == jsonvalue.NullKind {
 				sss, _ = otlpGet(rss.Index(i), "instrumentationLibrarySpans", "instrumentation_library_spans")
 			}
 			for j := range sss.Len() {
@@ -184,11 +184,11 @@ func (rd *otlpReader) record(rec Record) {
 	}
 }
 
-func (rd *otlpReader) span(v agentcheck.Value, loc *otlpLocator) {
+func (rd *otlpReader) span(v jsonvalue.Value, loc *otlpLocator) {
 	tid, _ := otlpGet(v, "traceId", "trace_id")
 	sid, _ := otlpGet(v, "spanId", "span_id")
 	name, _ := v.Get("name")
-	sp := OTelSpan{TraceID: stringText(tid), SpanID: stringText(sid), Name: stringText(name), Attributes: map[string]agentcheck.Value{}}
+	sp := OTelSpan{TraceID: stringText(tid), SpanID: stringText(sid), Name: stringText(name), Attributes: map[string]jsonvalue.Value{}}
 	sp.Line = loc.find(sp.SpanID)
 	if sp.TraceID == "" {
 		rd.fail(sp.Line, `span %s %q: "traceId" must be a non-empty string`, sp.SpanID, sp.Name)
@@ -206,7 +206,7 @@ func (rd *otlpReader) span(v agentcheck.Value, loc *otlpLocator) {
 
 // otlpSpan reads the span v's parent, end time, status and attributes
 // into sp.
-func otlpSpan(v agentcheck.Value, sp *OTelSpan) *TraceError {
+func otlpSpan(v jsonvalue.Value, sp *OTelSpan) *TraceError {
 	if sp.SpanID == "" {
 		return &TraceError{Err: errors.New(`"spanId" must be a non-empty string`)}
 	}
@@ -218,19 +218,19 @@ func otlpSpan(v agentcheck.Value, sp *OTelSpan) *TraceError {
 	}
 	status, _ := v.Get("status")
 	switch code, _ := status.Get("code"); code.Kind() {
-	case agentcheck.IntKind:
+	case jsonvalue.IntKind:
 		sp.Error = code.Float() == 2
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		sp.Error = code.Text() == "STATUS_CODE_ERROR"
 	}
 	attrs, _ := v.Get("attributes")
-	if k := attrs.Kind(); k != agentcheck.ArrayKind && k != agentcheck.NullKind {
+	if k := attrs.Kind(); k != jsonvalue.ArrayKind && k != jsonvalue.NullKind {
 		return &TraceError{Err: fmt.Errorf(`"attributes" must be a list, got %s`, k)}
 	}
 	for i := range attrs.Len() {
 		kv := attrs.Index(i)
 		key, _ := kv.Get("key")
-		if key.Kind() != agentcheck.StringKind {
+		if key.Kind() != jsonvalue.StringKind {
 			return &TraceError{Err: fmt.Errorf(`attribute %d: "key" must be a string, got %s`, i, key.Kind())}
 		}
 		k := key.Text()
@@ -248,29 +248,29 @@ func otlpSpan(v agentcheck.Value, sp *OTelSpan) *TraceError {
 }
 
 // otlpAnyValue reads an OTLP AnyValue as JSON.
-func otlpAnyValue(v agentcheck.Value) (agentcheck.Value, error) {
-	if v.Kind() == agentcheck.NullKind {
+func otlpAnyValue(v jsonvalue.Value) (jsonvalue.Value, error) {
+	if v.Kind() == jsonvalue.NullKind {
 		return v, nil
 	}
-	if v.Kind() != agentcheck.ObjectKind {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return v, fmt.Errorf("a value must be an object, got %s", v.Kind())
 	}
 	ms := v.Members()
 	if len(ms) == 0 {
-		return agentcheck.NullValue(), nil
+		return jsonvalue.Value{}, nil
 	}
 	x := ms[0].Value
-	want := func(kind string) (agentcheck.Value, error) {
-		return agentcheck.Value{}, fmt.Errorf("%q must be %s, got %s", ms[0].Key, kind, x.Kind())
+	want := func(kind string) (jsonvalue.Value, error) {
+		return jsonvalue.Value{}, fmt.Errorf("%q must be %s, got %s", ms[0].Key, kind, x.Kind())
 	}
 	switch ms[0].Key {
 	case "stringValue", "string_value", "bytesValue", "bytes_value":
-		if x.Kind() != agentcheck.StringKind {
+		if x.Kind() != jsonvalue.StringKind {
 			return want("a string")
 		}
 		return x, nil
 	case "boolValue", "bool_value":
-		if x.Kind() != agentcheck.BoolKind {
+		if x.Kind() != jsonvalue.BoolKind {
 			return want("a boolean")
 		}
 		return x, nil
@@ -279,69 +279,69 @@ func otlpAnyValue(v agentcheck.Value) (agentcheck.Value, error) {
 		if err != nil {
 			return want("an integer")
 		}
-		return agentcheck.IntOf(n), nil
+		return jsonvalue.Int(n), nil
 	case "doubleValue", "double_value":
 		switch x.Kind() {
-		case agentcheck.IntKind, agentcheck.FloatKind:
-			return agentcheck.FloatOf(x.Float()), nil
-		case agentcheck.StringKind:
+		case jsonvalue.IntKind, jsonvalue.FloatKind:
+			return jsonvalue.Float(x.Float()), nil
+		case jsonvalue.StringKind:
 			switch x.Text() {
 			case "NaN":
-				return agentcheck.FloatOf(math.NaN()), nil
+				return jsonvalue.Float(math.NaN()), nil
 			case "Infinity":
-				return agentcheck.FloatOf(math.Inf(1)), nil
+				return jsonvalue.Float(math.Inf(1)), nil
 			case "-Infinity":
-				return agentcheck.FloatOf(math.Inf(-1)), nil
+				return jsonvalue.Float(math.Inf(-1)), nil
 			}
 		}
 		return want("a number")
 	case "arrayValue", "array_value":
 		vals, _ := x.Get("values")
-		if k := vals.Kind(); x.Kind() != agentcheck.ObjectKind || (k != agentcheck.ArrayKind && k != agentcheck.NullKind) {
+		if k := vals.Kind(); x.Kind() != jsonvalue.ObjectKind || (k != jsonvalue.ArrayKind && k != jsonvalue.NullKind) {
 			return want(`an object with a list of "values"`)
 		}
-		items := make([]agentcheck.Value, vals.Len())
+		items := make([]jsonvalue.Value, vals.Len())
 		for i := range items {
 			var err error
 			if items[i], err = otlpAnyValue(vals.Index(i)); err != nil {
-				return agentcheck.Value{}, fmt.Errorf("[%d]: %w", i, err)
+				return jsonvalue.Value{}, fmt.Errorf("[%d]: %w", i, err)
 			}
 		}
-		return agentcheck.ArrayOf(items...), nil
+		return jsonvalue.Array(items...), nil
 	case "kvlistValue", "kvlist_value":
 		vals, _ := x.Get("values")
-		if k := vals.Kind(); x.Kind() != agentcheck.ObjectKind || (k != agentcheck.ArrayKind && k != agentcheck.NullKind) {
+		if k := vals.Kind(); x.Kind() != jsonvalue.ObjectKind || (k != jsonvalue.ArrayKind && k != jsonvalue.NullKind) {
 			return want(`an object with a list of "values"`)
 		}
-		members := make([]agentcheck.Member, vals.Len())
+		members := make([]jsonvalue.Member, vals.Len())
 		for i := range members {
 			key, _ := vals.Index(i).Get("key")
-			if key.Kind() != agentcheck.StringKind {
-				return agentcheck.Value{}, fmt.Errorf(`kvlistValue [%d]: "key" must be a string, got %s`, i, key.Kind())
+			if key.Kind() != jsonvalue.StringKind {
+				return jsonvalue.Value{}, fmt.Errorf(`kvlistValue [%d]: "key" must be a string, got %s`, i, key.Kind())
 			}
 			val, _ := vals.Index(i).Get("value")
 			y, err := otlpAnyValue(val)
 			if err != nil {
-				return agentcheck.Value{}, fmt.Errorf("%s: %w", key.Text(), err)
+				return jsonvalue.Value{}, fmt.Errorf("%s: %w", key.Text(), err)
 			}
-			members[i] = agentcheck.Member{Key: key.Text(), Value: y}
+			members[i] = jsonvalue.Member{Key: key.Text(), Value: y}
 		}
-		return agentcheck.ObjectOf(members...), nil
+		return jsonvalue.Object(members...), nil
 	}
-	return agentcheck.Value{}, fmt.Errorf("unknown value type %q", ms[0].Key)
+	return jsonvalue.Value{}, fmt.Errorf("unknown value type %q", ms[0].Key)
 }
 
 // otlpInt reads a 64-bit integer, which OTLP JSON writes as a decimal
 // string (or a number).
-func otlpInt(v agentcheck.Value) (int64, error) {
+func otlpInt(v jsonvalue.Value) (int64, error) {
 	switch v.Kind() {
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		if n, err := strconv.ParseInt(v.Text(), 10, 64); err == nil {
 			return n, nil
 		}
 		n, err := strconv.ParseUint(v.Text(), 10, 64)
 		return int64(n), err
-	case agentcheck.IntKind:
+	case jsonvalue.IntKind:
 		return strconv.ParseInt(v.String(), 10, 64)
 	}
 	return 0, fmt.Errorf("want an integer, got %s", v.Kind())
@@ -349,7 +349,7 @@ func otlpInt(v agentcheck.Value) (int64, error) {
 
 // otlpGet is the member spelled in lowerCamelCase, as OTLP JSON writes it,
 // or in snake_case.
-func otlpGet(v agentcheck.Value, camel, snake string) (agentcheck.Value, bool) {
+func otlpGet(v jsonvalue.Value, camel, snake string) (jsonvalue.Value, bool) {
 	if x, ok := v.Get(camel); ok {
 		return x, ok
 	}

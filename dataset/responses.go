@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // OpenAI Responses API items.
@@ -57,27 +58,27 @@ import (
 // (wrapped in "input: " or "output: " when the list is an object's), and
 // for a call names its name.
 func ParseResponsesItems(data []byte) (agentcheck.Conversation, error) {
-	v, err := agentcheck.ParseValue(data)
+	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return nil, err
 	}
 	r := responsesReader{conv: agentcheck.Conversation{}, ai: -1, calls: map[string]bool{}}
 	switch v.Kind() {
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		if err := r.items(v); err != nil {
 			return nil, err
 		}
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		in, _ := v.Get("input")
 		out, _ := v.Get("output")
-		if in.Kind() == agentcheck.NullKind && out.Kind() == agentcheck.NullKind {
+		if in.Kind() == jsonvalue.NullKind && out.Kind() == jsonvalue.NullKind {
 			return nil, errors.New(`want a list of items or an object with "input" or "output"`)
 		}
 		switch in.Kind() {
-		case agentcheck.NullKind:
-		case agentcheck.StringKind:
+		case jsonvalue.NullKind:
+		case jsonvalue.StringKind:
 			r.conv = append(r.conv, agentcheck.Message{Role: agentcheck.Human, Content: in.Text()})
-		case agentcheck.ArrayKind:
+		case jsonvalue.ArrayKind:
 			if err := r.items(in); err != nil {
 				return nil, fmt.Errorf("input: %w", err)
 			}
@@ -85,8 +86,8 @@ func ParseResponsesItems(data []byte) (agentcheck.Conversation, error) {
 			return nil, fmt.Errorf(`"input" must be a string or a list of items, got %s`, in.Kind())
 		}
 		switch out.Kind() {
-		case agentcheck.NullKind:
-		case agentcheck.ArrayKind:
+		case jsonvalue.NullKind:
+		case jsonvalue.ArrayKind:
 			if err := r.items(out); err != nil {
 				return nil, fmt.Errorf("output: %w", err)
 			}
@@ -114,7 +115,7 @@ type responsesReader struct {
 	reasoning string
 }
 
-func (r *responsesReader) items(v agentcheck.Value) error {
+func (r *responsesReader) items(v jsonvalue.Value) error {
 	for i := 0; i < v.Len(); i++ {
 		if err := r.item(i, v.Index(i)); err != nil {
 			return err
@@ -143,15 +144,15 @@ var responsesSkipped = map[string]bool{
 	"configuration_update":  true,
 }
 
-func (r *responsesReader) item(i int, v agentcheck.Value) error {
-	if v.Kind() != agentcheck.ObjectKind {
+func (r *responsesReader) item(i int, v jsonvalue.Value) error {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return &agentcheck.MessageError{Message: i, ToolCall: -1, Err: fmt.Errorf("an item must be an object, got %s", v.Kind())}
 	}
 	var typ string
 	switch t, _ := v.Get("type"); t.Kind() {
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		typ = t.Text()
-	case agentcheck.NullKind:
+	case jsonvalue.NullKind:
 	default:
 		return &agentcheck.MessageError{Message: i, ToolCall: -1, Err: fmt.Errorf(`"type" must be a string, got %s`, t.Kind())}
 	}
@@ -208,7 +209,7 @@ func responsesRole(role string) (agentcheck.Role, bool) {
 	return "", false
 }
 
-func (r *responsesReader) message(i int, v agentcheck.Value) error {
+func (r *responsesReader) message(i int, v jsonvalue.Value) error {
 	rv, _ := v.Get("role")
 	role, ok := responsesRole(stringText(rv))
 	if !ok {
@@ -231,19 +232,19 @@ func (r *responsesReader) message(i int, v agentcheck.Value) error {
 // responsesText is the text of a content or output: a string, or a list of
 // parts whose text (input_text, output_text) and refusals are joined with
 // "\n", other parts skipped.
-func responsesText(c agentcheck.Value) (string, error) {
+func responsesText(c jsonvalue.Value) (string, error) {
 	switch c.Kind() {
-	case agentcheck.NullKind:
+	case jsonvalue.NullKind:
 		return "", nil
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		return c.Text(), nil
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		var parts []string
 		for _, e := range c.Elements() {
 			p := e.Value
-			if t, ok := p.Get("text"); ok && t.Kind() == agentcheck.StringKind {
+			if t, ok := p.Get("text"); ok && t.Kind() == jsonvalue.StringKind {
 				parts = append(parts, t.Text())
-			} else if t, ok := p.Get("refusal"); ok && t.Kind() == agentcheck.StringKind {
+			} else if t, ok := p.Get("refusal"); ok && t.Kind() == jsonvalue.StringKind {
 				parts = append(parts, t.Text())
 			}
 		}
@@ -270,7 +271,7 @@ func (r *responsesReader) addCall(tc agentcheck.ToolCall, result *agentcheck.Mes
 }
 
 // call reads a function_call, custom_tool_call or mcp_call.
-func (r *responsesReader) call(i int, typ string, v agentcheck.Value) error {
+func (r *responsesReader) call(i int, typ string, v jsonvalue.Value) error {
 	fail := func(name string, format string, args ...any) error {
 		return &agentcheck.MessageError{Message: i, Role: agentcheck.AI, ToolCall: 0, Name: name, Err: fmt.Errorf(format, args...)}
 	}
@@ -291,18 +292,18 @@ func (r *responsesReader) call(i int, typ string, v agentcheck.Value) error {
 	tc := agentcheck.ToolCall{ID: id, Name: name}
 	if typ == "custom_tool_call" {
 		input, _ := v.Get("input")
-		if k := input.Kind(); k != agentcheck.StringKind && k != agentcheck.NullKind {
+		if k := input.Kind(); k != jsonvalue.StringKind && k != jsonvalue.NullKind {
 			return fail(name, `"input" must be a string, got %s`, k)
 		}
-		tc.Args = agentcheck.ObjectOf(agentcheck.Member{Key: "input", Value: agentcheck.StringOf(input.Text())})
+		tc.Args = jsonvalue.Object(jsonvalue.Member{Key: "input", Value: jsonvalue.String(input.Text())})
 		r.addCall(tc, nil)
 		return nil
 	}
 	switch args, _ := v.Get("arguments"); args.Kind() {
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		parsed := openAIArguments(id, name, args.Text())
 		tc.Args, tc.InvalidArgs = parsed.Args, parsed.InvalidArgs
-	case agentcheck.ObjectKind: // as some servers send it
+	case jsonvalue.ObjectKind: // as some servers send it
 		tc.Args = args
 	default:
 		return fail(name, `"arguments" must be a JSON string, got %s`, args.Kind())
@@ -326,29 +327,29 @@ func (r *responsesReader) call(i int, typ string, v agentcheck.Value) error {
 // mcpResult is an mcp_call's result, nil when it has none yet: its output,
 // and its error (a string, or an object written as compact JSON), which
 // makes it an error.
-func mcpResult(v agentcheck.Value) (*agentcheck.Message, error) {
+func mcpResult(v jsonvalue.Value) (*agentcheck.Message, error) {
 	var texts []string
 	out, _ := v.Get("output")
 	switch out.Kind() {
-	case agentcheck.NullKind:
-	case agentcheck.StringKind:
+	case jsonvalue.NullKind:
+	case jsonvalue.StringKind:
 		texts = append(texts, out.Text())
 	default:
 		return nil, fmt.Errorf(`"output" must be a string or null, got %s`, out.Kind())
 	}
 	isErr := false
 	switch e, _ := v.Get("error"); e.Kind() {
-	case agentcheck.NullKind:
-	case agentcheck.StringKind:
+	case jsonvalue.NullKind:
+	case jsonvalue.StringKind:
 		if e.Text() != "" {
 			texts, isErr = append(texts, e.Text()), true
 		}
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		texts, isErr = append(texts, e.String()), true
 	default:
 		return nil, fmt.Errorf(`"error" must be a string, an object or null, got %s`, e.Kind())
 	}
-	if out.Kind() == agentcheck.NullKind && !isErr {
+	if out.Kind() == jsonvalue.NullKind && !isErr {
 		return nil, nil
 	}
 	if isErr && len(texts) == 2 && texts[0] == "" {
@@ -361,7 +362,7 @@ func mcpResult(v agentcheck.Value) (*agentcheck.Message, error) {
 // make the call's arguments.
 type responsesTool struct {
 	name string
-	args func(agentcheck.Value) (agentcheck.Value, error)
+	args func(jsonvalue.Value) (jsonvalue.Value, error)
 }
 
 var responsesHosted = map[string]responsesTool{
@@ -379,42 +380,42 @@ var responsesHosted = map[string]responsesTool{
 
 // memberArgs makes the member key, an object, the arguments (none when it
 // is missing or null).
-func memberArgs(key string) func(agentcheck.Value) (agentcheck.Value, error) {
-	return func(v agentcheck.Value) (agentcheck.Value, error) {
+func memberArgs(key string) func(jsonvalue.Value) (jsonvalue.Value, error) {
+	return func(v jsonvalue.Value) (jsonvalue.Value, error) {
 		switch x, _ := v.Get(key); x.Kind() {
-		case agentcheck.NullKind:
-			return agentcheck.ObjectOf(), nil
-		case agentcheck.ObjectKind:
+		case jsonvalue.NullKind:
+			return jsonvalue.Object(), nil
+		case jsonvalue.ObjectKind:
 			return x, nil
 		default:
-			return agentcheck.Value{}, fmt.Errorf("%q must be an object, got %s", key, x.Kind())
+			return jsonvalue.Value{}, fmt.Errorf("%q must be an object, got %s", key, x.Kind())
 		}
 	}
 }
 
 // pickArgs makes an object of the members keys that are there and not
 // null, in that order, the arguments.
-func pickArgs(keys ...string) func(agentcheck.Value) (agentcheck.Value, error) {
-	return func(v agentcheck.Value) (agentcheck.Value, error) {
-		var ms []agentcheck.Member
+func pickArgs(keys ...string) func(jsonvalue.Value) (jsonvalue.Value, error) {
+	return func(v jsonvalue.Value) (jsonvalue.Value, error) {
+		var ms []jsonvalue.Member
 		for _, k := range keys {
-			if x, ok := v.Get(k); ok && x.Kind() != agentcheck.NullKind {
-				ms = append(ms, agentcheck.Member{Key: k, Value: x})
+			if x, ok := v.Get(k); ok && x.Kind() != jsonvalue.NullKind {
+				ms = append(ms, jsonvalue.Member{Key: k, Value: x})
 			}
 		}
-		return agentcheck.ObjectOf(ms...), nil
+		return jsonvalue.Object(ms...), nil
 	}
 }
 
 // computerArgs is a computer_call's action, or its batch of actions.
-func computerArgs(v agentcheck.Value) (agentcheck.Value, error) {
-	if a, _ := v.Get("action"); a.Kind() != agentcheck.NullKind {
+func computerArgs(v jsonvalue.Value) (jsonvalue.Value, error) {
+	if a, _ := v.Get("action"); a.Kind() != jsonvalue.NullKind {
 		return memberArgs("action")(v)
 	}
 	return pickArgs("actions")(v)
 }
 
-func (r *responsesReader) hosted(i int, typ string, v agentcheck.Value) error {
+func (r *responsesReader) hosted(i int, typ string, v jsonvalue.Value) error {
 	t := responsesHosted[typ]
 	args, err := t.args(v)
 	if err != nil {
@@ -432,7 +433,7 @@ func (r *responsesReader) hosted(i int, typ string, v agentcheck.Value) error {
 // Tool message's content and error flag.
 type responsesResult struct {
 	id      string
-	content func(agentcheck.Value) (string, bool, error)
+	content func(jsonvalue.Value) (string, bool, error)
 }
 
 var responsesResults = map[string]responsesResult{
@@ -442,12 +443,12 @@ var responsesResults = map[string]responsesResult{
 	"apply_patch_call_output": {"call_id", patchResult},
 	"shell_call_output":       {"call_id", jsonResult("output")},
 	"program_output":          {"call_id", textResult("result")},
-	"computer_call_output":    {"call_id", func(agentcheck.Value) (string, bool, error) { return "", false, nil }},
+	"computer_call_output":    {"call_id", func(jsonvalue.Value) (string, bool, error) { return "", false, nil }},
 }
 
 // textResult reads the member key as a string or a list of parts.
-func textResult(key string) func(agentcheck.Value) (string, bool, error) {
-	return func(v agentcheck.Value) (string, bool, error) {
+func textResult(key string) func(jsonvalue.Value) (string, bool, error) {
+	return func(v jsonvalue.Value) (string, bool, error) {
 		x, _ := v.Get(key)
 		text, err := responsesText(x)
 		if err != nil {
@@ -458,23 +459,23 @@ func textResult(key string) func(agentcheck.Value) (string, bool, error) {
 }
 
 // jsonResult writes the member key as compact JSON.
-func jsonResult(key string) func(agentcheck.Value) (string, bool, error) {
-	return func(v agentcheck.Value) (string, bool, error) {
+func jsonResult(key string) func(jsonvalue.Value) (string, bool, error) {
+	return func(v jsonvalue.Value) (string, bool, error) {
 		x, ok := v.Get(key)
-		if !ok || x.Kind() == agentcheck.NullKind {
+		if !ok || x.Kind() == jsonvalue.NullKind {
 			return "", false, nil
 		}
 		return x.String(), false, nil
 	}
 }
 
-func patchResult(v agentcheck.Value) (string, bool, error) {
+func patchResult(v jsonvalue.Value) (string, bool, error) {
 	text, _, err := textResult("output")(v)
 	status, _ := v.Get("status")
 	return text, stringText(status) == "failed", err
 }
 
-func (r *responsesReader) result(i int, typ string, v agentcheck.Value) error {
+func (r *responsesReader) result(i int, typ string, v jsonvalue.Value) error {
 	fail := func(format string, args ...any) error {
 		return &agentcheck.MessageError{Message: i, Role: agentcheck.Tool, ToolCall: -1, Err: fmt.Errorf(format, args...)}
 	}

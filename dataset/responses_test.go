@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // A run as a stateless agent sends it back on its last request: the
@@ -38,15 +39,15 @@ func responsesRunWant() agentcheck.Conversation {
 		{Role: agentcheck.System, Content: "Be brief."},
 		{Role: agentcheck.Human, Content: "Weather in Paris and Rome?\nIn Celsius."},
 		{Role: agentcheck.AI, Content: "Checking both.", Reasoning: "Two cities: two calls.", ToolCalls: []agentcheck.ToolCall{
-			{ID: "call_paris", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Paris","days":2.0}`)},
-			{ID: "call_rome", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Rome","days":2}`)},
+			{ID: "call_paris", Name: "get_weather", Args: jsonvalue.MustParse(`{"city":"Paris","days":2.0}`)},
+			{ID: "call_rome", Name: "get_weather", Args: jsonvalue.MustParse(`{"city":"Rome","days":2}`)},
 		}},
 		{Role: agentcheck.Tool, Content: `{"temp": 14}`, ToolCallID: "call_paris"},
 		{Role: agentcheck.Tool, Content: "18 degrees", ToolCallID: "call_rome"},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
-			{ID: "ws_68a5", Name: "web_search", Kind: agentcheck.HostedTool, Args: agentcheck.MustParseValue(`{"type": "search", "query": "Rome weather warning", "sources": [{"type": "url", "url": "https://meteo.example"}]}`)},
-			{ID: "mcp_68a6", Name: "to_fahrenheit", Kind: agentcheck.MCPTool, Args: agentcheck.MustParseValue(`{"celsius":14}`)},
-			{ID: "mcp_68a7", Name: "to_fahrenheit", Kind: agentcheck.MCPTool, Args: agentcheck.MustParseValue(`{"celsius":"x"}`)},
+			{ID: "ws_68a5", Name: "web_search", Kind: agentcheck.HostedTool, Args: jsonvalue.MustParse(`{"type": "search", "query": "Rome weather warning", "sources": [{"type": "url", "url": "https://meteo.example"}]}`)},
+			{ID: "mcp_68a6", Name: "to_fahrenheit", Kind: agentcheck.MCPTool, Args: jsonvalue.MustParse(`{"celsius":14}`)},
+			{ID: "mcp_68a7", Name: "to_fahrenheit", Kind: agentcheck.MCPTool, Args: jsonvalue.MustParse(`{"celsius":"x"}`)},
 		}},
 		{Role: agentcheck.Tool, Content: "57.2", ToolCallID: "mcp_68a6"},
 		{Role: agentcheck.Tool, Content: "celsius must be a number", ToolCallID: "mcp_68a7", IsError: true},
@@ -63,7 +64,7 @@ func TestParseResponsesItems(t *testing.T) {
 		t.Errorf("conversation (-want +got):\n%s", diff)
 	}
 	// The int/float distinction survives the arguments string.
-	if d, _ := got[2].ToolCalls[0].Args.Get("days"); d.Kind() != agentcheck.FloatKind || d.String() != "2.0" {
+	if d, _ := got[2].ToolCalls[0].Args.Get("days"); d.Kind() != jsonvalue.FloatKind || d.String() != "2.0" {
 		t.Errorf("days is %s %s, want float 2.0", d.Kind(), d)
 	}
 	// The same items in a request body.
@@ -92,7 +93,7 @@ func TestParseResponsesBodies(t *testing.T) {
 			],
 			"parallel_tool_calls": true, "tools": [], "usage": {"input_tokens": 291, "output_tokens": 23, "total_tokens": 314}}`,
 			agentcheck.Conversation{{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
-				{ID: "call_12345xyz", Name: "get_weather", Args: agentcheck.MustParseValue(`{"location":"Paris, France"}`)}}}}},
+				{ID: "call_12345xyz", Name: "get_weather", Args: jsonvalue.MustParse(`{"location":"Paris, France"}`)}}}}},
 		{"input and output", `{"input": [
 				{"role": "user", "content": "Weather in Paris?"},
 				{"type": "function_call", "call_id": "c1", "name": "get_weather", "arguments": ""},
@@ -100,7 +101,7 @@ func TestParseResponsesBodies(t *testing.T) {
 			"output": [{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Sunny."}]}]}`,
 			agentcheck.Conversation{
 				{Role: agentcheck.Human, Content: "Weather in Paris?"},
-				{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "c1", Name: "get_weather", Args: agentcheck.ObjectOf()}}},
+				{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "c1", Name: "get_weather", Args: jsonvalue.Object()}}},
 				{Role: agentcheck.Tool, Content: "sunny", ToolCallID: "c1"},
 				{Role: agentcheck.AI, Content: "Sunny."},
 			}},
@@ -108,7 +109,7 @@ func TestParseResponsesBodies(t *testing.T) {
 			"output": [{"type": "function_call", "call_id": "c1", "name": "f", "arguments": {"b": 1, "a": 2}}], "instructions": null}`,
 			agentcheck.Conversation{
 				{Role: agentcheck.Human, Content: "hi"},
-				{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "c1", Name: "f", Args: agentcheck.MustParseValue(`{"b": 1, "a": 2}`)}}},
+				{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "c1", Name: "f", Args: jsonvalue.MustParse(`{"b": 1, "a": 2}`)}}},
 			}},
 		{"empty list", `[]`, agentcheck.Conversation{}},
 	}
@@ -153,7 +154,7 @@ func TestParseResponsesHostedTools(t *testing.T) {
 	{"type": "program_output", "id": "prog_o1", "call_id": "call_pg1", "result": "done", "status": "completed"}
 ]`
 	hosted := func(id, name, args string) agentcheck.ToolCall {
-		return agentcheck.ToolCall{ID: id, Name: name, Args: agentcheck.MustParseValue(args), Kind: agentcheck.HostedTool}
+		return agentcheck.ToolCall{ID: id, Name: name, Args: jsonvalue.MustParse(args), Kind: agentcheck.HostedTool}
 	}
 	want := agentcheck.Conversation{
 		{Role: agentcheck.Human, Content: "go"},
@@ -166,7 +167,7 @@ func TestParseResponsesHostedTools(t *testing.T) {
 			hosted("call_ls1", "local_shell", `{"type": "exec", "command": ["ls", "-la"], "env": {}, "timeout_ms": null}`),
 			hosted("call_sh1", "shell", `{"commands": ["pwd"], "timeout_ms": 1000}`),
 			hosted("call_ap1", "apply_patch", `{"type": "update_file", "path": "a.go", "diff": "@@"}`),
-			{ID: "call_ct1", Name: "run_sql", Args: agentcheck.MustParseValue(`{"input": "SELECT 1"}`)},
+			{ID: "call_ct1", Name: "run_sql", Args: jsonvalue.MustParse(`{"input": "SELECT 1"}`)},
 		}},
 		{Role: agentcheck.Tool, ToolCallID: "call_zw3"},
 		{Role: agentcheck.Tool, Content: "total 0", ToolCallID: "call_ls1"},
@@ -174,7 +175,7 @@ func TestParseResponsesHostedTools(t *testing.T) {
 		{Role: agentcheck.Tool, Content: "a.go: no such file", ToolCallID: "call_ap1", IsError: true},
 		{Role: agentcheck.Tool, Content: "1", ToolCallID: "call_ct1"},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
-			{ID: "mcp_1", Name: "roll", Kind: agentcheck.MCPTool, Args: agentcheck.MustParseValue(`{"diceRollExpression":"2d4 + 1"}`)},
+			{ID: "mcp_1", Name: "roll", Kind: agentcheck.MCPTool, Args: jsonvalue.MustParse(`{"diceRollExpression":"2d4 + 1"}`)},
 			hosted("call_pg1", "program", `{"code": "await tools.f()"}`),
 		}},
 		{Role: agentcheck.Tool, Content: `{"type":"mcp_tool_execution_error","content":[{"type":"text","text":"bad dice"}]}`, ToolCallID: "mcp_1", IsError: true},

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // LoadCases reads a dataset file (JSON Lines, a JSON array or JSON objects
@@ -47,23 +47,23 @@ func caseOf(rec dataset.Record) (Case, error) {
 		return Case{}, err
 	}
 	c := Case{ID: "line " + strconv.Itoa(rec.Line), Sample: s}
-	v, err := agentcheck.ParseValue([]byte(rec.Text))
+	v, err := jsonvalue.Parse([]byte(rec.Text))
 	if err != nil {
 		return Case{}, &dataset.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: err}
 	}
 	if id, ok := v.Get("id"); ok {
-		if k := id.Kind(); k != agentcheck.StringKind && k != agentcheck.IntKind {
+		if k := id.Kind(); k != jsonvalue.StringKind && k != jsonvalue.IntKind {
 			return Case{}, &dataset.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: fmt.Errorf(`"id": want a string or an integer, got %s`, k)}
 		}
 		c.ID = id.Text()
 	}
 	if th, ok := v.Get("thresholds"); ok {
-		if th.Kind() != agentcheck.ObjectKind {
+		if th.Kind() != jsonvalue.ObjectKind {
 			return Case{}, &dataset.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: fmt.Errorf(`"thresholds": want an object of thresholds by metric, got %s`, th.Kind())}
 		}
 		c.Thresholds = make(map[string]float64, th.Len())
 		for _, m := range th.Members() {
-			if k := m.Value.Kind(); k != agentcheck.FloatKind && k != agentcheck.IntKind {
+			if k := m.Value.Kind(); k != jsonvalue.FloatKind && k != jsonvalue.IntKind {
 				return Case{}, &dataset.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: fmt.Errorf(`"thresholds": %s: want a number, got %s`, m.Key, k)}
 			}
 			c.Thresholds[m.Key] = m.Value.Float()

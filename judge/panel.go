@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/judgment"
 )
 
@@ -53,7 +53,7 @@ func (p *Panel) AskEach(ctx context.Context, q judgment.Question) ([]judgment.An
 // Ask asks every member q, concurrently, as AskEach does. A question has
 // one answer, and only scores can be aggregated (which the judged metrics
 // do, running a judgment once per member), so Ask returns an answer only
-// when every member answered and all gave the same JSON (as agentcheck.Equal
+// when every member answered and all gave the same JSON (as jsonvalue.Equal
 // compares it). That answer holds the members' usage and attempts summed,
 // the time the panel took, and their models, sources and re-record
 // commands, each listed once. Otherwise the error names each member's
@@ -124,12 +124,12 @@ func appendNew(list []string, s string) []string {
 
 // sameJSON compares two answers as JSON values.
 func sameJSON(a, b []byte) bool {
-	va, erra := agentcheck.ParseValue(a)
-	vb, errb := agentcheck.ParseValue(b)
+	va, erra := jsonvalue.Parse(a)
+	vb, errb := jsonvalue.Parse(b)
 	if erra != nil || errb != nil {
 		return bytes.Equal(a, b)
 	}
-	return agentcheck.Equal(va, vb)
+	return jsonvalue.Equal(va, vb)
 }
 
 // panelError is a panel question without one answer; it wraps the

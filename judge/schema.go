@@ -13,7 +13,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/judgment"
 )
 
@@ -332,12 +332,12 @@ func isType(v any, t string) bool {
 	return false
 }
 
-// equalJSON compares decoded JSON values as agentcheck.Equal does: numbers
+// equalJSON compares decoded JSON values as jsonvalue.Equal does: numbers
 // by exact value, whatever their spelling.
 func equalJSON(a, b any) bool {
-	va, erra := agentcheck.ValueOf(a)
-	vb, errb := agentcheck.ValueOf(b)
-	return erra == nil && errb == nil && agentcheck.Equal(va, vb)
+	va, erra := jsonvalue.Of(a)
+	vb, errb := jsonvalue.Of(b)
+	return erra == nil && errb == nil && jsonvalue.Equal(va, vb)
 }
 
 func describe(v any) string {

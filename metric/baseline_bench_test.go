@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/jsonkey"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // greedyPairs is the baseline the F1 pairing (JavaMatch) is measured against: the Java
@@ -74,12 +75,12 @@ type callArgs struct {
 
 func argKeys(c agentcheck.ToolCall, id func([]byte) int32, buf []byte) (callArgs, []byte) {
 	args := c.Args
-	if args.Kind() == agentcheck.NullKind {
-		args = agentcheck.ObjectOf()
+	if args.Kind() == jsonvalue.NullKind {
+		args = jsonvalue.Object()
 	}
 	buf = jsonkey.Append(append(buf[:0], 'w'), args, nil)
 	a := callArgs{invalid: c.InvalidArgs != "", whole: id(buf)}
-	if args.Kind() != agentcheck.ObjectKind {
+	if args.Kind() != jsonvalue.ObjectKind {
 		buf = jsonkey.Append(append(buf[:0], '!'), args, nil)
 		a.members = []int32{id(buf)}
 		return a, buf

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -220,7 +221,7 @@ func genCalls(s *byteSource, most int) []agentcheck.ToolCall {
 				used[key] = true
 				members = append(members, strconv.Quote(key)+": "+metricValues[s.intn(len(metricValues))])
 			}
-			tc.Args = agentcheck.MustParseValue("{" + strings.Join(members, ", ") + "}")
+			tc.Args = jsonvalue.MustParse("{" + strings.Join(members, ", ") + "}")
 		}
 		calls[i] = tc
 	}
@@ -235,17 +236,17 @@ func permuted[T any](r *rand.Rand, xs []T) []T {
 	return out
 }
 
-func hasNaN(v agentcheck.Value) bool {
+func hasNaN(v jsonvalue.Value) bool {
 	switch v.Kind() {
-	case agentcheck.FloatKind:
+	case jsonvalue.FloatKind:
 		return math.IsNaN(v.Float())
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		for i := range v.Len() {
 			if hasNaN(v.Index(i)) {
 				return true
 			}
 		}
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		for _, m := range v.Members() {
 			if hasNaN(m.Value) {
 				return true

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // A call whose arguments are not valid JSON (ToolCall.InvalidArgs, Args
@@ -68,7 +69,7 @@ func TestToolCallAccuracyGivesMalformedArgumentsNoCredit(t *testing.T) {
 // as one value, and never with an object.
 func TestToolCallAccuracyComparesArgumentsThatAreNotObjectsWhole(t *testing.T) {
 	list := func(name, args string) agentcheck.ToolCall {
-		return agentcheck.ToolCall{Name: name, Args: agentcheck.MustParseValue(args)}
+		return agentcheck.ToolCall{Name: name, Args: jsonvalue.MustParse(args)}
 	}
 	for _, tt := range []struct {
 		pred, ref agentcheck.ToolCall
@@ -189,10 +190,10 @@ func TestMetricsTakeAnyMixOfMalformedCalls(t *testing.T) {
 		func(name string) agentcheck.ToolCall { return agentcheck.MustParseToolCall(name, `{}`) },
 		func(name string) agentcheck.ToolCall { return agentcheck.MustParseToolCall(name, `{"x": 1}`) },
 		func(name string) agentcheck.ToolCall {
-			return agentcheck.ToolCall{Name: name, Args: agentcheck.MustParseValue(`[1, {"x": 1}]`)}
+			return agentcheck.ToolCall{Name: name, Args: jsonvalue.MustParse(`[1, {"x": 1}]`)}
 		},
 		func(name string) agentcheck.ToolCall {
-			return agentcheck.ToolCall{Name: name, Args: agentcheck.MustParseValue(`"x"`)}
+			return agentcheck.ToolCall{Name: name, Args: jsonvalue.MustParse(`"x"`)}
 		},
 	}
 	calls := func() []agentcheck.ToolCall {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
 
@@ -162,9 +163,9 @@ func TestF1MatchEvaluate(t *testing.T) {
 // TestF1MatchOddArguments covers arguments that are not an object,
 // which only Go code can build: they match as a whole or not at all.
 func TestF1MatchOddArguments(t *testing.T) {
-	list := agentcheck.ToolCall{Name: "f", Args: agentcheck.ArrayOf(agentcheck.IntOf(1), agentcheck.StringOf("a"))}
-	same := agentcheck.ToolCall{Name: "f", Args: agentcheck.ArrayOf(agentcheck.FloatOf(1), agentcheck.StringOf("a"))}
-	swapped := agentcheck.ToolCall{Name: "f", Args: agentcheck.ArrayOf(agentcheck.StringOf("a"), agentcheck.IntOf(1))}
+	list := agentcheck.ToolCall{Name: "f", Args: jsonvalue.Array(jsonvalue.Int(1), jsonvalue.String("a"))}
+	same := agentcheck.ToolCall{Name: "f", Args: jsonvalue.Array(jsonvalue.Float(1), jsonvalue.String("a"))}
+	swapped := agentcheck.ToolCall{Name: "f", Args: jsonvalue.Array(jsonvalue.String("a"), jsonvalue.Int(1))}
 	object := mcall("f", `{"0":1,"1":"a"}`)
 	for _, mode := range []JavaMatch{{}, {Flexible: true}} {
 		for _, c := range []struct {
@@ -511,11 +512,11 @@ func naiveScore(m JavaMatch, p, r agentcheck.ToolCall) float64 {
 		return 0
 	}
 	pa, ra := p.Args, r.Args
-	if pa.Kind() == agentcheck.NullKind {
-		pa = agentcheck.MustParseValue(`{}`)
+	if pa.Kind() == jsonvalue.NullKind {
+		pa = jsonvalue.MustParse(`{}`)
 	}
-	if ra.Kind() == agentcheck.NullKind {
-		ra = agentcheck.MustParseValue(`{}`)
+	if ra.Kind() == jsonvalue.NullKind {
+		ra = jsonvalue.MustParse(`{}`)
 	}
 	if !m.Flexible {
 		if plainJSONEqual(pa, ra) {
@@ -538,14 +539,14 @@ func naiveScore(m JavaMatch, p, r agentcheck.ToolCall) float64 {
 	return float64(shared) / float64(ra.Len())
 }
 
-func plainJSONEqual(a, b agentcheck.Value) bool {
-	isNum := func(v agentcheck.Value) bool {
-		return v.Kind() == agentcheck.IntKind || v.Kind() == agentcheck.FloatKind
+func plainJSONEqual(a, b jsonvalue.Value) bool {
+	isNum := func(v jsonvalue.Value) bool {
+		return v.Kind() == jsonvalue.IntKind || v.Kind() == jsonvalue.FloatKind
 	}
 	if isNum(a) && isNum(b) {
 		ra, rb := plainRational(a), plainRational(b)
 		if ra == nil || rb == nil {
-			return a.Kind() == agentcheck.FloatKind && b.Kind() == agentcheck.FloatKind && a.Float() == b.Float()
+			return a.Kind() == jsonvalue.FloatKind && b.Kind() == jsonvalue.FloatKind && a.Float() == b.Float()
 		}
 		return ra.Cmp(rb) == 0
 	}
@@ -553,17 +554,17 @@ func plainJSONEqual(a, b agentcheck.Value) bool {
 		return false
 	}
 	switch a.Kind() {
-	case agentcheck.BoolKind:
+	case jsonvalue.BoolKind:
 		return a.BoolValue() == b.BoolValue()
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		return a.Text() == b.Text()
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		for i := range a.Len() {
 			if !plainJSONEqual(a.Index(i), b.Index(i)) {
 				return false
 			}
 		}
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		for _, mem := range a.Members() {
 			if v, ok := b.Get(mem.Key); !ok || !plainJSONEqual(mem.Value, v) {
 				return false
@@ -573,8 +574,8 @@ func plainJSONEqual(a, b agentcheck.Value) bool {
 	return true
 }
 
-func plainRational(v agentcheck.Value) *big.Rat {
-	if v.Kind() == agentcheck.IntKind {
+func plainRational(v jsonvalue.Value) *big.Rat {
+	if v.Kind() == jsonvalue.IntKind {
 		r, _ := new(big.Rat).SetString(v.String())
 		return r
 	}

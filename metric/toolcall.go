@@ -16,6 +16,7 @@ import (
 	"github.com/agentcheck/agentcheck/internal/jsonkey"
 	"github.com/agentcheck/agentcheck/internal/pytext"
 	"github.com/agentcheck/agentcheck/internal/pyvalue"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/judgment"
 )
 
@@ -291,7 +292,7 @@ func getScratch() *scratch {
 // prediction lacks). Extra predicted keys are ignored. Arguments that are
 // not an object (a list, a string, which ragas never sees) are one value,
 // compared as a whole, and score 0 against an object.
-func (sc *scratch) argScore(pred, ref agentcheck.Value, sim StringSimilarity) float64 {
+func (sc *scratch) argScore(pred, ref jsonvalue.Value, sim StringSimilarity) float64 {
 	if pk, rk := pred.Kind(), ref.Kind(); !isObjectArgs(pk) || !isObjectArgs(rk) {
 		if isObjectArgs(pk) || isObjectArgs(rk) {
 			return 0
@@ -319,17 +320,17 @@ func (sc *scratch) argScore(pred, ref agentcheck.Value, sim StringSimilarity) fl
 
 // isObjectArgs reports whether arguments of kind k are an object: one, or
 // none at all.
-func isObjectArgs(k agentcheck.Kind) bool {
-	return k == agentcheck.ObjectKind || k == agentcheck.NullKind
+func isObjectArgs(k jsonvalue.Kind) bool {
+	return k == jsonvalue.ObjectKind || k == jsonvalue.NullKind
 }
 
 // compare is sim.Score(str(ref), str(pred)). Every similarity gives
 // exactly 1 for equal texts, and whether the texts are equal is mostly
 // known without writing them out; only unequal texts are written, into the
 // scratch buffers.
-func (sc *scratch) compare(ref, pred agentcheck.Value, sim StringSimilarity) float64 {
+func (sc *scratch) compare(ref, pred jsonvalue.Value, sim StringSimilarity) float64 {
 	var same, known bool
-	if ref.Kind() == agentcheck.StringKind && pred.Kind() == agentcheck.StringKind {
+	if ref.Kind() == jsonvalue.StringKind && pred.Kind() == jsonvalue.StringKind {
 		// Most arguments are strings, whose str() is their text.
 		same, known = ref.Text() == pred.Text(), true
 	} else {
@@ -386,7 +387,7 @@ func (sc *scratch) buildArgsKey(calls []agentcheck.ToolCall, i int) {
 	for _, j := range jsonkey.SortedMembers(args, stack[:0]) {
 		m := &args[j]
 		sc.keys = appendKeyPart(sc.keys, m.Key)
-		if m.Value.Kind() == agentcheck.StringKind {
+		if m.Value.Kind() == jsonvalue.StringKind {
 			sc.keys = appendKeyPart(sc.keys, m.Value.Text())
 		} else {
 			// Only a str has a 0 byte in its str(): repr() escapes it.
@@ -666,14 +667,14 @@ func callEqual(a, b *agentcheck.ToolCall) bool {
 		return false
 	}
 	x, y := a.Args, b.Args
-	if x.Kind() == agentcheck.NullKind && y.Kind() == agentcheck.NullKind {
+	if x.Kind() == jsonvalue.NullKind && y.Kind() == jsonvalue.NullKind {
 		return true
 	}
-	if x.Kind() == agentcheck.NullKind {
-		x = agentcheck.ObjectOf()
+	if x.Kind() == jsonvalue.NullKind {
+		x = jsonvalue.Object()
 	}
-	if y.Kind() == agentcheck.NullKind {
-		y = agentcheck.ObjectOf()
+	if y.Kind() == jsonvalue.NullKind {
+		y = jsonvalue.Object()
 	}
 	return pyvalue.Equal(x, y)
 }
@@ -713,7 +714,7 @@ func appendSetKey(b []byte, tc *agentcheck.ToolCall) []byte {
 	if tc.InvalidArgs != "" {
 		return append(b, '?')
 	}
-	if tc.Args.Kind() == agentcheck.NullKind {
+	if tc.Args.Kind() == jsonvalue.NullKind {
 		return append(b, '{', 0, '}') // as the empty object
 	}
 	return pyvalue.AppendKey(b, tc.Args, nil)

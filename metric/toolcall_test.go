@@ -17,6 +17,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/pytext"
 	"github.com/agentcheck/agentcheck/internal/pyvalue"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // pyScoreMetrics are the metrics behind the "scores" of a sample line of
@@ -65,7 +66,7 @@ func TestPythonVectors(t *testing.T) {
 	var samples, sims, strs, scores int
 	for line := 1; sc.Scan(); line++ {
 		text := sc.Text()
-		rec, err := agentcheck.ParseValue([]byte(text))
+		rec, err := jsonvalue.Parse([]byte(text))
 		if err != nil {
 			t.Fatalf("line %d: %v", line, err)
 		}
@@ -100,7 +101,7 @@ func TestPythonVectors(t *testing.T) {
 					// Python's str(v) is repr(v) for all but a str, which is itself.
 					for _, m := range tc.Args.Members() {
 						want := pyvalue.Repr(m.Value)
-						if m.Value.Kind() == agentcheck.StringKind {
+						if m.Value.Kind() == jsonvalue.StringKind {
 							want = m.Value.Text()
 						}
 						if got := pyvalue.Str(m.Value); got != want {
@@ -471,7 +472,7 @@ func TestToolCallF1PairwiseAgreesWithKeys(t *testing.T) {
 		case 0:
 			return agentcheck.ToolCall{Name: name}
 		case 1:
-			return agentcheck.ToolCall{Name: name, Args: agentcheck.MustParseValue(vals[rng.IntN(len(vals))])}
+			return agentcheck.ToolCall{Name: name, Args: jsonvalue.MustParse(vals[rng.IntN(len(vals))])}
 		}
 		var b strings.Builder
 		b.WriteByte('{')

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
@@ -39,9 +40,9 @@ func tjBenchMade(exp []agentcheck.ToolCall, mode trajectory.Mode, args trajector
 		case trajectory.ArgsSubset:
 			ms = ms[:len(ms)-1]
 		case trajectory.ArgsSuperset:
-			ms = append(append([]agentcheck.Member(nil), ms...), agentcheck.Member{Key: "trace", Value: agentcheck.IntOf(int64(i))})
+			ms = append(append([]jsonvalue.Member(nil), ms...), jsonvalue.Member{Key: "trace", Value: jsonvalue.Int(int64(i))})
 		}
-		made[i] = agentcheck.ToolCall{Name: c.Name, Args: agentcheck.ObjectOf(ms...)}
+		made[i] = agentcheck.ToolCall{Name: c.Name, Args: jsonvalue.Object(ms...)}
 	}
 	if mode == trajectory.Unordered || mode == trajectory.Subset || mode == trajectory.Superset {
 		r := rand.New(rand.NewPCG(7, 7))

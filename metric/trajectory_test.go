@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
@@ -171,13 +172,13 @@ func TestTrajectoryMatchZeroValueIsStrictExact(t *testing.T) {
 }
 
 func TestTrajectoryMatchArgumentOptions(t *testing.T) {
-	within1 := func(made, exp agentcheck.Value) bool {
+	within1 := func(made, exp jsonvalue.Value) bool {
 		a, _ := made.Get("n")
 		b, _ := exp.Get("n")
 		return math.Abs(a.Float()-b.Float()) <= 1
 	}
-	always := func(_, _ agentcheck.Value) bool { return true }
-	never := func(_, _ agentcheck.Value) bool { return false }
+	always := func(_, _ jsonvalue.Value) bool { return true }
+	never := func(_, _ jsonvalue.Value) bool { return false }
 	cases := []struct {
 		name      string
 		m         metric.TrajectoryMatch
@@ -258,7 +259,7 @@ func TestTrajectoryMatchKindsInvalidAndNonObjectArgs(t *testing.T) {
 	mcp := func(c agentcheck.ToolCall) agentcheck.ToolCall { c.Kind = agentcheck.MCPTool; return c }
 	bad := agentcheck.ToolCall{Name: "f", InvalidArgs: `{"a":`}
 	arr := func(js string) agentcheck.ToolCall {
-		return agentcheck.ToolCall{Name: "f", Args: agentcheck.MustParseValue(js)}
+		return agentcheck.ToolCall{Name: "f", Args: jsonvalue.MustParse(js)}
 	}
 	f := tjCalls(`f{"a":1}`)[0]
 	g := tjCalls(`g`)[0]
@@ -302,7 +303,7 @@ func TestTrajectoryMatchKindsInvalidAndNonObjectArgs(t *testing.T) {
 // never match unless arguments are ignored, whatever compares them.
 func TestTrajectoryMatchInvalidArgsUnderComparator(t *testing.T) {
 	bad := agentcheck.ToolCall{Name: "f", InvalidArgs: `{"a":`}
-	lenient := func(made, _ agentcheck.Value) bool { _, has := made.Get("a"); return !has } // "a" must not be set
+	lenient := func(made, _ jsonvalue.Value) bool { _, has := made.Get("a"); return !has } // "a" must not be set
 	m := metric.TrajectoryMatch{Comparators: map[string]trajectory.ArgsComparator{"*": lenient}}
 	if r := m.Compare([]agentcheck.ToolCall{bad}, tjCalls(`f{"a":1}`)); r.Score != 0 {
 		t.Errorf("Expected an unparseable call to fail its comparator's check (InvalidArgs is checked first), but it scores %v: %s", r.Score, r.Reason)
@@ -526,7 +527,7 @@ func TestTrajectoryMatchCompareTurnsScoresRecall(t *testing.T) {
 }
 
 func TestArgsCredit(t *testing.T) {
-	v := agentcheck.MustParseValue
+	v := jsonvalue.MustParse
 	cases := []struct {
 		made, exp string
 		want      float64
@@ -604,7 +605,7 @@ func TestStringNormalisers(t *testing.T) {
 }
 
 func TestEquivalenceEqual(t *testing.T) {
-	v := agentcheck.MustParseValue
+	v := jsonvalue.MustParse
 	var none *trajectory.Equivalence
 	cases := []struct {
 		e    *trajectory.Equivalence
@@ -627,14 +628,14 @@ func TestEquivalenceEqual(t *testing.T) {
 }
 
 func TestIgnorePaths(t *testing.T) {
-	v := agentcheck.MustParseValue(`{"time":{"start":1,"end":2},"user_id":3,"meta":{"trace_id":4,"k":5},"n":6}`)
+	v := jsonvalue.MustParse(`{"time":{"start":1,"end":2},"user_id":3,"meta":{"trace_id":4,"k":5},"n":6}`)
 	got := trajectory.IgnorePaths(v, "time.start", "*_id", "meta.*_id")
-	want := agentcheck.MustParseValue(`{"time":{"end":2},"meta":{"k":5},"n":6}`)
-	if !agentcheck.Equal(got, want) {
+	want := jsonvalue.MustParse(`{"time":{"end":2},"meta":{"k":5},"n":6}`)
+	if !jsonvalue.Equal(got, want) {
 		t.Errorf("Expected IgnorePaths to give %s, but it gives %s", want, got)
 	}
-	arr := agentcheck.MustParseValue(`[1,2]`)
-	if got := trajectory.IgnorePaths(arr, "*"); !agentcheck.Equal(got, arr) {
+	arr := jsonvalue.MustParse(`[1,2]`)
+	if got := trajectory.IgnorePaths(arr, "*"); !jsonvalue.Equal(got, arr) {
 		t.Errorf("Expected IgnorePaths to leave an array alone, but it gives %s", got)
 	}
 }
@@ -645,10 +646,10 @@ func tjOracle(args trajectory.ArgsMode, made, exp agentcheck.ToolCall) (bool, fl
 	if made.Name != exp.Name { // a call's kind does not count
 		return false, 0
 	}
-	within := func(small, big agentcheck.Value) bool {
+	within := func(small, big jsonvalue.Value) bool {
 		for _, mb := range small.Members() {
 			v, ok := big.Get(mb.Key)
-			if !ok || !agentcheck.Equal(v, mb.Value) {
+			if !ok || !jsonvalue.Equal(v, mb.Value) {
 				return false
 			}
 		}
@@ -663,7 +664,7 @@ func tjOracle(args trajectory.ArgsMode, made, exp agentcheck.ToolCall) (bool, fl
 	}
 	switch args {
 	case trajectory.ArgsExact:
-		ok = agentcheck.Equal(made.Args, exp.Args)
+		ok = jsonvalue.Equal(made.Args, exp.Args)
 		return ok, trajectory.ArgsCredit(made.Args, exp.Args)
 	case trajectory.ArgsSubset:
 		ok = within(made.Args, exp.Args)
@@ -728,7 +729,7 @@ func tjRandomCalls(r *rand.Rand, n int) []agentcheck.ToolCall {
 		case 0:
 			calls[i].Kind = agentcheck.MCPTool
 		case 1:
-			calls[i].Args, calls[i].InvalidArgs = agentcheck.Value{}, `{"a":`
+			calls[i].Args, calls[i].InvalidArgs = jsonvalue.Value{}, `{"a":`
 		}
 	}
 	return calls

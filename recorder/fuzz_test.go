@@ -16,7 +16,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // FuzzRequestKey holds the cassette's request key, what a replayed request
@@ -133,30 +133,30 @@ func checkQueryKey(t *testing.T, r *rand.Rand, query string) {
 	}
 }
 
-// readAlike reports whether agentcheck.ParseValue, which the keys use, reads
+// readAlike reports whether jsonvalue.Parse, which the keys use, reads
 // body as encoding/json, the oracle here, does: it does unless body holds
 // what Python's json module keeps and encoding/json replaces (lone
 // surrogates, invalid UTF-8) or a number too large for a float64, which
 // Python reads as infinity.
 func readAlike(body string) bool {
-	v, err := agentcheck.ParseValue([]byte(body))
+	v, err := jsonvalue.Parse([]byte(body))
 	if err != nil {
 		return false
 	}
-	var alike func(v agentcheck.Value) bool
-	alike = func(v agentcheck.Value) bool {
+	var alike func(v jsonvalue.Value) bool
+	alike = func(v jsonvalue.Value) bool {
 		switch v.Kind() {
-		case agentcheck.StringKind:
+		case jsonvalue.StringKind:
 			return utf8.ValidString(v.Text())
-		case agentcheck.FloatKind:
+		case jsonvalue.FloatKind:
 			return !math.IsInf(v.Float(), 0) && !math.IsNaN(v.Float())
-		case agentcheck.ArrayKind:
+		case jsonvalue.ArrayKind:
 			for i := range v.Len() {
 				if !alike(v.Index(i)) {
 					return false
 				}
 			}
-		case agentcheck.ObjectKind:
+		case jsonvalue.ObjectKind:
 			for _, m := range v.Members() {
 				if !utf8.ValidString(m.Key) || !alike(m.Value) {
 					return false

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // CaseHeader names, in a stored request, the case that sent it (see
@@ -129,11 +129,11 @@ func multipartBoundary(body string) (string, bool) {
 // Value.Canonical: no insignificant whitespace, object members ordered by
 // their key, strings escaped one way (so "\u00e9" and "é" match), ints as
 // their digits and floats as their shortest text. ok is false when b is not
-// one JSON value. It reads b with agentcheck.ParseValue, the project's one
+// one JSON value. It reads b with jsonvalue.Parse, the project's one
 // JSON parser; replay mostly skips it, finding a request by its exact bytes
 // first.
 func appendCanonicalJSON(dst, b []byte) (out []byte, ok bool) {
-	v, err := agentcheck.ParseValue(b)
+	v, err := jsonvalue.Parse(b)
 	if err != nil {
 		return dst, false
 	}

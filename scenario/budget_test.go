@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/scenario"
@@ -111,7 +112,7 @@ func TestBudgetsProperty(t *testing.T) {
 			for k := range p.calls {
 				id := fmt.Sprintf("c%d", k)
 				msgs = append(msgs,
-					agentcheck.Message{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: id, Name: "t", Args: agentcheck.ObjectOf()}}},
+					agentcheck.Message{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: id, Name: "t", Args: jsonvalue.Object()}}},
 					agentcheck.Message{Role: agentcheck.Tool, ToolCallID: id, Content: "ok"})
 			}
 			msgs = append(msgs, agentcheck.Message{Role: agentcheck.AI, Content: "done"})

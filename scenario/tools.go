@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/tooldefs"
 )
@@ -100,7 +101,7 @@ func (b *Toolbox) Call(ctx context.Context, call agentcheck.ToolCall) agentcheck
 		return fail("error: the arguments do not fit the tool's schema: " + strings.Join(msgs, "; "))
 	}
 	args := json.RawMessage("{}") // a call with no arguments
-	if call.Args.Kind() != agentcheck.NullKind {
+	if call.Args.Kind() != jsonvalue.NullKind {
 		raw, err := call.Args.MarshalJSON()
 		if err != nil {
 			return fail("error: " + err.Error())

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -90,7 +91,7 @@ func (s *Set) appendCall(out []Violation, i int, tc *agentcheck.ToolCall) []Viol
 		return append(out, Violation{Call: i, Tool: tc.Name, Message: "arguments are not valid JSON: " + strconv.Quote(truncate(tc.InvalidArgs, 80))})
 	}
 	args := tc.Args
-	if args.Kind() == agentcheck.NullKind {
+	if args.Kind() == jsonvalue.NullKind {
 		args = emptyObject
 	}
 	var bad []string
@@ -130,15 +131,15 @@ func (s *Set) undefined() string {
 // instance converts v to the values the validator takes: ints as
 // json.Number, so that big ones keep every digit. Values JSON cannot carry
 // (NaN, ±Inf) are appended to bad by pointer.
-func instance(v agentcheck.Value, path []string, bad *[]string) any {
+func instance(v jsonvalue.Value, path []string, bad *[]string) any {
 	switch v.Kind() {
-	case agentcheck.NullKind:
+	case jsonvalue.NullKind:
 		return nil
-	case agentcheck.BoolKind:
+	case jsonvalue.BoolKind:
 		return v.BoolValue()
-	case agentcheck.IntKind:
+	case jsonvalue.IntKind:
 		return json.Number(v.Text())
-	case agentcheck.FloatKind:
+	case jsonvalue.FloatKind:
 		f := v.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			where := pointer(path)
@@ -149,15 +150,15 @@ func instance(v agentcheck.Value, path []string, bad *[]string) any {
 			return nil
 		}
 		return f
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		return v.Text()
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		arr := make([]any, v.Len())
 		for i := range arr {
 			arr[i] = instance(v.Index(i), append(path, strconv.Itoa(i)), bad)
 		}
 		return arr
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		ms := v.Members()
 		obj := make(map[string]any, len(ms))
 		for _, m := range ms {

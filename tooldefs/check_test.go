@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/tooldefs"
 	"go.uber.org/goleak"
 )
@@ -96,7 +97,7 @@ func TestCheckKeywords(t *testing.T) {
 			s := set(t, tt.schema, tt.opts)
 			tc := call(t, "t", tt.args)
 			if tt.name == "arguments of the wrong type" {
-				v, err := agentcheck.ParseValue([]byte(`[1]`))
+				v, err := jsonvalue.Parse([]byte(`[1]`))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -184,7 +185,7 @@ func TestCheckNoArguments(t *testing.T) {
 
 func TestCheckNotJSON(t *testing.T) {
 	s := set(t, `{}`)
-	args, err := agentcheck.ValueOf(map[string]any{"n": math.NaN(), "m": []any{math.Inf(1)}})
+	args, err := jsonvalue.Of(map[string]any{"n": math.NaN(), "m": []any{math.Inf(1)}})
 	if err != nil {
 		t.Skipf("ValueOf refuses NaN (%v): nothing to check", err)
 	}

@@ -13,7 +13,7 @@
 // rules are decided here once: a call's kind does not count unless asked
 // for (Match.Kinds, agenttest's OfKind); unparseable arguments
 // (ToolCall.InvalidArgs) fail every comparison of arguments and pass only
-// where arguments are ignored; values compare as JSON (agentcheck.Equal)
+// where arguments are ignored; values compare as JSON (jsonvalue.Equal)
 // unless an Equivalence says otherwise; ignored paths are dotted key paths
 // of path.Match patterns (IgnorePaths); the calls made come first and the
 // expected calls second in every signature.

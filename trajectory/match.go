@@ -9,6 +9,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/jsonkey"
 	"github.com/agentcheck/agentcheck/internal/keypath"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Match compares the calls an agent made with expected calls, both
@@ -330,7 +331,7 @@ type compiled struct {
 	byMember bool
 }
 
-var emptyObject = agentcheck.ObjectOf()
+var emptyObject = jsonvalue.Object()
 
 // callKey is a call reduced for comparison.
 type callKey struct {
@@ -347,7 +348,7 @@ type callKey struct {
 // and the value.
 type memberKey struct {
 	key, value int32
-	v          agentcheck.Value
+	v          jsonvalue.Value
 }
 
 func (m Match) compile(made, exp []agentcheck.ToolCall) *compiled {
@@ -496,13 +497,13 @@ func (c *compiled) key(tc *agentcheck.ToolCall, buf []byte) (callKey, []byte) {
 	if ign := c.m.ignoredFor(tc.Name); len(ign) > 0 {
 		args = prune(args, ign)
 	}
-	canon := func(b []byte, v agentcheck.Value) []byte {
+	canon := func(b []byte, v jsonvalue.Value) []byte {
 		if c.m.Values.Strings != nil {
 			v = mapStrings(v, c.m.Values.Strings)
 		}
 		return jsonkey.Append(b, v, nil)
 	}
-	k.object = args.Kind() == agentcheck.ObjectKind || args.Kind() == agentcheck.NullKind
+	k.object = args.Kind() == jsonvalue.ObjectKind || args.Kind() == jsonvalue.NullKind
 	if !k.object {
 		k.whole = c.id(canon(append(buf, 2), args))
 		return k, buf
@@ -510,7 +511,7 @@ func (c *compiled) key(tc *agentcheck.ToolCall, buf []byte) (callKey, []byte) {
 	if k.mode == ArgsExact && !c.byMember {
 		// Exact arguments compare whole: no ids of members needed. No
 		// arguments are the empty object.
-		if args.Kind() == agentcheck.NullKind {
+		if args.Kind() == jsonvalue.NullKind {
 			args = emptyObject
 		}
 		k.whole = c.id(canon(append(buf, 5), args))
@@ -627,16 +628,16 @@ func membersWithin(small, big []memberKey) bool {
 func (c *compiled) slowMatch(mode ArgsMode, a, e *agentcheck.ToolCall) bool {
 	aa, ea := a.Args, e.Args
 	// No arguments are an empty object, as on the fast path.
-	if aa.Kind() == agentcheck.NullKind {
-		aa = agentcheck.ObjectOf()
+	if aa.Kind() == jsonvalue.NullKind {
+		aa = jsonvalue.Object()
 	}
-	if ea.Kind() == agentcheck.NullKind {
-		ea = agentcheck.ObjectOf()
+	if ea.Kind() == jsonvalue.NullKind {
+		ea = jsonvalue.Object()
 	}
 	if ign := c.m.ignoredFor(a.Name); len(ign) > 0 {
 		aa, ea = prune(aa, ign), prune(ea, ign)
 	}
-	if mode == ArgsExact || aa.Kind() != agentcheck.ObjectKind || ea.Kind() != agentcheck.ObjectKind {
+	if mode == ArgsExact || aa.Kind() != jsonvalue.ObjectKind || ea.Kind() != jsonvalue.ObjectKind {
 		return c.m.Values.equal(aa, ea)
 	}
 	small, big := aa, ea

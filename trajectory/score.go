@@ -5,7 +5,7 @@ package trajectory
 import (
 	"math"
 
-	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // creditOf is what made call i earns against expected call j: 0 for
@@ -47,7 +47,7 @@ func (c *compiled) creditOf(i, j int, partial bool) float64 {
 		switch {
 		case am.value == em.value:
 			sum++
-		case am.v.Kind() == agentcheck.ObjectKind && em.v.Kind() == agentcheck.ObjectKind:
+		case am.v.Kind() == jsonvalue.ObjectKind && em.v.Kind() == jsonvalue.ObjectKind:
 			sum += argsCredit(am.v, em.v, eq)
 		}
 	}

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/keypath"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Equivalence says when two argument values are equal. The zero value is
-// JSON equality, agentcheck.Equal: 1 equals 1.0, true is not 1, objects
+// JSON equality, jsonvalue.Equal: 1 equals 1.0, true is not 1, objects
 // whatever their key order.
 type Equivalence struct {
 	// Strings, when set, rewrites both strings before they are compared:
@@ -54,31 +54,31 @@ func BFCLStrings(s string) string {
 func (e Equivalence) zero() bool { return e.Strings == nil && e.Tolerance == 0 }
 
 // Equal reports whether a and b are equal under the equivalence; a nil
-// equivalence is JSON equality, agentcheck.Equal.
-func (e *Equivalence) Equal(a, b agentcheck.Value) bool {
+// equivalence is JSON equality, jsonvalue.Equal.
+func (e *Equivalence) Equal(a, b jsonvalue.Value) bool {
 	if e == nil || e.zero() {
-		return agentcheck.Equal(a, b)
+		return jsonvalue.Equal(a, b)
 	}
 	return e.equal(a, b)
 }
 
 // equal compares two values under a non-zero equivalence.
-func (e *Equivalence) equal(a, b agentcheck.Value) bool {
-	num := func(k agentcheck.Kind) bool { return k == agentcheck.IntKind || k == agentcheck.FloatKind }
+func (e *Equivalence) equal(a, b jsonvalue.Value) bool {
+	num := func(k jsonvalue.Kind) bool { return k == jsonvalue.IntKind || k == jsonvalue.FloatKind }
 	switch {
 	case num(a.Kind()) && num(b.Kind()):
-		if agentcheck.Equal(a, b) {
+		if jsonvalue.Equal(a, b) {
 			return true
 		}
 		return math.Abs(a.Float()-b.Float()) <= e.Tolerance
 	case a.Kind() != b.Kind():
 		return false
-	case a.Kind() == agentcheck.StringKind:
+	case a.Kind() == jsonvalue.StringKind:
 		if e.Strings == nil {
 			return a.Text() == b.Text()
 		}
 		return e.Strings(a.Text()) == e.Strings(b.Text())
-	case a.Kind() == agentcheck.ArrayKind:
+	case a.Kind() == jsonvalue.ArrayKind:
 		if a.Len() != b.Len() {
 			return false
 		}
@@ -88,7 +88,7 @@ func (e *Equivalence) equal(a, b agentcheck.Value) bool {
 			}
 		}
 		return true
-	case a.Kind() == agentcheck.ObjectKind:
+	case a.Kind() == jsonvalue.ObjectKind:
 		if len(a.Members()) != len(b.Members()) {
 			return false
 		}
@@ -100,27 +100,27 @@ func (e *Equivalence) equal(a, b agentcheck.Value) bool {
 		}
 		return true
 	}
-	return agentcheck.Equal(a, b)
+	return jsonvalue.Equal(a, b)
 }
 
 // ArgsComparator decides whether the arguments of a call made match those
 // of an expected call of the same tool, in place of the ArgsMode.
-type ArgsComparator func(made, expected agentcheck.Value) bool
+type ArgsComparator func(made, expected jsonvalue.Value) bool
 
 // IgnorePaths returns v without the members that paths name: dotted key
 // paths into nested objects whose segments are path.Match patterns
 // ("request_id", "time.start", "*_id"). Values that are not objects are
 // returned as they are.
-func IgnorePaths(v agentcheck.Value, paths ...string) agentcheck.Value {
+func IgnorePaths(v jsonvalue.Value, paths ...string) jsonvalue.Value {
 	return prune(v, keypath.Split(paths))
 }
 
 // prune removes from an object the members that ignore patterns name.
-func prune(v agentcheck.Value, patterns [][]string) agentcheck.Value {
-	if v.Kind() != agentcheck.ObjectKind {
+func prune(v jsonvalue.Value, patterns [][]string) jsonvalue.Value {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return v
 	}
-	var kept []agentcheck.Member
+	var kept []jsonvalue.Member
 	for _, mb := range v.Members() {
 		drop, deeper := keypath.Step(patterns, mb.Key)
 		if drop {
@@ -131,26 +131,26 @@ func prune(v agentcheck.Value, patterns [][]string) agentcheck.Value {
 		}
 		kept = append(kept, mb)
 	}
-	return agentcheck.ObjectOf(kept...)
+	return jsonvalue.Object(kept...)
 }
 
 // mapStrings applies f to every string in v, keys excepted.
-func mapStrings(v agentcheck.Value, f func(string) string) agentcheck.Value {
+func mapStrings(v jsonvalue.Value, f func(string) string) jsonvalue.Value {
 	switch v.Kind() {
-	case agentcheck.StringKind:
-		return agentcheck.StringOf(f(v.Text()))
-	case agentcheck.ArrayKind:
-		items := make([]agentcheck.Value, v.Len())
+	case jsonvalue.StringKind:
+		return jsonvalue.String(f(v.Text()))
+	case jsonvalue.ArrayKind:
+		items := make([]jsonvalue.Value, v.Len())
 		for i := range items {
 			items[i] = mapStrings(v.Index(i), f)
 		}
-		return agentcheck.ArrayOf(items...)
-	case agentcheck.ObjectKind:
+		return jsonvalue.Array(items...)
+	case jsonvalue.ObjectKind:
 		ms := slices.Clone(v.Members())
 		for i := range ms {
 			ms[i].Value = mapStrings(ms[i].Value, f)
 		}
-		return agentcheck.ObjectOf(ms...)
+		return jsonvalue.Object(ms...)
 	}
 	return v
 }
@@ -161,13 +161,13 @@ func mapStrings(v agentcheck.Value, f func(string) string) agentcheck.Value {
 // ArgsCredit when both are objects, and 0 otherwise; a key only one has
 // earns 0. Two empty objects agree fully; values that are not objects earn
 // 1 when equal and 0 otherwise.
-func ArgsCredit(made, expected agentcheck.Value) float64 {
+func ArgsCredit(made, expected jsonvalue.Value) float64 {
 	return argsCredit(made, expected, nil)
 }
 
-func argsCredit(made, expected agentcheck.Value, eq *Equivalence) float64 {
-	obj := func(v agentcheck.Value) bool {
-		return v.Kind() == agentcheck.ObjectKind || v.Kind() == agentcheck.NullKind
+func argsCredit(made, expected jsonvalue.Value, eq *Equivalence) float64 {
+	obj := func(v jsonvalue.Value) bool {
+		return v.Kind() == jsonvalue.ObjectKind || v.Kind() == jsonvalue.NullKind
 	}
 	if !obj(made) || !obj(expected) {
 		return b2f(eq.Equal(made, expected))
@@ -179,7 +179,7 @@ func argsCredit(made, expected agentcheck.Value, eq *Equivalence) float64 {
 		if !ok {
 			continue
 		}
-		if mv.Kind() == agentcheck.ObjectKind && mb.Value.Kind() == agentcheck.ObjectKind {
+		if mv.Kind() == jsonvalue.ObjectKind && mb.Value.Kind() == jsonvalue.ObjectKind {
 			sum += argsCredit(mv, mb.Value, eq)
 		} else if eq.Equal(mv, mb.Value) {
 			sum++

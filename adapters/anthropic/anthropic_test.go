@@ -20,11 +20,12 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/anthropic"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // sameValue compares Values as identical: the same JSON text, key order
 // and number kinds included (Equal would take 1 and 1.0 for the same).
-var sameValue = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
+var sameValue = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
 
 // decode unmarshals JSON as the SDK decodes what the API sends.
 func decode[T any](t testing.TB, data string) T {
@@ -37,7 +38,7 @@ func decode[T any](t testing.TB, data string) T {
 }
 
 func call(id, name, input string, kind agentcheck.ToolKind) agentcheck.ToolCall {
-	return agentcheck.ToolCall{ID: id, Name: name, Args: agentcheck.MustParseValue(input), Kind: kind}
+	return agentcheck.ToolCall{ID: id, Name: name, Args: jsonvalue.MustParse(input), Kind: kind}
 }
 
 // A reply with two tool calls, as the API sends it.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/eino"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // scripted is a chat model that answers from a script: each reply is the
@@ -123,8 +124,8 @@ func weatherConversation() agentcheck.Conversation {
 		{Role: agentcheck.System, Content: "Be brief."},
 		{Role: agentcheck.Human, Content: "Weather in Paris and Rome?"},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
-			{ID: "call_paris", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city": "Paris", "days": 2.0}`)},
-			{ID: "call_rome", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city": "Rome", "days": 2}`)},
+			{ID: "call_paris", Name: "get_weather", Args: jsonvalue.MustParse(`{"city": "Paris", "days": 2.0}`)},
+			{ID: "call_rome", Name: "get_weather", Args: jsonvalue.MustParse(`{"city": "Rome", "days": 2}`)},
 		}},
 		{Role: agentcheck.Tool, Content: `{"temp_c":14,"sky":"cloudy"}`, ToolCallID: "call_paris"},
 		{Role: agentcheck.Tool, Content: `{"temp_c":18,"sky":"clear"}`, ToolCallID: "call_rome"},
@@ -212,9 +213,9 @@ func TestConcatMessages(t *testing.T) {
 	want := agentcheck.Conversation{
 		{Role: agentcheck.Human, Content: "What now?"},
 		{Role: agentcheck.AI, Content: "Let me check.", Reasoning: "look it up", ToolCalls: []agentcheck.ToolCall{
-			{ID: "c0", Name: "ping", Args: agentcheck.ObjectOf()},
-			{ID: "c1", Name: "search", Args: agentcheck.MustParseValue(`{"q": "eino", "n": 10, "w": 1.5e0}`)},
-			{ID: "c2", Name: "now", Args: agentcheck.ObjectOf()},
+			{ID: "c0", Name: "ping", Args: jsonvalue.Object()},
+			{ID: "c1", Name: "search", Args: jsonvalue.MustParse(`{"q": "eino", "n": 10, "w": 1.5e0}`)},
+			{ID: "c2", Name: "now", Args: jsonvalue.Object()},
 		}},
 	}
 	if diff := cmp.Diff(want, got, sameValue); diff != "" {
@@ -269,13 +270,13 @@ func TestMultiContentAndPairing(t *testing.T) {
 		{Role: agentcheck.System, Content: "Describe images."},
 		{Role: agentcheck.Human, Content: "Look:\nwhat is\nthis?"},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
-			{ID: "c1", Name: "describe", Args: agentcheck.MustParseValue(`{"url": "https://example.com/cat.jpg"}`)},
-			{ID: "c2", Name: "describe", Args: agentcheck.ObjectOf()},
+			{ID: "c1", Name: "describe", Args: jsonvalue.MustParse(`{"url": "https://example.com/cat.jpg"}`)},
+			{ID: "c2", Name: "describe", Args: jsonvalue.Object()},
 		}},
 		{Role: agentcheck.Tool, Content: "a cat\non a mat", ToolCallID: "c1"},
 		{Role: agentcheck.Tool, Content: "nothing", ToolCallID: "c2"},
 		{Role: agentcheck.AI, Content: "A cat\non a mat.", Reasoning: "a cat, then"},
-		{Role: agentcheck.AI, Content: "Again.", ToolCalls: []agentcheck.ToolCall{{Name: "describe", Args: agentcheck.ObjectOf()}}},
+		{Role: agentcheck.AI, Content: "Again.", ToolCalls: []agentcheck.ToolCall{{Name: "describe", Args: jsonvalue.Object()}}},
 		{Role: agentcheck.Tool, Content: "still a cat"},
 	}
 	if diff := cmp.Diff(want, got, sameValue); diff != "" {
@@ -359,4 +360,4 @@ func TestErrors(t *testing.T) {
 
 // sameValue compares Values as identical: the same JSON text, key order
 // and number kinds included (Equal would take 1 and 1.0 for the same).
-var sameValue = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
+var sameValue = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/eino"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // A call whose arguments are not valid JSON converts with them kept as
@@ -31,9 +32,9 @@ func TestMalformedArguments(t *testing.T) {
 		t.Fatalf("Expected the run to convert, but got %v", err)
 	}
 	want := []agentcheck.ToolCall{
-		{ID: "c1", Name: "search", Args: agentcheck.MustParseValue(`{"q": "Paris"}`)},
+		{ID: "c1", Name: "search", Args: jsonvalue.MustParse(`{"q": "Paris"}`)},
 		{ID: "c2", Name: "book", InvalidArgs: `{"day": "mon",`},
-		{ID: "c3", Name: "now", Args: agentcheck.ObjectOf()},
+		{ID: "c3", Name: "now", Args: jsonvalue.Object()},
 	}
 	if diff := cmp.Diff(want, got.ToolCalls(), sameValue); diff != "" {
 		t.Errorf("Expected the malformed arguments kept as written, but the calls differ (-want +got):\n%s", diff)

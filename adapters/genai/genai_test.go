@@ -19,15 +19,16 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/genai"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
 // sameValue compares Values as identical: the same JSON text, key order
 // and number kinds included.
-var sameValue = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
+var sameValue = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
 
 func call(id, name, args string) agentcheck.ToolCall {
-	return agentcheck.ToolCall{ID: id, Name: name, Args: agentcheck.MustParseValue(args)}
+	return agentcheck.ToolCall{ID: id, Name: name, Args: jsonvalue.MustParse(args)}
 }
 
 // fakeGemini is a Gemini API on loopback that answers each request with
@@ -208,7 +209,7 @@ func TestResponses(t *testing.T) {
 	}
 	code := func(id, src string) agentcheck.ToolCall {
 		tc := call(id, "code_execution", `{}`)
-		tc.Args = agentcheck.ObjectOf(agentcheck.Member{Key: "code", Value: agentcheck.StringOf(src)}, agentcheck.Member{Key: "language", Value: agentcheck.StringOf("PYTHON")})
+		tc.Args = jsonvalue.Object(jsonvalue.Member{Key: "code", Value: jsonvalue.String(src)}, jsonvalue.Member{Key: "language", Value: jsonvalue.String("PYTHON")})
 		tc.Kind = agentcheck.HostedTool
 		return tc
 	}

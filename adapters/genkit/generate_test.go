@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/genkit"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 type weatherIn struct {
@@ -109,8 +110,8 @@ func weatherConversation() agentcheck.Conversation {
 		{Role: agentcheck.System, Content: "You forecast the weather."},
 		{Role: agentcheck.Human, Content: "Weather in Paris for 2 days and Rome for 1?"},
 		{Role: agentcheck.AI, Content: "Let me check.", ToolCalls: []agentcheck.ToolCall{
-			{ID: "call_paris", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Paris","days":2.0}`)},
-			{ID: "call_rome", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Rome","days":1}`)},
+			{ID: "call_paris", Name: "get_weather", Args: jsonvalue.MustParse(`{"city":"Paris","days":2.0}`)},
+			{ID: "call_rome", Name: "get_weather", Args: jsonvalue.MustParse(`{"city":"Rome","days":1}`)},
 		}},
 		{Role: agentcheck.Tool, Content: `{"summary":"sunny","temp_c":21.5}`, ToolCallID: "call_paris"},
 		{Role: agentcheck.Tool, Content: `{"summary":"rain","temp_c":14}`, ToolCallID: "call_rome"},
@@ -127,7 +128,7 @@ func inCallOrder(conv agentcheck.Conversation) {
 	}
 }
 
-var sameValue = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
+var sameValue = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
 
 func TestGenerate(t *testing.T) {
 	for _, stream := range []bool{false, true} {

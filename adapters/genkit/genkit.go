@@ -21,6 +21,7 @@ import (
 	"github.com/firebase/genkit/go/ai"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Messages are the messages of a Genkit run, as ModelResponse.History()
@@ -34,7 +35,7 @@ type Messages []*ai.Message
 //
 // A tool request part is a function ToolCall of its model message: its
 // Ref is the call's ID ("call_<message>_<part>" when it has none), its
-// Input, any Go value, is converted by agentcheck.ValueOf: a JSON object
+// Input, any Go value, is converted by jsonvalue.Of: a JSON object
 // as a rule, and any other value (a string, a list, as tools with such
 // inputs take) kept as it is (nil is no arguments); numbers keep their Go
 // kind, so that a float64, as JSON decoding gives every number, is a
@@ -250,7 +251,7 @@ func toolCall(i, j int, r *ai.ToolRequest) (agentcheck.ToolCall, error) {
 	if r.Name == "" {
 		return tc, errors.New("the tool request has no name")
 	}
-	args, err := agentcheck.ValueOf(r.Input)
+	args, err := jsonvalue.Of(r.Input)
 	raw, isRaw := r.Input.(json.RawMessage)
 	switch {
 	case err != nil && isRaw && strings.TrimSpace(string(raw)) != "":
@@ -258,7 +259,7 @@ func toolCall(i, j int, r *ai.ToolRequest) (agentcheck.ToolCall, error) {
 		tc.InvalidArgs = string(raw)
 	case err != nil && !isRaw:
 		return tc, fmt.Errorf("input: %w", err)
-	case args.Kind() != agentcheck.NullKind: // null is no arguments
+	case args.Kind() != jsonvalue.NullKind: // null is no arguments
 		tc.Args = args
 	}
 	if tc.ID == "" {
@@ -270,11 +271,11 @@ func toolCall(i, j int, r *ai.ToolRequest) (agentcheck.ToolCall, error) {
 // codeCall converts the executableCode custom part j of message i.
 func codeCall(i, j int, x any) (agentcheck.ToolCall, error) {
 	tc := agentcheck.ToolCall{ID: fmt.Sprintf("call_%d_%d", i, j), Name: codeExecution, Kind: agentcheck.HostedTool}
-	v, err := agentcheck.ValueOf(x)
+	v, err := jsonvalue.Of(x)
 	if err != nil {
 		return tc, fmt.Errorf("%s: %w", executableCode, err)
 	}
-	if v.Kind() != agentcheck.ObjectKind {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return tc, fmt.Errorf("%s must be an object, got %s", executableCode, v.Kind())
 	}
 	tc.Args = v
@@ -307,18 +308,18 @@ func (c *converter) toolResponse(r *ai.ToolResponse) error {
 }
 
 func (c *converter) codeResult(x any) error {
-	v, err := agentcheck.ValueOf(x)
+	v, err := jsonvalue.Of(x)
 	if err != nil {
 		return fmt.Errorf("%s: %w", codeExecutionResult, err)
 	}
-	if v.Kind() != agentcheck.ObjectKind {
+	if v.Kind() != jsonvalue.ObjectKind {
 		return fmt.Errorf("%s must be an object, got %s", codeExecutionResult, v.Kind())
 	}
 	var s [2]string
 	for k, key := range []string{"outcome", "output"} {
 		switch f, _ := v.Get(key); f.Kind() {
-		case agentcheck.NullKind:
-		case agentcheck.StringKind:
+		case jsonvalue.NullKind:
+		case jsonvalue.StringKind:
 			s[k] = f.Text()
 		default:
 			return fmt.Errorf("%s: %q must be a string, got %s", codeExecutionResult, key, f.Kind())
@@ -392,13 +393,13 @@ func outputText(r *ai.ToolResponse) (string, error) {
 		if err := enc.Encode(out); err != nil {
 			return "", fmt.Errorf("output: %w", err)
 		}
-		v, err := agentcheck.ParseValue(b.Bytes())
+		v, err := jsonvalue.Parse(b.Bytes())
 		if err != nil {
 			return "", fmt.Errorf("output: %w", err)
 		}
 		switch v.Kind() {
-		case agentcheck.NullKind:
-		case agentcheck.StringKind:
+		case jsonvalue.NullKind:
+		case jsonvalue.StringKind:
 			if v.Text() != "" {
 				texts = append(texts, v.Text())
 			}

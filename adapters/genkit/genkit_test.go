@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/genkit"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 type museumsIn struct {
@@ -65,17 +66,17 @@ func TestMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := func(id, src string) agentcheck.ToolCall {
-		return agentcheck.ToolCall{ID: id, Name: "code_execution", Kind: agentcheck.HostedTool, Args: agentcheck.ObjectOf(
-			agentcheck.Member{Key: "code", Value: agentcheck.StringOf(src)}, agentcheck.Member{Key: "language", Value: agentcheck.StringOf("PYTHON")})}
+		return agentcheck.ToolCall{ID: id, Name: "code_execution", Kind: agentcheck.HostedTool, Args: jsonvalue.Object(
+			jsonvalue.Member{Key: "code", Value: jsonvalue.String(src)}, jsonvalue.Member{Key: "language", Value: jsonvalue.String("PYTHON")})}
 	}
 	want := agentcheck.Conversation{
 		{Role: agentcheck.System, Content: "You plan trips."},
 		{Role: agentcheck.Human, Content: "Plan Paris.\nTwo days.\nref TRIP-7"},
 		{Role: agentcheck.AI, Content: "Checking.", ToolCalls: []agentcheck.ToolCall{
-			{ID: "r1", Name: "weather", Args: agentcheck.MustParseValue(`{"city":"Paris","days":2.0}`)},
-			{ID: "call_2_3", Name: "hotels", Args: agentcheck.MustParseValue(`{"city":"Paris","max":150.0,"stars":[4,5]}`)},
+			{ID: "r1", Name: "weather", Args: jsonvalue.MustParse(`{"city":"Paris","days":2.0}`)},
+			{ID: "call_2_3", Name: "hotels", Args: jsonvalue.MustParse(`{"city":"Paris","max":150.0,"stars":[4,5]}`)},
 			{ID: "r3", Name: "clock"},
-			{ID: "r4", Name: "museums", Args: agentcheck.MustParseValue(`{"city":"Paris","open_now":true}`)},
+			{ID: "r4", Name: "museums", Args: jsonvalue.MustParse(`{"city":"Paris","open_now":true}`)},
 		}},
 		{Role: agentcheck.Tool, Content: "sunny", ToolCallID: "r1"},
 		{Role: agentcheck.Tool, Content: `[{"name":"Lutetia","note":"<b>&</b>","price":140}]`, ToolCallID: "call_2_3"},
@@ -87,7 +88,7 @@ func TestMessages(t *testing.T) {
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{code("call_5_2", "1/0")}},
 		{Role: agentcheck.Tool, Content: "ZeroDivisionError", ToolCallID: "call_5_2", IsError: true},
 		{Role: agentcheck.AI, Content: "Total: 300 EUR."},
-		{Role: agentcheck.AI, Content: "Booking.", ToolCalls: []agentcheck.ToolCall{{ID: "r9", Name: "book", Args: agentcheck.MustParseValue(`{"hotel":"Lutetia"}`)}}},
+		{Role: agentcheck.AI, Content: "Booking.", ToolCalls: []agentcheck.ToolCall{{ID: "r9", Name: "book", Args: jsonvalue.MustParse(`{"hotel":"Lutetia"}`)}}},
 	}
 	if diff := cmp.Diff(want, got, sameValue); diff != "" {
 		t.Errorf("conversation (-want +got):\n%s", diff)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/genkit"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // An input of json.RawMessage that is not valid JSON is kept as written,
@@ -38,7 +39,7 @@ func TestMalformedInput(t *testing.T) {
 	call := func(id, args, invalid string) agentcheck.ToolCall {
 		tc := agentcheck.ToolCall{ID: id, Name: "search", InvalidArgs: invalid}
 		if args != "" {
-			tc.Args = agentcheck.MustParseValue(args)
+			tc.Args = jsonvalue.MustParse(args)
 		}
 		return tc
 	}

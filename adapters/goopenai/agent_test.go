@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/goopenai"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
 	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
@@ -115,7 +116,7 @@ func TestAgentRunsAChatLoopWithTools(t *testing.T) {
 		{Role: agentcheck.Tool, ToolCallID: "call_10_1", Content: "booked GD-88"},
 		{Role: agentcheck.AI, Content: "Booked Le Jules Verne for 4: GD-88."},
 	}
-	if diff := cmp.Diff(want, second.Messages, cmp.Comparer(func(a, b agentcheck.Value) bool { return a.String() == b.String() })); diff != "" {
+	if diff := cmp.Diff(want, second.Messages, cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.String() == b.String() })); diff != "" {
 		t.Errorf("turn 2 (-want +got):\n%s", diff)
 	}
 	if u := second.Usage; u != (judgment.Usage{PromptTokens: 30 + 60 + 80 + 95, CompletionTokens: 8 + 9 + 5 + 11}) {
@@ -158,9 +159,9 @@ func TestAgentRunsAChatLoopWithTools(t *testing.T) {
 	if len(body.Messages) != 12 || body.Model != "agent-model" || len(body.Tools) != 2 {
 		t.Errorf("%d messages, model %q, %d tools", len(body.Messages), body.Model, len(body.Tools))
 	}
-	wantTool := agentcheck.MustParseValue(`{"type":"function","function":{"name":"search","description":"Finds restaurants in a city.",
+	wantTool := jsonvalue.MustParse(`{"type":"function","function":{"name":"search","description":"Finds restaurants in a city.",
 		"parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}}}`)
-	if got := agentcheck.MustParseValue(string(body.Tools[0])); !agentcheck.Equal(got, wantTool) {
+	if got := jsonvalue.MustParse(string(body.Tools[0])); !jsonvalue.Equal(got, wantTool) {
 		t.Errorf("tool declared as %s", got)
 	}
 	for _, field := range []string{"temperature", "seed", "response_format"} {
@@ -262,7 +263,7 @@ func TestAgentRecordsAndReplaysThroughTheRecorder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(recorded, replayed, cmp.Comparer(func(a, b agentcheck.Value) bool { return a.String() == b.String() })); diff != "" || len(replayed.Messages) != 3 {
+	if diff := cmp.Diff(recorded, replayed, cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.String() == b.String() })); diff != "" || len(replayed.Messages) != 3 {
 		t.Errorf("replayed (-recorded +replayed):\n%s", diff)
 	}
 	_, err = run(recorder.RecordNone, s.URL, "Lyon?")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/goopenai"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // The error texts are dataset.ParseOpenAIMessages's: the messages are read
@@ -35,7 +36,7 @@ func TestConversation(t *testing.T) {
 	want := agentcheck.Conversation{
 		{Role: agentcheck.System, Content: "rules"},
 		{Role: agentcheck.Human, Content: "look\nhere"},
-		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "c1", Name: "search", Args: agentcheck.MustParseValue(`{"q": "go", "n": 10, "w": 1.0}`)}}},
+		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "c1", Name: "search", Args: jsonvalue.MustParse(`{"q": "go", "n": 10, "w": 1.0}`)}}},
 		{Role: agentcheck.Tool, Content: "found", ToolCallID: "c1"},
 		{Role: agentcheck.AI, Content: "Here."},
 	}
@@ -64,11 +65,11 @@ func TestConversation(t *testing.T) {
 	// Arguments that are not valid JSON are no error: the call keeps them
 	// as written.
 	got, err = goopenai.Messages{{Role: "user"}, {Role: "assistant", ToolCalls: []openai.ToolCall{{ID: "c1", Function: openai.FunctionCall{Name: "f", Arguments: "{"}}}}}.Conversation()
-	if err != nil || len(got) != 2 || len(got[1].ToolCalls) != 1 || got[1].ToolCalls[0].InvalidArgs != "{" || got[1].ToolCalls[0].Args.Kind() != agentcheck.NullKind {
+	if err != nil || len(got) != 2 || len(got[1].ToolCalls) != 1 || got[1].ToolCalls[0].InvalidArgs != "{" || got[1].ToolCalls[0].Args.Kind() != jsonvalue.NullKind {
 		t.Errorf("Expected the call f with arguments %q kept as written, but got %v, %v", "{", got, err)
 	}
 }
 
 // sameValue compares Values as identical: the same JSON text, key order
 // and number kinds included (Equal would take 1 and 1.0 for the same).
-var sameValue = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
+var sameValue = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })

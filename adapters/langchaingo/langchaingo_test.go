@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/langchaingo"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // reply is a canned Chat Completions answer: the whole response, and the
@@ -178,8 +179,8 @@ func weatherConversation() agentcheck.Conversation {
 		{Role: agentcheck.System, Content: "Be brief."},
 		{Role: agentcheck.Human, Content: "Weather in Paris and Rome?"},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
-			{ID: "call_paris", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city": "Paris", "days": 2.0}`)},
-			{ID: "call_rome", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city": "Rome", "days": 2}`)},
+			{ID: "call_paris", Name: "get_weather", Args: jsonvalue.MustParse(`{"city": "Paris", "days": 2.0}`)},
+			{ID: "call_rome", Name: "get_weather", Args: jsonvalue.MustParse(`{"city": "Rome", "days": 2}`)},
 		}},
 		{Role: agentcheck.Tool, Content: "14 degrees", ToolCallID: "call_paris"},
 		{Role: agentcheck.Tool, Content: "18 degrees", ToolCallID: "call_rome"},
@@ -249,7 +250,7 @@ func TestFunctionsAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	call := func(id, args string) []agentcheck.ToolCall {
-		return []agentcheck.ToolCall{{ID: id, Name: "get_weather", Args: agentcheck.MustParseValue(args)}}
+		return []agentcheck.ToolCall{{ID: id, Name: "get_weather", Args: jsonvalue.MustParse(args)}}
 	}
 	want := agentcheck.Conversation{
 		{Role: agentcheck.System, Content: "You are a helpful AI assistant."},
@@ -302,15 +303,15 @@ func TestParts(t *testing.T) {
 		{Role: agentcheck.System, Content: "Describe images."},
 		{Role: agentcheck.Human, Content: "what is\nthis?"},
 		{Role: agentcheck.AI, Content: "Looking.\nAnd zooming.", ToolCalls: []agentcheck.ToolCall{
-			{ID: "c1", Name: "describe", Args: agentcheck.MustParseValue(`{"url": "https://example.com/cat.jpg", "detail": 1.0}`)},
-			{ID: "c2", Name: "zoom", Args: agentcheck.ObjectOf()},
+			{ID: "c1", Name: "describe", Args: jsonvalue.MustParse(`{"url": "https://example.com/cat.jpg", "detail": 1.0}`)},
+			{ID: "c2", Name: "zoom", Args: jsonvalue.Object()},
 		}},
 		{Role: agentcheck.Tool, Content: "zoomed", ToolCallID: "c2"},
 		{Role: agentcheck.Tool, Content: `{"animal":"cat"}`, ToolCallID: "c1"},
 		{Role: agentcheck.Human, Content: "Again, the old way."},
-		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{Name: "describe", Args: agentcheck.ObjectOf()}}},
+		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{Name: "describe", Args: jsonvalue.Object()}}},
 		{Role: agentcheck.Tool, Content: "a cat"},
-		{Role: agentcheck.AI, Content: "Calling.", ToolCalls: []agentcheck.ToolCall{{Name: "zoom", Args: agentcheck.MustParseValue(`{"x": 2}`)}}},
+		{Role: agentcheck.AI, Content: "Calling.", ToolCalls: []agentcheck.ToolCall{{Name: "zoom", Args: jsonvalue.MustParse(`{"x": 2}`)}}},
 	}
 	if diff := cmp.Diff(want, got, sameValue); diff != "" {
 		t.Errorf("conversation (-want +got):\n%s", diff)
@@ -330,4 +331,4 @@ func TestParts(t *testing.T) {
 
 // sameValue compares Values as identical: the same JSON text, key order
 // and number kinds included (Equal would take 1 and 1.0 for the same).
-var sameValue = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
+var sameValue = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/langchaingo"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // A call whose arguments are not valid JSON converts with them kept as
@@ -36,11 +37,11 @@ func TestMalformedArguments(t *testing.T) {
 		t.Fatalf("Expected the run to convert, but got %v", err)
 	}
 	want := []agentcheck.ToolCall{
-		{ID: "c1", Name: "search", Args: agentcheck.StringOf("Paris")},
+		{ID: "c1", Name: "search", Args: jsonvalue.String("Paris")},
 		{ID: "c2", Name: "book", InvalidArgs: `{"day": "mon",`},
-		{ID: "c3", Name: "now", Args: agentcheck.ObjectOf()},
+		{ID: "c3", Name: "now", Args: jsonvalue.Object()},
 		{ID: "c4", Name: "pay", InvalidArgs: `{"sum": 1e}`},
-		{ID: "c5", Name: "pay", Args: agentcheck.MustParseValue(`[1, 2]`)},
+		{ID: "c5", Name: "pay", Args: jsonvalue.MustParse(`[1, 2]`)},
 	}
 	if diff := cmp.Diff(want, got.ToolCalls(), sameValue); diff != "" {
 		t.Errorf("Expected the arguments kept as written, but the calls differ (-want +got):\n%s", diff)

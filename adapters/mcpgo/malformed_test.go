@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/mcpgo"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Arguments that are not valid JSON are kept as written, Args null, and
@@ -36,7 +37,7 @@ func TestCallsKeepArguments(t *testing.T) {
 	call := func(id, args, invalid string) agentcheck.ToolCall {
 		tc := agentcheck.ToolCall{ID: id, Name: "f", Kind: agentcheck.MCPTool, InvalidArgs: invalid}
 		if args != "" {
-			tc.Args = agentcheck.MustParseValue(args)
+			tc.Args = jsonvalue.MustParse(args)
 		}
 		return tc
 	}

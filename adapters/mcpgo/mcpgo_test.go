@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/mcpgo"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -125,7 +126,7 @@ func TestRecorder(t *testing.T) {
 	}
 	call := func(id, name, args string) agentcheck.Message {
 		return agentcheck.Message{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{
-			ID: id, Name: name, Args: agentcheck.MustParseValue(args), Kind: agentcheck.MCPTool,
+			ID: id, Name: name, Args: jsonvalue.MustParse(args), Kind: agentcheck.MCPTool,
 		}}}
 	}
 	result := func(id, content string, isError bool) agentcheck.Message {
@@ -241,12 +242,12 @@ func TestCalls(t *testing.T) {
 	want := agentcheck.Conversation{
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "mcp_call_0", Name: "stats", Kind: agentcheck.MCPTool}}},
 		{Role: agentcheck.Tool, ToolCallID: "mcp_call_0", Content: `{"b":1,"a":2.0}`},
-		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "mine", Name: "stats", Args: agentcheck.MustParseValue(`{"z":1,"a":1.5}`), Kind: agentcheck.MCPTool}}},
+		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "mine", Name: "stats", Args: jsonvalue.MustParse(`{"z":1,"a":1.5}`), Kind: agentcheck.MCPTool}}},
 		{Role: agentcheck.Tool, ToolCallID: "mine", Content: `{"n":1}`, IsError: true},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "mcp_call_2", Name: "stats", Kind: agentcheck.MCPTool}}},
 		{Role: agentcheck.Tool, ToolCallID: "mcp_call_2", Content: "connection closed", IsError: true},
 		// A call without a result or error is still running.
-		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "mcp_call_3", Name: "stats", Args: agentcheck.MustParseValue(`{}`), Kind: agentcheck.MCPTool}}},
+		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "mcp_call_3", Name: "stats", Args: jsonvalue.MustParse(`{}`), Kind: agentcheck.MCPTool}}},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{{ID: "mcp_call_4", Name: "stats", Kind: agentcheck.MCPTool}}},
 		{Role: agentcheck.Tool, ToolCallID: "mcp_call_4", Content: "a\nb"},
 	}
@@ -354,4 +355,4 @@ func TestMetricsAsHandWritten(t *testing.T) {
 
 // sameValue compares Values as identical: the same JSON text, key order
 // and number kinds included.
-var sameValue = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
+var sameValue = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })

@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Call is one tools/call request of an MCP client and what came back:
@@ -89,28 +90,28 @@ func (cs Calls) Conversation() (agentcheck.Conversation, error) {
 // arguments reads a call's arguments as the SDK sends them, as JSON: nil is
 // no arguments; any other JSON value, an object as a rule, is kept as it
 // is, and data that is not valid JSON is returned as invalid.
-func arguments(a any) (args agentcheck.Value, invalid string, err error) {
+func arguments(a any) (args jsonvalue.Value, invalid string, err error) {
 	var data []byte
 	switch t := a.(type) {
 	case nil:
-		return agentcheck.Value{}, "", nil
+		return jsonvalue.Value{}, "", nil
 	case json.RawMessage:
 		data = t
 	default:
 		b, err := json.Marshal(a)
 		if err != nil {
-			return agentcheck.Value{}, "", fmt.Errorf("arguments (%T) cannot be written as JSON: %w", a, err)
+			return jsonvalue.Value{}, "", fmt.Errorf("arguments (%T) cannot be written as JSON: %w", a, err)
 		}
 		data = b
 	}
-	v, perr := agentcheck.ParseValue(data)
+	v, perr := jsonvalue.Parse(data)
 	switch {
 	case perr != nil && strings.TrimSpace(string(data)) == "":
-		return agentcheck.Value{}, "", nil
+		return jsonvalue.Value{}, "", nil
 	case perr != nil:
-		return agentcheck.Value{}, string(data), nil
-	case v.Kind() == agentcheck.NullKind:
-		return agentcheck.Value{}, "", nil
+		return jsonvalue.Value{}, string(data), nil
+	case v.Kind() == jsonvalue.NullKind:
+		return jsonvalue.Value{}, "", nil
 	}
 	return v, "", nil
 }
@@ -135,7 +136,7 @@ func resultText(r *mcp.CallToolResult) (string, error) {
 		}
 		data = b
 	}
-	v, err := agentcheck.ParseValue(data)
+	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return "", fmt.Errorf("structured content %q is not valid JSON: %w", data, err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/openaigo"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/judge/judgetest"
 	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/recorder"
@@ -68,7 +69,7 @@ func agentClient(url string, opts ...option.RequestOption) *openai.Client {
 	return &c
 }
 
-var sameText = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.String() == b.String() })
+var sameText = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.String() == b.String() })
 
 func TestAgentRunsAnOpenAIGoChatLoop(t *testing.T) {
 	checkGoroutines(t)
@@ -146,14 +147,14 @@ func TestAgentRunsAnOpenAIGoChatLoop(t *testing.T) {
 		t.Fatalf("%d messages sent, want %d", len(body.Messages), len(wantMsgs))
 	}
 	for i, w := range wantMsgs {
-		got, want := agentcheck.MustParseValue(string(body.Messages[i])), agentcheck.MustParseValue(w)
-		if !agentcheck.Equal(got, want) {
+		got, want := jsonvalue.MustParse(string(body.Messages[i])), jsonvalue.MustParse(w)
+		if !jsonvalue.Equal(got, want) {
 			t.Errorf("message %d sent:\n got %s\nwant %s", i, got, want)
 		}
 	}
-	wantTool := agentcheck.MustParseValue(`{"type":"function","function":{"name":"book_table","description":"Books a table.",
+	wantTool := jsonvalue.MustParse(`{"type":"function","function":{"name":"book_table","description":"Books a table.",
 		"parameters":{"type":"object","properties":{"restaurant_id":{"type":"string"},"party_size":{"type":"integer","minimum":1},"time":{"type":"string"}},"required":["restaurant_id","party_size","time"]}}}`)
-	if len(body.Tools) != 2 || !agentcheck.Equal(agentcheck.MustParseValue(string(body.Tools[1])), wantTool) {
+	if len(body.Tools) != 2 || !jsonvalue.Equal(jsonvalue.MustParse(string(body.Tools[1])), wantTool) {
 		t.Errorf("tools declared: %s", body.Tools)
 	}
 	temp, _ := last.Field("temperature")

@@ -20,11 +20,12 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/openaigo"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // sameValue compares Values as identical: the same JSON text, key order
 // and number kinds included (Equal would take 1 and 1.0 for the same).
-var sameValue = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
+var sameValue = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() })
 
 // decode unmarshals JSON as the SDK decodes what the API sends.
 func decode[T any](t testing.TB, data string) T {
@@ -47,8 +48,8 @@ func chatWant() agentcheck.Conversation {
 		{Role: agentcheck.System, Content: "You report the weather."},
 		{Role: agentcheck.Human, Content: "Paris and Rome?\nIn Celsius."},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
-			{ID: "call_paris", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Paris","days":2.0}`)},
-			{ID: "call_rome", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Rome","days":2}`)},
+			{ID: "call_paris", Name: "get_weather", Args: jsonvalue.MustParse(`{"city":"Paris","days":2.0}`)},
+			{ID: "call_rome", Name: "get_weather", Args: jsonvalue.MustParse(`{"city":"Rome","days":2}`)},
 		}},
 		{Role: agentcheck.Tool, Content: "14 degrees", ToolCallID: "call_paris"},
 		{Role: agentcheck.Tool, Content: "18 degrees", ToolCallID: "call_rome"},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/openaigo"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // The first response of a run: reasoning, a message, two function calls.
@@ -42,15 +43,15 @@ func responsesWant() agentcheck.Conversation {
 		{Role: agentcheck.System, Content: "Be brief."},
 		{Role: agentcheck.Human, Content: "Weather in Paris and Rome?\nIn Celsius."},
 		{Role: agentcheck.AI, Content: "Checking both.", Reasoning: "Two cities: two calls.", ToolCalls: []agentcheck.ToolCall{
-			{ID: "call_paris", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Paris","days":2.0}`)},
-			{ID: "call_rome", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Rome","days":2}`)},
+			{ID: "call_paris", Name: "get_weather", Args: jsonvalue.MustParse(`{"city":"Paris","days":2.0}`)},
+			{ID: "call_rome", Name: "get_weather", Args: jsonvalue.MustParse(`{"city":"Rome","days":2}`)},
 		}},
 		{Role: agentcheck.Tool, Content: "14 degrees", ToolCallID: "call_paris"},
 		{Role: agentcheck.Tool, Content: "18 degrees", ToolCallID: "call_rome"},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
-			{ID: "ws_68a5", Name: "web_search", Kind: agentcheck.HostedTool, Args: agentcheck.MustParseValue(`{"type": "search", "query": "Rome weather warning"}`)},
-			{ID: "mcp_68a6", Name: "to_fahrenheit", Kind: agentcheck.MCPTool, Args: agentcheck.MustParseValue(`{"celsius":14}`)},
-			{ID: "mcp_68a7", Name: "to_fahrenheit", Kind: agentcheck.MCPTool, Args: agentcheck.MustParseValue(`{"celsius":"x"}`)},
+			{ID: "ws_68a5", Name: "web_search", Kind: agentcheck.HostedTool, Args: jsonvalue.MustParse(`{"type": "search", "query": "Rome weather warning"}`)},
+			{ID: "mcp_68a6", Name: "to_fahrenheit", Kind: agentcheck.MCPTool, Args: jsonvalue.MustParse(`{"celsius":14}`)},
+			{ID: "mcp_68a7", Name: "to_fahrenheit", Kind: agentcheck.MCPTool, Args: jsonvalue.MustParse(`{"celsius":"x"}`)},
 		}},
 		{Role: agentcheck.Tool, Content: "57.2", ToolCallID: "mcp_68a6"},
 		{Role: agentcheck.Tool, Content: "celsius must be a number", ToolCallID: "mcp_68a7", IsError: true},
@@ -252,8 +253,8 @@ func TestResponsesAccumulated(t *testing.T) {
 	want := agentcheck.Conversation{
 		{Role: agentcheck.Human, Content: "Weather in Paris?"},
 		{Role: agentcheck.AI, ToolCalls: []agentcheck.ToolCall{
-			{ID: "call_paris", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city":"Paris","days":2.0}`)},
-			{ID: "fs_1", Name: "file_search", Kind: agentcheck.HostedTool, Args: agentcheck.MustParseValue(`{"queries":["Paris climate"]}`)},
+			{ID: "call_paris", Name: "get_weather", Args: jsonvalue.MustParse(`{"city":"Paris","days":2.0}`)},
+			{ID: "fs_1", Name: "file_search", Kind: agentcheck.HostedTool, Args: jsonvalue.MustParse(`{"queries":["Paris climate"]}`)},
 		}},
 	}
 	if diff := cmp.Diff(want, got, sameValue); diff != "" {

@@ -29,6 +29,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Spans are the finished spans of agent runs, as a
@@ -95,7 +96,7 @@ func (s Spans) spans() []dataset.OTelSpan {
 			Name:       st.Name,
 			EndTime:    st.EndTime,
 			Error:      st.Status.Code == codes.Error,
-			Attributes: make(map[string]agentcheck.Value, len(st.Attributes)),
+			Attributes: make(map[string]jsonvalue.Value, len(st.Attributes)),
 		}
 		if st.Parent.HasSpanID() {
 			sp.ParentSpanID = st.Parent.SpanID().String()
@@ -110,43 +111,43 @@ func (s Spans) spans() []dataset.OTelSpan {
 
 // value is an attribute's value as JSON, as OTLP JSON would carry it:
 // bytes as base64 text, a slice as a list, a map as an object.
-func value(v attribute.Value) agentcheck.Value {
+func value(v attribute.Value) jsonvalue.Value {
 	switch v.Type() {
 	case attribute.BOOL:
-		return agentcheck.BoolOf(v.AsBool())
+		return jsonvalue.Bool(v.AsBool())
 	case attribute.INT64:
-		return agentcheck.IntOf(v.AsInt64())
+		return jsonvalue.Int(v.AsInt64())
 	case attribute.FLOAT64:
-		return agentcheck.FloatOf(v.AsFloat64())
+		return jsonvalue.Float(v.AsFloat64())
 	case attribute.STRING:
-		return agentcheck.StringOf(v.AsString())
+		return jsonvalue.String(v.AsString())
 	case attribute.BYTESLICE:
-		return agentcheck.StringOf(base64.StdEncoding.EncodeToString(v.AsByteSlice()))
+		return jsonvalue.String(base64.StdEncoding.EncodeToString(v.AsByteSlice()))
 	case attribute.BOOLSLICE:
-		return list(v.AsBoolSlice(), agentcheck.BoolOf)
+		return list(v.AsBoolSlice(), jsonvalue.Bool)
 	case attribute.INT64SLICE:
-		return list(v.AsInt64Slice(), agentcheck.IntOf)
+		return list(v.AsInt64Slice(), jsonvalue.Int)
 	case attribute.FLOAT64SLICE:
-		return list(v.AsFloat64Slice(), agentcheck.FloatOf)
+		return list(v.AsFloat64Slice(), jsonvalue.Float)
 	case attribute.STRINGSLICE:
-		return list(v.AsStringSlice(), agentcheck.StringOf)
+		return list(v.AsStringSlice(), jsonvalue.String)
 	case attribute.SLICE:
 		return list(v.AsSlice(), value)
 	case attribute.MAP:
 		kvs := v.AsMap()
-		ms := make([]agentcheck.Member, len(kvs))
+		ms := make([]jsonvalue.Member, len(kvs))
 		for i, kv := range kvs {
-			ms[i] = agentcheck.Member{Key: string(kv.Key), Value: value(kv.Value)}
+			ms[i] = jsonvalue.Member{Key: string(kv.Key), Value: value(kv.Value)}
 		}
-		return agentcheck.ObjectOf(ms...)
+		return jsonvalue.Object(ms...)
 	}
-	return agentcheck.NullValue()
+	return jsonvalue.Value{}
 }
 
-func list[T any](xs []T, of func(T) agentcheck.Value) agentcheck.Value {
-	items := make([]agentcheck.Value, len(xs))
+func list[T any](xs []T, of func(T) jsonvalue.Value) jsonvalue.Value {
+	items := make([]jsonvalue.Value, len(xs))
 	for i, x := range xs {
 		items[i] = of(x)
 	}
-	return agentcheck.ArrayOf(items...)
+	return jsonvalue.Array(items...)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/adapters/otel"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // The messages of the GenAI semantic conventions, as an instrumentation
@@ -179,8 +180,8 @@ func weatherConversation() agentcheck.Conversation {
 		{Role: agentcheck.System, Content: "You report the weather."},
 		{Role: agentcheck.Human, Content: "Weather in Paris and Rome for two days?"},
 		{Role: agentcheck.AI, Content: "Checking both.", ToolCalls: []agentcheck.ToolCall{
-			{ID: "call_1", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city": "Paris", "days": 2.0}`)},
-			{ID: "call_2", Name: "get_weather", Args: agentcheck.MustParseValue(`{"city": "Rome", "days": 2}`)},
+			{ID: "call_1", Name: "get_weather", Args: jsonvalue.MustParse(`{"city": "Paris", "days": 2.0}`)},
+			{ID: "call_2", Name: "get_weather", Args: jsonvalue.MustParse(`{"city": "Rome", "days": 2}`)},
 		}},
 		{Role: agentcheck.Tool, Content: "sunny, 24C", ToolCallID: "call_1"},
 		{Role: agentcheck.Tool, Content: `{"error":"timeout"}`, ToolCallID: "call_2", IsError: true},
@@ -205,7 +206,7 @@ func weatherSample() agentcheck.Sample {
 // key, in canonical key order.
 func sameSample(t *testing.T, want, got agentcheck.Sample, canonical bool) {
 	t.Helper()
-	text := func(v agentcheck.Value) string {
+	text := func(v jsonvalue.Value) string {
 		if canonical {
 			return v.Canonical()
 		}

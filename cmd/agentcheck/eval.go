@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -313,7 +314,7 @@ func (sc *scorer) appendFloat(b []byte, x float64) []byte {
 	if p, ok := sc.floats[x]; ok && cacheable {
 		return append(b, p...)
 	}
-	v := agentcheck.FloatOf(x)
+	v := jsonvalue.Float(x)
 	var p []byte
 	if sc.cfg.format == formatTable {
 		p = []byte(shortScore(x))
@@ -433,7 +434,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample) (s agent
 			switch m := m.(type) {
 			case metric.ToolCallF1:
 				if !gathered {
-					sc.calls, gathered = s.Conversation.AppendToolCalls(sc.calls[:0]), true
+					sc.calls, gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
 				}
 				sc.results[j], sc.errs[j] = metric.Result{Metric: m.Name(), Score: m.Score(sc.calls, s.ReferenceToolCalls)}, nil
 			case metric.ToolCallAccuracy:
@@ -442,7 +443,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample) (s agent
 					break
 				}
 				if !gathered {
-					sc.calls, gathered = s.Conversation.AppendToolCalls(sc.calls[:0]), true
+					sc.calls, gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
 				}
 				sc.results[j], sc.errs[j] = metric.Result{Metric: m.Name(), Score: m.Score(sc.calls, s.ReferenceToolCalls)}, nil
 			default:
@@ -567,8 +568,20 @@ func (sc *scorer) appendError(b []byte, it *item, err error) []byte {
 	return b
 }
 
+// appendToolCalls appends to dst the calls Conversation.ToolCalls returns
+// (those of the AI messages, in order), into memory reused from sample to
+// sample.
+func appendToolCalls(dst []agentcheck.ToolCall, c agentcheck.Conversation) []agentcheck.ToolCall {
+	for _, m := range c {
+		if m.Role == agentcheck.AI {
+			dst = append(dst, m.ToolCalls...)
+		}
+	}
+	return dst
+}
+
 func appendJSONString(b []byte, s string) []byte {
-	p, _ := agentcheck.StringOf(s).MarshalJSON()
+	p, _ := jsonvalue.String(s).MarshalJSON()
 	return appendShownJSON(b, p)
 }
 

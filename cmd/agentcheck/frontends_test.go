@@ -15,6 +15,7 @@ import (
 	"github.com/agentcheck/agentcheck/agenttest/assert"
 	"github.com/agentcheck/agentcheck/agenttest/require"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/matchers"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
@@ -33,7 +34,7 @@ func feCall(r *rand.Rand, valid bool) agentcheck.ToolCall {
 		c.InvalidArgs = `{"a": 1`
 		return c
 	case k == 1 && !valid:
-		c.Args = agentcheck.MustParseValue(`[1,2]`)
+		c.Args = jsonvalue.MustParse(`[1,2]`)
 		return c
 	case k == 2:
 		return c // no arguments
@@ -44,7 +45,7 @@ func feCall(r *rand.Rand, valid bool) agentcheck.ToolCall {
 			members = append(members, fmt.Sprintf("%q:%s", key, values[r.IntN(len(values))]))
 		}
 	}
-	c.Args = agentcheck.MustParseValue("{" + strings.Join(members, ",") + "}")
+	c.Args = jsonvalue.MustParse("{" + strings.Join(members, ",") + "}")
 	return c
 }
 

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // gate is a --fail-under or a --sample-threshold: a metric of --metrics and
@@ -23,7 +23,7 @@ type gate struct {
 func (g gate) String() string { return g.flag + " " + g.name + "=" + fullScore(g.threshold) }
 
 // fullScore writes a score as the JSON output does, to the last bit.
-func fullScore(x float64) string { return agentcheck.FloatOf(x).String() }
+func fullScore(x float64) string { return jsonvalue.Float(x).String() }
 
 // shortScore writes a score as the table does: four decimals.
 func shortScore(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
@@ -93,12 +93,12 @@ func recordID(text string) string {
 	if !strings.Contains(text, `"id"`) {
 		return ""
 	}
-	v, err := agentcheck.ParseValue([]byte(text))
+	v, err := jsonvalue.Parse([]byte(text))
 	if err != nil {
 		return ""
 	}
 	id, ok := v.Get("id")
-	if !ok || (id.Kind() != agentcheck.StringKind && id.Kind() != agentcheck.IntKind) {
+	if !ok || (id.Kind() != jsonvalue.StringKind && id.Kind() != jsonvalue.IntKind) {
 		return ""
 	}
 	return id.Text()

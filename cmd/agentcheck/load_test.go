@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -23,7 +24,7 @@ import (
 // the same Sample, or the same error in the same place, wrapped in a
 // LoadError that names the file.
 
-var valueEqual = cmp.Comparer(func(a, b agentcheck.Value) bool {
+var valueEqual = cmp.Comparer(func(a, b jsonvalue.Value) bool {
 	// The JSON text keeps key order and number kinds (1 is not 1.0) and
 	// writes NaN as NaN, which Equal finds equal to nothing; Members tells
 	// nil from empty.
@@ -39,7 +40,7 @@ func checkSameSample(t *testing.T, text string) {
 	}
 	if gotErr != nil {
 		var le *dataset.LoadError
-		var gotSyn, wantSyn *agentcheck.SyntaxError
+		var gotSyn, wantSyn *jsonvalue.SyntaxError
 		same := errors.As(gotErr, &le) && le.File == "f.jsonl"
 		if errors.As(wantErr, &wantSyn) {
 			// Where the JSON breaks; the wording after the sample differs.

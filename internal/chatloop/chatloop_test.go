@@ -15,6 +15,7 @@ import (
 	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/internal/chatloop"
 	"github.com/agentcheck/agentcheck/internal/chatwire"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/scenario"
 )
@@ -107,7 +108,7 @@ func calls(ids ...string) agentcheck.Message {
 	return m
 }
 
-var sameText = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.String() == b.String() })
+var sameText = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.String() == b.String() })
 
 func TestTurnRunsToolsUntilTheModelAnswersInText(t *testing.T) {
 	h := &fakeModel{answers: []agentcheck.Message{

@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 type message struct {
@@ -71,7 +72,7 @@ func Messages(conv agentcheck.Conversation) ([]byte, error) {
 				args := tc.InvalidArgs
 				if args == "" {
 					args = "{}"
-					if tc.Args.Kind() != agentcheck.NullKind {
+					if tc.Args.Kind() != jsonvalue.NullKind {
 						b, err := tc.Args.MarshalJSON()
 						if err != nil {
 							return fail(j, tc.Name, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/internal/chatwire"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // sameAsRead is conv as the format can carry it: no error flags, reasoning
@@ -38,7 +39,7 @@ func sameAsRead(conv agentcheck.Conversation) agentcheck.Conversation {
 	return out
 }
 
-var valueText = cmp.Comparer(func(a, b agentcheck.Value) bool { return a.String() == b.String() })
+var valueText = cmp.Comparer(func(a, b jsonvalue.Value) bool { return a.String() == b.String() })
 
 func roundTrip(t *testing.T, conv agentcheck.Conversation) {
 	t.Helper()
@@ -57,34 +58,34 @@ func roundTrip(t *testing.T, conv agentcheck.Conversation) {
 
 var texts = []string{"", "Paris", "a <b> & \"c\"", "línea\nnueva", "🙂", `{"json": "in text"}`, "\u2028"}
 
-func randomValue(r *rand.Rand, depth int) agentcheck.Value {
+func randomValue(r *rand.Rand, depth int) jsonvalue.Value {
 	switch k := r.IntN(8); {
 	case k == 0:
-		return agentcheck.IntOf(r.Int64N(2000) - 1000)
+		return jsonvalue.Int(r.Int64N(2000) - 1000)
 	case k == 1:
-		return agentcheck.FloatOf(float64(r.IntN(100)) / 4)
+		return jsonvalue.Float(float64(r.IntN(100)) / 4)
 	case k == 2:
-		return agentcheck.BoolOf(r.IntN(2) == 0)
+		return jsonvalue.Bool(r.IntN(2) == 0)
 	case k == 3:
-		return agentcheck.NullValue()
+		return jsonvalue.Value{}
 	case k == 4 && depth < 3:
-		items := make([]agentcheck.Value, r.IntN(3))
+		items := make([]jsonvalue.Value, r.IntN(3))
 		for i := range items {
 			items[i] = randomValue(r, depth+1)
 		}
-		return agentcheck.ArrayOf(items...)
+		return jsonvalue.Array(items...)
 	case k == 5 && depth < 3:
 		return randomObject(r, depth+1)
 	}
-	return agentcheck.StringOf(texts[r.IntN(len(texts))])
+	return jsonvalue.String(texts[r.IntN(len(texts))])
 }
 
-func randomObject(r *rand.Rand, depth int) agentcheck.Value {
-	members := make([]agentcheck.Member, r.IntN(4))
+func randomObject(r *rand.Rand, depth int) jsonvalue.Value {
+	members := make([]jsonvalue.Member, r.IntN(4))
 	for i := range members {
-		members[i] = agentcheck.Member{Key: fmt.Sprintf("k%d_%s", i, texts[r.IntN(len(texts))]), Value: randomValue(r, depth)}
+		members[i] = jsonvalue.Member{Key: fmt.Sprintf("k%d_%s", i, texts[r.IntN(len(texts))]), Value: randomValue(r, depth)}
 	}
-	return agentcheck.ObjectOf(members...)
+	return jsonvalue.Object(members...)
 }
 
 // Generated conversations of every shape the wrappers send (system prompt,
@@ -109,8 +110,8 @@ func TestMessagesReadBackAsWritten(t *testing.T) {
 						tc.InvalidArgs = `{"city": "Par`
 					case 1:
 						tc.Args = randomValue(r, 0) // not an object: kept as it is
-						if tc.Args.Kind() == agentcheck.NullKind {
-							tc.Args = agentcheck.ObjectOf() // null arguments read back as none, {}
+						if tc.Args.Kind() == jsonvalue.NullKind {
+							tc.Args = jsonvalue.Object() // null arguments read back as none, {}
 						}
 					default:
 						tc.Args = randomObject(r, 0)

@@ -1,4 +1,4 @@
-// Package jsonkey gives an agentcheck.Value a key under agentcheck.Equal:
+// Package jsonkey gives an jsonvalue.Value a key under jsonvalue.Equal:
 // two values get the same key exactly when Equal reports them equal, so
 // that calls can be hashed by their arguments (the trajectory engine, the
 // ragas metrics) and Python's == can be built on it (internal/pyvalue).
@@ -10,26 +10,26 @@ import (
 	"math/big"
 	"strconv"
 
-	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/pytext"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Append appends to b the key of v. nan is a counter the caller owns that
 // gives each NaN a key of its own, as Equal has no NaN equal anything; with
 // nan nil, every NaN gets the same key.
-func Append(b []byte, v agentcheck.Value, nan *int) []byte {
+func Append(b []byte, v jsonvalue.Value, nan *int) []byte {
 	switch v.Kind() {
-	case agentcheck.NullKind:
+	case jsonvalue.NullKind:
 		return append(b, 'N')
-	case agentcheck.BoolKind:
+	case jsonvalue.BoolKind:
 		if v.BoolValue() {
 			return append(b, 't')
 		}
 		return append(b, 'f')
-	case agentcheck.IntKind:
+	case jsonvalue.IntKind:
 		b = append(b, 'n')
 		return append(b, v.Text()...)
-	case agentcheck.FloatKind:
+	case jsonvalue.FloatKind:
 		f := v.Float()
 		b = append(b, 'n')
 		switch {
@@ -53,18 +53,18 @@ func Append(b []byte, v agentcheck.Value, nan *int) []byte {
 		// A fractional float equals only itself: its bits are its key,
 		// fixed-length, so the key needs no end marker.
 		return binary.BigEndian.AppendUint64(append(b, 'x'), math.Float64bits(f))
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		s := v.Text()
 		b = binary.AppendUvarint(append(b, 's'), uint64(len(s)))
 		return append(b, s...)
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		b = append(b, '[')
 		for _, e := range v.Elements() {
 			b = Append(b, e.Value, nan)
 			b = append(b, ',')
 		}
 		return append(b, ']')
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		// The member count up front keeps keys unambiguous: without it the
 		// '}' that closes an object reads like the length (125) of a next
 		// key.
@@ -86,7 +86,7 @@ func Append(b []byte, v agentcheck.Value, nan *int) []byte {
 // SortedMembers appends to buf the indexes of ms sorted by key (byte order,
 // which for UTF-8 is code point order, Python's string order) and returns
 // it. Equal keys keep their order.
-func SortedMembers(ms []agentcheck.Member, buf []int) []int {
+func SortedMembers(ms []jsonvalue.Member, buf []int) []int {
 	idx := buf[:0]
 	for i := range ms {
 		idx = append(idx, i)

@@ -7,11 +7,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/jsonkey"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
-// corpus holds values that are equal under agentcheck.Equal in some
+// corpus holds values that are equal under jsonvalue.Equal in some
 // pairs and differ in small ways in others: number spellings and kinds,
 // large and fractional numbers, key order, duplicate keys, nesting.
 var corpus = []string{
@@ -26,20 +26,20 @@ var corpus = []string{
 // Keys are equal exactly when Equal says the values are: every pair of the
 // corpus, each value also as ObjectOf builds it with a duplicate key.
 func TestKeysAgreeWithEqual(t *testing.T) {
-	var vals []agentcheck.Value
+	var vals []jsonvalue.Value
 	for _, s := range corpus {
-		vals = append(vals, agentcheck.MustParseValue(s))
+		vals = append(vals, jsonvalue.MustParse(s))
 	}
-	dup := func(v agentcheck.Value) agentcheck.Value {
-		return agentcheck.ObjectOf(agentcheck.Member{Key: "k", Value: v}, agentcheck.Member{Key: "j", Value: agentcheck.NullValue()}, agentcheck.Member{Key: "k", Value: agentcheck.IntOf(1)})
+	dup := func(v jsonvalue.Value) jsonvalue.Value {
+		return jsonvalue.Object(jsonvalue.Member{Key: "k", Value: v}, jsonvalue.Member{Key: "j", Value: jsonvalue.Value{}}, jsonvalue.Member{Key: "k", Value: jsonvalue.Int(1)})
 	}
 	for _, v := range vals[:len(corpus)] {
-		vals = append(vals, dup(v), agentcheck.FloatOf(v.Float()))
+		vals = append(vals, dup(v), jsonvalue.Float(v.Float()))
 	}
 	for _, a := range vals {
 		for _, b := range vals {
 			ka, kb := string(jsonkey.Append(nil, a, nil)), string(jsonkey.Append(nil, b, nil))
-			if eq := agentcheck.Equal(a, b); (ka == kb) != eq {
+			if eq := jsonvalue.Equal(a, b); (ka == kb) != eq {
 				t.Errorf("Expected the keys of %s and %s to be equal exactly when Equal (%v) is, but they are %q and %q", a, b, eq, ka, kb)
 			}
 		}
@@ -54,13 +54,13 @@ func FuzzKeysAgreeWithEqual(f *testing.F) {
 		f.Add(s, s)
 	}
 	f.Fuzz(func(t *testing.T, sa, sb string) {
-		a, errA := agentcheck.ParseValue([]byte(sa))
-		b, errB := agentcheck.ParseValue([]byte(sb))
+		a, errA := jsonvalue.Parse([]byte(sa))
+		b, errB := jsonvalue.Parse([]byte(sb))
 		if errA != nil || errB != nil {
 			return
 		}
 		ka, kb := string(jsonkey.Append(nil, a, nil)), string(jsonkey.Append(nil, b, nil))
-		if eq := agentcheck.Equal(a, b); (ka == kb) != eq && !strings.Contains(sa+sb, "NaN") {
+		if eq := jsonvalue.Equal(a, b); (ka == kb) != eq && !strings.Contains(sa+sb, "NaN") {
 			t.Errorf("Expected the keys of %s and %s to be equal exactly when Equal (%v) is, but they are %q and %q", sa, sb, eq, ka, kb)
 		}
 	})
@@ -69,7 +69,7 @@ func FuzzKeysAgreeWithEqual(f *testing.F) {
 // NaN equals nothing: with a counter each NaN gets a key of its own; without
 // one they share it.
 func TestNaNKeys(t *testing.T) {
-	nan := agentcheck.ArrayOf(agentcheck.FloatOf(math.NaN()))
+	nan := jsonvalue.Array(jsonvalue.Float(math.NaN()))
 	n := 0
 	if a, b := string(jsonkey.Append(nil, nan, &n)), string(jsonkey.Append(nil, nan, &n)); a == b {
 		t.Errorf("Expected two NaNs to get two keys with a counter, but both got %q", a)
@@ -80,7 +80,7 @@ func TestNaNKeys(t *testing.T) {
 }
 
 func TestSortedMembers(t *testing.T) {
-	v := agentcheck.MustParseValue(`{"b": 1, "é": 2, "a": 3, "": 4, "B": 5, "ab": 6}`)
+	v := jsonvalue.MustParse(`{"b": 1, "é": 2, "a": 3, "": 4, "B": 5, "ab": 6}`)
 	var keys []string
 	ms := v.Members()
 	for _, i := range jsonkey.SortedMembers(ms, nil) {

@@ -17,8 +17,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/pyvalue"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // FuzzPythonFloat: str() of a float is Python's repr: the shortest text
@@ -28,7 +28,7 @@ import (
 func FuzzPythonFloat(f *testing.F) {
 	f.Fuzz(func(t *testing.T, bits uint64) {
 		x := math.Float64frombits(bits)
-		v := agentcheck.FloatOf(x)
+		v := jsonvalue.Float(x)
 		s := pyvalue.Str(v)
 		if r := pyvalue.Repr(v); r != s {
 			t.Fatalf("repr(%v) = %q, str = %q", x, r, s)
@@ -49,9 +49,9 @@ func FuzzPythonFloat(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := agentcheck.ParseValue(out)
+		back, err := jsonvalue.Parse(out)
 		same := back.Float() == x && math.Signbit(back.Float()) == math.Signbit(x) || math.IsNaN(back.Float()) && math.IsNaN(x)
-		if err != nil || back.Kind() != agentcheck.FloatKind || !same {
+		if err != nil || back.Kind() != jsonvalue.FloatKind || !same {
 			t.Fatalf("%v as JSON is %s, which reads back as %v (%v)", x, out, back, err)
 		}
 	})
@@ -102,7 +102,7 @@ func checkFiniteRepr(t *testing.T, x float64, s string) {
 // its repr is a Python literal of the same value.
 func FuzzPythonString(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
-		v := agentcheck.StringOf(s)
+		v := jsonvalue.String(s)
 		if pyvalue.Str(v) != s {
 			t.Fatalf("str(%q) = %q", s, pyvalue.Str(v))
 		}
@@ -124,11 +124,11 @@ func FuzzPythonString(f *testing.F) {
 		if _, ok := wtf8CodePoints(s); ok {
 			// A str is text: its JSON reads back as itself.
 			out, _ := v.MarshalJSON()
-			if back, err := agentcheck.ParseValue(out); err != nil || !agentcheck.Equal(back, v) {
+			if back, err := jsonvalue.Parse(out); err != nil || !jsonvalue.Equal(back, v) {
 				t.Fatalf("%q as JSON is %s, which reads back as %v (%v)", s, out, back, err)
 			}
 		}
-		if doc, err := agentcheck.ParseValue([]byte(s)); err == nil {
+		if doc, err := jsonvalue.Parse([]byte(s)); err == nil {
 			r := pyvalue.Repr(doc)
 			got, rest, err := readPyLiteral(r)
 			if err != nil || strings.TrimSpace(rest) != "" {
@@ -137,7 +137,7 @@ func FuzzPythonString(f *testing.F) {
 			if msg := samePy(got, doc); msg != "" {
 				t.Fatalf("repr of %s is %q: %s", s, r, msg)
 			}
-			if doc.Kind() != agentcheck.StringKind && pyvalue.Str(doc) != r {
+			if doc.Kind() != jsonvalue.StringKind && pyvalue.Str(doc) != r {
 				t.Fatalf("str of %s is %q, repr %q: they differ only for strings", s, pyvalue.Str(doc), r)
 			}
 		}
@@ -308,28 +308,28 @@ func readPyLiteral(s string) (pyValue, string, error) {
 }
 
 // samePy says how the Python literal p differs from v, or "".
-func samePy(p pyValue, v agentcheck.Value) string {
-	kinds := map[agentcheck.Kind]string{
-		agentcheck.NullKind: "None", agentcheck.BoolKind: "bool", agentcheck.IntKind: "int", agentcheck.FloatKind: "float",
-		agentcheck.StringKind: "str", agentcheck.ArrayKind: "list", agentcheck.ObjectKind: "dict",
+func samePy(p pyValue, v jsonvalue.Value) string {
+	kinds := map[jsonvalue.Kind]string{
+		jsonvalue.NullKind: "None", jsonvalue.BoolKind: "bool", jsonvalue.IntKind: "int", jsonvalue.FloatKind: "float",
+		jsonvalue.StringKind: "str", jsonvalue.ArrayKind: "list", jsonvalue.ObjectKind: "dict",
 	}
 	if p.kind != kinds[v.Kind()] {
 		return "a " + v.Kind().String() + " reads back as a " + p.kind
 	}
 	switch v.Kind() {
-	case agentcheck.BoolKind, agentcheck.IntKind:
+	case jsonvalue.BoolKind, jsonvalue.IntKind:
 		if p.text != pyvalue.Str(v) {
 			return strconv.Quote(pyvalue.Str(v)) + " reads back as " + strconv.Quote(p.text)
 		}
-	case agentcheck.FloatKind:
+	case jsonvalue.FloatKind:
 		if math.Float64bits(p.f) != math.Float64bits(v.Float()) && !(math.IsNaN(p.f) && math.IsNaN(v.Float())) {
 			return "float " + pyvalue.Str(v) + " reads back as " + strconv.FormatFloat(p.f, 'g', -1, 64)
 		}
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		if cps, _ := wtf8CodePoints(v.Text()); !slices.Equal(cps, p.str) {
 			return strconv.Quote(v.Text()) + " reads back as " + strconv.Quote(string(p.str))
 		}
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		if len(p.elems) != v.Len() {
 			return "a list of " + strconv.Itoa(v.Len()) + " reads back with " + strconv.Itoa(len(p.elems))
 		}
@@ -338,13 +338,13 @@ func samePy(p pyValue, v agentcheck.Value) string {
 				return "[" + strconv.Itoa(i) + "]: " + msg
 			}
 		}
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		ms := v.Members()
 		if len(p.elems) != 2*len(ms) {
 			return "a dict of " + strconv.Itoa(len(ms)) + " reads back with " + strconv.Itoa(len(p.elems)/2)
 		}
 		for i, m := range ms {
-			if msg := samePy(p.elems[2*i], agentcheck.StringOf(m.Key)); msg != "" {
+			if msg := samePy(p.elems[2*i], jsonvalue.String(m.Key)); msg != "" {
 				return "key " + strconv.Itoa(i) + ": " + msg
 			}
 			if msg := samePy(p.elems[2*i+1], m.Value); msg != "" {

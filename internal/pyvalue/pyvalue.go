@@ -8,46 +8,46 @@ import (
 	"encoding/binary"
 	"math"
 
-	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/jsonkey"
 	"github.com/agentcheck/agentcheck/internal/pytext"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // Str returns Python's str() of v: a string as it is, anything else as
 // Python prints it (None, True, 1.0, 1e-05, {'k': [1, 'a']}).
-func Str(v agentcheck.Value) string { return string(AppendStr(nil, v)) }
+func Str(v jsonvalue.Value) string { return string(AppendStr(nil, v)) }
 
 // AppendStr appends Python's str() of v.
-func AppendStr(b []byte, v agentcheck.Value) []byte {
+func AppendStr(b []byte, v jsonvalue.Value) []byte {
 	switch v.Kind() {
-	case agentcheck.StringKind, agentcheck.IntKind:
+	case jsonvalue.StringKind, jsonvalue.IntKind:
 		return append(b, v.Text()...)
-	case agentcheck.BoolKind:
+	case jsonvalue.BoolKind:
 		return appendBool(b, v)
-	case agentcheck.NullKind:
+	case jsonvalue.NullKind:
 		return append(b, "None"...)
-	case agentcheck.FloatKind:
+	case jsonvalue.FloatKind:
 		return pytext.AppendFloat(b, v.Float())
 	}
 	return appendRepr(b, v)
 }
 
 // Repr returns Python's repr() of v: as Str, but strings quoted.
-func Repr(v agentcheck.Value) string { return string(appendRepr(nil, v)) }
+func Repr(v jsonvalue.Value) string { return string(appendRepr(nil, v)) }
 
-func appendRepr(b []byte, v agentcheck.Value) []byte {
+func appendRepr(b []byte, v jsonvalue.Value) []byte {
 	switch v.Kind() {
-	case agentcheck.NullKind:
+	case jsonvalue.NullKind:
 		return append(b, "None"...)
-	case agentcheck.BoolKind:
+	case jsonvalue.BoolKind:
 		return appendBool(b, v)
-	case agentcheck.IntKind:
+	case jsonvalue.IntKind:
 		return append(b, v.Text()...)
-	case agentcheck.FloatKind:
+	case jsonvalue.FloatKind:
 		return pytext.AppendFloat(b, v.Float())
-	case agentcheck.StringKind:
+	case jsonvalue.StringKind:
 		return pytext.AppendRepr(b, v.Text())
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		b = append(b, '[')
 		for i := range v.Len() {
 			if i > 0 {
@@ -56,7 +56,7 @@ func appendRepr(b []byte, v agentcheck.Value) []byte {
 			b = appendRepr(b, v.Index(i))
 		}
 		return append(b, ']')
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		b = append(b, '{')
 		for i, m := range v.Members() {
 			if i > 0 {
@@ -71,7 +71,7 @@ func appendRepr(b []byte, v agentcheck.Value) []byte {
 	return b
 }
 
-func appendBool(b []byte, v agentcheck.Value) []byte {
+func appendBool(b []byte, v jsonvalue.Value) []byte {
 	if v.BoolValue() {
 		return append(b, "True"...)
 	}
@@ -83,22 +83,22 @@ func appendBool(b []byte, v agentcheck.Value) []byte {
 // which makes identity (same kind, same key order) the answer for two values
 // of the same kind, and texts of different kinds can only meet when one is a
 // string: "1", "True", "None" or "[1, 2]" are the str() of non-strings too.
-func SameStr(a, b agentcheck.Value) (same, known bool) {
+func SameStr(a, b jsonvalue.Value) (same, known bool) {
 	if a.Kind() == b.Kind() {
 		return identical(&a, &b), true
 	}
-	if a.Kind() == agentcheck.StringKind {
+	if a.Kind() == jsonvalue.StringKind {
 		a, b = b, a
 	}
-	if b.Kind() != agentcheck.StringKind {
+	if b.Kind() != jsonvalue.StringKind {
 		return false, true
 	}
 	switch a.Kind() {
-	case agentcheck.IntKind:
+	case jsonvalue.IntKind:
 		return a.Text() == b.Text(), true
-	case agentcheck.BoolKind:
+	case jsonvalue.BoolKind:
 		return string(appendBool(nil, a)) == b.Text(), true
-	case agentcheck.NullKind:
+	case jsonvalue.NullKind:
 		return b.Text() == "None", true
 	}
 	return false, false
@@ -106,17 +106,17 @@ func SameStr(a, b agentcheck.Value) (same, known bool) {
 
 // identical reports whether a and b are the same value with the same key
 // order and number kinds: the identity str() sees.
-func identical(a, b *agentcheck.Value) bool {
+func identical(a, b *jsonvalue.Value) bool {
 	if a.Kind() != b.Kind() {
 		return false
 	}
 	switch a.Kind() {
-	case agentcheck.FloatKind:
+	case jsonvalue.FloatKind:
 		x, y := a.Float(), b.Float()
 		return x == y && math.Signbit(x) == math.Signbit(y) || (math.IsNaN(x) && math.IsNaN(y))
-	case agentcheck.BoolKind:
+	case jsonvalue.BoolKind:
 		return a.BoolValue() == b.BoolValue()
-	case agentcheck.ArrayKind, agentcheck.ObjectKind:
+	case jsonvalue.ArrayKind, jsonvalue.ObjectKind:
 		ae, be := a.Elements(), b.Elements()
 		if len(ae) != len(be) {
 			return false
@@ -137,21 +137,21 @@ func identical(a, b *agentcheck.Value) bool {
 // which Python's == makes them. nan is as jsonkey.Append's: with nan nil,
 // every NaN gets the same key, as Python's json module decodes every NaN to
 // one shared float object and ragas's sets compare by identity before ==.
-func AppendKey(b []byte, v agentcheck.Value, nan *int) []byte {
+func AppendKey(b []byte, v jsonvalue.Value, nan *int) []byte {
 	switch v.Kind() {
-	case agentcheck.BoolKind:
+	case jsonvalue.BoolKind:
 		if v.BoolValue() {
 			return append(b, 'n', '1')
 		}
 		return append(b, 'n', '0')
-	case agentcheck.ArrayKind:
+	case jsonvalue.ArrayKind:
 		b = append(b, '[')
 		for i := range v.Len() {
 			b = AppendKey(b, v.Index(i), nan)
 			b = append(b, ',')
 		}
 		return append(b, ']')
-	case agentcheck.ObjectKind:
+	case jsonvalue.ObjectKind:
 		ms := v.Members()
 		b = append(b, '{')
 		b = binary.AppendUvarint(b, uint64(len(ms)))
@@ -170,26 +170,26 @@ func AppendKey(b []byte, v agentcheck.Value, nan *int) []byte {
 // Equal reports whether AppendKey(nil, a, nil) and AppendKey(nil, b, nil)
 // are equal, without writing them (but for a number against a number of
 // another kind).
-func Equal(a, b agentcheck.Value) bool { return equal(&a, &b) }
+func Equal(a, b jsonvalue.Value) bool { return equal(&a, &b) }
 
 // equal is Equal on values in place: ToolCallF1 compares every pair of a
 // sample's calls with it, most of their arguments strings.
-func equal(a, b *agentcheck.Value) bool {
+func equal(a, b *jsonvalue.Value) bool {
 	ak, bk := a.Kind(), b.Kind()
 	if ak == bk {
 		switch ak {
-		case agentcheck.StringKind, agentcheck.IntKind:
+		case jsonvalue.StringKind, jsonvalue.IntKind:
 			return a.Text() == b.Text()
-		case agentcheck.NullKind:
+		case jsonvalue.NullKind:
 			return true
-		case agentcheck.BoolKind:
+		case jsonvalue.BoolKind:
 			return a.BoolValue() == b.BoolValue()
-		case agentcheck.FloatKind:
+		case jsonvalue.FloatKind:
 			// Two floats have the same key exactly when they are the same
 			// number (0.0 and -0.0 both being "0"), or both NaN.
 			x, y := a.Float(), b.Float()
 			return x == y || x != x && y != y
-		case agentcheck.ArrayKind:
+		case jsonvalue.ArrayKind:
 			ae, be := a.Elements(), b.Elements()
 			if len(ae) != len(be) {
 				return false
@@ -200,7 +200,7 @@ func equal(a, b *agentcheck.Value) bool {
 				}
 			}
 			return true
-		case agentcheck.ObjectKind:
+		case jsonvalue.ObjectKind:
 			return equalMembers(a.Members(), b.Members())
 		}
 		return false
@@ -215,7 +215,7 @@ func equal(a, b *agentcheck.Value) bool {
 // equalMembers compares two objects' members as Python's == compares
 // dicts. The keys compare the members in key order; with the same keys in
 // the same order both sides sort alike, so the members compare in place.
-func equalMembers(am, bm []agentcheck.Member) bool {
+func equalMembers(am, bm []jsonvalue.Member) bool {
 	if len(am) != len(bm) {
 		return false
 	}
@@ -245,6 +245,6 @@ func equalMembers(am, bm []agentcheck.Member) bool {
 	return true
 }
 
-func isNumber(k agentcheck.Kind) bool {
-	return k == agentcheck.BoolKind || k == agentcheck.IntKind || k == agentcheck.FloatKind
+func isNumber(k jsonvalue.Kind) bool {
+	return k == jsonvalue.BoolKind || k == jsonvalue.IntKind || k == jsonvalue.FloatKind
 }

@@ -7,8 +7,8 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/pyvalue"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // pyStrTable holds JSON texts with Python's str() and repr() of what
@@ -90,7 +90,7 @@ var pyStrTable = []struct {
 
 func TestStrRepr(t *testing.T) {
 	for _, tt := range pyStrTable {
-		v, err := agentcheck.ParseValue([]byte(tt.json))
+		v, err := jsonvalue.Parse([]byte(tt.json))
 		if err != nil {
 			t.Errorf("ParseValue(%s): %v", tt.json, err)
 			continue
@@ -138,10 +138,10 @@ func TestStrOfGoValues(t *testing.T) {
 			A int     `json:"a"`
 			B float64 `json:"b"`
 		}{1, 2}, "{'a': 1, 'b': 2}"}, // encoding/json writes 2.0 as 2: an int
-		{agentcheck.MustParseValue(`{"k": 1e-05}`), "{'k': 1e-05}"},
+		{jsonvalue.MustParse(`{"k": 1e-05}`), "{'k': 1e-05}"},
 	}
 	for _, tt := range tests {
-		v, err := agentcheck.ValueOf(tt.in)
+		v, err := jsonvalue.Of(tt.in)
 		if err != nil {
 			t.Errorf("ValueOf(%#v): %v", tt.in, err)
 			continue
@@ -198,33 +198,33 @@ func TestAppendKey(t *testing.T) {
 		{`2.5`, `2.50`, true},
 	}
 	key := func(s string) string {
-		return string(pyvalue.AppendKey(nil, agentcheck.MustParseValue(`{"k": `+s+`}`), nil))
+		return string(pyvalue.AppendKey(nil, jsonvalue.MustParse(`{"k": `+s+`}`), nil))
 	}
 	for _, tt := range tests {
 		if got := key(tt.a) == key(tt.b); got != tt.equal {
 			t.Errorf("%s == %s: got %v, Python gives %v (keys %q, %q)", tt.a, tt.b, got, tt.equal, key(tt.a), key(tt.b))
 		}
 		// Equal compares as the keys do, without writing them.
-		a, b := agentcheck.MustParseValue(tt.a), agentcheck.MustParseValue(tt.b)
+		a, b := jsonvalue.MustParse(tt.a), jsonvalue.MustParse(tt.b)
 		if got := pyvalue.Equal(a, b); got != tt.equal {
 			t.Errorf("Equal(%s, %s) = %v, Python gives %v", tt.a, tt.b, got, tt.equal)
 		}
 	}
 	// With a counter, as the best-match metric uses it, NaN equals nothing.
 	n := 0
-	a := string(pyvalue.AppendKey(nil, agentcheck.MustParseValue(`[NaN]`), &n))
-	b := string(pyvalue.AppendKey(nil, agentcheck.MustParseValue(`[NaN]`), &n))
+	a := string(pyvalue.AppendKey(nil, jsonvalue.MustParse(`[NaN]`), &n))
+	b := string(pyvalue.AppendKey(nil, jsonvalue.MustParse(`[NaN]`), &n))
 	if a == b {
 		t.Errorf("with a counter, NaN keys %q and %q are equal", a, b)
 	}
 }
 
 func Example() {
-	v := agentcheck.MustParseValue(`{"city": "Paris", "days": 2.0, "metric": true, "stops": null}`)
+	v := jsonvalue.MustParse(`{"city": "Paris", "days": 2.0, "metric": true, "stops": null}`)
 	fmt.Println(pyvalue.Str(v))
-	fmt.Println(pyvalue.Repr(agentcheck.StringOf("it's")))
-	a, b := agentcheck.MustParseValue(`{"n": 1, "ok": true}`), agentcheck.MustParseValue(`{"ok": 1.0, "n": true}`)
-	fmt.Println(pyvalue.Equal(a, b), agentcheck.Equal(a, b))
+	fmt.Println(pyvalue.Repr(jsonvalue.String("it's")))
+	a, b := jsonvalue.MustParse(`{"n": 1, "ok": true}`), jsonvalue.MustParse(`{"ok": 1.0, "n": true}`)
+	fmt.Println(pyvalue.Equal(a, b), jsonvalue.Equal(a, b))
 	// Output:
 	// {'city': 'Paris', 'days': 2.0, 'metric': True, 'stops': None}
 	// "it's"

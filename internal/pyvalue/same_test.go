@@ -3,7 +3,7 @@ package pyvalue
 import (
 	"testing"
 
-	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // TestSameStr: str() is one-to-one within a kind, so that two values of a
@@ -29,7 +29,7 @@ func TestSameStr(t *testing.T) {
 		{`[]`, `{}`, false},
 	}
 	for _, tt := range tests {
-		a, b := agentcheck.MustParseValue(tt.a), agentcheck.MustParseValue(tt.b)
+		a, b := jsonvalue.MustParse(tt.a), jsonvalue.MustParse(tt.b)
 		if got := identical(&a, &b); got != tt.equal {
 			t.Errorf("identical(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.equal)
 		}
@@ -61,7 +61,7 @@ func TestSameStrAcrossKinds(t *testing.T) {
 		{`[1]`, `"[1]"`, false, false},
 	}
 	for _, tt := range tests {
-		a, b := agentcheck.MustParseValue(tt.a), agentcheck.MustParseValue(tt.b)
+		a, b := jsonvalue.MustParse(tt.a), jsonvalue.MustParse(tt.b)
 		same, known := SameStr(a, b)
 		if same != tt.same || known != tt.known {
 			t.Errorf("SameStr(%s, %s) = %v, %v; want %v, %v", tt.a, tt.b, same, known, tt.same, tt.known)

@@ -1,4 +1,4 @@
-package agentcheck
+package jsonvalue
 
 import (
 	"fmt"
@@ -20,18 +20,20 @@ type parser struct {
 	// stack holds the members of the objects and arrays still being read,
 	// innermost last; a finished container's members are moved from it into
 	// arena, so that each container costs no allocation of its own and a
-	// whole sample a few (see finish).
-	stack  []Member
-	stackp *[]Member // where stack came from, to give it back
+	// whole document a few (see finish).
+	stack []Member
+	// stackp is where stack came from, stackPool, to give it back; nil
+	// before the first push, and for a Decoder, which keeps its stack.
+	stackp *[]Member
+	own    bool // stack belongs to a Decoder
 	arena  []Member
 	// perChunk is how many members an arena chunk holds; 0 means an
 	// estimate from the document's length, as for a document of Values only.
 	perChunk int
-	// owned is set when stack and arena belong to a SampleParser, which
-	// reuses them from document to document: release leaves the stack to
-	// it, and finish grows the arena geometrically so that the reuse
+	// recycle is set when the arena is reused from document to document
+	// (Decoder.Recycle): finish grows it geometrically so that the reuse
 	// settles on one chunk.
-	owned bool
+	recycle bool
 }
 
 // stackPool recycles parser stacks between documents.
@@ -40,7 +42,7 @@ var stackPool = sync.Pool{New: func() any { return new([]Member) }}
 // release gives the parser's stack back for reuse. A parser that is not
 // released just leaves its stack to the garbage collector.
 func (p *parser) release() {
-	if p.stackp == nil || p.owned {
+	if p.stackp == nil {
 		return
 	}
 	// Drop references into the document: finish clears what it pops, so
@@ -52,7 +54,7 @@ func (p *parser) release() {
 }
 
 func (p *parser) push(m Member) {
-	if p.stackp == nil {
+	if p.stackp == nil && !p.own {
 		p.stackp = stackPool.Get().(*[]Member)
 		p.stack = *p.stackp
 	}
@@ -62,7 +64,7 @@ func (p *parser) push(m Member) {
 // finish moves the members pushed since mark into the arena and returns
 // them as an exactly sized slice; appending to it cannot write into its
 // neighbours. Arena chunks are sized from the length of the document, so
-// that a typical sample needs one.
+// that a typical document needs one.
 func (p *parser) finish(mark int) []Member {
 	n := len(p.stack) - mark
 	if n == 0 {
@@ -76,7 +78,7 @@ func (p *parser) finish(mark int) []Member {
 			size = min(len(p.src)/16+8, 1024)
 		}
 		size = max(n, size)
-		if p.owned {
+		if p.recycle {
 			size = max(size, 2*cap(p.arena))
 		}
 		p.arena = make([]Member, 0, size)
@@ -167,19 +169,19 @@ func (p *parser) value(depth int) (Value, error) {
 		return p.number()
 	case strings.HasPrefix(p.src[p.pos:], "true"):
 		p.pos += 4
-		return BoolOf(true), nil
+		return Bool(true), nil
 	case strings.HasPrefix(p.src[p.pos:], "false"):
 		p.pos += 5
-		return BoolOf(false), nil
+		return Bool(false), nil
 	case strings.HasPrefix(p.src[p.pos:], "null"):
 		p.pos += 4
 		return Value{}, nil
 	case strings.HasPrefix(p.src[p.pos:], "NaN"):
 		p.pos += 3
-		return FloatOf(nan), nil
+		return Float(nan), nil
 	case strings.HasPrefix(p.src[p.pos:], "Infinity"):
 		p.pos += 8
-		return FloatOf(inf), nil
+		return Float(inf), nil
 	}
 	return Value{}, p.errorf("unexpected %s, want a value", p.describe())
 }
@@ -203,9 +205,9 @@ func (p *parser) object(depth int) (Value, error) {
 }
 
 // nextKey and nextElem are the steps of reading an object or an array,
-// which object and array take, and which a reader of a known shape, such as
-// ParseSample, takes to read the parts it knows without building Values for
-// them: the same scanning and the same errors either way. A loop over an
+// which object and array take, and which a Decoder takes to read the parts
+// of a document it knows without building Values for them: the same
+// scanning and the same errors either way. A loop over an
 // object's members goes
 //
 //	for key, more, err := p.nextKey(true); more || err != nil; key, more, err = p.nextKey(false) {
@@ -329,7 +331,7 @@ func (p *parser) number() (Value, error) {
 		p.pos++
 		if strings.HasPrefix(p.src[p.pos:], "Infinity") {
 			p.pos += 8
-			return FloatOf(-inf), nil
+			return Float(-inf), nil
 		}
 	}
 	digits := func() int {
@@ -368,7 +370,7 @@ func (p *parser) number() (Value, error) {
 	if isFloat {
 		// Out-of-range literals become ±Inf or 0 as in Python; ignore ErrRange.
 		f, _ := strconv.ParseFloat(lit, 64)
-		return FloatOf(f), nil
+		return Float(f), nil
 	}
 	if len(lit) > maxIntDigits {
 		return Value{}, p.errorAt(start, "integer literal of %d digits exceeds Python's limit of %d", len(lit), maxIntDigits)

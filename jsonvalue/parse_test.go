@@ -1,4 +1,4 @@
-package agentcheck
+package jsonvalue
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestParseValueErrors(t *testing.T) {
+func TestParseErrors(t *testing.T) {
 	tests := []struct{ in, err string }{
 		{``, `line 1, column 1: unexpected end of input, want a value`},
 		{`   `, `line 1, column 4: unexpected end of input, want a value`},
@@ -45,42 +45,42 @@ func TestParseValueErrors(t *testing.T) {
 		{`"é" x`, `line 1, column 6: unexpected 'x' after the JSON value`},
 	}
 	for _, tt := range tests {
-		_, err := ParseValue([]byte(tt.in))
+		_, err := Parse([]byte(tt.in))
 		if err == nil || err.Error() != tt.err {
-			t.Errorf("ParseValue(%q):\n got %v\nwant %s", tt.in, err, tt.err)
+			t.Errorf("Parse(%q):\n got %v\nwant %s", tt.in, err, tt.err)
 			continue
 		}
 		var se *SyntaxError
 		if !errors.As(err, &se) || se.Line < 1 || se.Column < 1 || se.Offset < 0 || se.Offset > len(tt.in) {
-			t.Errorf("ParseValue(%q): %#v is not a located *SyntaxError", tt.in, err)
+			t.Errorf("Parse(%q): %#v is not a located *SyntaxError", tt.in, err)
 		}
 	}
 }
 
-// TestParseValueLimits: what Python's json module refuses (nesting past
+// TestParseLimits: what Python's json module refuses (nesting past
 // its recursion limit, ints past 4300 digits) is refused too.
-func TestParseValueLimits(t *testing.T) {
+func TestParseLimits(t *testing.T) {
 	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
-	if _, err := ParseValue([]byte(nest(maxDepth))); err != nil {
+	if _, err := Parse([]byte(nest(maxDepth))); err != nil {
 		t.Errorf("%d levels: %v", maxDepth, err)
 	}
-	if _, err := ParseValue([]byte(nest(maxDepth + 1))); err == nil || !strings.Contains(err.Error(), "nesting deeper than 990 levels") {
+	if _, err := Parse([]byte(nest(maxDepth + 1))); err == nil || !strings.Contains(err.Error(), "nesting deeper than 990 levels") {
 		t.Errorf("%d levels: %v", maxDepth+1, err)
 	}
 	deepObj := strings.Repeat(`{"a":`, maxDepth+1) + "1" + strings.Repeat("}", maxDepth+1)
-	if _, err := ParseValue([]byte(deepObj)); err == nil || !strings.Contains(err.Error(), "nesting deeper") {
+	if _, err := Parse([]byte(deepObj)); err == nil || !strings.Contains(err.Error(), "nesting deeper") {
 		t.Errorf("deep objects: %v", err)
 	}
 	digits := strings.Repeat("7", maxIntDigits)
-	if v, err := ParseValue([]byte(digits)); err != nil || v.String() != digits {
+	if v, err := Parse([]byte(digits)); err != nil || v.String() != digits {
 		t.Errorf("%d digits: %v", maxIntDigits, err)
 	}
-	if _, err := ParseValue([]byte("[" + digits + "7]")); err == nil || err.Error() != "line 1, column 2: integer literal of 4301 digits exceeds Python's limit of 4300" {
+	if _, err := Parse([]byte("[" + digits + "7]")); err == nil || err.Error() != "line 1, column 2: integer literal of 4301 digits exceeds Python's limit of 4300" {
 		t.Errorf("%d digits: %v", maxIntDigits+1, err)
 	}
 }
 
-func TestParseValueScalars(t *testing.T) {
+func TestParseScalars(t *testing.T) {
 	tests := []struct {
 		in   string
 		kind Kind
@@ -114,16 +114,16 @@ func TestParseValueScalars(t *testing.T) {
 		{`"raw é 😀 \u2028"`, StringKind, "\"raw é 😀 \u2028\"", 0},
 	}
 	for _, tt := range tests {
-		v, err := ParseValue([]byte(tt.in))
+		v, err := Parse([]byte(tt.in))
 		if err != nil {
-			t.Errorf("ParseValue(%s): %v", tt.in, err)
+			t.Errorf("Parse(%s): %v", tt.in, err)
 			continue
 		}
 		if v.Kind() != tt.kind || v.String() != tt.json {
-			t.Errorf("ParseValue(%s) = %s %s, want %s %s", tt.in, v.Kind(), v.String(), tt.kind, tt.json)
+			t.Errorf("Parse(%s) = %s %s, want %s %s", tt.in, v.Kind(), v.String(), tt.kind, tt.json)
 		}
 		if got := v.Float(); got != tt.f && !(math.IsNaN(got) && math.IsNaN(tt.f)) || math.Signbit(got) != math.Signbit(tt.f) {
-			t.Errorf("ParseValue(%s).Float() = %v, want %v", tt.in, got, tt.f)
+			t.Errorf("Parse(%s).Float() = %v, want %v", tt.in, got, tt.f)
 		}
 	}
 	// Strings keep their text, lone surrogates in WTF-8.
@@ -135,17 +135,17 @@ func TestParseValueScalars(t *testing.T) {
 		`"\ud83d\u0041"`:         "\xed\xa0\xbdA",
 	}
 	for in, want := range texts {
-		if got := MustParseValue(in).Text(); got != want {
-			t.Errorf("ParseValue(%s).Text() = %q, want %q", in, got, want)
+		if got := MustParse(in).Text(); got != want {
+			t.Errorf("Parse(%s).Text() = %q, want %q", in, got, want)
 		}
 	}
 }
 
-// TestParseValueContainers checks that containers keep their members apart
+// TestParseContainers checks that containers keep their members apart
 // (the parser builds them in shared storage) and objects their key order,
 // with a duplicate key in its first position holding its last value.
-func TestParseValueContainers(t *testing.T) {
-	v := MustParseValue(`{"z": [1, [2, 3], {"y": [], "x": {}}], "a": {"k": 1, "j": 2, "k": [4]}, "m": "s", "z": [5, {"q": null}]}`)
+func TestParseContainers(t *testing.T) {
+	v := MustParse(`{"z": [1, [2, 3], {"y": [], "x": {}}], "a": {"k": 1, "j": 2, "k": [4]}, "m": "s", "z": [5, {"q": null}]}`)
 	const want = `{"z":[5,{"q":null}],"a":{"k":[4],"j":2},"m":"s"}`
 	if got := v.String(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -153,20 +153,20 @@ func TestParseValueContainers(t *testing.T) {
 	// Appending to a parsed container must not write into its neighbours.
 	a, _ := v.Get("a")
 	k, _ := a.Get("k")
-	grown := append(k.elems, Member{Value: IntOf(9)})
+	grown := append(k.elems, Member{Value: Int(9)})
 	_ = grown
 	if got := v.String(); got != want {
 		t.Errorf("after appending to a member's elements: %s", got)
 	}
 	for _, in := range []string{`[]`, `{}`, `[[]]`, `[{}, {}]`, `{"a": {}, "b": []}`} {
-		if got := MustParseValue(in).String(); got != strings.ReplaceAll(in, " ", "") {
-			t.Errorf("ParseValue(%s).String() = %s", in, got)
+		if got := MustParse(in).String(); got != strings.ReplaceAll(in, " ", "") {
+			t.Errorf("Parse(%s).String() = %s", in, got)
 		}
 	}
 	// Many documents parsed one after another stay intact.
 	var vals []Value
 	for i := range 200 {
-		vals = append(vals, MustParseValue(`{"i": [`+strings.Repeat(`{"n": 1}, `, i%7)+`2]}`))
+		vals = append(vals, MustParse(`{"i": [`+strings.Repeat(`{"n": 1}, `, i%7)+`2]}`))
 	}
 	for i, v := range vals {
 		want := `{"i":[` + strings.Repeat(`{"n":1},`, i%7) + `2]}`
@@ -176,25 +176,25 @@ func TestParseValueContainers(t *testing.T) {
 	}
 }
 
-func TestMustParseValuePanics(t *testing.T) {
+func TestMustParsePanics(t *testing.T) {
 	defer func() {
 		if _, ok := recover().(*SyntaxError); !ok {
-			t.Error("MustParseValue of bad JSON did not panic with its *SyntaxError")
+			t.Error("MustParse of bad JSON did not panic with its *SyntaxError")
 		}
 	}()
-	MustParseValue(`{`)
+	MustParse(`{`)
 }
 
-// FuzzParseValue: the parser never panics, and what it accepts survives a
+// FuzzParse: the parser never panics, and what it accepts survives a
 // round trip through MarshalJSON unchanged: the same JSON text, key order
 // and number kinds included, and a value Equal to it (but for NaN, which
 // equals nothing).
-func FuzzParseValue(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, s := range []string{`{"a": [1, 1.0, true, null, "x\u00e9\ud800"]}`, `[1e400, -0.0, NaN]`, `"\ud83d\ude00"`, `{"k": 1, "k": 2}`, `12345678901234567890`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, err := ParseValue([]byte(s))
+		v, err := Parse([]byte(s))
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) {
@@ -203,7 +203,7 @@ func FuzzParseValue(f *testing.F) {
 			return
 		}
 		out, _ := v.MarshalJSON()
-		back, err := ParseValue(out)
+		back, err := Parse(out)
 		if err != nil {
 			t.Fatalf("re-parsing %s: %v", out, err)
 		}

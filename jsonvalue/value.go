@@ -1,4 +1,4 @@
-package agentcheck
+package jsonvalue
 
 import (
 	"encoding/json"
@@ -48,8 +48,8 @@ func (k Kind) String() string {
 }
 
 // Value is a JSON value as a tool call's arguments carry it: objects keep
-// their key order and numbers keep the int/float distinction. The zero Value
-// is JSON null.
+// their key order and numbers keep the int/float distinction. The zero
+// Value, Value{}, is JSON null.
 type Value struct {
 	kind Kind
 	// s holds a String's text, an Int's canonical decimal digits, or a Bool
@@ -134,14 +134,14 @@ func (v Value) Canonical() string { return string(v.appendJSON(nil, true)) }
 // MarshalJSON writes v as JSON, keeping key order and number kinds (a
 // Float is written with a fraction or an exponent, 1.0 rather than 1), so
 // that UnmarshalJSON reads back the same Value. NaN and the infinities are
-// written as Python writes them (NaN, Infinity), which ParseValue reads
+// written as Python writes them (NaN, Infinity), which Parse reads
 // but encoding/json refuses: json.Marshal of a Value holding one fails.
 func (v Value) MarshalJSON() ([]byte, error) { return v.appendJSON(nil, false), nil }
 
-// UnmarshalJSON reads v from JSON as ParseValue does: objects keep their
+// UnmarshalJSON reads v from JSON as Parse does: objects keep their
 // key order and numbers their kind, 1 an Int and 1.0 a Float.
 func (v *Value) UnmarshalJSON(data []byte) error {
-	x, err := ParseValue(data)
+	x, err := Parse(data)
 	if err != nil {
 		return err
 	}
@@ -182,26 +182,23 @@ func (v Value) Interface() any {
 	return nil
 }
 
-// Values built from Go.
+// Values built from Go. JSON null is the zero Value, Value{}.
 
-// NullValue returns JSON null, the zero Value.
-func NullValue() Value { return Value{} }
+// String returns the String s.
+func String(s string) Value { return Value{kind: StringKind, s: s} }
 
-// StringOf returns the String s.
-func StringOf(s string) Value { return Value{kind: StringKind, s: s} }
+// Int returns the Int n.
+func Int(n int64) Value { return Value{kind: IntKind, s: strconv.FormatInt(n, 10), f: float64(n)} }
 
-// IntOf returns the Int n.
-func IntOf(n int64) Value { return Value{kind: IntKind, s: strconv.FormatInt(n, 10), f: float64(n)} }
+// Float returns the Float f, which keeps its kind even when integral:
+// Float(1) is written 1.0.
+func Float(f float64) Value { return Value{kind: FloatKind, f: f} }
 
-// FloatOf returns the Float f, which keeps its kind even when integral:
-// FloatOf(1) is written 1.0.
-func FloatOf(f float64) Value { return Value{kind: FloatKind, f: f} }
+// Array returns an Array of items, in order.
+func Array(items ...Value) Value { return arrayOf(items) }
 
-// ArrayOf returns an Array of items, in order.
-func ArrayOf(items ...Value) Value { return arrayOf(items) }
-
-// BoolOf returns the Bool b.
-func BoolOf(b bool) Value {
+// Bool returns the Bool b.
+func Bool(b bool) Value {
 	if b {
 		return Value{kind: BoolKind, s: "True", f: 1}
 	}
@@ -216,14 +213,14 @@ func arrayOf(items []Value) Value {
 	return Value{kind: ArrayKind, elems: elems}
 }
 
-// ObjectOf builds an Object from members in the given order.
-func ObjectOf(members ...Member) Value {
+// Object builds an Object from members in the given order.
+func Object(members ...Member) Value {
 	return Value{kind: ObjectKind, elems: append([]Member{}, members...)}
 }
 
-// ParseValue parses one JSON document into a Value. Like Python's json
+// Parse parses one JSON document into a Value. Like Python's json
 // module it accepts NaN, Infinity and -Infinity.
-func ParseValue(data []byte) (Value, error) {
+func Parse(data []byte) (Value, error) {
 	p := parser{src: string(data)}
 	p.skipSpace()
 	v, err := p.value(0)
@@ -237,49 +234,49 @@ func ParseValue(data []byte) (Value, error) {
 	return v, nil
 }
 
-// MustParseValue is ParseValue for literals in tests; it panics on error.
-func MustParseValue(s string) Value {
-	v, err := ParseValue([]byte(s))
+// MustParse is Parse for literals in tests; it panics on error.
+func MustParse(s string) Value {
+	v, err := Parse([]byte(s))
 	if err != nil {
 		panic(err)
 	}
 	return v
 }
 
-// ValueOf converts a Go value to a Value: nil, bool, all integer and float
+// Of converts a Go value to a Value: nil, bool, all integer and float
 // types, string, json.Number, json.RawMessage, Value, slices, arrays, and
 // maps with string keys (whose keys are sorted, Go maps having no order).
 // Structs go through encoding/json.
-func ValueOf(x any) (Value, error) {
+func Of(x any) (Value, error) {
 	switch t := x.(type) {
 	case nil:
 		return Value{}, nil
 	case Value:
 		return t, nil
 	case bool:
-		return BoolOf(t), nil
+		return Bool(t), nil
 	case string:
-		return StringOf(t), nil
+		return String(t), nil
 	case int:
-		return IntOf(int64(t)), nil
+		return Int(int64(t)), nil
 	case int64:
-		return IntOf(t), nil
+		return Int(t), nil
 	case int32:
-		return IntOf(int64(t)), nil
+		return Int(int64(t)), nil
 	case float64:
-		return FloatOf(t), nil
+		return Float(t), nil
 	case float32:
-		return FloatOf(float64(t)), nil
+		return Float(float64(t)), nil
 	case json.Number:
-		return ParseValue([]byte(t))
+		return Parse([]byte(t))
 	case json.RawMessage:
-		return ParseValue(t)
+		return Parse(t)
 	case *big.Int:
 		return Value{kind: IntKind, s: t.String(), f: bigToFloat(t)}, nil
 	case []any:
 		items := make([]Value, len(t))
 		for i, e := range t {
-			v, err := ValueOf(e)
+			v, err := Of(e)
 			if err != nil {
 				return Value{}, fmt.Errorf("[%d]: %w", i, err)
 			}
@@ -294,7 +291,7 @@ func ValueOf(x any) (Value, error) {
 		sort.Strings(keys)
 		elems := make([]Member, len(keys))
 		for i, k := range keys {
-			v, err := ValueOf(t[k])
+			v, err := Of(t[k])
 			if err != nil {
 				return Value{}, fmt.Errorf("%s: %w", k, err)
 			}
@@ -305,7 +302,7 @@ func ValueOf(x any) (Value, error) {
 	rv := reflect.ValueOf(x)
 	switch rv.Kind() {
 	case reflect.Int8, reflect.Int16:
-		return IntOf(rv.Int()), nil
+		return Int(rv.Int()), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return Value{kind: IntKind, s: strconv.FormatUint(rv.Uint(), 10), f: float64(rv.Uint())}, nil
 	case reflect.Slice, reflect.Array:
@@ -313,21 +310,21 @@ func ValueOf(x any) (Value, error) {
 		for i := range items {
 			items[i] = rv.Index(i).Interface()
 		}
-		return ValueOf(items)
+		return Of(items)
 	case reflect.Map:
 		if rv.Type().Key().Kind() == reflect.String {
 			m := make(map[string]any, rv.Len())
 			for it := rv.MapRange(); it.Next(); {
 				m[it.Key().String()] = it.Value().Interface()
 			}
-			return ValueOf(m)
+			return Of(m)
 		}
 	}
 	data, err := json.Marshal(x)
 	if err != nil {
 		return Value{}, fmt.Errorf("agentcheck: cannot convert %T to a JSON value: %w", x, err)
 	}
-	return ParseValue(data)
+	return Parse(data)
 }
 
 func bigToFloat(n *big.Int) float64 {
@@ -455,7 +452,7 @@ func Equal(a, b Value) bool {
 		}
 	case ObjectKind:
 		// Member by member in key order; members with the same key (an
-		// object built with ObjectOf may have them) in their order.
+		// object built with Object may have them) in their order.
 		var as, bs [8]int
 		ai, bi := byKey(a.elems, as[:0]), byKey(b.elems, bs[:0])
 		for k := range ai {

@@ -1,4 +1,4 @@
-package agentcheck_test
+package jsonvalue_test
 
 import (
 	"encoding/json"
@@ -9,13 +9,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
-// TestValueOfString covers values built from Go, written back as JSON
+// TestOfString covers values built from Go, written back as JSON
 // (floats from float32 are widened first, as Python holds only doubles; map
 // keys come out sorted; ints and floats stay apart).
-func TestValueOfString(t *testing.T) {
+func TestOfString(t *testing.T) {
 	big30, _ := new(big.Int).SetString("-1000000000000000000000000000000", 10)
 	tests := []struct {
 		in   any
@@ -43,29 +43,29 @@ func TestValueOfString(t *testing.T) {
 			A int     `json:"a"`
 			B float64 `json:"b"`
 		}{1, 2}, `{"a":1,"b":2}`}, // encoding/json writes 2.0 as 2: an int
-		{agentcheck.MustParseValue(`{"k": 1e-05}`), `{"k":1e-05}`},
+		{jsonvalue.MustParse(`{"k": 1e-05}`), `{"k":1e-05}`},
 	}
 	for _, tt := range tests {
-		v, err := agentcheck.ValueOf(tt.in)
+		v, err := jsonvalue.Of(tt.in)
 		if err != nil {
-			t.Errorf("ValueOf(%#v): %v", tt.in, err)
+			t.Errorf("Of(%#v): %v", tt.in, err)
 			continue
 		}
 		if got := v.String(); got != tt.want {
-			t.Errorf("ValueOf(%#v).String() = %q, want %q", tt.in, got, tt.want)
+			t.Errorf("Of(%#v).String() = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	if _, err := agentcheck.ValueOf(make(chan int)); err == nil || !strings.Contains(err.Error(), "chan int") {
-		t.Errorf("ValueOf(chan) error = %v, want one naming the type", err)
+	if _, err := jsonvalue.Of(make(chan int)); err == nil || !strings.Contains(err.Error(), "chan int") {
+		t.Errorf("Of(chan) error = %v, want one naming the type", err)
 	}
-	if _, err := agentcheck.ValueOf([]any{1, map[string]any{"k": func() {}}}); err == nil || !strings.Contains(err.Error(), "[1]: k:") {
-		t.Errorf("ValueOf(nested func) error = %v, want the path [1]: k:", err)
+	if _, err := jsonvalue.Of([]any{1, map[string]any{"k": func() {}}}); err == nil || !strings.Contains(err.Error(), "[1]: k:") {
+		t.Errorf("Of(nested func) error = %v, want the path [1]: k:", err)
 	}
 }
 
 func TestValueAccessors(t *testing.T) {
-	v := agentcheck.MustParseValue(`{"b": 1, "a": [true, 2.5, "x", null], "b": 10000000000000000000000, "c": {}}`)
-	if v.Kind() != agentcheck.ObjectKind || v.Len() != 3 {
+	v := jsonvalue.MustParse(`{"b": 1, "a": [true, 2.5, "x", null], "b": 10000000000000000000000, "c": {}}`)
+	if v.Kind() != jsonvalue.ObjectKind || v.Len() != 3 {
 		t.Fatalf("kind %v len %d, want an object of 3 members (duplicate b collapsed)", v.Kind(), v.Len())
 	}
 	var keys []string
@@ -78,25 +78,25 @@ func TestValueAccessors(t *testing.T) {
 	// A duplicate key keeps its first position and its last value, as a
 	// Python dict does.
 	b, ok := v.Get("b")
-	if !ok || b.Kind() != agentcheck.IntKind || b.String() != "10000000000000000000000" || b.Text() != "10000000000000000000000" {
+	if !ok || b.Kind() != jsonvalue.IntKind || b.String() != "10000000000000000000000" || b.Text() != "10000000000000000000000" {
 		t.Errorf(`Get("b") = %v, %v; want the last value`, b, ok)
 	}
 	if _, ok := v.Get("missing"); ok {
 		t.Error(`Get("missing") found something`)
 	}
-	if _, ok := agentcheck.MustParseValue(`[1]`).Get("0"); ok {
+	if _, ok := jsonvalue.MustParse(`[1]`).Get("0"); ok {
 		t.Error("Get on an array found something")
 	}
 	a, _ := v.Get("a")
-	if a.Kind() != agentcheck.ArrayKind || a.Len() != 4 || !a.Index(0).BoolValue() || a.Index(1).Float() != 2.5 || a.Index(2).Text() != "x" || a.Index(3).Kind() != agentcheck.NullKind {
+	if a.Kind() != jsonvalue.ArrayKind || a.Len() != 4 || !a.Index(0).BoolValue() || a.Index(1).Float() != 2.5 || a.Index(2).Text() != "x" || a.Index(3).Kind() != jsonvalue.NullKind {
 		t.Errorf("array accessors: %v", a)
 	}
 	if a.Members() != nil {
 		t.Error("an array has no members")
 	}
 	// Text is a String's text or an Int's digits, and "" for other kinds.
-	if agentcheck.StringOf("x").Float() != 0 || agentcheck.IntOf(3).Text() != "3" || agentcheck.IntOf(3).Float() != 3 ||
-		agentcheck.FloatOf(3).Text() != "" || agentcheck.BoolOf(true).Text() != "" || agentcheck.NullValue().Text() != "" {
+	if jsonvalue.String("x").Float() != 0 || jsonvalue.Int(3).Text() != "3" || jsonvalue.Int(3).Float() != 3 ||
+		jsonvalue.Float(3).Text() != "" || jsonvalue.Bool(true).Text() != "" || (jsonvalue.Value{}).Text() != "" {
 		t.Error("scalar accessors of the wrong kind")
 	}
 	want := map[string]any{
@@ -107,12 +107,12 @@ func TestValueAccessors(t *testing.T) {
 	if diff := cmp.Diff(want, v.Interface(), cmp.Comparer(func(x, y *big.Int) bool { return x.Cmp(y) == 0 })); diff != "" {
 		t.Errorf("Interface (-want +got):\n%s", diff)
 	}
-	if got := agentcheck.MustParseValue(`-42`).Interface(); got != int64(-42) {
+	if got := jsonvalue.MustParse(`-42`).Interface(); got != int64(-42) {
 		t.Errorf("Interface of -42 = %#v", got)
 	}
-	kinds := map[agentcheck.Kind]string{
-		agentcheck.NullKind: "null", agentcheck.BoolKind: "bool", agentcheck.IntKind: "int", agentcheck.FloatKind: "float",
-		agentcheck.StringKind: "string", agentcheck.ArrayKind: "array", agentcheck.ObjectKind: "object", agentcheck.Kind(99): "Kind(99)",
+	kinds := map[jsonvalue.Kind]string{
+		jsonvalue.NullKind: "null", jsonvalue.BoolKind: "bool", jsonvalue.IntKind: "int", jsonvalue.FloatKind: "float",
+		jsonvalue.StringKind: "string", jsonvalue.ArrayKind: "array", jsonvalue.ObjectKind: "object", jsonvalue.Kind(99): "Kind(99)",
 	}
 	for k, want := range kinds {
 		if k.String() != want {
@@ -145,14 +145,14 @@ func TestValueJSONRoundTrip(t *testing.T) {
 		{`"tab\tcr\r"`, `"tab\tcr\r"`},
 	}
 	for _, tt := range tests {
-		v := agentcheck.MustParseValue(tt.in)
+		v := jsonvalue.MustParse(tt.in)
 		got, err := v.MarshalJSON()
 		if err != nil || string(got) != tt.out || v.String() != tt.out {
 			t.Errorf("MarshalJSON(%s) = %s, %v, String %s; want %s", tt.in, got, err, v.String(), tt.out)
 			continue
 		}
-		back, err := agentcheck.ParseValue(got)
-		if err != nil || back.String() != v.String() || !strings.Contains(tt.in, "NaN") && !agentcheck.Equal(v, back) {
+		back, err := jsonvalue.Parse(got)
+		if err != nil || back.String() != v.String() || !strings.Contains(tt.in, "NaN") && !jsonvalue.Equal(v, back) {
 			t.Errorf("round trip of %s: %v, %v", tt.in, back, err)
 		}
 	}
@@ -205,15 +205,15 @@ func TestEqual(t *testing.T) {
 		{`""`, `null`, false},
 	}
 	for _, tt := range tests {
-		a, b := agentcheck.MustParseValue(tt.a), agentcheck.MustParseValue(tt.b)
-		if got := agentcheck.Equal(a, b); got != tt.equal {
+		a, b := jsonvalue.MustParse(tt.a), jsonvalue.MustParse(tt.b)
+		if got := jsonvalue.Equal(a, b); got != tt.equal {
 			t.Errorf("Equal(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.equal)
 		}
-		if got := agentcheck.Equal(b, a); got != tt.equal {
+		if got := jsonvalue.Equal(b, a); got != tt.equal {
 			t.Errorf("Equal(%s, %s) = %v, want %v", tt.b, tt.a, got, tt.equal)
 		}
 	}
-	if agentcheck.Equal(agentcheck.FloatOf(math.NaN()), agentcheck.FloatOf(math.NaN())) {
+	if jsonvalue.Equal(jsonvalue.Float(math.NaN()), jsonvalue.Float(math.NaN())) {
 		t.Error("NaN equals NaN")
 	}
 }

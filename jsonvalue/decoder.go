@@ -1,0 +1,118 @@
+package jsonvalue
+
+// A Decoder reads one JSON document at a time step by step, for a reader
+// that knows the document's shape: it walks the objects and arrays it
+// knows with NextKey and NextElem, reads the strings it wants with
+// ReadString, and builds Values only for the parts it keeps (or skips)
+// with Value. The scanning and the errors are Parse's: malformed JSON is a
+// *SyntaxError located by line and column in the text, and nesting counts
+// against the same limit. A loop over an object's members goes
+//
+//	for key, more, err := d.NextKey(true); more || err != nil; key, more, err = d.NextKey(false) {
+//		if err != nil {
+//			return err
+//		}
+//		// read the member's value: Value, ReadString, or NextKey/NextElem
+//	}
+//
+// and one over an array's elements likewise with NextElem. Strings and
+// Values share the text's memory where they can, as Parse's do.
+//
+// The zero Decoder is ready for Reset or Recycle; a Decoder is not safe for
+// concurrent use.
+type Decoder struct {
+	p parser
+}
+
+// perChunk is the size of a Decoder's arena chunk: a reader of a known
+// shape builds Values for a part of the text only (the arguments of a
+// sample's tool calls are a tenth of a typical sample's JSON).
+func perChunk(text string) int { return min(len(text)/48+8, 1024) }
+
+// Reset starts reading text. The Values read from earlier texts stay valid;
+// only the Decoder's scratch memory is reused.
+func (d *Decoder) Reset(text string) {
+	clear(d.p.stack) // what an error left there
+	d.p = parser{src: text, perChunk: perChunk(text), stack: d.p.stack[:0], own: true}
+}
+
+// Recycle starts reading text as Reset does, but also reuses the memory
+// of the Values read since the last Reset: they are valid only until the
+// next call of Recycle or Reset (their strings stay valid: they share the
+// text's memory). A program that is done with each document before it
+// reads the next allocates nothing per document this way once the
+// Decoder has warmed up.
+func (d *Decoder) Recycle(text string) {
+	var arena []Member
+	if d.p.recycle {
+		arena = d.p.arena[:0]
+	}
+	clear(d.p.stack)
+	d.p = parser{src: text, perChunk: perChunk(text), stack: d.p.stack[:0], own: true, arena: arena, recycle: true}
+}
+
+// Peek skips space and returns the next byte, which tells what comes next
+// ('{' an object, '[' an array, '"' a string), or 0 at the end of the text.
+func (d *Decoder) Peek() byte {
+	p := &d.p
+	if p.pos < len(p.src) && p.src[p.pos] > ' ' {
+		return p.src[p.pos]
+	}
+	p.skipSpace()
+	if p.pos < len(p.src) {
+		return p.src[p.pos]
+	}
+	return 0
+}
+
+// NextKey reads up to the value of an object's next member: the '{' when
+// first is set, else the ',' after the last member's value, then the key
+// and the ':' after it. more is false, and the '}' read, when the object
+// ends instead. A key given twice comes twice: what to keep is the
+// reader's choice (Parse keeps the first position and the last value, as
+// a Python dict does).
+func (d *Decoder) NextKey(first bool) (key string, more bool, err error) {
+	if first && d.Peek() != '{' {
+		return "", false, d.p.unexpected(", want an object")
+	}
+	return d.p.nextKey(first)
+}
+
+// NextElem reads up to an array's next element: the '[' when first is
+// set, else the ',' after the last element. more is false, and the ']'
+// read, when the array ends instead.
+func (d *Decoder) NextElem(first bool) (more bool, err error) {
+	if first && d.Peek() != '[' {
+		return false, d.p.unexpected(", want an array")
+	}
+	return d.p.nextElem(first)
+}
+
+// Value reads the next value whole, as Parse reads a document. depth is
+// the number of objects and arrays around it, which count against the
+// nesting limit as Parse counts them: 0 for the document itself, 1 for a
+// member of the outermost object, and so on.
+func (d *Decoder) Value(depth int) (Value, error) {
+	d.Peek()
+	return d.p.value(depth)
+}
+
+// ReadString reads the next value, which must be a string.
+func (d *Decoder) ReadString() (string, error) {
+	if d.Peek() != '"' {
+		return "", d.p.unexpected(", want a string")
+	}
+	return d.p.str()
+}
+
+// End checks that nothing but space is left of the text; what follows is
+// a *SyntaxError, "unexpected 'x' after " and what the reader read (Parse
+// says "the JSON value").
+func (d *Decoder) End(what string) error {
+	p := &d.p
+	p.skipSpace()
+	if p.pos != len(p.src) {
+		return p.errorf("unexpected %s after %s", p.describe(), what)
+	}
+	return nil
+}
