@@ -20,7 +20,7 @@ import (
 const (
 	htmlFullCases = 250
 	htmlOpenCases = 10 // of them, opened as the page loads
-	htmlRowWhy    = 300
+	htmlRowWhy    = 200
 )
 
 //go:embed html.tmpl
@@ -58,15 +58,18 @@ type htmlPage struct {
 	// Show is the filter the page opens with.
 	Failing, Flaky int
 	Show           string
-	// Full are the cases shown in full, failing first; Capped counts the
-	// failing and flaky cases summarised because Full was full.
+	// Full are the cases shown in full, failing first; capped the failing
+	// and flaky cases summarised because Full was full (Capped of them).
 	Full    []htmlCase
+	capped  []*Case
 	Capped  int
 	MaxFull int
-	// rows are the cases summarised a row each, in order: the capped ones,
-	// then the passing ones.
-	rows                          []*Case
-	Rows, RowsNotPassing, Passing bool
+	// All counts the cases; Passing says whether any passed.
+	All     int
+	Passing bool
+	// WhyColumn is the rows' column that says why a case failed, after
+	// its name, status and scores.
+	WhyColumn int
 }
 
 type htmlMetric struct {
@@ -99,27 +102,51 @@ type htmlScore struct {
 	OK                    bool
 }
 
-// writeHTML renders r as one self-contained HTML page: the run's facts,
-// gates, metrics (mean and pass rate with 95% intervals, a histogram each),
-// the baseline comparison, and its cases, failing first, filtered by
-// failing, flaky or all with radio buttons and CSS (the page has no
-// script). The template escapes every text from the run; the summarised
-// rows, which a run of 100,000 cases has as many of, are written here,
-// through html/template's HTMLEscapeString, so that they cost no more than
-// a jsonl line.
-func writeHTML(w io.Writer, r *Run) error {
-	p := newHTMLPage(r)
+// htmlCases renders the HTML report: one self-contained page with the
+// run's facts, gates, metrics (mean and pass rate with 95% intervals, a
+// histogram each), the baseline comparison, and its cases, failing first,
+// filtered by failing, flaky or all with radio buttons and CSS (the page has
+// no script). The Writer adds the cases as they come: a passing case is kept
+// as its summarised row, written at once, the failing, erring and flaky ones
+// whole (as keep makes them), to be shown in full or summarised once the run
+// is in. The template escapes every text from the run; the rows, which a
+// run of 100,000 cases has as many of, are written by appendRow through
+// html/template's HTMLEscapeString, so that they cost no more than a jsonl
+// line.
+type htmlCases struct {
+	n      int
+	rows   []byte // the passing cases' rows
+	others []Case
+	scores map[float64]string // formatted scores: a run's are mostly a few
+}
+
+func (h *htmlCases) add(r *Run, c *Case) {
+	h.n++
+	if c.Status == Fail || c.Status == Error || c.Status == Flaky {
+		h.others = append(h.others, keep(c))
+		return
+	}
+	h.rows = h.appendRow(h.rows, r, c)
+}
+
+// write writes the page of r and the cases added.
+func (h *htmlCases) write(w io.Writer, r *Run) error {
+	p := newHTMLPage(r, h)
 	if err := htmlTemplate.ExecuteTemplate(w, "top", p); err != nil {
 		return fmt.Errorf("report: html: %w", err)
 	}
-	rw := htmlRows{w: w, run: r, buf: make([]byte, 0, 64<<10), scores: make(map[float64]string)}
-	for _, c := range p.rows {
-		if err := rw.row(c); err != nil {
-			return err
-		}
+	var b []byte
+	for _, c := range p.capped {
+		b = h.appendRow(b, r, c)
 	}
-	if err := rw.flush(); err != nil {
-		return err
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("report: html: %w", err)
+	}
+	if err := htmlTemplate.ExecuteTemplate(w, "middle", p); err != nil {
+		return fmt.Errorf("report: html: %w", err)
+	}
+	if _, err := w.Write(h.rows); err != nil {
+		return fmt.Errorf("report: html: %w", err)
 	}
 	if err := htmlTemplate.ExecuteTemplate(w, "bottom", p); err != nil {
 		return fmt.Errorf("report: html: %w", err)
@@ -127,8 +154,8 @@ func writeHTML(w io.Writer, r *Run) error {
 	return nil
 }
 
-func newHTMLPage(r *Run) *htmlPage {
-	p := &htmlPage{Run: r, Title: r.Title, MaxFull: htmlFullCases, Started: "unknown"}
+func newHTMLPage(r *Run, h *htmlCases) *htmlPage {
+	p := &htmlPage{Run: r, Title: r.Title, MaxFull: htmlFullCases, Started: "unknown", All: h.n}
 	if p.Title == "" {
 		p.Title = "agentcheck run"
 	}
@@ -143,13 +170,12 @@ func newHTMLPage(r *Run) *htmlPage {
 	}
 	// Failing and erring cases first, then the flaky ones, each in input
 	// order; the first htmlFullCases of them in full.
-	var failing, flaky []int
-	for i := range r.Cases {
-		switch r.Cases[i].Status {
-		case Fail, Error:
-			failing = append(failing, i)
-		case Flaky:
-			flaky = append(flaky, i)
+	var failing, flaky []*Case
+	for i := range h.others {
+		if c := &h.others[i]; c.Status == Flaky {
+			flaky = append(flaky, c)
+		} else {
+			failing = append(failing, c)
 		}
 	}
 	p.Failing, p.Flaky = len(failing), len(flaky)
@@ -161,25 +187,18 @@ func newHTMLPage(r *Run) *htmlPage {
 	default:
 		p.Show = "all"
 	}
-	for _, i := range append(failing, flaky...) {
-		c := &r.Cases[i]
+	for _, c := range append(failing, flaky...) {
 		if len(p.Full) == htmlFullCases {
-			p.Capped++
-			p.rows = append(p.rows, c)
+			p.capped = append(p.capped, c)
 			continue
 		}
-		hc := newHTMLCase(r, c, i)
+		hc := newHTMLCase(r, c, len(p.Full))
 		hc.Open = len(p.Full) < htmlOpenCases
 		p.Full = append(p.Full, hc)
 	}
-	p.RowsNotPassing = len(p.rows) > 0
-	for i := range r.Cases {
-		if c := &r.Cases[i]; c.Status != Fail && c.Status != Error && c.Status != Flaky {
-			p.rows = append(p.rows, c)
-			p.Passing = true
-		}
-	}
-	p.Rows = len(p.rows) > 0
+	p.Capped = len(p.capped)
+	p.WhyColumn = len(r.Metrics) + 3
+	p.Passing = len(h.rows) > 0
 	return p
 }
 
@@ -256,31 +275,34 @@ func filterOf(s Status) string {
 	return "pass"
 }
 
-// htmlRows writes the summarised cases, a table row each: the case's name,
-// status, scores and, for a failing one, why.
-type htmlRows struct {
-	w      io.Writer
-	run    *Run
-	buf    []byte
-	scores map[float64]string // formatted scores: a run's are mostly a few
-}
-
-func (rw *htmlRows) row(c *Case) error {
-	b := append(rw.buf, `<tr class=s-`...)
-	b = append(b, filterOf(c.Status)...)
-	b = append(b, "><td>"...)
-	b = append(b, template.HTMLEscapeString(clip(rw.run.Name(c), htmlRowWhy))...)
-	b = append(b, "<td>"...)
-	b = append(b, template.HTMLEscapeString(string(c.Status))...)
-	for i := range rw.run.Metrics {
-		b = append(b, "<td class=n>"...)
+// appendRow appends c's summarised row: its name and scores and, for a
+// failing one, its status and why.
+func (h *htmlCases) appendRow(b []byte, r *Run, c *Case) []byte {
+	if h.scores == nil {
+		h.scores = make(map[float64]string)
+	}
+	passing := c.Status != Fail && c.Status != Error && c.Status != Flaky
+	if passing { // in the passing cases' table
+		b = append(b, "<tr><td>"...)
+	} else {
+		b = append(b, `<tr class=s-`...)
+		b = append(b, filterOf(c.Status)...)
+		b = append(b, "><td>"...)
+	}
+	b = append(b, template.HTMLEscapeString(clip(r.Name(c), htmlRowWhy))...)
+	if !passing {
+		b = append(b, "<td>"...)
+		b = append(b, template.HTMLEscapeString(string(c.Status))...)
+	}
+	for i := range r.Metrics {
+		b = append(b, "<td>"...)
 		if i < len(c.Scores) {
-			s, ok := rw.scores[c.Scores[i]]
-			if !ok && len(rw.scores) < 4096 {
+			s, ok := h.scores[c.Scores[i]]
+			if !ok {
 				s = formatScore(c.Scores[i])
-				rw.scores[c.Scores[i]] = s
-			} else if !ok {
-				s = formatScore(c.Scores[i])
+				if len(h.scores) < 4096 {
+					h.scores[c.Scores[i]] = s
+				}
 			}
 			b = append(b, s...)
 		}
@@ -293,20 +315,7 @@ func (rw *htmlRows) row(c *Case) error {
 		b = append(b, "<td>"...)
 		b = append(b, template.HTMLEscapeString(clip(why, htmlRowWhy))...)
 	}
-	b = append(b, '\n')
-	rw.buf = b
-	if len(b) >= 60<<10 {
-		return rw.flush()
-	}
-	return nil
-}
-
-func (rw *htmlRows) flush() error {
-	if _, err := rw.w.Write(rw.buf); err != nil {
-		return fmt.Errorf("report: html: %w", err)
-	}
-	rw.buf = rw.buf[:0]
-	return nil
+	return append(b, '\n')
 }
 
 // formatScore writes a score with at most four decimals ("1", "0.8333"),

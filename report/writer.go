@@ -15,7 +15,7 @@ import (
 // case as it comes; junit keeps the cases aside (in memory, then in a
 // temporary file) until its counts are known; markdown keeps the first
 // failing cases up to its size bound; html keeps every case, a passing one
-// summarised. A Writer is not safe for concurrent use.
+// as its row of the page. A Writer is not safe for concurrent use.
 type Writer struct {
 	out *bufio.Writer
 	f   Format
@@ -27,7 +27,7 @@ type Writer struct {
 	floats map[float64][]byte // formatted scores, a run's are mostly a few
 	junit  *spool
 	md     markdownCases
-	cases  []Case // html
+	html   htmlCases
 }
 
 // NewWriter returns a Writer of r in format f to w. r is read again by
@@ -89,7 +89,7 @@ func (w *Writer) WriteCase(c *Case) error {
 	case Markdown:
 		w.md.add(w.run, c)
 	case HTML:
-		w.cases = append(w.cases, keep(c))
+		w.html.add(w.run, c)
 	}
 	w.n++
 	w.b = b
@@ -132,9 +132,7 @@ func (w *Writer) Close() error {
 	case Markdown:
 		b = w.md.appendMarkdown(b, w.run)
 	case HTML:
-		r := *w.run
-		r.Cases = w.cases
-		w.err = writeHTML(w.out, &r)
+		w.err = w.html.write(w.out, w.run)
 	}
 	w.b = b
 	w.flush()
