@@ -80,7 +80,7 @@ type sampleDecoder struct {
 	spans  [][2]int
 	topics []string
 	// reuse is set when the Sample may share the scratch slices (a
-	// SampleParser's), rather than get copies of them.
+	// sampleParser.s), rather than get copies of them.
 	reuse bool
 }
 

@@ -187,7 +187,7 @@ func TestCheckNotJSON(t *testing.T) {
 	s := set(t, `{}`)
 	args, err := jsonvalue.Of(map[string]any{"n": math.NaN(), "m": []any{math.Inf(1)}})
 	if err != nil {
-		t.Skipf("ValueOf refuses NaN (%v): nothing to check", err)
+		t.Skipf("jsonvalue.Of refuses NaN (%v): nothing to check", err)
 	}
 	vs := s.Check([]agentcheck.ToolCall{{Name: "t", Args: args}})
 	if got := strs(vs); len(got) != 1 || got[0] != "[0] t: arguments are not valid JSON: /m/0 is +Inf, /n is NaN" {

@@ -24,7 +24,7 @@ var corpus = []string{
 }
 
 // Keys are equal exactly when Equal says the values are: every pair of the
-// corpus, each value also as ObjectOf builds it with a duplicate key.
+// corpus, each value also as jsonvalue.Object builds it with a duplicate key.
 func TestKeysAgreeWithEqual(t *testing.T) {
 	var vals []jsonvalue.Value
 	for _, s := range corpus {

@@ -92,7 +92,7 @@ func TestStrRepr(t *testing.T) {
 	for _, tt := range pyStrTable {
 		v, err := jsonvalue.Parse([]byte(tt.json))
 		if err != nil {
-			t.Errorf("ParseValue(%s): %v", tt.json, err)
+			t.Errorf("jsonvalue.Parse(%s): %v", tt.json, err)
 			continue
 		}
 		if got := pyvalue.Str(v); got != tt.str {
@@ -143,11 +143,11 @@ func TestStrOfGoValues(t *testing.T) {
 	for _, tt := range tests {
 		v, err := jsonvalue.Of(tt.in)
 		if err != nil {
-			t.Errorf("ValueOf(%#v): %v", tt.in, err)
+			t.Errorf("jsonvalue.Of(%#v): %v", tt.in, err)
 			continue
 		}
 		if got := pyvalue.Str(v); got != tt.want {
-			t.Errorf("str(ValueOf(%#v)) = %q, want %q", tt.in, got, tt.want)
+			t.Errorf("str(jsonvalue.Of(%#v)) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
