@@ -255,8 +255,12 @@ func newHTMLCase(r *Run, c *Case, index int) htmlCase {
 		if math.IsNaN(s) && reason == "" {
 			continue
 		}
-		hc.Scores = append(hc.Scores, htmlScore{Metric: r.Metrics[i].Name, Score: formatScore(s), Reason: reason,
-			OK: !math.IsNaN(s) && s >= r.Metrics[i].Threshold})
+		ok := !math.IsNaN(s) && s >= r.Metrics[i].Threshold
+		shown := formatScore(s)
+		if v, _ := strconv.ParseFloat(shown, 64); !ok && v >= r.Metrics[i].Threshold {
+			shown = strconv.FormatFloat(s, 'f', -1, 64) // under the threshold, not rounded up to it
+		}
+		hc.Scores = append(hc.Scores, htmlScore{Metric: r.Metrics[i].Name, Score: shown, Reason: reason, OK: ok})
 	}
 	for i := range c.Runs {
 		run := newHTMLCase(r, &c.Runs[i], i+1)

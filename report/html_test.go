@@ -58,7 +58,7 @@ func htmlRun() *Run {
 				{ID: "retry", Status: Pass, Scores: []float64{1, 1}},
 				{ID: "retry", Status: Fail, Scores: []float64{0, 1}, Failures: []string{"run 2 called cancel_booking"}, Report: "  + [1] cancel_booking()"},
 			}},
-		{ID: "refund", File: "demo.jsonl", Line: 5, Status: Pass, Scores: []float64{1, math.NaN()}},
+		{ID: "refund", File: "demo.jsonl", Line: 5, Status: Fail, Scores: []float64{0.99999999, math.NaN()}},
 	}
 	return r
 }
@@ -88,6 +88,7 @@ func TestHTMLShowsTheRun(t *testing.T) {
 		"arguments are not JSON",                                                  // an error
 		"run 2 called cancel_booking",                                             // a repeated case's bad run
 		"2 samples are named &#34;retry&#34;",                                     // a problem
+		"tool_call_accuracy 0.99999999</span>",                                    // a score under its threshold of 1, not rounded up to it
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("Expected the page to show %q, but it does not", want)
@@ -119,11 +120,11 @@ func casesIn(page string) (ids, filters []string) {
 
 func TestHTMLListsEveryCaseFailingFirst(t *testing.T) {
 	ids, filters := casesIn(renderHTML(t, htmlRun()))
-	want := []string{"wrong-city", "unreadable", "retry", "booking", "refund"}
+	want := []string{"wrong-city", "unreadable", "refund", "retry", "booking"}
 	if !slices.Equal(ids, want) {
 		t.Errorf("Expected the cases in the order %q (failing, then flaky, then passing), but they are %q", want, ids)
 	}
-	if wantF := []string{"fail", "fail", "flaky", "pass", "pass"}; !slices.Equal(filters, wantF) {
+	if wantF := []string{"fail", "fail", "fail", "flaky", "pass"}; !slices.Equal(filters, wantF) {
 		t.Errorf("Expected the filters' classes %q, but they are %q", wantF, filters)
 	}
 }
@@ -254,7 +255,7 @@ func TestHTMLEscapesEverythingFromTheRun(t *testing.T) {
 			t.Errorf("Expected the payload %q in the page as text, but it is not there", payload)
 		}
 		ids, _ := casesIn(page)
-		if want := []string{payload + "wrong-city", payload + "unreadable", payload + "retry", payload + "booking", payload + "refund"}; !slices.Equal(ids, want) {
+		if want := []string{payload + "wrong-city", payload + "unreadable", payload + "refund", payload + "retry", payload + "booking"}; !slices.Equal(ids, want) {
 			t.Errorf("Expected the ids to read %q as text, but they read %q", want, ids)
 		}
 	}
