@@ -39,10 +39,10 @@ func TestToolCallAccuracyGivesMalformedArgumentsNoCredit(t *testing.T) {
 				{"beside a good call", []agentcheck.ToolCall{malformed("search", `{"city": "Par`), book}, []agentcheck.ToolCall{search, book}, 0.5, 0, "2 calls aligned by name"},
 				// A reference without arguments is not matched by arguments
 				// that could not be read, nor by their absence.
-				{"against an empty object", []agentcheck.ToolCall{malformed("now", "{")}, []agentcheck.ToolCall{now}, 0, 0, "1 calls aligned by name"},
-				{"against no arguments", []agentcheck.ToolCall{malformed("now", "{")}, []agentcheck.ToolCall{{Name: "now"}}, 0, 0, "1 calls aligned by name"},
-				{"as the reference", []agentcheck.ToolCall{now}, []agentcheck.ToolCall{malformed("now", "{")}, 0, 0, "1 calls aligned by name"},
-				{"on both sides, the same text", []agentcheck.ToolCall{malformed("now", "{")}, []agentcheck.ToolCall{malformed("now", "{")}, 0, 0, "1 calls aligned by name"},
+				{"against an empty object", []agentcheck.ToolCall{malformed("now", "{")}, []agentcheck.ToolCall{now}, 0, 0, "1 call aligned by name"},
+				{"against no arguments", []agentcheck.ToolCall{malformed("now", "{")}, []agentcheck.ToolCall{{Name: "now"}}, 0, 0, "1 call aligned by name"},
+				{"as the reference", []agentcheck.ToolCall{now}, []agentcheck.ToolCall{malformed("now", "{")}, 0, 0, "1 call aligned by name"},
+				{"on both sides, the same text", []agentcheck.ToolCall{malformed("now", "{")}, []agentcheck.ToolCall{malformed("now", "{")}, 0, 0, "1 call aligned by name"},
 				// A malformed call's name still counts: a wrong name fails
 				// the whole sample, as for any call.
 				{"under the wrong name", []agentcheck.ToolCall{malformed("find", `{"city": "Par`), book}, []agentcheck.ToolCall{search, book}, 0, 0, "do not match the reference"},

@@ -213,7 +213,11 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, de
 	}
 	r.Score = score
 	b = strconv.AppendInt(b, int64(n), 10)
-	b = append(b, " calls aligned by name; mean argument score "...)
+	if n == 1 {
+		b = append(b, " call aligned by name; mean argument score "...)
+	} else {
+		b = append(b, " calls aligned by name; mean argument score "...)
+	}
 	b = strconv.AppendFloat(b, score, 'g', 4, 64)
 	r.Reason = string(b)
 	return r

@@ -252,6 +252,9 @@ func topicReason(ts []TopicVerdict) string {
 		parts = append(parts, "refused on-topic "+strings.Join(refusedOn, ", "))
 	}
 	if len(parts) == 0 {
+		if len(ts) == 1 {
+			return "the 1 topic handled as it should be"
+		}
 		return fmt.Sprintf("all %d topics handled as they should be", len(ts))
 	}
 	return strings.Join(parts, "; ")
