@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck/baseline"
-	"github.com/agentcheck/agentcheck/internal/shard"
+	"github.com/agentcheck/agentcheck/report"
 )
 
 // RunResult is one run of a case: its scores and why it failed, if it did.
@@ -24,6 +24,13 @@ type RunResult struct {
 	Err error
 	// Failure is why a run that Run reported Failed did not pass.
 	Failure string
+	// Report is, for a run that did not pass, the report of each check it
+	// fell below, as the matchers print it: the expected-vs-made call diff
+	// of a tool call metric, each judge's verdict of a judged one.
+	Report string
+
+	verdicts   []report.Verdict // the judges' verdicts, for the report
+	transcript []report.Message // a run's that did not pass
 }
 
 // Passed reports whether the run was scored, reached every threshold and
@@ -136,7 +143,7 @@ func (c CaseResult) failure(metrics []string) string {
 	if n == 1 {
 		r := c.Runs[0]
 		if r.Err != nil {
-			fmt.Fprintf(&b, "Expected case %q to be scored, but %v", c.ID, r.Err)
+			fmt.Fprintf(&b, "Expected case %q to be scored, but %v", c.ID, strings.TrimPrefix(r.Err.Error(), "run 1: "))
 		}
 		if r.Failure != "" {
 			fmt.Fprintf(&b, "Expected case %q to pass, but it failed:\n%s", c.ID, indentLines(r.Failure, "    "))
@@ -150,6 +157,9 @@ func (c CaseResult) failure(metrics []string) string {
 			if r.Reasons[j] != "" {
 				b.WriteString(": " + r.Reasons[j])
 			}
+		}
+		if r.Report != "" {
+			b.WriteString("\n" + indentLines(r.Report, "    "))
 		}
 		return b.String()
 	}
@@ -171,6 +181,9 @@ func (c CaseResult) failure(metrics []string) string {
 			if r.Reasons[j] != "" {
 				b.WriteString(": " + r.Reasons[j])
 			}
+		}
+		if r.Report != "" {
+			b.WriteString("\n" + indentLines(r.Report, "      "))
 		}
 	}
 	b.WriteString("\n" + c.stats())
@@ -213,8 +226,7 @@ type Result struct {
 	// Suite.Calibration.
 	Calibration []error
 
-	ids          []string   // of every case given
-	shard        shard.Spec // AGENTCHECK_SHARD: the cases that run
+	ids          []string // of every case given
 	baselinePath string
 	tolerance    float64
 }

@@ -134,9 +134,6 @@ func Run[T TB[T]](t T, s Suite, cases []Case) *Result {
 	}
 	parent := contextOr(t, context.Background())
 	for i := range cases {
-		if !res.inShard(cases[i], i) {
-			continue // another shard's (AGENTCHECK_SHARD)
-		}
 		c, id := cases[i], res.ids[i]
 		t.Run(id, func(st T) {
 			st.Helper()
@@ -146,9 +143,11 @@ func Run[T TB[T]](t T, s Suite, cases []Case) *Result {
 		})
 	}
 	s.finish(res)
-	res.logShard(t, len(cases))
 	logCalibration(t, res, s.RequireCalibration)
 	attr(t, res.attrs())
+	if err := writeReports(t, res); err != nil {
+		t.Errorf("%v", err)
+	}
 	if l, ok := any(t).(interface{ Logf(string, ...any) }); ok {
 		if res.BaselineWritten {
 			l.Logf("wrote the scores of %d cases to the baseline %s", len(res.Cases), s.Baseline)
@@ -228,10 +227,6 @@ func (s Suite) start(cases []Case) (*Result, error) {
 	}
 	res.baselinePath = s.Baseline
 	res.tolerance = s.Tolerance
-	var err error
-	if res.shard, err = suiteShard(); err != nil {
-		errs = append(errs, err)
-	}
 	return res, errors.Join(errs...)
 }
 
@@ -259,12 +254,14 @@ func (s Suite) runCase(ctx context.Context, c Case, id string, metrics []string)
 			run.Err = fmt.Errorf("run %d: the agent failed: %w", n, err)
 		} else {
 			var errs []error
+			results := make([]metric.Result, len(s.Checks))
 			for j, ch := range s.Checks {
 				r, err := evaluate(rctx, ch.Metric, sample)
 				if err != nil {
-					errs = append(errs, fmt.Errorf("run %d: %s: %w", n, metrics[j], err))
+					errs = append(errs, fmt.Errorf("run %d: %s", n, prefixed(metrics[j], err)))
 					continue
 				}
+				results[j] = r
 				run.Scores[j], run.Reasons[j] = r.Score, r.Reason
 				if r.Disagreement != "" {
 					// A panel that disagrees gives no verdict either way
@@ -278,6 +275,7 @@ func (s Suite) runCase(ctx context.Context, c Case, id string, metrics []string)
 				}
 			}
 			run.Err = errors.Join(errs...)
+			s.explain(rctx, &run, sample, results, cr.Thresholds)
 		}
 		cr.Runs = append(cr.Runs, run)
 	}
@@ -366,8 +364,9 @@ func attr(t any, kv [][2]string) {
 	}
 }
 
-// reportCase fails a case's subtest when the case failed, and records its
-// scores.
+// reportCase fails a case's subtest when the case failed, with each bad
+// run's report, which it also writes to the subtest's artifact directory
+// (go test -artifacts), and records its scores.
 func reportCase(t interface {
 	Helper()
 	Errorf(string, ...any)
@@ -378,6 +377,10 @@ func reportCase(t interface {
 		l.Logf("%s", cr.stats())
 	}
 	if !cr.OK() {
-		t.Errorf("%s", cr.failure(metrics))
+		msg := cr.failure(metrics)
+		t.Errorf("%s", msg)
+		if err := writeCaseArtifact(t, msg); err != nil {
+			t.Errorf("%v", err)
+		}
 	}
 }

@@ -203,7 +203,7 @@ func TestAgentErrorsAndPanicsFailTheirRun(t *testing.T) {
 			t.Errorf("Expected the summary to contain\n%s\nbut it is\n%s", want, ft.errs[0])
 		}
 	}
-	if got := ft.sub("down").errs; len(got) != 1 || got[0] != `Expected case "down" to be scored, but run 1: the agent failed: model unavailable` {
+	if got := ft.sub("down").errs; len(got) != 1 || got[0] != `Expected case "down" to be scored, but the agent failed: model unavailable` {
 		t.Errorf("Expected down's subtest to report the agent's error, but it reports %q", got)
 	}
 	if res.Cases[1].Verdict() != "error" {

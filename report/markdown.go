@@ -8,10 +8,10 @@ import (
 )
 
 // The Markdown step summary (GitHub's $GITHUB_STEP_SUMMARY): the verdict, a
-// table of the metrics' means and gates, the cases that fell below a
-// --sample-threshold or the baseline, then the failing cases with the
-// reasons for their scores, failing first, cut off with a note when the
-// summary would pass MaxSummary (GitHub refuses a step summary over 1 MiB).
+// table of the metrics' means and gates, the scores that fell below the
+// baseline, then the failing cases (in input order) with why they failed
+// and the reasons for their scores, cut off with a note when the summary
+// would pass MaxSummary (GitHub refuses a step summary over 1 MiB).
 
 // MaxSummary bounds the Markdown summary's size in bytes.
 const MaxSummary = 1000 << 10
@@ -21,7 +21,7 @@ const (
 	maxMarkdownCases = 1000
 	// maxMarkdownText bounds each text of a case the summary shows.
 	maxMarkdownText = 500
-	// maxListed bounds the names a gate's table shows.
+	// maxListed bounds the regressions the baseline's table shows.
 	maxListed = 100
 )
 
@@ -59,7 +59,7 @@ func (m *markdownCases) add(r *Run, c *Case) {
 		mc.lines = append(mc.lines, mdText(oneLine(f, maxMarkdownText)))
 	}
 	for j, reason := range c.Reasons {
-		if reason != "" && j < len(r.Metrics) {
+		if reason != "" && j < len(r.Metrics) && !saidIn(c.Failures, reason) {
 			mc.lines = append(mc.lines, fmt.Sprintf("%s = %s: %s", mdCode(r.Metrics[j].Name), fullScoreOrDash(math0(c.Scores, j)), mdText(oneLine(reason, maxMarkdownText))))
 		}
 	}
@@ -111,18 +111,6 @@ func (m *markdownCases) appendMarkdown(b []byte, r *Run) []byte {
 			b = fmt.Appendf(b, "\n%s %s ≥ %s: %s\n", mark, mdText(g.Name), fullScore(g.Threshold), fullScoreOrDash(g.Value))
 		}
 	}
-	for _, g := range r.Gates {
-		if g.Pass || g.Kind != gateSample {
-			continue
-		}
-		b = fmt.Appendf(b, "\n**%s below %s** (%d):\n\n| sample |\n|---|\n", mdCode(g.Metric), fullScore(g.Threshold), g.Below)
-		for _, name := range g.Cases[:min(len(g.Cases), maxListed)] {
-			b = fmt.Appendf(b, "| %s |\n", mdText(oneLine(name, maxMarkdownText)))
-		}
-		if n := g.Below - min(len(g.Cases), maxListed); n > 0 {
-			b = fmt.Appendf(b, "| … and %d more |\n", n)
-		}
-	}
 	if base := r.Baseline; base != nil {
 		b = fmt.Appendf(b, "\nBaseline %s (tolerance %s): %d %s lower, %d higher, %d new, %d missing.\n",
 			mdCode(oneLine(base.File, maxMarkdownText)), fullScore(base.Tolerance), base.NewlyFailing, inflect(base.NewlyFailing, "score", "scores"), base.NewlyPassing, base.New, base.Missing)
@@ -160,6 +148,16 @@ func (m *markdownCases) appendMarkdown(b []byte, r *Run) []byte {
 		b = fmt.Appendf(b, "\n_… and %d more failing %s left out._\n", m.more, inflect(m.more, "case", "cases"))
 	}
 	return append(b, '\n')
+}
+
+// saidIn reports whether a failure already ends with the reason.
+func saidIn(failures []string, reason string) bool {
+	for _, f := range failures {
+		if strings.HasSuffix(f, ": "+reason) {
+			return true
+		}
+	}
+	return false
 }
 
 func inflect(n int, one, many string) string {

@@ -2,10 +2,13 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -194,7 +197,7 @@ func TestMarkdownBound(t *testing.T) {
 	n := 5000
 	for i := range n {
 		r.Cases = append(r.Cases, Case{ID: fmt.Sprintf("case-%d", i), Line: i + 1, Status: Fail, Scores: []float64{0, 0},
-			Reasons: []string{long, long}, Failures: []string{"Expected tool_call_f1 to be at least 0.5: " + long}})
+			Reasons: []string{"f1: " + long, "accuracy: " + long}, Failures: []string{"Expected tool_call_f1 to be at least 0.5: " + long}})
 	}
 	r.Samples, r.Failed = n, n
 	var out bytes.Buffer
@@ -280,5 +283,54 @@ func TestMetricSummary(t *testing.T) {
 	lo, hi = all.PassInterval()
 	if !(lo > 0.29 && lo < 0.31 && hi > 0.90 && hi < 0.91) {
 		t.Errorf("Wilson interval of 4/6: [%v, %v], want about [0.300, 0.903]", lo, hi)
+	}
+}
+
+// TestJSONStringsReadBack: the JSON formats escape what a terminal or a CI
+// runner would act on and keep the data: a JSON reader reads every odd
+// text back as it was.
+func TestJSONStringsReadBack(t *testing.T) {
+	for _, h := range append(oddTexts, "\u2028line sep", "emoji 😀 \U000E0001 tag", "bad utf8 \xff", "\x00nul") {
+		p := appendString(nil, h)
+		for _, r := range string(p) {
+			if !strconv.IsPrint(r) {
+				t.Errorf("appendString(%q) = %s holds %U", h, p, r)
+			}
+		}
+		if bytes.Contains(p, []byte("##[")) {
+			t.Errorf("appendString(%q) = %s holds a runner command", h, p)
+		}
+		var got string
+		if err := json.Unmarshal(p, &got); err != nil {
+			t.Fatalf("appendString(%q) = %s: %v", h, p, err)
+		}
+		if want := strings.ToValidUTF8(h, "\uFFFD"); got != want {
+			t.Errorf("appendString(%q) = %s reads back as %q", h, p, got)
+		}
+	}
+}
+
+// TestSpool: a JUnit report larger than the memory allowed goes to a
+// temporary file, which is removed after.
+func TestSpool(t *testing.T) {
+	s := spool{limit: 10}
+	var want bytes.Buffer
+	for _, p := range []string{"<a/>", "<bb/>", "<ccc/>", "<dddd/>"} {
+		s.Write([]byte(p))
+		want.WriteString(p)
+	}
+	if s.f == nil {
+		t.Fatalf("17 bytes over a limit of 10 are still in memory")
+	}
+	name := s.f.Name()
+	var got bytes.Buffer
+	if err := s.writeTo(&got); err != nil || got.String() != want.String() {
+		t.Errorf("writeTo: %v, %q, want %q", err, got.String(), want.String())
+	}
+	if err := s.close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(name); !os.IsNotExist(err) {
+		t.Errorf("the temporary file is still there: %v", err)
 	}
 }

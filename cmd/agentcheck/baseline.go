@@ -47,7 +47,7 @@ func loadBaseline(path string, metrics []string) (*baseline, error) {
 }
 
 // compare notes, in b, how a scored sample fares against the baseline: new,
-// or each metric whose score dropped by more than tolerance.
+// or each metric whose score dropped, or rose, by more than tolerance.
 func (bl *baseline) compare(b *batch, name string, scores []float64, tolerance float64) {
 	old, ok := bl.scores[name]
 	if !ok {
@@ -57,6 +57,8 @@ func (bl *baseline) compare(b *batch, name string, scores []float64, tolerance f
 	for j, x := range scores {
 		if o := old[j]; o.ok && o.x-x > tolerance {
 			b.notes = append(b.notes, note{kind: noteRegressed, index: j, name: name, score: x, old: o.x})
+		} else if o.ok && x-o.x > tolerance {
+			b.notes = append(b.notes, note{kind: noteImproved, index: j, name: name, score: x, old: o.x})
 		}
 	}
 }

@@ -24,6 +24,7 @@ func TestEvalSaveBaseline(t *testing.T) {
 	path := writeFile(t, "gates.jsonl", gateData+`{"user_input": 3}`+"\n")
 	base := filepath.Join(t.TempDir(), "baseline.json")
 	out, stderr, code := runAgentcheck(t, "", "eval", path, "--format", "jsonl", "--metrics", "tool_call_f1,tool_call_accuracy", "--save-baseline", base)
+	out = onlyScores(t, out)
 	if code != 1 || !strings.HasPrefix(out, `{"tool_call_f1":1.0,"tool_call_accuracy":1.0}`) || stderr != "agentcheck eval: 1 of 4 samples could not be scored\n" {
 		t.Errorf("exit %d, stderr %q, stdout %q", code, stderr, out)
 	}
@@ -78,6 +79,7 @@ func TestEvalBaseline(t *testing.T) {
 		t.Fatalf("save: exit %d: %s", code, stderr)
 	}
 	out, stderr, code := runAgentcheck(t, "", "eval", path, "--baseline", base, "--format", "jsonl")
+	out = onlyScores(t, out)
 	if code != 0 || stderr != "" || out != wantGateScores {
 		t.Errorf("the same run: exit %d, stderr %q", code, stderr)
 	}

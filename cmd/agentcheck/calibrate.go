@@ -413,7 +413,7 @@ func calibrateRun(ctx context.Context, cfg evalConfig, repeats int, ins []input,
 					sc.results[j], sc.errs[j] = metric.Result{}, nil
 				}
 				sc.ctx = context.WithValue(ctx, runKey{}, jb.run)
-				_, err := sc.evaluate(jb.it.rec, nil)
+				_, err := sc.evaluate(jb.it.rec, nil, nil)
 				anyMetric := false
 				var failed []error // of the metrics the sample is labelled for
 				for j, name := range cfg.names {

@@ -1,25 +1,23 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	_ "embed"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/dataset"
-	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/report"
 )
 
 // demoData is the dataset scored when eval is given no file: a handful of
@@ -70,49 +68,52 @@ type item struct {
 
 type batch struct {
 	items []item
-	out   []byte // the items' formatted output
-	warn  []byte // the items' warnings, a line each
+	cases []report.Case // the items' results, the first len(items)
+	warn  []byte        // the items' warnings, a line each
 	stats stats
-	notes []note        // samples below a threshold, lower than or new to the baseline
+	notes []note        // samples below a threshold, lower than, higher than or new to the baseline
 	keyed []keyed       // with a baseline, each sample by name
-	done  chan struct{} // a token when out and stats are ready
+	done  chan struct{} // a token when cases and stats are ready
 }
 
-// stats are counts and score sums, per batch and for the whole run.
+// stats are counts and the metrics' summaries, per batch and for the
+// whole run.
 type stats struct {
 	samples, errors int
-	failed          int       // samples below a threshold or their baseline
-	sums            []float64 // per metric, over the samples that scored
+	failed          int                    // samples below a threshold or their baseline
+	metrics         []report.MetricSummary // per metric, over the samples that scored
 }
 
-func (s *stats) reset(metrics int) {
+func (s *stats) reset(cfg *evalConfig) {
 	s.samples, s.errors, s.failed = 0, 0, 0
-	s.sums = append(s.sums[:0], make([]float64, metrics)...)
+	s.metrics = s.metrics[:0]
+	for j, n := range cfg.names {
+		s.metrics = append(s.metrics, report.MetricSummary{Name: n, Threshold: cfg.passScore(j)})
+	}
 }
 
 func (s *stats) add(t *stats) {
 	s.samples += t.samples
 	s.errors += t.errors
 	s.failed += t.failed
-	for i := range t.sums {
-		s.sums[i] += t.sums[i]
+	for i := range t.metrics {
+		s.metrics[i].Merge(&t.metrics[i])
 	}
 }
 
 // evaluate scores every sample of the inputs and writes the results to w
-// in cfg.format. Samples that cannot be scored are counted in the returned
-// result and written as errors in their place; the error returned is about
-// writing the output, or says that ctx ended the run early.
-func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (*runResult, error) {
-	if len(ins) > 1 {
-		// Several files: the table says which one each row is from.
-		cfg.several = true
-		for _, in := range ins {
-			cfg.fileWidth = max(cfg.fileWidth, utf8.RuneCountInString(shownName(in.name)))
-		}
-	}
-	cfg.named = cfg.base != nil || cfg.saveBaseline != "" || cfg.format == formatJUnit
+// in cfg.format and, when summary is not nil, a Markdown step summary to
+// it. Samples that cannot be scored are counted in the returned result and
+// written as errors in their place; the error returned is about writing
+// the output, or says that ctx ended the run early.
+func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, summary *bytes.Buffer) (*runResult, error) {
+	cfg.several = len(ins) > 1
 	res := newRunResult(&cfg, ins)
+	wr := report.NewWriter(w, cfg.format, &res.run)
+	var also []*report.Writer
+	if summary != nil {
+		also = append(also, report.NewWriter(summary, report.Markdown, &res.run))
+	}
 	depth := 2*cfg.workers + 2
 	free := make(chan *batch, depth)
 	for range depth {
@@ -137,42 +138,19 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (*r
 	}
 	defer wg.Wait()
 
-	out := bufio.NewWriterSize(w, 1<<16)
 	var werr error
-	write := func(p []byte) {
-		if werr == nil {
-			_, werr = out.Write(p)
-			if werr != nil {
-				stop.Store(true)
-			}
-		}
-	}
-	// JUnit's counts come before its testcases: they wait in cases.
-	var cases spool
-	defer cases.close()
-	switch cfg.format {
-	case formatJSON:
-		write([]byte(`{"samples":[`))
-	case formatTable:
-		write(tableHeader(cfg))
-	}
 	for b := range order {
 		<-b.done
-		p := b.out
-		switch cfg.format {
-		case formatJSON:
-			if res.total.samples == 0 && len(p) > 0 {
-				p = p[1:] // the first object needs no comma before it
-			}
-		case formatJUnit:
+		for i := range b.items {
 			if werr == nil {
-				if _, werr = cases.Write(p); werr != nil {
+				if werr = wr.WriteCase(&b.cases[i]); werr != nil {
 					stop.Store(true)
 				}
 			}
-			p = nil
+			for _, a := range also {
+				a.WriteCase(&b.cases[i]) // its error comes from Close
+			}
 		}
-		write(p)
 		if len(b.warn) > 0 && cfg.warn != nil {
 			cfg.warn.Write(b.warn)
 		}
@@ -180,22 +158,13 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer) (*r
 		free <- b
 	}
 	res.finish()
-	switch cfg.format {
-	case formatJSON:
-		if res.total.samples > 0 {
-			write([]byte("\n"))
-		}
-		write(res.appendSummaryJSON([]byte(`],"summary":`)))
-		write([]byte("}\n"))
-	case formatTable:
-		write(tableSummary(cfg, &res.total))
-	case formatJUnit:
-		if werr == nil {
-			werr = writeJUnit(out, res, &cases, res.total.failed)
-		}
+	if cerr := wr.Close(); werr == nil {
+		werr = cerr
 	}
-	if werr == nil {
-		werr = out.Flush()
+	for _, a := range also {
+		if cerr := a.Close(); werr == nil {
+			werr = cerr
+		}
 	}
 	if werr == nil && ctx.Err() != nil {
 		werr = fmt.Errorf("interrupted (%v) after reading %d samples; the rest of the input was not read", context.Cause(ctx), res.total.samples)
@@ -274,10 +243,6 @@ type scorer struct {
 	// isJudged marks the judged metrics; judged counts them.
 	isJudged []bool
 	judged   int
-	keys     [][]byte // the metric names as JSON object keys: "name":
-	// floats caches formatted scores: a dataset's scores are mostly a few
-	// fractions of small numbers, and formatting costs more than a lookup.
-	floats map[float64][]byte
 	// parser reuses its memory from sample to sample: a sample is scored
 	// and written out before the next is parsed.
 	parser dataset.Parser
@@ -285,7 +250,7 @@ type scorer struct {
 }
 
 func newScorer(ctx context.Context, cfg evalConfig) *scorer {
-	sc := &scorer{ctx: ctx, cfg: cfg, scores: make([]float64, len(cfg.metrics)), floats: make(map[float64][]byte)}
+	sc := &scorer{ctx: ctx, cfg: cfg, scores: make([]float64, len(cfg.metrics))}
 	sc.parser.Format = cfg.input
 	sc.results = make([]metric.Result, len(cfg.metrics))
 	sc.errs = make([]error, len(cfg.metrics))
@@ -295,106 +260,118 @@ func newScorer(ctx context.Context, cfg evalConfig) *scorer {
 			sc.judged++
 		}
 	}
-	for _, n := range cfg.names {
-		sc.keys = append(sc.keys, append(appendJSONString(nil, n), ':'))
-	}
 	return sc
 }
 
-// maxCachedFloats bounds the cache of formatted scores.
-const maxCachedFloats = 1 << 12
-
-// appendFloat writes a score as Python's repr writes it (1.0,
-// 0.6666666666666666), the way ragas's results print; in JSON, NaN and the
-// infinities as Python's json module writes them. The table rounds to four
-// decimals (shortScore).
-func (sc *scorer) appendFloat(b []byte, x float64) []byte {
-	// NaN is no map key, and -0.0 would find 0.0: scores are neither.
-	cacheable := x == x && !math.Signbit(x)
-	if p, ok := sc.floats[x]; ok && cacheable {
-		return append(b, p...)
-	}
-	v := jsonvalue.Float(x)
-	var p []byte
-	if sc.cfg.format == formatTable {
-		p = []byte(shortScore(x))
-	} else {
-		p, _ = v.MarshalJSON()
-	}
-	if cacheable && len(sc.floats) < maxCachedFloats {
-		sc.floats[x] = p
-	}
-	return append(b, p...)
-}
-
 func (sc *scorer) score(b *batch) {
-	b.out = b.out[:0]
 	b.warn = b.warn[:0]
 	b.notes = b.notes[:0]
 	b.keyed = b.keyed[:0]
-	b.stats.reset(len(sc.cfg.metrics))
+	b.stats.reset(&sc.cfg)
+	for len(b.cases) < len(b.items) {
+		b.cases = append(b.cases, report.Case{})
+	}
 	for i := range b.items {
 		it := &b.items[i]
+		c := resetCase(&b.cases[i], it)
 		b.stats.samples++
 		var s agentcheck.Sample
 		err := it.err
 		if err == nil {
-			s, err = sc.evaluate(it.rec, it.sample)
-		}
-		var name string
-		if sc.cfg.named {
-			name = sampleName(it, sc.cfg.several)
+			s, err = sc.evaluate(it.rec, it.sample, c)
 		}
 		if err != nil {
 			b.stats.errors++
+			c.Status, c.Error = report.Error, err.Error()
+			c.Scores, c.Reasons, c.Verdicts = c.Scores[:0], c.Reasons[:0], c.Verdicts[:0]
 			if sc.cfg.base != nil || sc.cfg.saveBaseline != "" {
-				b.keyed = append(b.keyed, keyed{name: name, at: place{it.rec.File, it.rec.Line}})
-			}
-			if sc.cfg.format == formatJUnit {
-				b.out = sc.appendJUnitCase(b.out, it, name, nil, err)
-			} else {
-				b.out = sc.appendError(b.out, it, err)
+				b.keyed = append(b.keyed, keyed{name: sc.name(c), at: place{it.rec.File, it.rec.Line}})
 			}
 			continue
 		}
 		for j, x := range sc.scores {
-			b.stats.sums[j] += x
+			b.stats.metrics[j].Add(x)
 		}
 		notes := len(b.notes)
-		sc.check(b, it, &name)
+		sc.check(b, it, c)
+		if sc.cfg.request {
+			c.Request = firstRequest(s.Conversation)
+		}
 		for _, n := range b.notes[notes:] {
-			if n.kind != noteNew {
+			if n.kind == noteBelow || n.kind == noteRegressed {
 				b.stats.failed++
+				sc.fail(c, b.notes[notes:], s)
 				break
 			}
-		}
-		if sc.cfg.format == formatJUnit {
-			b.out = sc.appendJUnitCase(b.out, it, name, b.notes[notes:], nil)
-		} else {
-			b.out = sc.appendScores(b.out, it, s)
 		}
 		b.warn = sc.appendWarnings(b.warn, it)
 	}
 }
 
+// resetCase readies c, a batch's case from an earlier sample, for the
+// item's: where it is and its id, its memory kept.
+func resetCase(c *report.Case, it *item) *report.Case {
+	*c = report.Case{File: it.rec.File, Line: it.rec.Line, Index: it.rec.Index, Status: report.Pass,
+		Scores: c.Scores[:0], Reasons: c.Reasons[:0], Verdicts: c.Verdicts[:0]}
+	if it.err != nil && it.sample == nil {
+		c.Index = -1 // a record that could not be read: no index or line
+	}
+	c.ID = it.id
+	if c.ID == "" {
+		c.ID = recordID(it.rec.Text)
+	}
+	return c
+}
+
+// name is how the run names a case.
+func (sc *scorer) name(c *report.Case) string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return caseName(c, sc.cfg.several)
+}
+
+// fail writes in c why it failed, from its notes, with the report of each
+// deterministic metric it fell below a threshold of (the call diff, as a
+// matcher prints it) and its transcript.
+func (sc *scorer) fail(c *report.Case, notes []note, s agentcheck.Sample) {
+	c.Status = report.Fail
+	var reports []string
+	for _, n := range notes {
+		switch n.kind {
+		case noteBelow:
+			g := sc.cfg.sampleThresholds[n.index]
+			f := fmt.Sprintf("Expected %s to be at least %s (%s), but it is %s", g.name, fullScore(g.threshold), g.flag, fullScore(n.score))
+			if r := c.Reasons[g.metric]; r != "" {
+				f += ": " + r
+			}
+			c.Failures = append(c.Failures, f)
+			if !sc.isJudged[g.metric] {
+				reports = append(reports, agenttest.CheckScore(sc.ctx, sc.cfg.metrics[g.metric], s, g.threshold).String())
+			}
+		case noteRegressed:
+			c.Failures = append(c.Failures, fmt.Sprintf("Expected %s to be no lower than in the baseline %s (tolerance %s), but it went from %s to %s",
+				sc.cfg.names[n.index], sc.cfg.base.path, fullScore(sc.cfg.baselineTolerance), fullScore(n.old), fullScore(n.score)))
+		}
+	}
+	c.Report = strings.Join(reports, "\n\n")
+	c.Transcript = report.Transcript(s.Conversation)
+}
+
 // check notes, in b, the gates a scored sample fails and how it fares
 // against the baseline; with a baseline to compare or save, it keys the
-// sample by name. name is the sample's name, worked out here if needed and
-// not yet.
-func (sc *scorer) check(b *batch, it *item, name *string) {
+// sample by name.
+func (sc *scorer) check(b *batch, it *item, c *report.Case) {
 	for gi, g := range sc.cfg.sampleThresholds {
 		if x := sc.scores[g.metric]; !(x >= g.threshold) {
-			if *name == "" {
-				*name = sampleName(it, sc.cfg.several)
-			}
-			b.notes = append(b.notes, note{kind: noteBelow, index: gi, name: *name, score: x})
+			b.notes = append(b.notes, note{kind: noteBelow, index: gi, name: sc.name(c), score: x})
 		}
 	}
 	if sc.cfg.base != nil {
-		sc.cfg.base.compare(b, *name, sc.scores, sc.cfg.baselineTolerance)
+		sc.cfg.base.compare(b, sc.name(c), sc.scores, sc.cfg.baselineTolerance)
 	}
 	if sc.cfg.base != nil || sc.cfg.saveBaseline != "" {
-		k := keyed{name: *name, at: place{it.rec.File, it.rec.Line}}
+		k := keyed{name: sc.name(c), at: place{it.rec.File, it.rec.Line}}
 		if sc.cfg.saveBaseline != "" {
 			k.scores = slices.Clone(sc.scores)
 		}
@@ -402,10 +379,10 @@ func (sc *scorer) check(b *batch, it *item, name *string) {
 	}
 }
 
-// evaluate parses a record and scores it with every metric into sc.scores
-// and sc.results. Errors name the file, line and sample; with several failing
-// metrics, the first in --metrics order.
-func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample) (s agentcheck.Sample, err error) {
+// evaluate parses a record and scores it with every metric into sc.scores,
+// sc.results and c (when not nil). Errors name the file, line and sample; with several
+// failing metrics, the first in --metrics order.
+func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *report.Case) (s agentcheck.Sample, err error) {
 	defer func() {
 		// A metric that panics on one sample must not hide the others.
 		if p := recover(); p != nil {
@@ -427,8 +404,8 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample) (s agent
 		// The tool-call metrics score the conversation's calls: gathered
 		// once here, into memory reused from sample to sample, rather than
 		// once by each metric's Evaluate, which otherwise is just Compare.
-		// Only their scores are written, so Score, which explains nothing,
-		// stands for Compare.
+		// Score, which explains nothing, stands for Compare; a score under
+		// 1 is explained below by Evaluate.
 		gathered := false
 		for j, m := range sc.cfg.metrics {
 			switch m := m.(type) {
@@ -460,6 +437,17 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample) (s agent
 			return s, &dataset.LoadError{File: rec.File, Line: rec.Line, Sample: rec.Index, Err: err}
 		}
 		sc.scores[j] = sc.results[j].Score
+		if c == nil {
+			continue
+		}
+		if sc.results[j].Reason == "" && sc.scores[j] < 1 {
+			// The fast path's score, explained. A perfect score needs no
+			// reason, and most samples of a large dataset have one.
+			if r, err := sc.cfg.metrics[j].Evaluate(ctx, s); err == nil && r.Score == sc.scores[j] {
+				sc.results[j].Reason = r.Reason
+			}
+		}
+		c.SetResult(j, &sc.results[j])
 	}
 	return s, nil
 }
@@ -514,60 +502,6 @@ func (sc *scorer) appendWarnings(b []byte, it *item) []byte {
 	return b
 }
 
-func (sc *scorer) appendScores(b []byte, it *item, s agentcheck.Sample) []byte {
-	switch sc.cfg.format {
-	case formatTable:
-		b = appendRowStart(b, sc.cfg.fileWidth, it.rec.File, strconv.Itoa(it.rec.Index), strconv.Itoa(it.rec.Line))
-		for j, x := range sc.scores {
-			start := len(b)
-			b = append(b, "  "...)
-			b = sc.appendFloat(b, x)
-			b = pad(b, start+2+columnWidth(sc.cfg.names[j]))
-		}
-		b = append(b, "  "...)
-		b = appendRequest(b, s.Conversation)
-		return append(b, '\n')
-	case formatJSON:
-		b = append(b, ",\n"...)
-	}
-	b = append(b, '{')
-	for j, x := range sc.scores {
-		if j > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, sc.keys[j]...)
-		b = sc.appendFloat(b, x)
-	}
-	b = append(b, '}')
-	if sc.cfg.format == formatJSONL {
-		b = append(b, '\n')
-	}
-	return b
-}
-
-func (sc *scorer) appendError(b []byte, it *item, err error) []byte {
-	switch sc.cfg.format {
-	case formatTable:
-		if it.err == nil {
-			b = appendRowStart(b, sc.cfg.fileWidth, it.rec.File, strconv.Itoa(it.rec.Index), strconv.Itoa(it.rec.Line))
-		} else {
-			b = appendRowStart(b, sc.cfg.fileWidth, it.rec.File, "-", "-")
-		}
-		b = append(b, "  error: "...)
-		b = append(b, shownText(strings.ReplaceAll(err.Error(), "\n", " "))...)
-		return append(b, '\n')
-	case formatJSON:
-		b = append(b, ",\n"...)
-	}
-	b = append(b, `{"error":`...)
-	b = appendJSONString(b, err.Error())
-	b = append(b, '}')
-	if sc.cfg.format == formatJSONL {
-		b = append(b, '\n')
-	}
-	return b
-}
-
 // appendToolCalls appends to dst the calls Conversation.ToolCalls returns
 // (those of the AI messages, in order), into memory reused from sample to
 // sample.
@@ -580,93 +514,13 @@ func appendToolCalls(dst []agentcheck.ToolCall, c agentcheck.Conversation) []age
 	return dst
 }
 
-func appendJSONString(b []byte, s string) []byte {
-	p, _ := jsonvalue.String(s).MarshalJSON()
-	return appendShownJSON(b, p)
-}
-
-// The table: sample index and line, a column per metric, and the start of
-// the conversation's first request so that rows can be told apart.
-
-const (
-	sampleWidth  = 6
-	lineWidth    = 6
-	requestWidth = 60 // runes of the first human message shown
-)
-
-func columnWidth(metric string) int { return max(len(metric), len("0.6667")) }
-
-func appendCell(b []byte, text string, width int) []byte {
-	start := len(b)
-	b = append(b, "  "...)
-	b = append(b, text...)
-	return pad(b, start+2+width)
-}
-
-// pad appends spaces up to length n.
-func pad(b []byte, n int) []byte {
-	for len(b) < n {
-		b = append(b, ' ')
-	}
-	return b
-}
-
-// appendRowStart writes the columns that say where a row's sample is.
-func appendRowStart(b []byte, fileWidth int, file, sample, line string) []byte {
-	if fileWidth > 0 {
-		if file != "" {
-			file = shownName(file)
-		}
-		b = append(b, file...)
-		for n := utf8.RuneCountInString(file); n < fileWidth+2; n++ {
-			b = append(b, ' ')
-		}
-	}
-	b = appendRight(b, sample, sampleWidth)
-	b = append(b, "  "...)
-	return appendRight(b, line, lineWidth)
-}
-
-func appendRight(b []byte, s string, width int) []byte {
-	for n := len(s); n < width; n++ {
-		b = append(b, ' ')
-	}
-	return append(b, s...)
-}
-
-func tableHeader(cfg evalConfig) []byte {
-	b := appendRowStart(nil, cfg.fileWidth, "file", "sample", "line")
-	for _, n := range cfg.names {
-		b = appendCell(b, n, columnWidth(n))
-	}
-	return append(b, "  request\n"...)
-}
-
-func tableSummary(cfg evalConfig, total *stats) []byte {
-	scored := total.samples - total.errors
-	b := appendRowStart(nil, cfg.fileWidth, "", "", "mean")
-	for j, n := range cfg.names {
-		cell := "-"
-		if scored > 0 {
-			cell = strconv.FormatFloat(total.sums[j]/float64(scored), 'f', 4, 64)
-		}
-		b = appendCell(b, cell, columnWidth(n))
-	}
-	return fmt.Appendf(b, "  %d samples, %d scored, %d could not be scored\n", total.samples, scored, total.errors)
-}
-
-// appendRequest writes the first human message on one line, cut short.
-func appendRequest(b []byte, c agentcheck.Conversation) []byte {
+// firstRequest is the conversation's first human message: what tells a
+// table's rows apart.
+func firstRequest(c agentcheck.Conversation) string {
 	for _, m := range c {
-		if m.Role != agentcheck.Human {
-			continue
+		if m.Role == agentcheck.Human {
+			return m.Content
 		}
-		text := strings.Join(strings.Fields(m.Content), " ")
-		if utf8.RuneCountInString(text) > requestWidth {
-			runes := []rune(text)
-			text = string(runes[:requestWidth-1]) + "…"
-		}
-		return append(b, shownText(text)...)
 	}
-	return b
+	return ""
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/report"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
 
@@ -74,7 +75,8 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	fs.TextVar(&opts.trajectory, "trajectory-mode", trajectory.Strict, "")
 	fs.TextVar(&opts.args, "args-mode", trajectory.ArgsExact, "")
 	fs.BoolVar(&opts.turnAware, "turn-aware", false, "")
-	formatName := fs.String("format", "table", "")
+	var formatName report.Format
+	fs.TextVar(&formatName, "format", report.Table, "")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "")
 	topicMode := fs.String("topic-mode", "f1", "")
 	var models stringsFlag
@@ -97,9 +99,8 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 		return evalConfig{}, nil, err
 	}
 	cfg := evalConfig{batch: batchSize}
-	if cfg.format, err = parseFormat(*formatName); err != nil {
-		return cfg, nil, err
-	}
+	cfg.format = formatName
+	cfg.request = cfg.format == report.Table || cfg.format == report.JSON || cfg.format == report.HTML
 	if *inputFormat == "otel" {
 		cfg.otel = true
 	} else if cfg.input, err = dataset.ParseFormat(*inputFormat); err != nil {

@@ -52,6 +52,7 @@ func TestEvalFlagsAnywhere(t *testing.T) {
 	thirdLine := func(args ...string) string {
 		t.Helper()
 		out, stderr, code := runAgentcheck(t, "", append([]string{"eval", "--format", "jsonl", "--metrics", "tool_call_accuracy"}, args...)...)
+		out = onlyScores(t, out)
 		if code != 0 {
 			t.Fatalf("agentcheck eval %q: exit %d: %s", args, code, stderr)
 		}
@@ -75,6 +76,7 @@ func TestEvalFlagsAnywhere(t *testing.T) {
 	// After a bool flag, anything but true or false is a file.
 	demo := writeFile(t, "demo.jsonl", demoData)
 	out, stderr, code := runAgentcheck(t, "", "eval", "--format", "jsonl", "--metrics", "tool_call_accuracy", "--strict-order", demo)
+	out = onlyScores(t, out)
 	if code != 0 || strings.Split(out, "\n")[2] != `{"tool_call_accuracy":0.0}` {
 		t.Errorf("--strict-order FILE: exit %d, %q, stderr %q", code, out, stderr)
 	}
@@ -246,6 +248,7 @@ func TestEvalTableShortNumbers(t *testing.T) {
 		t.Errorf("table: exit %d\n%s", code, out)
 	}
 	out, _, _ = runAgentcheck(t, sample, "eval", "--metrics", "tool_call_accuracy", "--format", "jsonl", "-")
+	out = onlyScores(t, out)
 	if want := fmt.Sprintf(`{"tool_call_accuracy":%v}`+"\n", 2.0/3); out != want {
 		t.Errorf("jsonl %q, want %q", out, want)
 	}

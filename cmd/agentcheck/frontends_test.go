@@ -220,7 +220,7 @@ func (fe *frontEnds) check(t *testing.T, made, expected []agentcheck.ToolCall) {
 				if !kinds {
 					sc := fe.scorers[[2]string{mode.String(), args.String()}]
 					s := sample
-					if _, err := sc.evaluate(dataset.Record{File: "random"}, &s); err != nil {
+					if _, err := sc.evaluate(dataset.Record{File: "random"}, &s, nil); err != nil {
 						t.Fatal(err)
 					}
 					verdicts["agentcheck eval"] = sc.scores[0] == 1

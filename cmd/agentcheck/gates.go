@@ -4,11 +4,17 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentcheck/agentcheck/jsonvalue"
+	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/recorder"
+	"github.com/agentcheck/agentcheck/report"
 )
 
 // gate is a --fail-under or a --sample-threshold: a metric of --metrics and
@@ -37,6 +43,7 @@ type noteKind uint8
 const (
 	noteBelow     noteKind = iota // below a --sample-threshold: index is the gate
 	noteRegressed                 // lower than in the baseline: index is the metric
+	noteImproved                  // higher than in the baseline: index is the metric
 	noteNew                       // not in the baseline
 )
 
@@ -70,22 +77,24 @@ func (p place) String() string {
 
 // sampleName names a sample in failures, reports and baselines: its "id"
 // (a string or an integer; an OTLP trace's ID), else "line N" (with
-// several files, "FILE line N").
+// several files, "FILE line N"), as report.Run.Name names a case.
 func sampleName(it *item, several bool) string {
-	if it.id != "" {
-		return it.id
+	id := it.id
+	if id == "" {
+		id = recordID(it.rec.Text)
 	}
-	if id := recordID(it.rec.Text); id != "" {
-		return id
-	}
-	if it.rec.Line == 0 {
-		return it.rec.File // a file that could not be read
-	}
-	if several {
-		return it.rec.File + " line " + strconv.Itoa(it.rec.Line)
-	}
-	return "line " + strconv.Itoa(it.rec.Line)
+	return caseName(&report.Case{ID: id, File: it.rec.File, Line: it.rec.Line}, several)
 }
+
+// caseName is report.Run.Name for a run of one input, or of several.
+func caseName(c *report.Case, several bool) string {
+	if several {
+		return severalInputs.Name(c)
+	}
+	return oneInput.Name(c)
+}
+
+var oneInput, severalInputs = &report.Run{}, &report.Run{Inputs: []string{"", ""}}
 
 // recordID is a sample's top-level "id", a string or an integer; "" when it
 // has none.
@@ -121,8 +130,10 @@ type listed struct {
 }
 
 // runResult is what a run found beyond the scores: gates, the baseline's
-// comparison, the samples to save as a baseline.
+// comparison, the samples to save as a baseline. run is the report of it
+// that every format renders, its summary filled in by finish.
 type runResult struct {
+	run                    report.Run
 	names                  []string // the metrics
 	inputs                 []string // the inputs' names
 	total                  stats
@@ -142,6 +153,8 @@ type baselineResult struct {
 	tolerance  float64
 	regressed  []listed
 	nRegressed int
+	improved   []listed
+	nImproved  int
 	fresh      []string
 	nFresh     int
 	missing    []string
@@ -154,7 +167,13 @@ func newRunResult(cfg *evalConfig, ins []input) *runResult {
 	for _, in := range ins {
 		r.inputs = append(r.inputs, in.name)
 	}
-	r.total.reset(len(cfg.names))
+	r.total.reset(cfg)
+	r.run = report.Run{Title: "agentcheck eval", Inputs: r.inputs, Started: time.Now(), Commit: commit(),
+		Judges: cfg.judge.models, Metrics: r.total.metrics}
+	if cfg.judged() {
+		r.run.PromptVersions = promptVersions(cfg.names)
+		r.run.CassetteMode = cassetteMode()
+	}
 	for _, g := range cfg.failUnder {
 		r.failUnder = append(r.failUnder, gateResult{gate: g})
 	}
@@ -184,6 +203,10 @@ func (r *runResult) collect(b *batch) {
 			if r.base.nRegressed++; len(r.base.regressed) < maxListed {
 				r.base.regressed = append(r.base.regressed, listed{name: n.name, metric: n.index, score: n.score, old: n.old})
 			}
+		case noteImproved:
+			if r.base.nImproved++; len(r.base.improved) < maxListed {
+				r.base.improved = append(r.base.improved, listed{name: n.name, metric: n.index, score: n.score, old: n.old})
+			}
 		case noteNew:
 			if r.base.nFresh++; len(r.base.fresh) < maxListed {
 				r.base.fresh = append(r.base.fresh, n.name)
@@ -207,13 +230,9 @@ func (r *runResult) collect(b *batch) {
 // finish works out the gates once every batch is in.
 func (r *runResult) finish() {
 	r.finished = true
-	scored := r.total.samples - r.total.errors
 	for i := range r.failUnder {
 		g := &r.failUnder[i]
-		g.mean = math.NaN()
-		if scored > 0 {
-			g.mean = r.total.sums[g.metric] / float64(scored)
-		}
+		g.mean = r.total.metrics[g.metric].Mean
 		g.pass = g.mean >= g.threshold
 	}
 	for i := range r.sampleGates {
@@ -233,6 +252,58 @@ func (r *runResult) finish() {
 			}
 		}
 	}
+	r.fillRun()
+}
+
+// fillRun writes the run's summary into its report: counts, metrics,
+// gates with their verdicts and the words that explain them, the baseline
+// comparison, the verdict.
+func (r *runResult) fillRun() {
+	run := &r.run
+	run.Duration = time.Since(run.Started).Round(time.Millisecond)
+	run.Samples, run.Errors, run.Failed = r.total.samples, r.total.errors, r.total.failed
+	run.Metrics = r.total.metrics
+	for j := range run.Metrics {
+		if m := &run.Metrics[j]; m.N == 0 {
+			m.Mean, m.SD, m.PassRate = math.NaN(), math.NaN(), math.NaN() // no sample scored
+		}
+	}
+	run.Gates = run.Gates[:0]
+	for _, g := range slices.Concat(r.failUnder, r.sampleGates) {
+		rg := report.Gate{Name: g.String(), Metric: g.name, Flag: strings.TrimPrefix(g.flag, "--"), Threshold: g.threshold, Pass: g.pass}
+		if g.flag == "--fail-under" {
+			rg.Kind, rg.Value = "mean", g.mean
+		} else {
+			rg.Kind, rg.Value, rg.Below = "sample", math.NaN(), g.below
+			for _, s := range g.samples {
+				rg.Cases = append(rg.Cases, s.name)
+			}
+		}
+		if !g.pass {
+			var b strings.Builder
+			r.writeGate(&b, g)
+			rg.Detail = strings.TrimSuffix(strings.TrimPrefix(b.String(), reportPrefix), "\n")
+		}
+		run.Gates = append(run.Gates, rg)
+	}
+	if b := r.base; b != nil {
+		c := &report.Comparison{File: b.path, Tolerance: b.tolerance, NewlyFailing: b.nRegressed, NewlyPassing: b.nImproved,
+			New: b.nFresh, Missing: b.nMissing, NewCases: b.fresh, MissingCases: b.missing, Unknown: b.unknown, Pass: r.baselinePass()}
+		for _, s := range b.regressed {
+			c.Regressions = append(c.Regressions, report.Delta{Case: s.name, Metric: r.names[s.metric], Old: s.old, New: s.score})
+		}
+		for _, s := range b.improved {
+			c.Improvements = append(c.Improvements, report.Delta{Case: s.name, Metric: r.names[s.metric], Old: s.old, New: s.score})
+		}
+		run.Baseline = c
+	}
+	run.Problems = nil
+	if r.nDups > 0 {
+		var b strings.Builder
+		r.writeDups(&b)
+		run.Problems = append(run.Problems, strings.TrimPrefix(b.String(), reportPrefix))
+	}
+	run.Pass = r.pass()
 }
 
 func (r *runResult) baselinePass() bool {
@@ -256,43 +327,17 @@ func (r *runResult) pass() bool {
 // report writes to w, a line each (and the samples below, indented), why the
 // run fails and what the baseline comparison noticed.
 func (r *runResult) report(w io.Writer) {
-	const p = "agentcheck eval: "
-	scored := r.total.samples - r.total.errors
+	const p = reportPrefix
 	if r.total.errors > 0 {
 		fmt.Fprintf(w, "%s%d of %d samples could not be scored\n", p, r.total.errors, r.total.samples)
 	}
-	for _, g := range r.failUnder {
-		if g.pass {
-			continue
+	for _, g := range slices.Concat(r.failUnder, r.sampleGates) {
+		if !g.pass {
+			r.writeGate(w, g)
 		}
-		if scored == 0 {
-			fmt.Fprintf(w, "%sExpected the mean %s to be at least %s (%s), but no sample was scored\n", p, g.name, fullScore(g.threshold), g.flag)
-			continue
-		}
-		fmt.Fprintf(w, "%sExpected the mean %s over %d scored samples to be at least %s (%s), but it is %s\n",
-			p, g.name, scored, fullScore(g.threshold), g.flag, fullScore(g.mean))
-	}
-	for _, g := range r.sampleGates {
-		if g.pass {
-			continue
-		}
-		fmt.Fprintf(w, "%sExpected every sample to score %s at least %s (%s), but %d of %d scored samples %s not:\n",
-			p, g.name, fullScore(g.threshold), g.flag, g.below, scored, doOrDoes(g.below))
-		for _, s := range g.samples {
-			fmt.Fprintf(w, "  %s: %s\n", shownName(s.name), fullScore(s.score))
-		}
-		writeMore(w, g.below-len(g.samples))
 	}
 	if r.nDups > 0 {
-		what := "--save-baseline"
-		if r.base != nil {
-			what = "--baseline"
-		}
-		fmt.Fprintf(w, "%s%s: samples are told apart by name, but %d %s given twice; give each sample an \"id\" of its own:\n", p, what, r.nDups, nameOrNames(r.nDups))
-		for _, d := range r.dups {
-			fmt.Fprintf(w, "  %s\n", d) // quoted with %q
-		}
-		writeMore(w, r.nDups-len(r.dups))
+		r.writeDups(w)
 	}
 	b := r.base
 	if b == nil {
@@ -316,6 +361,43 @@ func (r *runResult) report(w io.Writer) {
 	if len(b.unknown) > 0 {
 		fmt.Fprintf(w, "%snote: the baseline %s has no %s scores, so they were not compared\n", p, shownName(b.path), shownNames(b.unknown))
 	}
+}
+
+// reportPrefix starts each line of the report.
+const reportPrefix = "agentcheck eval: "
+
+// writeGate says why a gate failed.
+func (r *runResult) writeGate(w io.Writer, g gateResult) {
+	const p = reportPrefix
+	scored := r.total.samples - r.total.errors
+	if g.flag == "--fail-under" {
+		if scored == 0 {
+			fmt.Fprintf(w, "%sExpected the mean %s to be at least %s (%s), but no sample was scored\n", p, g.name, fullScore(g.threshold), g.flag)
+			return
+		}
+		fmt.Fprintf(w, "%sExpected the mean %s over %d scored samples to be at least %s (%s), but it is %s\n",
+			p, g.name, scored, fullScore(g.threshold), g.flag, fullScore(g.mean))
+		return
+	}
+	fmt.Fprintf(w, "%sExpected every sample to score %s at least %s (%s), but %d of %d scored samples %s not:\n",
+		p, g.name, fullScore(g.threshold), g.flag, g.below, scored, doOrDoes(g.below))
+	for _, s := range g.samples {
+		fmt.Fprintf(w, "  %s: %s\n", shownName(s.name), fullScore(s.score))
+	}
+	writeMore(w, g.below-len(g.samples))
+}
+
+// writeDups says which names were given twice.
+func (r *runResult) writeDups(w io.Writer) {
+	what := "--save-baseline"
+	if r.base != nil {
+		what = "--baseline"
+	}
+	fmt.Fprintf(w, "%s%s: samples are told apart by name, but %d %s given twice; give each sample an \"id\" of its own:\n", reportPrefix, what, r.nDups, nameOrNames(r.nDups))
+	for _, d := range r.dups {
+		fmt.Fprintf(w, "  %s\n", d) // quoted with %q
+	}
+	writeMore(w, r.nDups-len(r.dups))
 }
 
 func writeMore(w io.Writer, n int) {
@@ -343,137 +425,48 @@ func inflect(n int, one, many string) string {
 	return many
 }
 
-// appendSummaryJSON writes the run's summary as the "summary" object of
-// --format json: counts, the mean of each metric (null when no sample
-// scored), each gate with its verdict, the baseline comparison, and
-// whether the run passes.
-func (r *runResult) appendSummaryJSON(b []byte) []byte {
-	scored := r.total.samples - r.total.errors
-	b = fmt.Appendf(b, `{"samples":%d,"scored":%d,"errors":%d,"means":{`, r.total.samples, scored, r.total.errors)
-	for j, n := range r.names {
-		if j > 0 {
-			b = append(b, ',')
-		}
-		b = append(appendJSONString(b, n), ':')
-		if scored == 0 {
-			b = append(b, "null"...)
-		} else {
-			b = append(b, fullScore(r.total.sums[j]/float64(scored))...)
+// commit is the revision agentcheck runs at, as far as it can tell: CI's
+// ($GITHUB_SHA), else the one the binary was built from.
+func commit() string {
+	if sha := os.Getenv("GITHUB_SHA"); sha != "" {
+		return sha
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" {
+				return s.Value
+			}
 		}
 	}
-	b = append(b, `},"gates":[`...)
-	for i, g := range slices.Concat(r.failUnder, r.sampleGates) {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"flag":`...)
-		b = appendJSONString(b, strings.TrimPrefix(g.flag, "--"))
-		b = append(b, `,"metric":`...)
-		b = appendJSONString(b, g.name)
-		b = append(b, `,"threshold":`...)
-		b = append(b, fullScore(g.threshold)...)
-		if g.flag == "--fail-under" {
-			b = append(b, `,"mean":`...)
-			if math.IsNaN(g.mean) {
-				b = append(b, "null"...)
-			} else {
-				b = append(b, fullScore(g.mean)...)
-			}
-		} else {
-			b = fmt.Appendf(b, `,"below":%d,"samples_below":[`, g.below)
-			for k, s := range g.samples {
-				if k > 0 {
-					b = append(b, ',')
-				}
-				b = appendJSONString(b, s.name)
-			}
-			b = append(b, ']')
-		}
-		b = fmt.Appendf(b, `,"pass":%t}`, g.pass)
-	}
-	b = append(b, ']')
-	if base := r.base; base != nil {
-		b = append(b, `,"baseline":{"file":`...)
-		b = appendJSONString(b, base.path)
-		b = fmt.Appendf(b, `,"tolerance":%s,"regressions":[`, fullScore(base.tolerance))
-		for k, s := range base.regressed {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"sample":`...)
-			b = appendJSONString(b, s.name)
-			b = append(b, `,"metric":`...)
-			b = appendJSONString(b, r.names[s.metric])
-			b = fmt.Appendf(b, `,"old":%s,"new":%s}`, fullScore(s.old), fullScore(s.score))
-		}
-		b = fmt.Appendf(b, `],"regressed":%d,"new":%d,"missing":%d,"pass":%t}`, base.nRegressed, base.nFresh, base.nMissing, r.baselinePass())
-	}
-	return fmt.Appendf(b, `,"pass":%t}`, r.pass())
+	return ""
 }
 
-// appendMarkdown writes the run's summary as a GitHub step summary: a
-// table of the metrics' means and gates, then the samples that fell below a
-// threshold or the baseline.
-func (r *runResult) appendMarkdown(b []byte) []byte {
-	scored := r.total.samples - r.total.errors
-	verdict := "✅ passed"
-	if !r.pass() {
-		verdict = "❌ failed"
-	}
-	b = fmt.Appendf(b, "### agentcheck eval %s: %s\n\n", mdCode(strings.Join(r.inputs, " ")), verdict)
-	b = fmt.Appendf(b, "%d samples, %d scored, %d could not be scored.\n\n", r.total.samples, scored, r.total.errors)
-	b = append(b, "| metric | mean | gates |\n|---|---:|---|\n"...)
-	for j, n := range r.names {
-		mean := "–"
-		if scored > 0 {
-			mean = shortScore(r.total.sums[j] / float64(scored))
-		}
-		var gates []string
-		for _, g := range slices.Concat(r.failUnder, r.sampleGates) {
-			if g.metric != j {
-				continue
-			}
-			mark := "✅"
-			if !g.pass {
-				mark = "❌"
-			}
-			if g.flag == "--fail-under" {
-				gates = append(gates, fmt.Sprintf("%s mean ≥ %s", mark, fullScore(g.threshold)))
-			} else {
-				gates = append(gates, fmt.Sprintf("%s every sample ≥ %s (%d below)", mark, fullScore(g.threshold), g.below))
-			}
-		}
-		b = fmt.Appendf(b, "| %s | %s | %s |\n", mdCode(n), mean, strings.Join(gates, "<br>"))
-	}
-	for _, g := range r.sampleGates {
-		if g.pass {
-			continue
-		}
-		b = fmt.Appendf(b, "\n**%s below %s** (%d):\n\n| sample | %s |\n|---|---:|\n", mdCode(g.name), fullScore(g.threshold), g.below, mdCode(g.name))
-		for _, s := range g.samples {
-			b = fmt.Appendf(b, "| %s | %s |\n", mdText(s.name), fullScore(s.score))
-		}
-		if n := g.below - len(g.samples); n > 0 {
-			b = fmt.Appendf(b, "| … and %d more | |\n", n)
+// promptVersions are the versions of the prompts of the judged metrics
+// among names.
+func promptVersions(names []string) []string {
+	var vs []string
+	for _, n := range names {
+		switch n {
+		case "agent_goal_accuracy":
+			vs = append(vs, metric.GoalPromptVersion)
+		case "topic_adherence":
+			vs = append(vs, metric.TopicPromptVersion)
 		}
 	}
-	if base := r.base; base != nil {
-		b = fmt.Appendf(b, "\nBaseline %s (tolerance %s): %d %s lower, %d new, %d missing.\n",
-			mdCode(base.path), fullScore(base.tolerance), base.nRegressed, inflect(base.nRegressed, "score", "scores"), base.nFresh, base.nMissing)
-		if base.nRegressed > 0 {
-			b = append(b, "\n| sample | metric | baseline | now |\n|---|---|---:|---:|\n"...)
-			for _, s := range base.regressed {
-				b = fmt.Appendf(b, "| %s | %s | %s | %s |\n", mdText(s.name), mdCode(r.names[s.metric]), fullScore(s.old), fullScore(s.score))
-			}
-			if n := base.nRegressed - len(base.regressed); n > 0 {
-				b = fmt.Appendf(b, "| … and %d more | | | |\n", n)
-			}
-		}
-	}
-	return append(b, '\n')
+	return vs
 }
 
-// mdCode writes s as Markdown code, mdText as table text.
+// cassetteMode says how judgments are got, as $AGENTCHECK_RECORD says.
+func cassetteMode() string {
+	m, err := recorder.ParseMode(os.Getenv(recorder.RecordEnv))
+	if err != nil || m == recorder.RecordNone {
+		return "replay"
+	}
+	return "record " + m.String()
+}
+
+// mdCode writes s as Markdown code, mdText as table text (calibrate's
+// summary; eval's is package report's).
 func mdCode(s string) string { return "`" + strings.ReplaceAll(mdText(s), "`", "'") + "`" }
 func mdText(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(shownText(s))

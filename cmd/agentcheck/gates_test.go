@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -60,6 +61,7 @@ func TestEvalGates(t *testing.T) {
 			// Gates change neither the output nor where the flags go.
 			args := append(append([]string{"eval", path}, tt.gates...), "--format", "jsonl")
 			out, stderr, code := runAgentcheck(t, "", args...)
+			out = onlyScores(t, out)
 			if code != tt.code || stderr != tt.stderr || out != wantGateScores {
 				t.Errorf("exit %d (want %d)\nstderr:\n%s\nwant:\n%s\nstdout:\n%s", code, tt.code, stderr, tt.stderr, out)
 			}
@@ -131,16 +133,42 @@ func TestEvalSummaryJSON(t *testing.T) {
 	path := writeFile(t, "gates.jsonl", gateData+`{"user_input": 3}`+"\n")
 	out, _, code := runAgentcheck(t, "", "eval", path, "--format", "json",
 		"--fail-under", "tool_call_accuracy=0.4", "--sample-threshold", "tool_call_f1=0.5")
-	want := `{"samples":[
+	// The samples are jsonl's, and more (TestEvalFormatJSON).
+	wantScores := `{"samples":[
 {"tool_call_accuracy":1.0,"tool_call_f1":1.0},
 {"tool_call_accuracy":0.5,"tool_call_f1":0.0},
 {"tool_call_accuracy":0.0,"tool_call_f1":0.0},
 {"error":"` + path + `:4: sample 3: \"user_input\" must be a list of messages, got int"}
-],"summary":{"samples":4,"scored":3,"errors":1,"means":{"tool_call_accuracy":0.5,"tool_call_f1":0.3333333333333333},` +
-		`"gates":[{"flag":"fail-under","metric":"tool_call_accuracy","threshold":0.4,"mean":0.5,"pass":true},` +
-		`{"flag":"sample-threshold","metric":"tool_call_f1","threshold":0.5,"below":2,"samples_below":["line 2","17"],"pass":false}],"pass":false}}
-`
-	if code != 1 || out != want {
-		t.Errorf("exit %d\n%s", code, cmp.Diff(want, out))
+]`
+	var scores []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "{\"") && !strings.HasPrefix(l, `{"samples"`) {
+			scores = append(scores, l)
+		}
+	}
+	var objs []string
+	for _, l := range strings.Split(onlyScores(t, strings.Join(scores, "\n")), "\n") {
+		v := jsonvalue.MustParse(strings.TrimSuffix(l, ","))
+		var kept []jsonvalue.Member
+		for _, m := range v.Members() {
+			switch m.Key {
+			case "tool_call_accuracy", "tool_call_f1", "error":
+				kept = append(kept, m)
+			}
+		}
+		p, _ := jsonvalue.Object(kept...).MarshalJSON()
+		objs = append(objs, string(p))
+	}
+	if got := "{\"samples\":[\n" + strings.Join(objs, ",\n") + "\n]"; got != wantScores {
+		t.Errorf("samples:\n%s", cmp.Diff(wantScores, got))
+	}
+	// The summary keeps its fields and adds some: the gates' names, kinds,
+	// values and details, the count of failed samples.
+	want := `"summary":{"samples":4,"scored":3,"errors":1,"failed":2,"means":{"tool_call_accuracy":0.5,"tool_call_f1":0.3333333333333333},` +
+		`"gates":[{"flag":"fail-under","name":"--fail-under tool_call_accuracy=0.4","kind":"mean","metric":"tool_call_accuracy","threshold":0.4,"mean":0.5,"pass":true},` +
+		`{"flag":"sample-threshold","name":"--sample-threshold tool_call_f1=0.5","kind":"sample","metric":"tool_call_f1","threshold":0.5,"value":null,"below":2,"samples_below":["line 2","17"],` +
+		`"detail":"Expected every sample to score tool_call_f1 at least 0.5 (--sample-threshold), but 2 of 3 scored samples do not:\n  line 2: 0.0\n  17: 0.0","pass":false}],"pass":false},"run":{"title":"agentcheck eval",`
+	if code != 1 || !strings.Contains(out, "\n],"+want) {
+		t.Errorf("exit %d\n%s", code, out)
 	}
 }

@@ -119,7 +119,7 @@ func judgedArgs(extra ...string) []string {
 // error line included.
 func checkJudgedOutput(t *testing.T, out, path string, want []string) {
 	t.Helper()
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(onlyScores(t, out), "\n"), "\n")
 	if len(lines) != len(want) {
 		t.Fatalf("%d output lines for %d samples:\n%s", len(lines), len(want), out)
 	}
@@ -249,7 +249,7 @@ func TestEvalJudgedReplayMiss(t *testing.T) {
 	}
 	judgeEnv(t, offlineURL, "", "")
 	out, _, _ = runAgentcheck(t, "", args...)
-	if got, want := strings.Split(out, "\n")[4], `{"agent_goal_accuracy":1.0,"topic_adherence":0.99999999985}`; got != want {
+	if got, want := strings.Split(onlyScores(t, out), "\n")[4], `{"agent_goal_accuracy":1.0,"topic_adherence":0.99999999985}`; got != want {
 		t.Errorf("the recorded sample replays as %s, want %s", got, want)
 	}
 }
@@ -300,7 +300,7 @@ func TestEvalJudgePanel(t *testing.T) {
 		for _, s := range tt.scores {
 			want = append(want, `{"agent_goal_accuracy":`+s+`}`)
 		}
-		if diff := cmp.Diff(strings.Join(want, "\n")+"\n", out); diff != "" {
+		if diff := cmp.Diff(strings.Join(want, "\n")+"\n", onlyScores(t, out)); diff != "" {
 			t.Errorf("%v (-want +got):\n%s", tt.flags, diff)
 		}
 		if tt.flags == nil && out != recorded {
@@ -366,7 +366,7 @@ func TestEvalJudgedOrder(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if diff := cmp.Diff(strings.Join(want, "\n")+"\n", out); diff != "" {
+	if diff := cmp.Diff(strings.Join(want, "\n")+"\n", onlyScores(t, out)); diff != "" {
 		t.Errorf("concurrent judging (-want +got):\n%s", diff)
 	}
 	judgeEnv(t, offlineURL, "", "")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -10,6 +9,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 )
+
+// junitMessage is a JUnit failure or error.
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
 
 // junitReport is JUnit XML as a CI system reads it.
 type junitReport struct {
@@ -53,6 +59,7 @@ func TestEvalJUnit(t *testing.T) {
 	}
 	type row struct{ name, class, props, failure, error string }
 	var got []row
+	texts := map[string]string{} // each failure's text, by testcase
 	for _, c := range r.Suites[0].Cases {
 		var props []string
 		for _, p := range c.Properties {
@@ -60,7 +67,8 @@ func TestEvalJUnit(t *testing.T) {
 		}
 		rw := row{name: c.Name, class: c.Classname, props: strings.Join(props, " ")}
 		if c.Failure != nil {
-			rw.failure = c.Failure.Type + ": " + c.Failure.Message + " | " + c.Failure.Text
+			rw.failure = c.Failure.Type + ": " + c.Failure.Message
+			texts[c.Name] = c.Failure.Text
 		}
 		if c.Error != nil {
 			rw.error = c.Error.Type + ": " + c.Error.Message
@@ -71,20 +79,37 @@ func TestEvalJUnit(t *testing.T) {
 	want := []row{
 		{name: "booking-1", class: file, props: "tool_call_accuracy=1.0 tool_call_f1=1.0"},
 		{name: "line 2", class: file, props: "tool_call_accuracy=0.5 tool_call_f1=0.0", failure: "score: " +
-			"Expected tool_call_accuracy to be at least 0.6 (--sample-threshold), but it is 0.5 | " +
-			"Expected tool_call_accuracy to be at least 0.6 (--sample-threshold), but it is 0.5\n" +
-			"Expected tool_call_accuracy to be no lower than in the baseline " + base + " (tolerance 0.0), but it went from 0.75 to 0.5"},
+			"Expected tool_call_accuracy to be at least 0.6 (--sample-threshold), but it is 0.5: 1 call aligned by name; mean argument score 0.5"},
 		{name: "17", class: file, props: "tool_call_accuracy=0.0 tool_call_f1=0.0", failure: "score: " +
-			"Expected tool_call_accuracy to be at least 0.6 (--sample-threshold), but it is 0.0 | " +
-			"Expected tool_call_accuracy to be at least 0.6 (--sample-threshold), but it is 0.0\n" +
-			"Expected tool_call_f1 to be no lower than in the baseline " + base + " (tolerance 0.0), but it went from 0.5 to 0.0"},
+			"Expected tool_call_accuracy to be at least 0.6 (--sample-threshold), but it is 0.0: the called tools [g] do not match the reference [f] in order, so the score is 0"},
 		{name: "line 4", class: file, error: `not scored: ` + file + `:4: sample 3: "user_input" must be a list of messages, got int`},
 		{name: "mean tool_call_f1 >= 0.3", class: "agentcheck.gates", props: "mean=0.3333333333333333"},
 		{name: "mean tool_call_accuracy >= 0.9", class: "agentcheck.gates", props: "mean=0.5", failure: "gate: " +
-			"Expected the mean tool_call_accuracy to be at least 0.9 (--fail-under), but it is 0.5 | "},
+			"Expected the mean tool_call_accuracy over 3 scored samples to be at least 0.9 (--fail-under), but it is 0.5"},
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(row{})); diff != "" {
 		t.Errorf("testcases (-want +got):\n%s", diff)
+	}
+	// A failure's text is the case's report: every gate it failed, the
+	// reason for each score, and the call diff the matchers print.
+	for name, parts := range map[string][]string{
+		"line 2": {
+			"Expected tool_call_accuracy to be at least 0.6 (--sample-threshold), but it is 0.5: 1 call aligned by name; mean argument score 0.5\n" +
+				"Expected tool_call_accuracy to be no lower than in the baseline " + base + " (tolerance 0.0), but it went from 0.75 to 0.5\n\n",
+			"tool_call_f1 = 0.0: 0 of 1 distinct calls made were expected (precision 0), 0 of 1 distinct expected calls were made (recall 0)\n",
+			"  ~ [0] f(a: 1, b: 2)  [0] f(a: 1, b: 3)\n",
+			"      - b: 2\n      + b: 3",
+		},
+		"17": {
+			"Expected tool_call_f1 to be no lower than in the baseline " + base + " (tolerance 0.0), but it went from 0.5 to 0.0\n",
+			"  ~ [0] f(a: 1, b: 2)  [0] g(a: 1, b: 2)\n",
+		},
+	} {
+		for _, p := range parts {
+			if !strings.Contains(texts[name], p) {
+				t.Errorf("%s: the failure's text does not hold %q:\n%s", name, p, texts[name])
+			}
+		}
 	}
 
 	// Without gates, every scored sample passes; the JUnit of no samples is
@@ -96,31 +121,6 @@ func TestEvalJUnit(t *testing.T) {
 	}
 }
 
-// TestSpool: a JUnit report larger than the memory allowed goes to a
-// temporary file, which is removed after.
-func TestSpool(t *testing.T) {
-	s := spool{limit: 10}
-	var want bytes.Buffer
-	for _, p := range []string{"<a/>", "<bb/>", "<ccc/>", "<dddd/>"} {
-		s.Write([]byte(p))
-		want.WriteString(p)
-	}
-	if s.f == nil {
-		t.Fatalf("17 bytes over a limit of 10 are still in memory")
-	}
-	name := s.f.Name()
-	var got bytes.Buffer
-	if err := s.writeTo(&got); err != nil || got.String() != want.String() {
-		t.Errorf("writeTo: %v, %q, want %q", err, got.String(), want.String())
-	}
-	if err := s.close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(name); !os.IsNotExist(err) {
-		t.Errorf("the temporary file is still there: %v", err)
-	}
-}
-
 // TestEvalStepSummary: with GITHUB_STEP_SUMMARY set, a Markdown summary is
 // appended to that file, in every format.
 func TestEvalStepSummary(t *testing.T) {
@@ -129,6 +129,7 @@ func TestEvalStepSummary(t *testing.T) {
 	os.WriteFile(summary, []byte("earlier step\n"), 0o644)
 	t.Setenv(stepSummaryEnv, summary)
 	out, _, code := runAgentcheck(t, "", "eval", path, "--format", "jsonl", "--sample-threshold", "tool_call_accuracy=0.6", "--fail-under", "tool_call_f1=0.3")
+	out = onlyScores(t, out)
 	if code != 1 || out != wantGateScores {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -138,7 +139,13 @@ func TestEvalStepSummary(t *testing.T) {
 		"| metric | mean | gates |\n|---|---:|---|\n" +
 		"| `tool_call_accuracy` | 0.5000 | ❌ every sample ≥ 0.6 (2 below) |\n" +
 		"| `tool_call_f1` | 0.3333 | ✅ mean ≥ 0.3 |\n" +
-		"\n**`tool_call_accuracy` below 0.6** (2):\n\n| sample | `tool_call_accuracy` |\n|---|---:|\n| line 2 | 0.5 |\n| 17 | 0.0 |\n\n"
+		"\n#### Failing cases (2)\n\n" +
+		"- **line 2** (fail)\n" +
+		"  - Expected tool\\_call\\_accuracy to be at least 0.6 (--sample-threshold), but it is 0.5: 1 call aligned by name; mean argument score 0.5\n" +
+		"  - `tool_call_f1` = 0.0: 0 of 1 distinct calls made were expected (precision 0), 0 of 1 distinct expected calls were made (recall 0)\n" +
+		"- **17** (fail)\n" +
+		"  - Expected tool\\_call\\_accuracy to be at least 0.6 (--sample-threshold), but it is 0.0: the called tools \\[g\\] do not match the reference \\[f\\] in order, so the score is 0\n" +
+		"  - `tool_call_f1` = 0.0: 0 of 1 distinct calls made were expected (precision 0), 0 of 1 distinct expected calls were made (recall 0)\n\n"
 	if got := readFile(t, summary); got != want {
 		t.Errorf("step summary (-want +got):\n%s", cmp.Diff(want, got))
 	}
@@ -150,7 +157,7 @@ func TestEvalStepSummary(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	got := readFile(t, summary)
-	if !strings.Contains(got, "`: ✅ passed\n") || !strings.Contains(got, "\nBaseline `"+base+"` (tolerance 0.0): 0 scores lower, 2 new, 0 missing.\n") {
+	if !strings.Contains(got, "`: ✅ passed\n") || !strings.Contains(got, "\nBaseline `"+base+"` (tolerance 0.0): 0 scores lower, 0 higher, 2 new, 0 missing.\n") {
 		t.Errorf("step summary:\n%s", got)
 	}
 

@@ -13,6 +13,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -27,6 +28,7 @@ import (
 	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/report"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
 
@@ -64,6 +66,8 @@ Usage:
                                       compare the judge with people's labels
   agentcheck cassettes check [flags] [PATH...]
                                       fail when a cassette holds a credential
+  agentcheck report [--format NAME] RUN.json
+                                      render a saved --format json run
   agentcheck help [eval]              show this help, or eval's
   agentcheck --version                print agentcheck's version
 
@@ -127,16 +131,26 @@ Flags:
   --arg-similarity NAME   tool_call_accuracy: how argument values compare: exact,
                           levenshtein, hamming, jaro or jaro_winkler (default exact)
   --format NAME           table (default): aligned table with a mean per metric,
-                          scores rounded to 4 decimals;
-                          jsonl: one JSON object of scores per sample, every
-                          digit kept (Python's repr of the float: 1.0, 0.5,
-                          0.6666666666666666, for every metric);
-                          json: {"samples": [the same objects], "summary":
-                          {counts, means, gates, baseline, "pass"}};
-                          junit: JUnit XML, a testcase per sample (a failure
-                          below a threshold or the baseline, an error when not
-                          scored, the scores as properties), and one per
-                          --fail-under gate
+                          scores rounded to 4 decimals, samples by id;
+                          jsonl: one JSON object per sample: its "id" (when it
+                          has one), each metric's score under the metric's
+                          name, every digit kept (Python's repr of the float:
+                          1.0, 0.5, 0.6666666666666666), "reasons" (why each
+                          score under 1 is what it is, in the matchers'
+                          words) and "failures" (the gates it failed);
+                          json: {"samples": [the same objects, with file,
+                          line, status, request, the report of a failure, the
+                          judges' verdicts and the transcript of a failing
+                          sample], "summary": {counts, means, gates,
+                          baseline, "pass"}, "run": {when, commit, judges,
+                          metrics}}, which "agentcheck report" renders again;
+                          junit: JUnit XML, a testcase per sample (a failure,
+                          with its reasons and report, exactly when it fails a
+                          --sample-threshold or the baseline; an error when not
+                          scored; the scores as properties), and one per
+                          --fail-under gate;
+                          markdown: the GitHub step summary;
+                          html: one self-contained page
   --input-format NAME     how samples are written: auto (default: detected per
                           sample), ragas, openai (Chat Completions messages),
                           responses (Responses API items), anthropic (Messages
@@ -172,7 +186,8 @@ trace ID; a failure names the first 100 samples and counts the rest):
                           criteria changed) or below its --min-kappa floor
   --require-calibration   make that warning a failure (exit 1)
 When $GITHUB_STEP_SUMMARY names a file, a Markdown summary (means, gates,
-the samples that fell below) is appended to it.
+the samples that fell below, the failing samples with their reasons, kept
+under 1 MiB) is appended to it.
 
 Judged metrics:
   --topic-mode NAME       topic_adherence reports precision, recall or f1
@@ -217,6 +232,8 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			fmt.Fprint(stdout, calibrateUsageText)
 		} else if len(args) > 1 && args[1] == "cassettes" {
 			fmt.Fprint(stdout, cassettesUsageText)
+		} else if len(args) > 1 && args[1] == "report" {
+			fmt.Fprint(stdout, reportUsageText)
 		} else {
 			fmt.Fprint(stdout, usageText)
 		}
@@ -231,6 +248,8 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return runCalibrate(ctx, args[1:], stdin, stdout, stderr)
 	case "cassettes":
 		return runCassettes(args[1:], stdout, stderr)
+	case "report":
+		return runReport(args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "agentcheck: unknown command %q\n\n%s", args[0], usageText)
 	return exitUsage
@@ -275,7 +294,14 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitUsage
 	}
 	cfg.warn = stderr
-	res, err := evaluate(ctx, cfg, inputs(files, stdin), stdout)
+	// The step summary is rendered alongside the output, from the same
+	// cases, and appended once the run is over.
+	var summary *bytes.Buffer
+	summaryPath := os.Getenv(stepSummaryEnv)
+	if summaryPath != "" {
+		summary = new(bytes.Buffer)
+	}
+	res, err := evaluate(ctx, cfg, inputs(files, stdin), stdout, summary)
 	cerr := sess.close()
 	if errors.Is(err, syscall.EPIPE) && cerr == nil {
 		// The reader has gone (| head): it has what it wanted.
@@ -299,8 +325,8 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			code = exitFailed
 		}
 	}
-	if path := os.Getenv(stepSummaryEnv); path != "" {
-		if err := appendFile(path, res.appendMarkdown(nil)); err != nil {
+	if summaryPath != "" {
+		if err := appendFile(summaryPath, summary.Bytes()); err != nil {
 			fmt.Fprintf(stderr, "agentcheck eval: %s: %s\n", stepSummaryEnv, shownLines(err.Error()))
 			code = exitFailed
 		}
@@ -328,8 +354,10 @@ type evalConfig struct {
 	names   []string       // metric names, in output order
 	metrics []metric.Metric
 	opts    metricOptions
-	format  format
+	format  report.Format
 	workers int
+	// request is set when the output shows each sample's first request.
+	request bool
 	// batch is how many samples a worker takes at a time: many for the
 	// deterministic metrics, which take microseconds, one for judged ones,
 	// which wait on a judge.
@@ -344,9 +372,8 @@ type evalConfig struct {
 	baselinePath, saveBaseline  string
 	baselineTolerance           float64
 	base                        *baseline // read from baselinePath
-	// several is set when there are several inputs; named when every
-	// sample needs its name (sampleName), not only those failing a gate.
-	several, named bool
+	// several is set when there are several inputs.
+	several bool
 	// calibration is the calibration file the judged gates check
 	// (--calibration); requireCalibration fails them when it does not hold.
 	calibration        string
@@ -369,6 +396,17 @@ const (
 	defaultDemoMetrics = "tool_call_accuracy,tool_call_f1,agent_goal_accuracy,topic_adherence"
 	availableMetrics   = "tool_call_accuracy, tool_call_f1, trajectory_match, agent_goal_accuracy, topic_adherence"
 )
+
+// passScore is the least score of metric j that passes: its
+// --sample-threshold, else 1.
+func (c *evalConfig) passScore(j int) float64 {
+	for _, g := range c.sampleThresholds {
+		if g.metric == j {
+			return g.threshold
+		}
+	}
+	return 1
+}
 
 func (c *evalConfig) judged() bool {
 	for _, n := range c.names {
@@ -428,28 +466,4 @@ func newMetric(name string, o metricOptions) (metric.Metric, error) {
 		return metric.TopicAdherence{Judge: o.judge, Mode: o.topicMode}, nil
 	}
 	return nil, fmt.Errorf("--metrics: unknown metric %q (available: %s)", name, availableMetrics)
-}
-
-// format is how scores are written.
-type format int
-
-const (
-	formatTable format = iota
-	formatJSONL
-	formatJSON
-	formatJUnit
-)
-
-func parseFormat(name string) (format, error) {
-	switch name {
-	case "table":
-		return formatTable, nil
-	case "jsonl":
-		return formatJSONL, nil
-	case "json":
-		return formatJSON, nil
-	case "junit":
-		return formatJUnit, nil
-	}
-	return 0, fmt.Errorf("--format: unknown format %q (want table, jsonl, json or junit)", name)
 }

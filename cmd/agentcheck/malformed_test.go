@@ -26,6 +26,7 @@ func TestEvalScoresMalformedArguments(t *testing.T) {
 	path := writeFile(t, "runs.jsonl", strings.Join(lines, "\n")+"\n")
 	for _, format := range []string{"auto", "openai"} {
 		out, stderr, code := runAgentcheck(t, "", "eval", "--format", "jsonl", "--input-format", format, path)
+		out = onlyScores(t, out)
 		got := strings.Split(strings.TrimSpace(out), "\n")
 		if code != 1 || len(got) != 4 || !strings.Contains(stderr, "2 of 4 samples could not be scored") {
 			t.Fatalf("--input-format %s: Expected 4 lines, exit 1 and 2 samples not scored, but got exit %d\n%s%s", format, code, out, stderr)

@@ -16,7 +16,7 @@ func TestEvalReadsEveryShape(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out.String(), errOut.String())
 	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	lines := strings.Split(strings.TrimSpace(onlyScores(t, out.String())), "\n")
 	if len(lines) != 5 {
 		t.Fatalf("want 5 lines, got %q", lines)
 	}
@@ -32,7 +32,7 @@ func TestEvalReadsEveryShape(t *testing.T) {
 	out.Reset()
 	errOut.Reset()
 	code = run([]string{"eval", "--format", "jsonl", "--input-format", "openai", "testdata/shapes.jsonl"}, nil, &out, &errOut)
-	lines = strings.Split(strings.TrimSpace(out.String()), "\n")
+	lines = strings.Split(strings.TrimSpace(onlyScores(t, out.String())), "\n")
 	if code != 1 || len(lines) != 5 || !strings.Contains(lines[0], `testdata/shapes.jsonl:1: sample 0: \"messages\" is missing`) ||
 		lines[1] != `{"tool_call_accuracy":0.5,"tool_call_f1":1.0}` {
 		t.Errorf("--input-format openai: exit %d\n%s%s", code, out.String(), errOut.String())
@@ -51,7 +51,7 @@ func TestEvalReadsEveryShape(t *testing.T) {
 func TestEvalReadsOTLPTraces(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := run([]string{"eval", "--format", "jsonl", "--input-format", "otel", "../../dataset/testdata/otel/weather.jsonl"}, nil, &out, &errOut)
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	lines := strings.Split(strings.TrimSpace(onlyScores(t, out.String())), "\n")
 	if code != 1 || len(lines) != 2 || lines[0] != `{"tool_call_accuracy":0.75,"tool_call_f1":0.5}` ||
 		!strings.Contains(lines[1], `weather.jsonl:2: sample 1: tool_call_accuracy needs reference_tool_calls`) {
 		t.Errorf("exit %d\n%s%s", code, out.String(), errOut.String())
@@ -59,7 +59,7 @@ func TestEvalReadsOTLPTraces(t *testing.T) {
 	// The same trace, pretty-printed in one document, scores the same.
 	out.Reset()
 	if code := run([]string{"eval", "--format", "jsonl", "--input-format", "otel", "../../dataset/testdata/otel/weather.json"}, nil, &out, &errOut); code != 0 ||
-		strings.TrimSpace(out.String()) != lines[0] {
+		strings.TrimSpace(onlyScores(t, out.String())) != lines[0] {
 		t.Errorf("weather.json: exit %d: %s", code, out.String())
 	}
 }

@@ -72,6 +72,7 @@ func TestEvalTrajectoryMatch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			args := append([]string{"eval", "--metrics", "trajectory_match", "--format", "jsonl", "-"}, tt.flags...)
 			out, stderr, code := runAgentcheck(t, tt.sample, args...)
+			out = onlyScores(t, out)
 			if want := `{"trajectory_match":` + tt.want + "}\n"; code != 0 || out != want {
 				t.Errorf("agentcheck %q: exit %d, output %q, want %q (stderr %q)\nsample: %s", args[1:], code, out, want, stderr, tt.sample)
 			}
@@ -81,6 +82,7 @@ func TestEvalTrajectoryMatch(t *testing.T) {
 	// Beside the other metrics, over a file.
 	path := writeFile(t, "t.jsonl", trajSample([]string{search, book}, []string{book}, []string{search})+"\n"+trajSample([]string{search}, []string{search})+"\n")
 	out, stderr, code := runAgentcheck(t, "", "eval", path, "--metrics", "tool_call_f1,trajectory_match", "--format", "jsonl", "--trajectory-mode", "unordered")
+	out = onlyScores(t, out)
 	if want := "{\"tool_call_f1\":1.0,\"trajectory_match\":1.0}\n{\"tool_call_f1\":1.0,\"trajectory_match\":1.0}\n"; code != 0 || out != want {
 		t.Errorf("exit %d, output %q, want %q (stderr %q)", code, out, want, stderr)
 	}
@@ -117,6 +119,7 @@ func TestEvalTrajectoryInOrder(t *testing.T) {
 		{trajSample([]string{search, book}, []string{book}, []string{search}), `0.0`},
 	} {
 		out, stderr, code := runAgentcheck(t, tt.sample, "eval", "--metrics", "trajectory_match", "--trajectory-mode", "in_order", "--format", "jsonl", "-")
+		out = onlyScores(t, out)
 		if want := `{"trajectory_match":` + tt.want + "}\n"; code != 0 || out != want {
 			t.Errorf("exit %d, output %q, want %q (stderr %q)", code, out, want, stderr)
 		}
@@ -153,6 +156,7 @@ func TestEvalTrajectoryTurnAware(t *testing.T) {
 				want = `0.0` // position by position, the swap fails
 			}
 			out, stderr, code := runAgentcheck(t, tt.sample, args...)
+			out = onlyScores(t, out)
 			if w := `{"trajectory_match":` + want + "}\n"; code != 0 || out != w {
 				t.Errorf("%s, turn-aware %v: exit %d, output %q, want %q (stderr %q)", tt.name, aware, code, out, w, stderr)
 			}
