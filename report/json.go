@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/agentcheck/agentcheck/internal/shown"
-	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // The JSON forms. A case is an object with its "id" (when it has one), each
@@ -158,22 +160,60 @@ func appendNumber(b []byte, x float64) []byte {
 	return append(b, fullScore(x)...)
 }
 
-// appendString writes s as a JSON string, escaped to show as itself.
+// appendString writes s as a JSON string, escaped to show as itself (as
+// internal/shown.AppendJSON escapes): a quote, a backslash, every character
+// a terminal would not show as itself (strconv.IsPrint) as an escape, a
+// byte that is not UTF-8 as U+FFFD, and "##[" as "#\u0023[", which a CI
+// runner would read as a command.
 func appendString(b []byte, s string) []byte {
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '#' || c == '<' || c == '>' || c == '&' {
-			plain = false
-			break
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0 // of the run of bytes not yet appended
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f && !(c == '#' && strings.HasPrefix(s[i:], "##[")) {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '#':
+				b = append(b, `#\u0023[`...)
+				i += 2
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
 		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r != utf8.RuneError && strconv.IsPrint(r) || r == utf8.RuneError && n == 3 {
+			i += n
+			continue
+		}
+		b = append(b, s[start:i]...)
+		if r == utf8.RuneError {
+			b = append(b, `\ufffd`...)
+		} else {
+			for _, u := range utf16.AppendRune(nil, r) {
+				b = append(b, '\\', 'u', hex[u>>12], hex[u>>8&0xf], hex[u>>4&0xf], hex[u&0xf])
+			}
+		}
+		i += n
+		start = i
 	}
-	if plain {
-		b = append(b, '"')
-		b = append(b, s...)
-		return append(b, '"')
-	}
-	p, _ := jsonvalue.String(s).MarshalJSON()
-	return shown.AppendJSON(b, p)
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 func appendStrings(b []byte, ss []string) []byte {

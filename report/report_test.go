@@ -334,3 +334,28 @@ func TestSpool(t *testing.T) {
 		t.Errorf("the temporary file is still there: %v", err)
 	}
 }
+
+// FuzzAppendString: whatever the text, its JSON string reads back as the
+// text (each byte that is not UTF-8 as U+FFFD) and holds nothing a terminal or a CI
+// runner acts on.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range oddTexts {
+		f.Add(s)
+	}
+	f.Add("###[x\xff\u2028")
+	f.Fuzz(func(t *testing.T, s string) {
+		p := appendString(nil, s)
+		for _, r := range string(p) {
+			if !strconv.IsPrint(r) {
+				t.Fatalf("appendString(%q) = %s holds %U", s, p, r)
+			}
+		}
+		if bytes.Contains(p, []byte("##[")) {
+			t.Fatalf("appendString(%q) = %s holds a runner command", s, p)
+		}
+		var got string
+		if err := json.Unmarshal(p, &got); err != nil || got != string([]rune(s)) {
+			t.Fatalf("appendString(%q) = %s reads back as %q (%v)", s, p, got, err)
+		}
+	})
+}
