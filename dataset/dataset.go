@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/shell"
@@ -101,6 +102,11 @@ func ReadRecords(r io.Reader, file string) iter.Seq2[Record, error] {
 	}
 }
 
+// readBlock is how much of the input readLines reads into each block: as
+// much as ReadRecords's bufio.Reader holds, so that its reads go straight
+// into the block.
+const readBlock = 1 << 16
+
 // bom is the UTF-8 byte order mark some editors write at the start of a
 // file.
 const bom = "\uFEFF"
@@ -125,14 +131,15 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 	return 0, errors.New("no JSON in the first 64 KiB")
 }
 
-// readLines yields the non-blank lines, ended by LF, CRLF or CR. The
-// complete lines of each read are copied into one string and records are
-// substrings of it, so that a record costs no allocation of its own; a
-// record kept after reading keeps its block (64 KiB, or its line if
-// longer) alive.
+// readLines yields the non-blank lines, ended by LF, CRLF or CR. The input
+// is read straight into blocks of memory (64 KiB, or a line if longer)
+// that are never written again once their complete lines are read: the
+// records are substrings of them, so that a record costs no allocation or
+// copy of its own. What follows a block's last line end starts the next
+// block. A record kept after reading keeps its block alive.
 func readLines(br *bufio.Reader, file string, yield func(Record, error) bool) {
 	line, index := 0, 0
-	buf := make([]byte, 0, 1<<16)
+	buf := make([]byte, 0, readBlock)
 	// afterCR: the last block ended with CR, so an LF that starts the next
 	// one ends no line of its own.
 	afterCR := false
@@ -159,7 +166,8 @@ func readLines(br *bufio.Reader, file string, yield func(Record, error) bool) {
 		if end == 0 && err == nil {
 			continue
 		}
-		block := string(buf[:end])
+		// buf[:end] is not written again: the next block is new memory.
+		block := unsafe.String(unsafe.SliceData(buf), end)
 		if afterCR && len(block) > 0 && block[0] == '\n' {
 			block = block[1:]
 		}
@@ -189,7 +197,9 @@ func readLines(br *bufio.Reader, file string, yield func(Record, error) bool) {
 				index++
 			}
 		}
-		buf = buf[:copy(buf, buf[end:])]
+		rest := buf[end:]
+		buf = make([]byte, len(rest), len(rest)+readBlock)
+		copy(buf, rest)
 		if err != nil {
 			if err != io.EOF {
 				yield(Record{}, fmt.Errorf("%s:%d: %w", file, line+1, err))

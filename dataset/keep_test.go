@@ -1,0 +1,61 @@
+package dataset_test
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentcheck/agentcheck/dataset"
+)
+
+// chunkReader returns its text in reads of random sizes, so that lines are
+// split between reads at random places.
+type chunkReader struct {
+	text string
+	rnd  *rand.Rand
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if r.text == "" {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), 1+r.rnd.IntN(100_000))], r.text)
+	r.text = r.text[n:]
+	return n, nil
+}
+
+// TestRecordsKeptAfterReading: readLines reads into blocks that its
+// records share, so every record kept until the whole input is read must
+// still hold its own line, for lines short and long (past the 64 KiB
+// block), with every line end, read in reads of random sizes.
+func TestRecordsKeptAfterReading(t *testing.T) {
+	for seed := range uint64(20) {
+		rnd := rand.New(rand.NewPCG(seed, 1))
+		var want []string
+		var text strings.Builder
+		for i := range 2000 {
+			n := rnd.IntN(400)
+			if rnd.IntN(200) == 0 {
+				n = 60_000 + rnd.IntN(150_000)
+			}
+			line := fmt.Sprintf(`{"n": %d, "pad": "%s"}`, i, strings.Repeat(string(rune('a'+i%26)), n))
+			want = append(want, line)
+			text.WriteString(line)
+			text.WriteString([]string{"\n", "\r\n", "\r"}[rnd.IntN(3)])
+		}
+		var got []string
+		for rec, err := range dataset.ReadRecords(&chunkReader{text.String(), rnd}, "runs.jsonl") {
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			got = append(got, rec.Text)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("seed %d: records kept to the end (-want +got):\n%.2000s", seed, diff)
+		}
+	}
+}
