@@ -100,7 +100,23 @@ func (m ToolCallAccuracy) Evaluate(_ context.Context, s agentcheck.Sample) (Resu
 	if s.ReferenceToolCalls == nil {
 		return Result{Metric: m.Name()}, fmt.Errorf("%s needs reference_tool_calls, and the sample has none", m.Name())
 	}
-	return m.Compare(s.Conversation.ToolCalls(), s.ReferenceToolCalls), nil
+	sc := getScratch()
+	defer scratchPool.Put(sc)
+	sc.calls = appendToolCalls(sc.calls[:0], s.Conversation)
+	r := m.Compare(sc.calls, s.ReferenceToolCalls)
+	clear(sc.calls) // the pool must not keep the sample's values alive
+	return r, nil
+}
+
+// appendToolCalls appends to dst the calls Conversation.ToolCalls returns,
+// into memory the caller reuses: Compare keeps nothing of its arguments.
+func appendToolCalls(dst []agentcheck.ToolCall, c agentcheck.Conversation) []agentcheck.ToolCall {
+	for i := range c {
+		if c[i].Role == agentcheck.AI {
+			dst = append(dst, c[i].ToolCalls...)
+		}
+	}
+	return dst
 }
 
 // Compare scores predicted calls against reference calls.
@@ -257,12 +273,13 @@ func identity(idx []int, n int) []int {
 // values, their code points, and sort or set keys. Scratches are reused
 // through scratchPool, so that scoring allocates only what the Result keeps.
 type scratch struct {
-	a, b   []byte   // str() of the reference and the predicted value
-	ra, rb []rune   // their code points, for the edit distances
-	keys   []byte   // sort or set keys of calls, one after another
-	spans  [][2]int // where each call's key is in keys
-	hashes []uint64 // the hash of each set key
-	text   []byte   // the Result's Reason, before it becomes a string
+	a, b   []byte                // str() of the reference and the predicted value
+	ra, rb []rune                // their code points, for the edit distances
+	keys   []byte                // sort or set keys of calls, one after another
+	spans  [][2]int              // where each call's key is in keys
+	hashes []uint64              // the hash of each set key
+	text   []byte                // the Result's Reason, before it becomes a string
+	calls  []agentcheck.ToolCall // a sample's predicted calls, for Evaluate
 }
 
 // hashSeed seeds the hashes of set keys; the results never depend on it.
@@ -283,7 +300,7 @@ func getScratch() *scratch {
 	sc := scratchPool.Get().(*scratch)
 	const limit = 64 << 10
 	if cap(sc.a) > limit || cap(sc.b) > limit || cap(sc.ra) > limit || cap(sc.rb) > limit ||
-		cap(sc.keys) > limit || cap(sc.spans) > limit || cap(sc.hashes) > limit || cap(sc.text) > limit {
+		cap(sc.keys) > limit || cap(sc.spans) > limit || cap(sc.hashes) > limit || cap(sc.text) > limit || cap(sc.calls) > limit {
 		sc = scratchPool.New().(*scratch)
 	}
 	sc.a, sc.b, sc.ra, sc.rb = sc.a[:0], sc.b[:0], sc.ra[:0], sc.rb[:0]
@@ -440,7 +457,12 @@ func (ToolCallF1) Name() string { return "tool_call_f1" }
 // Evaluate scores the sample's tool calls; a sample without reference tool
 // calls is scored against an empty reference, as ragas does.
 func (m ToolCallF1) Evaluate(_ context.Context, s agentcheck.Sample) (Result, error) {
-	return m.Compare(s.Conversation.ToolCalls(), s.ReferenceToolCalls), nil
+	sc := getScratch()
+	defer scratchPool.Put(sc)
+	sc.calls = appendToolCalls(sc.calls[:0], s.Conversation)
+	r := m.Compare(sc.calls, s.ReferenceToolCalls)
+	clear(sc.calls)
+	return r, nil
 }
 
 // Compare scores predicted calls against reference calls.
