@@ -6,7 +6,8 @@
 //	go build -o bench-out/rusage bench/rusage.go
 //	bench-out/rusage -o stats.txt -- agentcheck eval big.jsonl >/dev/null
 //
-// The file holds "wall_seconds=S maxrss_kb=K"; the command's standard
+// The file holds "wall_seconds=S maxrss_kb=K cpu_seconds=C" (C is user
+// plus system time); the command's standard
 // streams are its own and its exit status is rusage's.
 package main
 
@@ -41,10 +42,12 @@ func main() {
 	// benchmark is not run).
 	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	var rss int64
+	var cpu time.Duration
 	if ru != nil {
 		rss = int64(ru.Maxrss)
+		cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
-	line := fmt.Sprintf("wall_seconds=%.3f maxrss_kb=%d\n", wall.Seconds(), rss)
+	line := fmt.Sprintf("wall_seconds=%.3f maxrss_kb=%d cpu_seconds=%.3f\n", wall.Seconds(), rss, cpu.Seconds())
 	if *out == "" {
 		fmt.Fprint(os.Stderr, line)
 	} else if err := os.WriteFile(*out, []byte(line), 0o644); err != nil {
