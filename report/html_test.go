@@ -271,3 +271,25 @@ func FuzzHTMLEscapes(f *testing.F) {
 		checkMarkup(t, renderHTML(t, r), payload)
 	})
 }
+
+// A run with nothing in it, and one whose cases have no metric, still
+// render a page: the filter opens on all, and no table has missing cells.
+func TestHTMLRendersEmptyRuns(t *testing.T) {
+	page := renderHTML(t, &Run{})
+	checkMarkup(t, page, "")
+	for _, want := range []string{"<title>agentcheck run — FAIL</title>", `id="show-all" checked`, "all (0)"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("Expected the empty run's page to have %q, but it does not:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "<table") {
+		t.Errorf("Expected no table for a run with no case, metric or gate, but the page has one")
+	}
+	page = renderHTML(t, &Run{Pass: true, Cases: []Case{{ID: "a", Status: Pass}, {ID: "b", Status: Error, Error: "unreadable"}}})
+	if ids, filters := casesIn(page); !slices.Equal(ids, []string{"b"}) || !slices.Equal(filters, []string{"fail"}) {
+		t.Errorf("Expected the erring case in full, but the page lists %q %q", ids, filters)
+	}
+	if !strings.Contains(page, "<tr><td>a\n") {
+		t.Errorf("Expected the passing case as a row of its name alone, but the page is:\n%s", page)
+	}
+}
