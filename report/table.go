@@ -13,13 +13,64 @@ import (
 
 // The table: where each case is (file when there are several inputs; its
 // id, else its index; its line), a column per metric, and the start of its
-// request so that rows can be told apart; a mean per metric last.
+// request so that rows can be told apart; a mean per metric last. The
+// first tableLookahead rows are kept until the header is written, so that
+// the sample column fits their ids (up to maxIDWidth); a longer id later
+// pushes its row out of line.
 
 const (
-	sampleWidth  = 6
-	lineWidth    = 6
-	requestWidth = 60 // runes of the request shown
+	sampleWidth    = 6
+	lineWidth      = 6
+	requestWidth   = 60 // runes of the request shown
+	tableLookahead = 1000
+	maxIDWidth     = 40
 )
+
+// tableRows are the rows kept until the header is written, and the sample
+// column's width once it is.
+type tableRows struct {
+	started bool
+	kept    []Case
+	ids     bool // the sample column shows ids, left-aligned
+	width   int
+}
+
+// add writes c's row to b, or keeps it until the header is written.
+func (t *tableRows) add(b []byte, w *Writer, c *Case) []byte {
+	if t.started {
+		return w.appendTableRow(b, c)
+	}
+	if c.ID != "" {
+		t.ids = true
+		t.width = max(t.width, min(maxIDWidth, utf8.RuneCountInString(shown.Name(c.ID))))
+	}
+	t.kept = append(t.kept, tableCase(c))
+	if len(t.kept) == tableLookahead {
+		return t.start(b, w)
+	}
+	return b
+}
+
+// start writes the header and the rows kept, once.
+func (t *tableRows) start(b []byte, w *Writer) []byte {
+	if t.started {
+		return b
+	}
+	t.started = true
+	t.width = max(t.width, sampleWidth)
+	b = w.appendTableHeader(b)
+	for i := range t.kept {
+		b = w.appendTableRow(b, &t.kept[i])
+	}
+	t.kept = nil
+	return b
+}
+
+// tableCase is what a row needs of c, in memory of its own.
+func tableCase(c *Case) Case {
+	return Case{ID: c.ID, File: c.File, Line: c.Line, Index: c.Index, Error: c.Error, Request: c.Request,
+		Scores: append([]float64(nil), c.Scores...)}
+}
 
 func columnWidth(metric string) int { return max(len(metric), len("0.6667")) }
 
@@ -36,7 +87,7 @@ func (w *Writer) fileWidth() int {
 }
 
 func (w *Writer) appendTableHeader(b []byte) []byte {
-	b = appendRowStart(b, w.fileWidth(), "file", "sample", "line")
+	b = w.appendRowStart(b, "file", "sample", "line")
 	for _, m := range w.run.Metrics {
 		b = appendCell(b, m.Name, columnWidth(m.Name))
 	}
@@ -51,7 +102,7 @@ func (w *Writer) appendTableRow(b []byte, c *Case) []byte {
 	if c.Index < 0 {
 		sample, line = "-", "-"
 	}
-	b = appendRowStart(b, w.fileWidth(), c.File, sample, line)
+	b = w.appendRowStart(b, c.File, sample, line)
 	if c.Error != "" {
 		b = append(b, "  error: "...)
 		b = append(b, shown.Text(strings.ReplaceAll(c.Error, "\n", " "))...)
@@ -75,7 +126,7 @@ func (w *Writer) appendTableRow(b []byte, c *Case) []byte {
 func (w *Writer) appendTableSummary(b []byte) []byte {
 	r := w.run
 	scored := r.Samples - r.Errors
-	b = appendRowStart(b, w.fileWidth(), "", "", "mean")
+	b = w.appendRowStart(b, "", "", "mean")
 	for _, m := range r.Metrics {
 		cell := "-"
 		if scored > 0 && !math.IsNaN(m.Mean) {
@@ -117,19 +168,28 @@ func pad(b []byte, n int) []byte {
 }
 
 // appendRowStart writes the columns that say where a row's case is.
-func appendRowStart(b []byte, fileWidth int, file, sample, line string) []byte {
-	if fileWidth > 0 {
+func (w *Writer) appendRowStart(b []byte, file, sample, line string) []byte {
+	if fileWidth := w.fileWidth(); fileWidth > 0 {
 		if file != "" {
 			file = shown.Name(file)
 		}
-		b = append(b, file...)
-		for n := utf8.RuneCountInString(file); n < fileWidth+2; n++ {
-			b = append(b, ' ')
-		}
+		b = appendLeft(b, file, fileWidth+2)
 	}
-	b = appendRight(b, sample, sampleWidth)
+	if w.table.ids {
+		b = appendLeft(b, sample, w.table.width)
+	} else {
+		b = appendRight(b, sample, w.table.width)
+	}
 	b = append(b, "  "...)
 	return appendRight(b, line, lineWidth)
+}
+
+func appendLeft(b []byte, s string, width int) []byte {
+	b = append(b, s...)
+	for n := utf8.RuneCountInString(s); n < width; n++ {
+		b = append(b, ' ')
+	}
+	return b
 }
 
 func appendRight(b []byte, s string, width int) []byte {

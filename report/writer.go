@@ -27,6 +27,7 @@ type Writer struct {
 	floats map[float64][]byte // formatted scores, a run's are mostly a few
 	junit  *spool
 	md     markdownCases
+	table  tableRows
 	html   htmlCases
 }
 
@@ -36,7 +37,8 @@ func NewWriter(w io.Writer, f Format, r *Run) *Writer {
 	wr := &Writer{out: bufio.NewWriterSize(w, 1<<16), f: f, run: r, floats: make(map[float64][]byte)}
 	switch f {
 	case Table:
-		wr.b = wr.appendTableHeader(wr.b[:0])
+		// The header waits for the first rows, which set the width of
+		// the sample column.
 	case JSON:
 		wr.b = append(wr.b[:0], `{"samples":[`...)
 	case JUnit:
@@ -70,7 +72,7 @@ func (w *Writer) WriteCase(c *Case) error {
 	b := w.b[:0]
 	switch w.f {
 	case Table:
-		b = w.appendTableRow(b, c)
+		b = w.table.add(b, w, c)
 	case JSONL:
 		b = w.appendCaseJSON(b, c, false)
 		b = append(b, '\n')
@@ -117,6 +119,7 @@ func (w *Writer) Close() error {
 	b := w.b[:0]
 	switch w.f {
 	case Table:
+		b = w.table.start(b, w)
 		b = w.appendTableSummary(b)
 	case JSON:
 		if w.n > 0 {

@@ -266,7 +266,8 @@ func TestEvalDemo(t *testing.T) {
 		t.Errorf("stderr %q, want the no-topics warning %q", stderr, want)
 	}
 
-	// Without flags: the readable table.
+	// Without flags: the readable table, the samples by id.
+	demoIDs := []string{"dinner-soho", "weather-paris", "dentist", "hotel-lisbon", "invoice-ana", "euros-dollars", "goodbye", "flight-oslo"}
 	out, stderr, code = runAgentcheck(t, "", "eval")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -282,7 +283,7 @@ func TestEvalDemo(t *testing.T) {
 		// The table rounds to four decimals; jsonl keeps every digit.
 		var scores map[string]float64
 		json.Unmarshal([]byte(want), &scores)
-		wantFields := []string{fmt.Sprint(i), fmt.Sprint(i + 1)}
+		wantFields := []string{demoIDs[i], fmt.Sprint(i + 1)}
 		for _, m := range demoMetrics {
 			wantFields = append(wantFields, fmt.Sprintf("%.4f", scores[m]))
 		}
@@ -311,7 +312,7 @@ func TestEvalDemo(t *testing.T) {
 
 	// The flags apply to the demo: in any order, the swapped calls score.
 	out, _, _ = runAgentcheck(t, "", "eval", "--format", "jsonl", "--strict-order=false", "--metrics", "tool_call_accuracy")
-	if got := strings.Split(out, "\n")[2]; got != `{"tool_call_accuracy":1.0}` {
+	if got := strings.Split(out, "\n")[2]; got != `{"id":"dentist","tool_call_accuracy":1.0}` {
 		t.Errorf("--strict-order=false: wrong-order sample scores %s, want 1.0", got)
 	}
 	// With Levenshtein the typo "exmple" costs 1/15 of the first of three
