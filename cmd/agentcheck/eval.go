@@ -64,6 +64,7 @@ type item struct {
 	sample *agentcheck.Sample // already read (an OTLP trace), else nil
 	id     string             // the trace's ID for an OTLP trace
 	err    error
+	scored *report.Case // agentcheck merge: the case as its shard scored it
 }
 
 type batch struct {
@@ -109,6 +110,7 @@ func (s *stats) add(t *stats) {
 func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, summary *bytes.Buffer) (*runResult, error) {
 	cfg.several = len(ins) > 1
 	res := newRunResult(&cfg, ins)
+	cfg.merge.facts(&res.run)
 	wr := report.NewWriter(w, cfg.format, &res.run)
 	var also []*report.Writer
 	if summary != nil {
@@ -126,7 +128,13 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, sum
 	// still written, those the judge did not get to as errors.
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	var wg sync.WaitGroup
-	wg.Go(func() { readBatches(ins, cfg.otel, cfg.batch, free, work, order, &stop) })
+	wg.Go(func() {
+		if cfg.merge != nil {
+			cfg.merge.readBatches(cfg.batch, free, work, order, &stop)
+			return
+		}
+		readBatches(cfg.shard.inputs(ins), cfg.otel, cfg.batch, cfg.shard.keep, free, work, order, &stop)
+	})
 	for range cfg.workers {
 		wg.Go(func() {
 			sc := newScorer(ctx, cfg)
@@ -157,6 +165,7 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, sum
 		res.collect(b)
 		free <- b
 	}
+	res.run.Shard = cfg.shard.report(&cfg)
 	res.finish()
 	if cerr := wr.Close(); werr == nil {
 		werr = cerr
@@ -175,12 +184,15 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, sum
 // readBatches splits the inputs into records, batchSize to a batch, and
 // sends each batch both to the workers and, to keep the order, to the
 // writer.
-func readBatches(ins []input, otel bool, batchSize int, free <-chan *batch, work, order chan<- *batch, stop *atomic.Bool) {
+func readBatches(ins []input, otel bool, batchSize int, keep func(*item) bool, free <-chan *batch, work, order chan<- *batch, stop *atomic.Bool) {
 	defer close(order)
 	defer close(work)
 	b := <-free
 	b.items = b.items[:0]
 	add := func(it item) {
+		if !keep(&it) {
+			return // another shard's (--shard)
+		}
 		b.items = append(b.items, it)
 		if len(b.items) == batchSize {
 			order <- b
@@ -277,7 +289,9 @@ func (sc *scorer) score(b *batch) {
 		b.stats.samples++
 		var s agentcheck.Sample
 		err := it.err
-		if err == nil {
+		if it.scored != nil {
+			err = sc.takeScored(it.scored, c)
+		} else if err == nil {
 			s, err = sc.evaluate(it.rec, it.sample, c)
 		}
 		if err != nil {
@@ -305,6 +319,7 @@ func (sc *scorer) score(b *batch) {
 			}
 		}
 		b.warn = sc.appendWarnings(b.warn, it)
+		sc.keepScored(it, c)
 	}
 }
 

@@ -94,6 +94,8 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	baselineTolerance := fs.Float64("baseline-tolerance", 0, "")
 	calibration := fs.String("calibration", "", "")
 	requireCalibration := fs.Bool("require-calibration", false, "")
+	var shardValue shardFlag
+	fs.Var(&shardValue, "shard", "")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return evalConfig{}, nil, err
@@ -144,6 +146,7 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	if len(cfg.names) == 0 {
 		return cfg, nil, fmt.Errorf("--metrics lists no metric")
 	}
+	cfg.shard = newShardRun(&shardValue, fs, cfg.names, len(files) == 0)
 	if cfg.failUnder, err = parseGates("--fail-under", failUnder, cfg.names); err != nil {
 		return cfg, nil, err
 	}

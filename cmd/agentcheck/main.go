@@ -62,6 +62,8 @@ const usageText = `agentcheck scores recorded agent runs with ragas's agent metr
 
 Usage:
   agentcheck eval [flags] [FILE...]   score ragas-format samples
+  agentcheck merge [flags] RUN.json...
+                                      merge the runs of eval --shard K/N
   agentcheck calibrate --labels LABELS [flags] [FILE...]
                                       compare the judge with people's labels
   agentcheck cassettes check [flags] [PATH...]
@@ -162,6 +164,10 @@ Flags:
   --workers N             samples are parsed and scored on N goroutines
                           (default: the number of CPUs; judged runs use
                           --judge-concurrency instead)
+  --shard K/N             score shard K of N of the input (K from 1): a sample
+                          by its "id" (FNV-1a mod N), else by its position
+                          (round robin); agentcheck merge puts the N shards'
+                          --format json runs back together as one run
 
 Gates and baselines (a sample is named by its "id", a string or an integer,
 else by "line N", "FILE line N" with several files; an OTLP trace by its
@@ -228,6 +234,8 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[1] == "eval" {
 			fmt.Fprint(stdout, evalUsageText)
+		} else if len(args) > 1 && args[1] == "merge" {
+			fmt.Fprint(stdout, mergeRunsUsageText)
 		} else if len(args) > 1 && args[1] == "calibrate" {
 			fmt.Fprint(stdout, calibrateUsageText)
 		} else if len(args) > 1 && args[1] == "cassettes" {
@@ -246,6 +254,8 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return runEval(ctx, args[1:], stdin, stdout, stderr)
 	case "calibrate":
 		return runCalibrate(ctx, args[1:], stdin, stdout, stderr)
+	case "merge":
+		return runMergeRuns(ctx, args[1:], stdout, stderr)
 	case "cassettes":
 		return runCassettes(args[1:], stdout, stderr)
 	case "report":
@@ -294,6 +304,15 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitUsage
 	}
 	cfg.warn = stderr
+	return scoreRun(ctx, cfg, inputs(files, stdin), files, sess.close, stdout, stderr)
+}
+
+// scoreRun scores the inputs (agentcheck merge: takes the shards' cases),
+// writes the run in cfg.format, says why it fails, saves the baseline and
+// appends the step summary, and returns the exit status: eval's and
+// merge's. files are eval's, for the calibration's default path;
+// closeJudge ends the judge's session once the scoring is done.
+func scoreRun(ctx context.Context, cfg evalConfig, ins []input, files []string, closeJudge func() error, stdout, stderr io.Writer) int {
 	// The step summary is rendered alongside the output, from the same
 	// cases, and appended once the run is over.
 	var summary *bytes.Buffer
@@ -301,8 +320,8 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if summaryPath != "" {
 		summary = new(bytes.Buffer)
 	}
-	res, err := evaluate(ctx, cfg, inputs(files, stdin), stdout, summary)
-	cerr := sess.close()
+	res, err := evaluate(ctx, cfg, ins, stdout, summary)
+	cerr := closeJudge()
 	if errors.Is(err, syscall.EPIPE) && cerr == nil {
 		// The reader has gone (| head): it has what it wanted.
 		return exitOK
@@ -378,6 +397,10 @@ type evalConfig struct {
 	// (--calibration); requireCalibration fails them when it does not hold.
 	calibration        string
 	requireCalibration bool
+	// shard is --shard's slice, nil for the whole input; merge the shards'
+	// cases agentcheck merge scores instead of reading the input.
+	shard *shardRun
+	merge *mergeRun
 }
 
 // judgeFlags are the flags of the judged metrics.
