@@ -58,8 +58,9 @@ type htmlPage struct {
 	// Show is the filter the page opens with.
 	Failing, Flaky int
 	Show           string
-	// Full are the cases shown in full, failing first; capped the failing
-	// and flaky cases summarised because Full was full (Capped of them).
+	// Full are the cases shown in full, failing first; Capped counts the
+	// failing and flaky cases summarised because Full was full, capped are
+	// those of them kept whole (flaky ones, past the failing ones).
 	Full    []htmlCase
 	capped  []*Case
 	Capped  int
@@ -108,39 +109,62 @@ type htmlScore struct {
 // filtered by failing, flaky or all with radio buttons and CSS (the page has
 // no script). The Writer adds the cases as they come: a passing case is kept
 // as its summarised row, written at once, the failing, erring and flaky ones
-// whole (as keep makes them), to be shown in full or summarised once the run
-// is in. The template escapes every text from the run; the rows, which a
-// run of 100,000 cases has as many of, are written by appendRow through
+// whole (as keep makes them) up to htmlFullCases of each, the others as
+// rows too, so that a run of any size takes bounded memory beyond its rows.
+// The template escapes every text from the run; the rows, which a run of
+// 100,000 cases has as many of, are written by appendRow through
 // html/template's HTMLEscapeString, so that they cost no more than a jsonl
 // line.
 type htmlCases struct {
-	n      int
-	rows   []byte // the passing cases' rows
-	others []Case
-	scores map[float64]string // formatted scores: a run's are mostly a few
+	n int
+	// failing (and erring) and flaky are the first htmlFullCases cases of
+	// each, kept whole; failingRows and flakyRows the others' rows, and
+	// nFailing and nFlaky count them all.
+	failing, flaky         []Case
+	failingRows, flakyRows []byte
+	nFailing, nFlaky       int
+	rows                   []byte             // the passing cases' rows
+	scores                 map[float64]string // formatted scores: a run's are mostly a few
 }
 
 func (h *htmlCases) add(r *Run, c *Case) {
 	h.n++
-	if c.Status == Fail || c.Status == Error || c.Status == Flaky {
-		h.others = append(h.others, keep(c))
-		return
+	switch c.Status {
+	case Fail, Error:
+		h.nFailing++
+		if len(h.failing) < htmlFullCases {
+			h.failing = append(h.failing, keep(c))
+		} else {
+			h.failingRows = h.appendRow(h.failingRows, r, c)
+		}
+	case Flaky:
+		h.nFlaky++
+		if len(h.flaky) < htmlFullCases {
+			h.flaky = append(h.flaky, keep(c))
+		} else {
+			h.flakyRows = h.appendRow(h.flakyRows, r, c)
+		}
+	default:
+		h.rows = h.appendRow(h.rows, r, c)
 	}
-	h.rows = h.appendRow(h.rows, r, c)
 }
 
-// write writes the page of r and the cases added.
+// write writes the page of r and the cases added: the first htmlFullCases
+// failing and flaky cases in full, failing first, then the rest of them a
+// row each, in the same order, then the passing cases' rows.
 func (h *htmlCases) write(w io.Writer, r *Run) error {
 	p := newHTMLPage(r, h)
 	if err := htmlTemplate.ExecuteTemplate(w, "top", p); err != nil {
 		return fmt.Errorf("report: html: %w", err)
 	}
-	var b []byte
+	b := h.failingRows
 	for _, c := range p.capped {
 		b = h.appendRow(b, r, c)
 	}
-	if _, err := w.Write(b); err != nil {
-		return fmt.Errorf("report: html: %w", err)
+	for _, part := range [][]byte{b, h.flakyRows} {
+		if _, err := w.Write(part); err != nil {
+			return fmt.Errorf("report: html: %w", err)
+		}
 	}
 	if err := htmlTemplate.ExecuteTemplate(w, "middle", p); err != nil {
 		return fmt.Errorf("report: html: %w", err)
@@ -168,17 +192,7 @@ func newHTMLPage(r *Run, h *htmlCases) *htmlPage {
 	for _, m := range r.Metrics {
 		p.Metrics = append(p.Metrics, newHTMLMetric(m))
 	}
-	// Failing and erring cases first, then the flaky ones, each in input
-	// order; the first htmlFullCases of them in full.
-	var failing, flaky []*Case
-	for i := range h.others {
-		if c := &h.others[i]; c.Status == Flaky {
-			flaky = append(flaky, c)
-		} else {
-			failing = append(failing, c)
-		}
-	}
-	p.Failing, p.Flaky = len(failing), len(flaky)
+	p.Failing, p.Flaky = h.nFailing, h.nFlaky
 	switch {
 	case p.Failing > 0:
 		p.Show = "failing"
@@ -187,16 +201,22 @@ func newHTMLPage(r *Run, h *htmlCases) *htmlPage {
 	default:
 		p.Show = "all"
 	}
-	for _, c := range append(failing, flaky...) {
-		if len(p.Full) == htmlFullCases {
-			p.capped = append(p.capped, c)
-			continue
+	// Failing and erring cases first, then the flaky ones, each in input
+	// order; the first htmlFullCases of them in full, the flaky ones kept
+	// whole past those (capped) a row each.
+	for _, kept := range [][]Case{h.failing, h.flaky} {
+		for i := range kept {
+			c := &kept[i]
+			if len(p.Full) == htmlFullCases {
+				p.capped = append(p.capped, c)
+				continue
+			}
+			hc := newHTMLCase(r, c, len(p.Full))
+			hc.Open = len(p.Full) < htmlOpenCases
+			p.Full = append(p.Full, hc)
 		}
-		hc := newHTMLCase(r, c, len(p.Full))
-		hc.Open = len(p.Full) < htmlOpenCases
-		p.Full = append(p.Full, hc)
 	}
-	p.Capped = len(p.capped)
+	p.Capped = h.nFailing + h.nFlaky - len(p.Full)
 	p.WhyColumn = len(r.Metrics) + 3
 	p.Passing = len(h.rows) > 0
 	return p

@@ -129,18 +129,25 @@ func TestHTMLListsEveryCaseFailingFirst(t *testing.T) {
 	}
 }
 
-// The bound: past htmlFullCases failing cases, the others are summarised
-// rows, failing still before passing, and every id is still in the page.
+// The bound: past htmlFullCases failing and flaky cases, the others are
+// summarised rows, failing before flaky before passing, and every id is
+// still in the page.
 func TestHTMLIsBounded(t *testing.T) {
 	r := &Run{Metrics: []MetricSummary{{Name: "m", Threshold: 1}}}
 	long := strings.Repeat("the agent said a great deal. ", 2000)
-	const failing, passing = htmlFullCases + 50, 2000
-	for i := range failing + passing {
+	const failing, flaky, passing = htmlFullCases + 50, htmlFullCases + 50, 2000
+	var nFailing, nFlaky int
+	for i := range failing + flaky + passing {
 		c := Case{ID: fmt.Sprintf("case-%d", i), Status: Pass, Scores: []float64{1}}
-		if i%((failing+passing)/failing+1) == 0 && r.Failed < failing {
-			r.Failed++
+		switch {
+		case i%7 == 0 && nFailing < failing:
+			nFailing++
 			c.Status, c.Scores, c.Failures, c.Report = Fail, []float64{0}, []string{"Expected m to be 1, but it is 0: " + long}, long
 			c.Transcript = []Message{{Role: "human", Content: long}, {Role: "ai", Content: long, Calls: []Call{{Name: "f", Args: long}}}}
+		case i%7 == 1 && nFlaky < flaky:
+			nFlaky++
+			c.Status, c.Scores = Flaky, []float64{0.5}
+			c.Runs = []Case{{Status: Pass, Scores: []float64{1}}, {Status: Fail, Scores: []float64{0}, Report: long}}
 		}
 		r.Cases = append(r.Cases, c)
 	}
@@ -153,11 +160,27 @@ func TestHTMLIsBounded(t *testing.T) {
 	if full != htmlFullCases {
 		t.Errorf("Expected %d cases in full, but %d are", htmlFullCases, full)
 	}
-	last := slices.Index(filters, "pass")
-	if slices.Contains(filters[last:], "fail") {
-		t.Errorf("Expected every failing case before the passing ones, but the order is %q", filters)
+	var want []string
+	for _, n := range []struct {
+		filter string
+		count  int
+	}{{"fail", failing}, {"flaky", flaky}, {"pass", passing}} {
+		for range n.count {
+			want = append(want, n.filter)
+		}
 	}
-	if want := fmt.Sprintf("%d more failing or flaky cases are summarised", r.Failed-htmlFullCases); !strings.Contains(page, want) {
+	if !slices.Equal(filters, want) {
+		t.Errorf("Expected the %d failing cases, then the %d flaky ones, then the %d passing ones, but the order is %q", failing, flaky, passing, filters)
+	}
+	for i := 1; i < len(ids); i++ {
+		var a, b int
+		fmt.Sscanf(ids[i-1], "case-%d", &a)
+		fmt.Sscanf(ids[i], "case-%d", &b)
+		if filters[i-1] == filters[i] && a >= b {
+			t.Fatalf("Expected the %s cases in input order, but %s comes before %s", filters[i], ids[i-1], ids[i])
+		}
+	}
+	if want := fmt.Sprintf("%d more failing or flaky cases are summarised", failing+flaky-htmlFullCases); !strings.Contains(page, want) {
 		t.Errorf("Expected the page to say %q, but it does not", want)
 	}
 	// Each case in full shows its long texts cut: about 6 kB + 4 kB + 3 kB
