@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck/baseline"
+	"github.com/agentcheck/agentcheck/internal/shard"
 	"github.com/agentcheck/agentcheck/report"
 )
 
@@ -226,7 +227,8 @@ type Result struct {
 	// Suite.Calibration.
 	Calibration []error
 
-	ids          []string // of every case given
+	ids          []string   // of every case given
+	shard        shard.Spec // AGENTCHECK_SHARD: the cases that run
 	baselinePath string
 	tolerance    float64
 }

@@ -134,6 +134,9 @@ func Run[T TB[T]](t T, s Suite, cases []Case) *Result {
 	}
 	parent := contextOr(t, context.Background())
 	for i := range cases {
+		if !res.inShard(cases[i], i) {
+			continue // another shard's (AGENTCHECK_SHARD)
+		}
 		c, id := cases[i], res.ids[i]
 		t.Run(id, func(st T) {
 			st.Helper()
@@ -143,6 +146,7 @@ func Run[T TB[T]](t T, s Suite, cases []Case) *Result {
 		})
 	}
 	s.finish(res)
+	res.logShard(t, len(cases))
 	logCalibration(t, res, s.RequireCalibration)
 	attr(t, res.attrs())
 	if err := writeReports(t, res); err != nil {
@@ -227,6 +231,10 @@ func (s Suite) start(cases []Case) (*Result, error) {
 	}
 	res.baselinePath = s.Baseline
 	res.tolerance = s.Tolerance
+	var err error
+	if res.shard, err = suiteShard(); err != nil {
+		errs = append(errs, err)
+	}
 	return res, errors.Join(errs...)
 }
 
