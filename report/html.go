@@ -121,9 +121,9 @@ type htmlCases struct {
 	// each, kept whole; failingRows and flakyRows the others' rows, and
 	// nFailing and nFlaky count them all.
 	failing, flaky         []Case
-	failingRows, flakyRows []byte
+	failingRows, flakyRows htmlRows
 	nFailing, nFlaky       int
-	rows                   []byte             // the passing cases' rows
+	rows                   htmlRows           // the passing cases' rows
 	scores                 map[float64]string // formatted scores: a run's are mostly a few
 }
 
@@ -135,17 +135,17 @@ func (h *htmlCases) add(r *Run, c *Case) {
 		if len(h.failing) < htmlFullCases {
 			h.failing = append(h.failing, keep(c))
 		} else {
-			h.failingRows = h.appendRow(h.failingRows, r, c)
+			h.failingRows.add(h.appendRow(h.failingRows.tail(), r, c))
 		}
 	case Flaky:
 		h.nFlaky++
 		if len(h.flaky) < htmlFullCases {
 			h.flaky = append(h.flaky, keep(c))
 		} else {
-			h.flakyRows = h.appendRow(h.flakyRows, r, c)
+			h.flakyRows.add(h.appendRow(h.flakyRows.tail(), r, c))
 		}
 	default:
-		h.rows = h.appendRow(h.rows, r, c)
+		h.rows.add(h.appendRow(h.rows.tail(), r, c))
 	}
 }
 
@@ -157,20 +157,20 @@ func (h *htmlCases) write(w io.Writer, r *Run) error {
 	if err := htmlTemplate.ExecuteTemplate(w, "top", p); err != nil {
 		return fmt.Errorf("report: html: %w", err)
 	}
-	b := h.failingRows
 	for _, c := range p.capped {
-		b = h.appendRow(b, r, c)
+		h.failingRows.add(h.appendRow(h.failingRows.tail(), r, c))
 	}
-	for _, part := range [][]byte{b, h.flakyRows} {
-		if _, err := w.Write(part); err != nil {
-			return fmt.Errorf("report: html: %w", err)
-		}
+	if err := h.failingRows.writeTo(w); err != nil {
+		return err
+	}
+	if err := h.flakyRows.writeTo(w); err != nil {
+		return err
 	}
 	if err := htmlTemplate.ExecuteTemplate(w, "middle", p); err != nil {
 		return fmt.Errorf("report: html: %w", err)
 	}
-	if _, err := w.Write(h.rows); err != nil {
-		return fmt.Errorf("report: html: %w", err)
+	if err := h.rows.writeTo(w); err != nil {
+		return err
 	}
 	if err := htmlTemplate.ExecuteTemplate(w, "bottom", p); err != nil {
 		return fmt.Errorf("report: html: %w", err)
@@ -218,7 +218,7 @@ func newHTMLPage(r *Run, h *htmlCases) *htmlPage {
 	}
 	p.Capped = h.nFailing + h.nFlaky - len(p.Full)
 	p.WhyColumn = len(r.Metrics) + 3
-	p.Passing = len(h.rows) > 0
+	p.Passing = h.rows.n > 0
 	return p
 }
 
@@ -299,6 +299,40 @@ func filterOf(s Status) string {
 	return "pass"
 }
 
+// htmlRows are rows of the page in chunks of about 64 kB, so that a run's
+// many rows are never copied to grow one buffer.
+type htmlRows struct {
+	full [][]byte
+	cur  []byte
+	n    int // rows
+}
+
+// tail is the chunk to append the next row to.
+func (rs *htmlRows) tail() []byte {
+	if rs.cur == nil {
+		rs.cur = make([]byte, 0, 64<<10)
+	}
+	return rs.cur
+}
+
+// add takes the chunk tail gave, with a row appended.
+func (rs *htmlRows) add(b []byte) {
+	rs.n++
+	rs.cur = b
+	if len(b) >= 60<<10 {
+		rs.full, rs.cur = append(rs.full, b), nil
+	}
+}
+
+func (rs *htmlRows) writeTo(w io.Writer) error {
+	for _, b := range append(rs.full, rs.cur) {
+		if _, err := w.Write(b); err != nil {
+			return fmt.Errorf("report: html: %w", err)
+		}
+	}
+	return nil
+}
+
 // appendRow appends c's summarised row: its name and scores and, for a
 // failing one, its status and why.
 func (h *htmlCases) appendRow(b []byte, r *Run, c *Case) []byte {
@@ -313,7 +347,7 @@ func (h *htmlCases) appendRow(b []byte, r *Run, c *Case) []byte {
 		b = append(b, filterOf(c.Status)...)
 		b = append(b, "><td>"...)
 	}
-	b = append(b, template.HTMLEscapeString(clip(r.Name(c), htmlRowWhy))...)
+	b = appendClipped(b, r.Name(c), htmlRowWhy)
 	if !passing {
 		b = append(b, "<td>"...)
 		b = append(b, template.HTMLEscapeString(string(c.Status))...)
@@ -337,9 +371,23 @@ func (h *htmlCases) appendRow(b []byte, r *Run, c *Case) []byte {
 	}
 	if why != "" {
 		b = append(b, "<td>"...)
-		b = append(b, template.HTMLEscapeString(clip(why, htmlRowWhy))...)
+		b = appendClipped(b, why, htmlRowWhy)
 	}
 	return append(b, '\n')
+}
+
+// appendClipped appends s escaped as HTML text (by html/template's
+// HTMLEscapeString), cut as clip cuts it, without allocating for a text
+// that needs no escape.
+func appendClipped(b []byte, s string, n int) []byte {
+	cut := clipAt(s, n)
+	b = append(b, template.HTMLEscapeString(s[:cut])...)
+	if cut < len(s) {
+		b = append(b, "… ("...)
+		b = strconv.AppendInt(b, int64(len(s)-cut), 10)
+		b = append(b, " more bytes)"...)
+	}
+	return b
 }
 
 // formatScore writes a score with at most four decimals ("1", "0.8333"),
@@ -360,12 +408,21 @@ func formatScore(f float64) string {
 // clip cuts s to at most n bytes, on a character boundary, saying how much
 // it left out.
 func clip(s string, n int) string {
-	if len(s) <= n {
+	cut := clipAt(s, n)
+	if cut == len(s) {
 		return s
+	}
+	return s[:cut] + "… (" + strconv.Itoa(len(s)-cut) + " more bytes)"
+}
+
+// clipAt is where clip cuts s: at most n bytes, on a character boundary.
+func clipAt(s string, n int) int {
+	if len(s) <= n {
+		return len(s)
 	}
 	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
+	return cut
 }
