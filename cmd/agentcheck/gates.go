@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentcheck/agentcheck/jsonvalue"
+	"github.com/agentcheck/agentcheck/judgment"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
 	"github.com/agentcheck/agentcheck/report"
@@ -169,7 +170,7 @@ func newRunResult(cfg *evalConfig, ins []input) *runResult {
 	}
 	r.total.reset(cfg)
 	r.run = report.Run{Title: "agentcheck eval", Inputs: r.inputs, Started: time.Now(), Commit: commit(),
-		Judges: cfg.judge.models, Metrics: r.total.metrics}
+		Judges: judgeModels(cfg.metrics), Metrics: r.total.metrics}
 	if cfg.judged() {
 		r.run.PromptVersions = promptVersions(cfg.names)
 		r.run.CassetteMode = cassetteMode()
@@ -470,4 +471,34 @@ func cassetteMode() string {
 func mdCode(s string) string { return "`" + strings.ReplaceAll(mdText(s), "`", "'") + "`" }
 func mdText(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(shownText(s))
+}
+
+// judgeModels are the models of the judged metrics' judges (the members of
+// a panel), as the flags, the environment or the cassette named them.
+func judgeModels(metrics []metric.Metric) []string {
+	var models []string
+	add := func(j judgment.Judge) {
+		judges := []judgment.Judge{j}
+		if p, ok := j.(judgment.Panel); ok {
+			judges = p.Members()
+		}
+		for _, m := range judges {
+			if c, ok := m.(interface{ Model() string }); ok && !slices.Contains(models, c.Model()) {
+				models = append(models, c.Model())
+			}
+		}
+	}
+	for _, m := range metrics {
+		switch m := m.(type) {
+		case metric.AgentGoalAccuracy:
+			if m.Judge != nil {
+				add(m.Judge)
+			}
+		case metric.TopicAdherence:
+			if m.Judge != nil {
+				add(m.Judge)
+			}
+		}
+	}
+	return models
 }
