@@ -336,9 +336,6 @@ func (rs *htmlRows) writeTo(w io.Writer) error {
 // appendRow appends c's summarised row: its name and scores and, for a
 // failing one, its status and why.
 func (h *htmlCases) appendRow(b []byte, r *Run, c *Case) []byte {
-	if h.scores == nil {
-		h.scores = make(map[float64]string)
-	}
 	passing := c.Status != Fail && c.Status != Error && c.Status != Flaky
 	if passing { // in the passing cases' table
 		b = append(b, "<tr><td>"...)
@@ -355,14 +352,7 @@ func (h *htmlCases) appendRow(b []byte, r *Run, c *Case) []byte {
 	for i := range r.Metrics {
 		b = append(b, "<td>"...)
 		if i < len(c.Scores) {
-			s, ok := h.scores[c.Scores[i]]
-			if !ok {
-				s = formatScore(c.Scores[i])
-				if len(h.scores) < 4096 {
-					h.scores[c.Scores[i]] = s
-				}
-			}
-			b = append(b, s...)
+			b = h.appendScore(b, c.Scores[i])
 		}
 	}
 	why := c.Error
@@ -376,18 +366,58 @@ func (h *htmlCases) appendRow(b []byte, r *Run, c *Case) []byte {
 	return append(b, '\n')
 }
 
+// appendScore appends x as formatScore writes it, formatting each distinct
+// score once (up to 4,096 of them): most are 1 or 0.
+func (h *htmlCases) appendScore(b []byte, x float64) []byte {
+	switch {
+	case x == 1:
+		return append(b, '1')
+	case x == 0:
+		return append(b, '0')
+	case math.IsNaN(x):
+		return append(b, "—"...)
+	}
+	s, ok := h.scores[x]
+	if !ok {
+		s = formatScore(x)
+		if h.scores == nil {
+			h.scores = make(map[float64]string)
+		}
+		if len(h.scores) < 4096 {
+			h.scores[x] = s
+		}
+	}
+	return append(b, s...)
+}
+
 // appendClipped appends s escaped as HTML text (by html/template's
 // HTMLEscapeString), cut as clip cuts it, without allocating for a text
 // that needs no escape.
 func appendClipped(b []byte, s string, n int) []byte {
 	cut := clipAt(s, n)
-	b = append(b, template.HTMLEscapeString(s[:cut])...)
+	if plainText(s[:cut]) {
+		b = append(b, s[:cut]...)
+	} else {
+		b = append(b, template.HTMLEscapeString(s[:cut])...)
+	}
 	if cut < len(s) {
 		b = append(b, "… ("...)
 		b = strconv.AppendInt(b, int64(len(s)-cut), 10)
 		b = append(b, " more bytes)"...)
 	}
 	return b
+}
+
+// plainText says whether s has none of the bytes HTMLEscapeString
+// escapes, so that it is its own escape.
+func plainText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\'', '"', '&', '<', '>', 0:
+			return false
+		}
+	}
+	return true
 }
 
 // formatScore writes a score with at most four decimals ("1", "0.8333"),

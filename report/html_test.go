@@ -316,3 +316,16 @@ func TestHTMLRendersEmptyRuns(t *testing.T) {
 		t.Errorf("Expected the passing case as a row of its name alone, but the page is:\n%s", page)
 	}
 }
+
+// appendClipped writes what HTMLEscapeString and clip write, for any text.
+func FuzzAppendClipped(f *testing.F) {
+	for _, s := range append(payloads, "", "plain", "naïve café", "a\x00b", strings.Repeat("é", 150)) {
+		f.Add(s, 200)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n = max(0, n%400)
+		if got, want := string(appendClipped([]byte("x"), s, n)), "x"+template.HTMLEscapeString(clip(s, n)); got != want {
+			t.Errorf("Expected appendClipped(%q, %d) to write %q, but it wrote %q", s, n, want, got)
+		}
+	})
+}
