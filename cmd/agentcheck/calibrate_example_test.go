@@ -25,7 +25,7 @@ const (
 	calibrateExampleDir = "example/calibrate"
 	// calibrateExampleCommand is the README's command, run from the
 	// repository's root.
-	calibrateExampleCommand = "go run ./cmd/agentcheck calibrate --labels cmd/agentcheck/example/calibrate/labels.jsonl cmd/agentcheck/example/calibrate/runs.jsonl"
+	calibrateExampleCommand = "agentcheck calibrate --labels cmd/agentcheck/example/calibrate/labels.jsonl cmd/agentcheck/example/calibrate/runs.jsonl"
 )
 
 // exampleJudgments are what the scripted judge finds of each run: the end
