@@ -1,6 +1,10 @@
 package evalsuite
 
-import "math"
+import (
+	"math"
+
+	"github.com/agentcheck/agentcheck/report"
+)
 
 // PassAtKEstimate is the unbiased estimate of pass@k, the chance that at
 // least one of k runs drawn without replacement from n runs with c passes
@@ -45,9 +49,6 @@ func validEstimate(n, c, k int) bool {
 	return n >= 1 && c >= 0 && c <= n && k >= 1 && k <= n
 }
 
-// z95 is the standard normal quantile of 0.975: a two-sided 95% interval.
-const z95 = 1.959963984540054
-
 // Wilson95 is the 95% Wilson score interval of a pass rate measured as c
 // passes in n runs. Unlike the normal approximation it stays inside [0, 1]
 // and is not empty at 0 or n passes: 8 of 10 gives about [0.490, 0.943],
@@ -60,11 +61,6 @@ func Wilson95(c, n int) (lo, hi float64) {
 	if c < 0 || c > n {
 		return math.NaN(), math.NaN()
 	}
-	nf := float64(n)
-	p := float64(c) / nf
-	z2 := z95 * z95
-	den := 1 + z2/nf
-	center := (p + z2/(2*nf)) / den
-	half := z95 / den * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	return max(0, center-half), min(1, center+half)
+	// package report's interval, which every report of a pass rate gives
+	return report.MetricSummary{N: n, PassRate: float64(c) / float64(n)}.PassInterval()
 }
