@@ -11,5 +11,10 @@
 // drop beyond a tolerance fails and names the cases; AGENTCHECK_UPDATE_BASELINE=1
 // (or Suite.UpdateBaseline) blesses a new baseline the way golden files are
 // updated. Scores are also recorded as test attributes (t.Attr, Go 1.25)
-// for tools such as gotestsum to pick up.
+// for tools such as gotestsum to pick up. A failing case's message carries
+// each bad run's report (the call diff the matchers print, the judges'
+// verdicts), also written to the subtest's go test -artifacts directory;
+// the suite's run as package report models it (Result.Report) goes to the
+// test's as JSON, and to the file AGENTCHECK_REPORT names (.html, .json or
+// .md), for agentcheck report to render in any format.
 package evalsuite
