@@ -181,25 +181,50 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, sum
 	return res, werr
 }
 
-// readBatches splits the inputs into records, batchSize to a batch, and
-// sends each batch both to the workers and, to keep the order, to the
-// writer.
+// batcher hands items out batchSize to a batch, each batch both to the
+// workers and, to keep the order, to the writer; close sends the last one
+// and ends both.
+type batcher struct {
+	b           *batch
+	size        int
+	free        <-chan *batch
+	work, order chan<- *batch
+}
+
+func newBatcher(size int, free <-chan *batch, work, order chan<- *batch) *batcher {
+	bt := &batcher{b: <-free, size: size, free: free, work: work, order: order}
+	bt.b.items = bt.b.items[:0]
+	return bt
+}
+
+func (bt *batcher) add(it item) {
+	bt.b.items = append(bt.b.items, it)
+	if len(bt.b.items) == bt.size {
+		bt.order <- bt.b
+		bt.work <- bt.b
+		bt.b = <-bt.free
+		bt.b.items = bt.b.items[:0]
+	}
+}
+
+func (bt *batcher) close() {
+	if len(bt.b.items) > 0 {
+		bt.order <- bt.b
+		bt.work <- bt.b
+	}
+	close(bt.work)
+	close(bt.order)
+}
+
+// readBatches splits the inputs into records and hands them out in
+// batches of batchSize, those keep keeps.
 func readBatches(ins []input, otel bool, batchSize int, keep func(*item) bool, free <-chan *batch, work, order chan<- *batch, stop *atomic.Bool) {
-	defer close(order)
-	defer close(work)
-	b := <-free
-	b.items = b.items[:0]
+	bt := newBatcher(batchSize, free, work, order)
+	defer bt.close()
 	add := func(it item) {
-		if !keep(&it) {
-			return // another shard's (--shard)
-		}
-		b.items = append(b.items, it)
-		if len(b.items) == batchSize {
-			order <- b
-			work <- b
-			b = <-free
-			b.items = b.items[:0]
-		}
+		if keep(&it) {
+			bt.add(it)
+		} // else another shard's (--shard)
 	}
 	for _, in := range ins {
 		if stop.Load() {
@@ -238,10 +263,6 @@ func readBatches(ins []input, otel bool, batchSize int, keep func(*item) bool, f
 			}
 		}
 		r.Close()
-	}
-	if len(b.items) > 0 {
-		order <- b
-		work <- b
 	}
 }
 

@@ -360,10 +360,8 @@ func (m *mergeRun) facts(r *report.Run) {
 // readBatches hands the cases to eval's pipeline as readBatches hands
 // records: batchSize to a batch, in order.
 func (m *mergeRun) readBatches(batchSize int, free <-chan *batch, work, order chan<- *batch, stop *atomic.Bool) {
-	defer close(order)
-	defer close(work)
-	b := <-free
-	b.items = b.items[:0]
+	bt := newBatcher(batchSize, free, work, order)
+	defer bt.close()
 	for i := range m.cases {
 		if stop.Load() {
 			break
@@ -374,17 +372,7 @@ func (m *mergeRun) readBatches(batchSize int, free <-chan *batch, work, order ch
 			// A record that could not be read, as the reader gives it.
 			it.err, it.scored = errors.New(c.Error), nil
 		}
-		b.items = append(b.items, it)
-		if len(b.items) == batchSize {
-			order <- b
-			work <- b
-			b = <-free
-			b.items = b.items[:0]
-		}
-	}
-	if len(b.items) > 0 {
-		order <- b
-		work <- b
+		bt.add(it)
 	}
 }
 

@@ -135,17 +135,17 @@ func (d *digestReader) Close() error {
 
 // keep says whether the item, the next of the whole input, is in the
 // slice, and counts it. The reader calls it for every item in input order.
+// The item's id, read here, is kept in it, as the case's (resetCase).
 func (s *shardRun) keep(it *item) bool {
 	if s == nil {
 		return true
 	}
 	ordinal := s.records
 	s.records++
-	id := it.id
-	if id == "" && it.err == nil {
-		id = recordID(it.rec.Text)
+	if it.id == "" {
+		it.id = recordID(it.rec.Text)
 	}
-	if !s.spec.Has(id, ordinal) {
+	if !s.spec.Has(it.id, ordinal) {
 		return false
 	}
 	s.ordinals = append(s.ordinals, ordinal)
