@@ -3,7 +3,7 @@ module github.com/agentcheck/agentcheck/adapters/anthropic
 go 1.25.0
 
 require (
-	github.com/agentcheck/agentcheck v0.0.0-00010101000000-000000000000
+	github.com/agentcheck/agentcheck v0.1.0
 	github.com/anthropics/anthropic-sdk-go v1.84.0
 	github.com/google/go-cmp v0.7.0
 )
@@ -30,5 +30,3 @@ require (
 	go.yaml.in/yaml/v4 v4.0.0-rc.6 // indirect
 	golang.org/x/sync v0.21.0 // indirect
 )
-
-replace github.com/agentcheck/agentcheck => ../..

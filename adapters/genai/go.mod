@@ -3,7 +3,7 @@ module github.com/agentcheck/agentcheck/adapters/genai
 go 1.26.0
 
 require (
-	github.com/agentcheck/agentcheck v0.0.0-00010101000000-000000000000
+	github.com/agentcheck/agentcheck v0.1.0
 	github.com/google/go-cmp v0.7.0
 	google.golang.org/genai v1.77.0
 )
@@ -28,5 +28,3 @@ require (
 	google.golang.org/grpc v1.66.2 // indirect
 	google.golang.org/protobuf v1.36.7 // indirect
 )
-
-replace github.com/agentcheck/agentcheck => ../..

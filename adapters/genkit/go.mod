@@ -3,7 +3,7 @@ module github.com/agentcheck/agentcheck/adapters/genkit
 go 1.25.0
 
 require (
-	github.com/agentcheck/agentcheck v0.0.0-00010101000000-000000000000
+	github.com/agentcheck/agentcheck v0.1.0
 	github.com/firebase/genkit/go v1.4.0
 	github.com/google/go-cmp v0.7.0
 )
@@ -48,5 +48,3 @@ require (
 	google.golang.org/protobuf v1.36.6 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
-
-replace github.com/agentcheck/agentcheck => ../..

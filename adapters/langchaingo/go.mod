@@ -3,7 +3,7 @@ module github.com/agentcheck/agentcheck/adapters/langchaingo
 go 1.25.0
 
 require (
-	github.com/agentcheck/agentcheck v0.0.0-00010101000000-000000000000
+	github.com/agentcheck/agentcheck v0.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/tmc/langchaingo v0.1.14
 )
@@ -37,5 +37,3 @@ require (
 	golang.org/x/sys v0.46.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
-
-replace github.com/agentcheck/agentcheck => ../..

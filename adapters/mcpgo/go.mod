@@ -3,7 +3,7 @@ module github.com/agentcheck/agentcheck/adapters/mcpgo
 go 1.26.0
 
 require (
-	github.com/agentcheck/agentcheck v0.0.0-00010101000000-000000000000
+	github.com/agentcheck/agentcheck v0.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/mark3labs/mcp-go v1.2.1
 )
@@ -16,5 +16,3 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/text v0.42.0 // indirect
 )
-
-replace github.com/agentcheck/agentcheck => ../..

@@ -3,7 +3,7 @@ module github.com/agentcheck/agentcheck/adapters/mcpsdk
 go 1.26.0
 
 require (
-	github.com/agentcheck/agentcheck v0.0.0-00010101000000-000000000000
+	github.com/agentcheck/agentcheck v0.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 )
@@ -18,5 +18,3 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
-
-replace github.com/agentcheck/agentcheck => ../..

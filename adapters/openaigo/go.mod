@@ -3,7 +3,7 @@ module github.com/agentcheck/agentcheck/adapters/openaigo
 go 1.26.0
 
 require (
-	github.com/agentcheck/agentcheck v0.0.0-00010101000000-000000000000
+	github.com/agentcheck/agentcheck v0.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/openai/openai-go/v3 v3.96.0
 	go.uber.org/goleak v1.3.0
@@ -22,5 +22,3 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/text v0.42.0 // indirect
 )
-
-replace github.com/agentcheck/agentcheck => ../..
