@@ -17,4 +17,8 @@ type Shard struct {
 	// Ordinals are the positions in the whole input (from 0) of the run's
 	// cases, in the order of Cases.
 	Ordinals []int `json:"ordinals"`
+	// Partial is set when the run stopped before the end of its input
+	// (interrupted, or its output failed): Records and Input are then of
+	// the part read, and merge refuses the run.
+	Partial bool `json:"partial,omitempty"`
 }

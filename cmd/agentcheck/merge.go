@@ -178,6 +178,9 @@ func readShards(files []string) (*mergeRun, error) {
 			return nil, fmt.Errorf("%s: not a shard's run: its \"run\" has no \"shard\" (agentcheck eval --shard K/N --format json writes one)", shownName(f))
 		}
 		s := r.Shard
+		if s.Partial {
+			return nil, fmt.Errorf("%s: shard %d/%d stopped before the end of its input (interrupted, or its output failed): score it again", shownName(f), s.K, s.N)
+		}
 		if s.N < 1 || s.K < 1 || s.K > s.N {
 			return nil, fmt.Errorf("%s: shard %d/%d: K counts from 1 to N", shownName(f), s.K, s.N)
 		}
@@ -240,7 +243,7 @@ func readShards(files []string) (*mergeRun, error) {
 	return &mergeRun{first: runs[byK[1]], cases: cases}, nil
 }
 
-// maxRunFile bounds a shard's run file; report.ReadJSON bounds it too.
+// readRunFile reads a shard's run (report.ReadJSON bounds its size).
 func readRunFile(path string) (*report.Run, error) {
 	f, err := os.Open(path)
 	if err != nil {

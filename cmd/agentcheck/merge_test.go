@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -166,6 +168,14 @@ func TestMergeRefusesShardsThatDoNotMakeOneRun(t *testing.T) {
 	unsharded, _, _ := runAgentcheck(t, "", "eval", "--format", "json", data)
 	plain := writeFile(t, "plain.json", unsharded)
 	notJSON := writeFile(t, "notjson.json", "{\"samples\": [\n  oops\n")
+	// Shard 2/4, interrupted before it began.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stopped, stoppedErr bytes.Buffer
+	if code := runContext(ctx, []string{"eval", "--shard", "2/4", "--format", "json", data}, strings.NewReader(""), &stopped, &stoppedErr); code != exitFailed {
+		t.Fatalf("an interrupted shard: exit %d, want 1\n%s", code, stoppedErr.String())
+	}
+	partial := writeFile(t, "partial.json", stopped.String())
 	// Last, the same file changed.
 	if err := os.WriteFile(data, []byte(shardDataset(40, 9, true)), 0o644); err != nil {
 		t.Fatal(err)
@@ -185,6 +195,7 @@ func TestMergeRefusesShardsThatDoNotMakeOneRun(t *testing.T) {
 		{"other options", []string{s[3], s[2], otherOptions[1], s[0]}, "were scored with different options: --strict-order=true and --strict-order=false"},
 		{"other N", []string{s[3], s[2], s[1], three[0]}, "is shard 1/4 but"},
 		{"not a shard", []string{s[3], plain}, "plain.json: not a shard's run"},
+		{"interrupted", []string{s[3], partial, s[1], s[0]}, name(partial) + ": shard 2/4 stopped before the end of its input"},
 		{"not JSON", []string{s[3], notJSON}, "notjson.json:2: not JSON"},
 		{"no files", nil, "give the shards' runs"},
 		{"the shards' flags", []string{"--metrics", "tool_call_f1", s[3]}, "--metrics is the shards' to give, not merge's"},

@@ -167,9 +167,10 @@ func judgesOption(cfg *evalConfig) string {
 const judgesKey = "judges="
 
 // report is what the run's report carries of the shard, once the whole
-// input is read: with the options that decide the scores, those that decide
-// the verdicts (verdictOptions), which merge must be given too.
-func (s *shardRun) report(cfg *evalConfig) *report.Shard {
+// input is read (partial when the reading stopped before its end): with the
+// options that decide the scores, those that decide the verdicts
+// (verdictOptions), which merge must be given too.
+func (s *shardRun) report(cfg *evalConfig, partial bool) *report.Shard {
 	if s == nil {
 		return nil
 	}
@@ -177,5 +178,6 @@ func (s *shardRun) report(cfg *evalConfig) *report.Shard {
 		K: s.spec.K, N: s.spec.N, Records: s.records,
 		Input:   "sha256:" + hex.EncodeToString(s.digest.Sum(nil)),
 		Options: slices.Concat(s.options, []string{judgesOption(cfg)}, verdictOptions(cfg)), Ordinals: s.ordinals,
+		Partial: partial,
 	}
 }
