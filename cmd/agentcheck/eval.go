@@ -377,13 +377,6 @@ func (sc *scorer) fail(c *report.Case, notes []note, s agentcheck.Sample) {
 		switch n.kind {
 		case noteBelow:
 			g := sc.cfg.sampleThresholds[n.index]
-			if !sc.cfg.reasons && c.Reasons[g.metric] == "" {
-				// The output shows no reasons, but a failure says why.
-				sc.explain(sc.ctx, g.metric, s)
-				r := sc.results[g.metric]
-				r.Verdicts = nil // in c already
-				c.SetResult(g.metric, &r)
-			}
 			f := fmt.Sprintf("Expected %s to be at least %s (%s), but it is %s", g.name, fullScore(g.threshold), g.flag, fullScore(n.score))
 			if r := c.Reasons[g.metric]; r != "" {
 				f += ": " + r
@@ -483,24 +476,16 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 		if c == nil {
 			continue
 		}
-		if sc.cfg.reasons {
-			sc.explain(ctx, j, s)
+		if sc.results[j].Reason == "" && sc.scores[j] < 1 {
+			// The fast path's score, explained. A perfect score needs no
+			// reason, and most samples of a large dataset have one.
+			if r, err := sc.cfg.metrics[j].Evaluate(ctx, s); err == nil && r.Score == sc.scores[j] {
+				sc.results[j].Reason = r.Reason
+			}
 		}
 		c.SetResult(j, &sc.results[j])
 	}
 	return s, nil
-}
-
-// explain gives the fast path's score of metric j a reason, as Evaluate
-// words it. A perfect score needs no reason, and most samples of a large
-// dataset have one.
-func (sc *scorer) explain(ctx context.Context, j int, s agentcheck.Sample) {
-	if sc.results[j].Reason != "" || sc.scores[j] >= 1 {
-		return
-	}
-	if r, err := sc.cfg.metrics[j].Evaluate(ctx, s); err == nil && r.Score == sc.scores[j] {
-		sc.results[j].Reason = r.Reason
-	}
 }
 
 // evaluateTogether scores a sample with several judged metrics side by
