@@ -492,8 +492,6 @@ func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, detail b
 		predicted, reference = namesOf(predicted), namesOf(reference)
 	}
 	r := Result{Metric: m.Name()}
-	sc := getScratch()
-	defer scratchPool.Put(sc)
 	np, nr := len(predicted), len(reference)
 	var mbuf [16]int
 	match := slices.Grow(mbuf[:0], nr)[:nr]
@@ -504,7 +502,11 @@ func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, detail b
 	if np+nr <= smallF1 {
 		actual, expected, tp, paired = f1Pairwise(predicted, reference, match)
 	} else {
+		// Only the sorted count needs a scratch: the pool costs a typical
+		// sample's scoring more than a tenth.
+		sc := getScratch()
 		actual, expected, tp, paired = sc.f1Sorted(predicted, reference, match)
+		scratchPool.Put(sc)
 	}
 	fp, fn := actual-tp, expected-tp
 	precision, recall, f1 := 0.0, 0.0, 0.0
@@ -541,7 +543,8 @@ func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, detail b
 		}
 	}
 
-	b := strconv.AppendInt(sc.text[:0], int64(tp), 10)
+	var text [160]byte // the reason's bytes, on the stack
+	b := strconv.AppendInt(text[:0], int64(tp), 10)
 	b = append(b, " of "...)
 	b = strconv.AppendInt(b, int64(actual), 10)
 	b = append(b, " distinct calls made were expected (precision "...)
