@@ -18,6 +18,7 @@ import (
 	"github.com/agentcheck/agentcheck/dataset"
 	"github.com/agentcheck/agentcheck/internal/shard"
 	"github.com/agentcheck/agentcheck/judgment"
+	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/report"
 )
 
@@ -379,27 +380,25 @@ func (m *mergeRun) readBatches(batchSize int, free <-chan *batch, work, order ch
 	}
 }
 
-// takeScored puts the scores a shard gave a case into sc.scores and c, as
-// evaluate puts a scored sample's; a case that could not be scored gives
-// its error.
+// takeScored puts the scores a shard gave a case, with their reasons, into
+// sc.scores, sc.results and c, as evaluate puts a scored sample's; a case
+// that could not be scored gives its error.
 func (sc *scorer) takeScored(sh *report.Case, c *report.Case) error {
 	if sh.Error != "" {
 		return errors.New(sh.Error)
 	}
+	c.Scores, c.Reasons = c.Scores[:0], c.Reasons[:0]
 	for j := range sc.scores {
-		x := math.NaN()
+		x, r := math.NaN(), ""
 		if j < len(sh.Scores) {
 			x = sh.Scores[j]
 		}
-		sc.scores[j] = x
-	}
-	c.Scores = append(c.Scores[:0], sc.scores...)
-	c.Reasons = c.Reasons[:0]
-	for j := range sc.scores {
-		r := ""
 		if j < len(sh.Reasons) {
 			r = sh.Reasons[j]
 		}
+		sc.scores[j] = x
+		sc.results[j] = metric.Result{Metric: sc.cfg.names[j], Score: x, Reason: r}
+		c.Scores = append(c.Scores, x)
 		c.Reasons = append(c.Reasons, r)
 	}
 	c.Verdicts = append(c.Verdicts[:0], sh.Verdicts...)

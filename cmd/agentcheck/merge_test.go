@@ -86,8 +86,8 @@ func runFor(t *testing.T, dir string, args ...string) outcome {
 // unsharded eval gives: the bundled dataset with its judged metrics
 // replayed from the built-in cassette, and a generated dataset (ids or
 // none, samples that cannot be scored, several inputs, one that does not
-// open) with the deterministic metrics; with and without gates and a
-// baseline.
+// open), OTLP traces (by trace ID; some shards empty) with the
+// deterministic metrics; with and without gates and a baseline.
 func TestMergeOfShardsIsTheUnshardedRun(t *testing.T) {
 	dir := t.TempDir()
 	data := writeFile(t, "data.jsonl", shardDataset(160, 42, false))
@@ -132,6 +132,8 @@ func TestMergeOfShardsIsTheUnshardedRun(t *testing.T) {
 		{"generated", []string{"--metrics", "tool_call_accuracy,tool_call_f1,trajectory_match", "--trajectory-mode", "unordered", data}, nil, false},
 		{"judged, calibrated", []string{"--metrics", "agent_goal_accuracy,tool_call_f1", "example/calibrate/runs.jsonl"},
 			[]string{"--fail-under", "agent_goal_accuracy=0.1", "--calibration", cal, "--require-calibration"}, false},
+		// Two traces in four shards: two of them empty.
+		{"OTLP traces", []string{"--input-format", "otel", "../../dataset/testdata/otel/weather.jsonl"}, []string{"--fail-under", "tool_call_f1=0.5"}, false},
 		{"generated, ids given twice", []string{dups}, []string{"--fail-under", "tool_call_f1=0.9"}, true},
 		{"generated gated", []string{"--metrics", "tool_call_accuracy,tool_call_f1,trajectory_match", data, more, filepath.Join(dir, "missing.jsonl")},
 			[]string{"--sample-threshold", "trajectory_match=1", "--sample-threshold", "tool_call_f1=0.4", "--baseline", old, "--baseline-tolerance", "0.01"}, false},
