@@ -78,7 +78,7 @@ func runMergeRuns(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	// eval's flags, parsed by eval: first to find the files, then once the
 	// shards' metrics are known (the gates name them).
-	_, files, err := parseEvalFlags(append([]string{"--metrics", strings.Join(slices.Collect(allMetrics()), ",")}, args...))
+	_, files, err := parseEvalFlags(append([]string{"--metrics", strings.ReplaceAll(availableMetrics, " ", "")}, args...))
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, mergeRunsUsageText)
 		return exitOK
@@ -124,7 +124,7 @@ func runMergeRuns(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return usage(fmt.Errorf("--baseline: %w", err))
 		}
 	}
-	if err := m.sameVerdicts(&cfg, files); err != nil {
+	if err := m.sameVerdicts(&cfg); err != nil {
 		return usage(err)
 	}
 	// The metrics, never asked to score: for the calibration check, with a
@@ -136,8 +136,9 @@ func runMergeRuns(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := cfg.buildMetrics(sess); err != nil {
 		return usage(err)
 	}
+	// The cases are scored already: one worker takes them in large batches.
 	cfg.merge = m
-	cfg.workers = 1
+	cfg.workers, cfg.batch = 1, batchSize
 	ins := make([]input, len(m.first.Inputs))
 	for i, name := range m.first.Inputs {
 		ins[i] = input{name: name}
@@ -153,17 +154,6 @@ func runMergeRuns(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	cfg.warn = stderr
 	return scoreRun(ctx, cfg, ins, evalFiles, func() error { return nil }, stdout, stderr)
-}
-
-// allMetrics are the metrics eval knows.
-func allMetrics() func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for _, n := range strings.Split(availableMetrics, ", ") {
-			if !yield(n) {
-				return
-			}
-		}
-	}
 }
 
 // readShards reads the shards' runs and puts their cases in input order,
@@ -295,7 +285,7 @@ func optionOrNone(o string) string {
 }
 
 // sameVerdicts says which of merge's verdict flags differ from the shards'.
-func (m *mergeRun) sameVerdicts(cfg *evalConfig, files []string) error {
+func (m *mergeRun) sameVerdicts(cfg *evalConfig) error {
 	for _, want := range verdictOptions(cfg) {
 		name, _, _ := strings.Cut(want, "=")
 		got := ""
