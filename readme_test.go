@@ -382,6 +382,7 @@ func passed(out string) (pass, fail []string) {
 }
 
 func TestReadmeCodeBlocks(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)

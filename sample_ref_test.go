@@ -305,6 +305,7 @@ func checkAgainstReference(t *testing.T, text string) {
 var reusedParser sampleParser
 
 func TestParseSampleMatchesReference(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	for _, s := range sampleSeeds {
 		checkAgainstReference(t, s)
 		// Cut anywhere, a sample is malformed JSON, reported where the

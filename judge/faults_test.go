@@ -425,6 +425,7 @@ func panelOf(s *judgetest.Server, policy judge.RetryPolicy, models ...string) *j
 // others when it can, and, at the context's deadline, leaves it out with its
 // cause and scores with the others.
 func TestPanelWithASlowJudge(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	checkGoroutines(t)
 	script := bookingScript()
 	s := judgetest.Start(t, func(r judgetest.Request) judgetest.Reply {

@@ -184,6 +184,7 @@ func BenchmarkPairing(b *testing.B) {
 //
 //	go test ./metric -run TestGreedyWrongRate -v
 func TestGreedyWrongRate(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	const cases = 10000
 	rng := rand.New(rand.NewPCG(9, 10))
 	type tally struct {

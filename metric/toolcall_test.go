@@ -461,6 +461,7 @@ func TestSortKeyOrder(t *testing.T) {
 // ToolCallF1 uses for a few calls counts and pairs exactly as the set keys
 // do, on random calls built from values Python's == treats specially.
 func TestToolCallF1PairwiseAgreesWithKeys(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	vals := []string{`1`, `1.0`, `true`, `false`, `0`, `-0`, `0.0`, `-0.0`, `NaN`, `Infinity`, `-Infinity`,
 		`0.5`, `9007199254740993`, `9007199254740992.0`, `1e300`, `null`, `"1"`, `"a"`, `""`, `[]`, `{}`,
 		`[1, "a"]`, `[1.0, "a"]`, `["a", 1]`, `{"x": 1, "y": [2]}`, `{"y": [2.0], "x": true}`, `{"x": 1, "x": 2}`, `{"x": 2, "x": 1}`}

@@ -739,6 +739,7 @@ func tjRandomCalls(r *rand.Rand, n int) []agentcheck.ToolCall {
 // verdicts and partial scores equal those of the best pairing found by
 // trying them all, so the matching is optimal, not first-fit.
 func TestTrajectoryMatchAgainstBruteForce(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	r := rand.New(rand.NewPCG(2026, 11))
 	modes := []trajectory.Mode{trajectory.Strict, trajectory.Unordered, trajectory.Subset, trajectory.Superset, trajectory.InOrder}
 	argModes := []trajectory.ArgsMode{trajectory.ArgsExact, trajectory.ArgsIgnore, trajectory.ArgsSubset, trajectory.ArgsSuperset}

@@ -90,6 +90,7 @@ func checkCassetteNames(t *testing.T, names []string) {
 // names from an alphabet of case pairs, separators, dots, hash-like runs and
 // other characters, nested up to 60 levels.
 func TestCassetteFileNamesNeverCollide(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	rng := rand.New(rand.NewPCG(17, 4))
 	parts := []string{"a", "A", "b", "B", "foo", "Foo", "FOO", ".", "..", "_", "-", " ", "#01", "é", "e\u0301",
 		".git", "con", "Con", ".yaml", "~8", "0123456789abcdef0123456789abcdef", "-0123456789abcdef0123456789abcdef", "\x00", "\n", "/"}

@@ -28,6 +28,7 @@ import (
 // no other cassette changed. The stub answers each request with a new
 // number, so that a cassette recorded anew always differs.
 func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	if testing.Short() {
 		t.Skip("builds and runs testdata/rerecord with go test; not in -short")
 	}

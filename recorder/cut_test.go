@@ -61,6 +61,7 @@ func recordedCassette(t *testing.T) []byte {
 // nothing (an error). A cassette in the recorder's layout, and two that
 // go-vcr's layout (read by the YAML library), are cut.
 func TestCutCassetteNeverLoadsChanged(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	committed := func(name string) []byte {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -75,6 +76,7 @@ func TestCutCassetteNeverLoadsChanged(t *testing.T) {
 	}
 	for name, data := range cassettes {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			full, _, err := loadCassetteData("full.yaml", data)
 			if err != nil || len(full) == 0 {
 				t.Fatalf("the whole cassette: %d interactions, %v", len(full), err)

@@ -171,6 +171,7 @@ func TestBareDeflateAnswerIsStoredDecoded(t *testing.T) {
 // decodes past the bound fails with a *BodyTooLargeError, in every coding,
 // and is not stored cut short.
 func TestBodyBoundAppliesToTheDecodedSize(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	const bound = 1 << 20
 	big := bytes.Repeat([]byte("0123456789abcdef"), 3*bound/16) // 3 MiB, compressing to a few KiB
 	srv := encodedServer(t, big, nil)

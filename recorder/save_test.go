@@ -233,6 +233,7 @@ func TestRecorderParallelUse(t *testing.T) {
 // TestRecorderProcessesMerge runs several go test processes that record into
 // one cassette at once, as go test does with packages sharing testdata.
 func TestRecorderProcessesMerge(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	if testing.Short() {
 		t.Skip("starts subprocesses")
 	}

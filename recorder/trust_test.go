@@ -142,6 +142,7 @@ func TestCIDetection(t *testing.T) {
 // A run cut short by os.Exit, a panic or go test -timeout keeps what it
 // recorded before, in a whole cassette, with no temporary file left.
 func TestRecordingSurvivesACrash(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	if testing.Short() {
 		t.Skip("starts subprocesses")
 	}

@@ -249,6 +249,7 @@ func TestLookalikesAreNoSecrets(t *testing.T) {
 // TestBase64DataIsNoSecret: images and audio sent as base64 (512 KiB of
 // random bytes, in both alphabets) hold no key shape by chance.
 func TestBase64DataIsNoSecret(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	r := rand.New(rand.NewPCG(17, 42))
 	data := make([]byte, 512<<10)
 	for i := range data {

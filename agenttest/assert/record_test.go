@@ -41,6 +41,7 @@ type event struct {
 // what they recorded: the attributes in the JSON stream, and the failure's
 // artifacts under -outputdir.
 func TestRealTestingTRecords(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	if testing.Short() {
 		t.Skip("builds and runs testdata/attrs with go test; not in -short")
 	}

@@ -136,6 +136,7 @@ var feMatchers = map[trajectory.Mode]func(...agenttest.ExpectedCall) types.Gomeg
 // the same verdict. With kinds counted (ExpectedCall.OfKind each, and
 // Match.Kinds), the Go front ends agree too.
 func TestFrontEndsAgree(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	r := rand.New(rand.NewPCG(18, 2026))
 	fe := newFrontEnds(t)
 	for range 400 {

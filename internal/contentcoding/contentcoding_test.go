@@ -49,6 +49,7 @@ func compress(t testing.TB, coding string, b []byte) []byte {
 // two decodes to them, within a limit of exactly their length, and not
 // within one byte less.
 func TestDecodeRoundTrips(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	r := rand.New(rand.NewPCG(1, 2))
 	codings := []string{"gzip", "x-gzip", "deflate", "br", "zstd", "identity"}
 	for range 200 {
