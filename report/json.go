@@ -345,7 +345,7 @@ func appendRunJSON(b []byte, r *Run) []byte {
 		b = append(b, `,"started":`...)
 		b = appendString(b, r.Started.Format(time.RFC3339Nano))
 	}
-	if r.Duration != 0 {
+	if r.Duration != 0 || !r.Started.IsZero() {
 		b = append(b, `,"duration":`...)
 		b = appendString(b, r.Duration.String())
 	}

@@ -372,6 +372,19 @@ func (sc *scorer) name(c *report.Case) string {
 // matcher prints it) and its transcript.
 func (sc *scorer) fail(c *report.Case, notes []note, s agentcheck.Sample) {
 	c.Status = report.Fail
+	if !sc.cfg.reasons {
+		// The output shows no reasons (the table), but a failure says
+		// why, as in every format.
+		for j := range sc.results {
+			if j < len(c.Reasons) && c.Reasons[j] == "" {
+				sc.explain(sc.ctx, j, s)
+				if r := sc.results[j]; r.Reason != "" && r.Score == c.Scores[j] {
+					r.Verdicts = nil // in c already
+					c.SetResult(j, &r)
+				}
+			}
+		}
+	}
 	var reports []string
 	for _, n := range notes {
 		switch n.kind {
@@ -476,16 +489,24 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 		if c == nil {
 			continue
 		}
-		if sc.results[j].Reason == "" && sc.scores[j] < 1 {
-			// The fast path's score, explained. A perfect score needs no
-			// reason, and most samples of a large dataset have one.
-			if r, err := sc.cfg.metrics[j].Evaluate(ctx, s); err == nil && r.Score == sc.scores[j] {
-				sc.results[j].Reason = r.Reason
-			}
+		if sc.cfg.reasons {
+			sc.explain(ctx, j, s)
 		}
 		c.SetResult(j, &sc.results[j])
 	}
 	return s, nil
+}
+
+// explain gives the fast path's score of metric j a reason, as Evaluate
+// words it. A perfect score needs no reason, and most samples of a large
+// dataset have one.
+func (sc *scorer) explain(ctx context.Context, j int, s agentcheck.Sample) {
+	if sc.results[j].Reason != "" || sc.scores[j] >= 1 {
+		return
+	}
+	if r, err := sc.cfg.metrics[j].Evaluate(ctx, s); err == nil && r.Score == sc.scores[j] {
+		sc.results[j].Reason = r.Reason
+	}
 }
 
 // evaluateTogether scores a sample with several judged metrics side by

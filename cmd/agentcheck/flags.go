@@ -103,6 +103,7 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	cfg := evalConfig{batch: batchSize}
 	cfg.format = formatName
 	cfg.request = cfg.format == report.Table || cfg.format == report.JSON || cfg.format == report.HTML
+	cfg.reasons = cfg.format != report.Table
 	if *inputFormat == "otel" {
 		cfg.otel = true
 	} else if cfg.input, err = dataset.ParseFormat(*inputFormat); err != nil {

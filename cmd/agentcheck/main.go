@@ -375,8 +375,10 @@ type evalConfig struct {
 	opts    metricOptions
 	format  report.Format
 	workers int
-	// request is set when the output shows each sample's first request.
-	request bool
+	// request is set when the output shows each sample's first request;
+	// reasons when it shows the reason for each score (a failure's are
+	// always given).
+	request, reasons bool
 	// batch is how many samples a worker takes at a time: many for the
 	// deterministic metrics, which take microseconds, one for judged ones,
 	// which wait on a judge.
