@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/xml"
 	"flag"
 	"os"
 	"path/filepath"
@@ -127,5 +128,43 @@ func TestReportUsageErrors(t *testing.T) {
 	}
 	if out, _, code := runAgentcheck(t, "", "help", "report"); code != exitOK || !strings.Contains(out, "Usage: agentcheck report [--format NAME] RUN.json") {
 		t.Errorf("help report: exit %d\n%s", code, out)
+	}
+}
+
+// TestReadmeShowsTheOutput: the README's examples of eval's output are
+// what eval writes: the bundled example's table, a jsonl line, a JUnit
+// failure's text.
+func TestReadmeShowsTheOutput(t *testing.T) {
+	t.Setenv(stepSummaryEnv, "")
+	readme := readFile(t, "../../README.md")
+	table, _, _ := runAgentcheck(t, "", "eval")
+	if !strings.Contains(readme, "```\n"+table+"```\n") {
+		t.Errorf("README.md does not show the bundled example's table as eval writes it:\n%s", table)
+	}
+	jsonl, _, _ := runAgentcheck(t, "", "eval", "--metrics", "tool_call_accuracy,tool_call_f1", "--format", "jsonl")
+	if line := strings.Split(jsonl, "\n")[1]; !strings.Contains(readme, "```json\n"+line+"\n```\n") {
+		t.Errorf("README.md does not show the jsonl line as eval writes it:\n%s", line)
+	}
+	out, _, _ := runAgentcheck(t, "", "eval", "--format", "junit", "--sample-threshold", "tool_call_f1=0.5")
+	var doc struct {
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Failure struct {
+				Text string `xml:",chardata"`
+			} `xml:"failure"`
+		} `xml:"testsuite>testcase"`
+	}
+	if err := xml.Unmarshal([]byte(out), &doc); err != nil || len(doc.Cases) < 2 || doc.Cases[1].Name != "weather-paris" {
+		t.Fatalf("junit: %v\n%s", err, out)
+	}
+	var indented []string
+	for _, l := range strings.Split(doc.Cases[1].Failure.Text, "\n") {
+		if l != "" {
+			l = "  " + l
+		}
+		indented = append(indented, l)
+	}
+	if block := "  ```\n" + strings.Join(indented, "\n") + "\n  ```\n"; !strings.Contains(readme, block) {
+		t.Errorf("README.md does not show weather-paris's JUnit failure as eval writes it:\n%s", block)
 	}
 }
