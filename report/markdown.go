@@ -78,7 +78,7 @@ func (m *markdownCases) appendMarkdown(b []byte, r *Run) []byte {
 		title = "agentcheck"
 	}
 	b = fmt.Appendf(b, "### %s %s: %s\n\n", mdText(title), mdCode(oneLine(strings.Join(r.Inputs, " "), maxMarkdownText)), verdict)
-	b = fmt.Appendf(b, "%d samples, %d scored, %d could not be scored.\n\n", r.Samples, scored, r.Errors)
+	b = fmt.Appendf(b, "%d %s, %d scored, %d could not be scored.\n\n", r.Samples, inflect(r.Samples, "sample", "samples"), scored, r.Errors)
 	b = append(b, "| metric | mean | gates |\n|---|---:|---|\n"...)
 	for _, mt := range r.Metrics {
 		mean := "–"

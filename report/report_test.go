@@ -359,3 +359,16 @@ func FuzzAppendString(f *testing.F) {
 		}
 	})
 }
+
+// TestOneSample: the counts of one sample are singular.
+func TestOneSample(t *testing.T) {
+	r := &Run{Title: "agentcheck eval", Metrics: []MetricSummary{{Name: "tool_call_f1"}}, Samples: 1, Pass: true,
+		Cases: []Case{{ID: "a", Line: 1, Status: Pass, Scores: []float64{1}}}}
+	r.Metrics[0].Add(1)
+	for f, want := range map[Format]string{Table: "  1 sample, 1 scored, 0 could not be scored\n", Markdown: "\n1 sample, 1 scored, 0 could not be scored.\n"} {
+		var out bytes.Buffer
+		if err := Write(&out, r, f); err != nil || !strings.Contains(out.String(), want) {
+			t.Errorf("%v: %v\n%s", f, err, out.String())
+		}
+	}
+}

@@ -134,7 +134,7 @@ func (w *Writer) appendTableSummary(b []byte) []byte {
 		}
 		b = appendCell(b, cell, columnWidth(m.Name))
 	}
-	return fmt.Appendf(b, "  %d samples, %d scored, %d could not be scored\n", r.Samples, scored, r.Errors)
+	return fmt.Appendf(b, "  %d %s, %d scored, %d could not be scored\n", r.Samples, inflect(r.Samples, "sample", "samples"), scored, r.Errors)
 }
 
 // appendShortScore writes a score rounded to four decimals, "-" for NaN.
