@@ -143,15 +143,13 @@ func (p *parser) literal(word string) bool {
 }
 
 func (p *parser) skipSpace() {
-	for p.pos < len(p.src) {
-		switch p.src[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
+	for p.pos < len(p.src) && isSpace[p.src[p.pos]] {
+		p.pos++
 	}
 }
+
+// isSpace marks the bytes JSON reads as space: one test a byte.
+var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 func (p *parser) value(depth int) (Value, error) {
 	if p.pos >= len(p.src) {
