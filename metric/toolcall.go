@@ -318,7 +318,7 @@ func (sc *scratch) argScore(pred, ref jsonvalue.Value, sim StringSimilarity) flo
 		if isObjectArgs(pk) || isObjectArgs(rk) {
 			return 0
 		}
-		return sc.compare(ref, pred, sim)
+		return sc.compare(&ref, &pred, sim)
 	}
 	if ref.Len() == 0 {
 		if pred.Len() == 0 {
@@ -327,14 +327,16 @@ func (sc *scratch) argScore(pred, ref jsonvalue.Value, sim StringSimilarity) flo
 		return 0
 	}
 	score := 0.0
-	members := ref.Members()
+	members, made := ref.Members(), pred.Members()
 	for i := range members {
 		m := &members[i]
-		pv, ok := pred.Get(m.Key)
-		if !ok {
-			continue
+		// pred.Get(m.Key), without copying the values.
+		for j := range made {
+			if made[j].Key == m.Key {
+				score += sc.compare(&m.Value, &made[j].Value, sim)
+				break
+			}
 		}
-		score += sc.compare(m.Value, pv, sim)
 	}
 	return score / float64(len(members))
 }
@@ -349,13 +351,13 @@ func isObjectArgs(k jsonvalue.Kind) bool {
 // exactly 1 for equal texts, and whether the texts are equal is mostly
 // known without writing them out; only unequal texts are written, into the
 // scratch buffers.
-func (sc *scratch) compare(ref, pred jsonvalue.Value, sim StringSimilarity) float64 {
+func (sc *scratch) compare(ref, pred *jsonvalue.Value, sim StringSimilarity) float64 {
 	var same, known bool
 	if ref.Kind() == jsonvalue.StringKind && pred.Kind() == jsonvalue.StringKind {
 		// Most arguments are strings, whose str() is their text.
 		same, known = ref.Text() == pred.Text(), true
 	} else {
-		same, known = pyvalue.SameStr(ref, pred)
+		same, known = pyvalue.SameStr(*ref, *pred)
 	}
 	switch {
 	case known && same:
@@ -363,8 +365,8 @@ func (sc *scratch) compare(ref, pred jsonvalue.Value, sim StringSimilarity) floa
 	case known && sim == ExactText:
 		return 0
 	}
-	sc.a = pyvalue.AppendStr(sc.a[:0], ref)
-	sc.b = pyvalue.AppendStr(sc.b[:0], pred)
+	sc.a = pyvalue.AppendStr(sc.a[:0], *ref)
+	sc.b = pyvalue.AppendStr(sc.b[:0], *pred)
 	if sim == ExactText {
 		return b2f(string(sc.a) == string(sc.b))
 	}
