@@ -275,9 +275,9 @@ func newHTMLCase(r *Run, c *Case, index int) htmlCase {
 		if math.IsNaN(s) && reason == "" {
 			continue
 		}
-		ok := !math.IsNaN(s) && s >= r.Metrics[i].Threshold
+		ok := !math.IsNaN(s) && r.Metrics[i].Passes(s)
 		shown := formatScore(s)
-		if v, _ := strconv.ParseFloat(shown, 64); !ok && v >= r.Metrics[i].Threshold {
+		if v, _ := strconv.ParseFloat(shown, 64); !ok && r.Metrics[i].Passes(v) {
 			shown = strconv.FormatFloat(s, 'f', -1, 64) // under the threshold, not rounded up to it
 		}
 		hc.Scores = append(hc.Scores, htmlScore{Metric: r.Metrics[i].Name, Score: shown, Reason: reason, OK: ok})

@@ -126,8 +126,8 @@ type MetricSummary struct {
 	N        int
 	Mean, SD float64
 	// Threshold is the least score that passes (a --sample-threshold, a
-	// check's threshold; 1 when none is given), PassRate the share of the
-	// N cases that reached it.
+	// check's threshold; 1 when none is given, see Passes), PassRate the
+	// share of the N cases that reached it.
 	Threshold float64
 	PassRate  float64
 	// Histogram counts the scores in ten bins of width 0.1, the last
@@ -147,11 +147,22 @@ func (m *MetricSummary) Add(x float64) {
 	m.N++
 	m.sum += x
 	m.sumSq += x * x
-	if x >= m.Threshold {
+	if m.Passes(x) {
 		m.passed++
 	}
 	m.Histogram[min(9, max(0, int(x*10)))]++
 	m.update()
+}
+
+// perfect is the least score counted as 1 against a Threshold of 1:
+// ragas's TopicAdherence adds 1e-10 to its denominators, so its perfect
+// score is 0.99999999985 or so, never 1.
+const perfect = 1 - 1e-9
+
+// Passes reports whether the score x reaches the Threshold. A Threshold of
+// 1 asks for a perfect score, which a score within 1e-9 of 1 is.
+func (m *MetricSummary) Passes(x float64) bool {
+	return x >= m.Threshold || m.Threshold == 1 && x >= perfect
 }
 
 // Merge counts in the scores o was given (a batch's, a shard's): the sums

@@ -286,6 +286,36 @@ func TestMetricSummary(t *testing.T) {
 	}
 }
 
+// TestPerfectPasses: against the default Threshold of 1, ragas's perfect
+// TopicAdherence (1 - about 1e-10, never 1) passes, and a score a hair
+// further below does not; other thresholds are taken literally.
+func TestPerfectPasses(t *testing.T) {
+	// ragas's F1 of a perfect topic run: precision = recall = n/(n+1e-10).
+	for _, n := range []float64{1, 2, 3, 10, 1000} {
+		p := n / (n + 1e-10)
+		ta := 2 * p * p / (p + p + 1e-10)
+		m := MetricSummary{Threshold: 1}
+		if ta >= 1 || !m.Passes(ta) {
+			t.Errorf("topic_adherence's perfect score %v for %v topics: Passes = %v", ta, n, m.Passes(ta))
+		}
+	}
+	one := MetricSummary{Threshold: 1}
+	for _, x := range []float64{0.999, 1 - 2e-9, math.NaN()} {
+		if one.Passes(x) {
+			t.Errorf("Passes(%v) against 1, want false", x)
+		}
+	}
+	half := MetricSummary{Threshold: 0.5}
+	if half.Passes(0.5-1e-12) || !half.Passes(0.5) {
+		t.Errorf("a threshold under 1 is not literal")
+	}
+	one.Add(0.99999999985)
+	one.Add(0.5)
+	if one.PassRate != 0.5 {
+		t.Errorf("PassRate %v, want 0.5", one.PassRate)
+	}
+}
+
 // TestJSONStringsReadBack: the JSON formats escape what a terminal or a CI
 // runner would act on and keep the data: a JSON reader reads every odd
 // text back as it was.
