@@ -225,6 +225,12 @@ func (p *parser) nextKey(open bool) (key string, more bool, err error) {
 			p.pos++
 			return "", false, nil
 		}
+	} else if i := p.pos; i+2 < len(p.src) && p.src[i] == ',' && (p.src[i+1] == '"' || p.src[i+1] == ' ' && p.src[i+2] == '"') {
+		// The usual layout: ',' and one space or none before the key.
+		p.pos = i + 1
+		if p.src[p.pos] == ' ' {
+			p.pos++
+		}
 	} else {
 		p.skipSpace()
 		if p.pos >= len(p.src) {
@@ -246,6 +252,18 @@ func (p *parser) nextKey(open bool) (key string, more bool, err error) {
 	}
 	if key, err = p.str(); err != nil {
 		return "", false, err
+	}
+	// The usual layout, ':' and one space or none before the value, in
+	// a few tests; anything else the general way.
+	if i := p.pos; i+2 < len(p.src) && p.src[i] == ':' {
+		if p.src[i+1] > ' ' {
+			p.pos = i + 1
+			return key, true, nil
+		}
+		if p.src[i+1] == ' ' && p.src[i+2] > ' ' {
+			p.pos = i + 2
+			return key, true, nil
+		}
 	}
 	p.skipSpace()
 	if !p.at(':') {
