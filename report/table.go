@@ -202,12 +202,32 @@ func appendRight(b []byte, s string, width int) []byte {
 // oneLine is s on one line, its runs of white space one space each, cut
 // to n runes with "…".
 func oneLine(s string, n int) string {
-	if strings.ContainsAny(s, "\n\r\t\v\f") || strings.Contains(s, "  ") {
+	if needsFolding(s) {
 		s = strings.Join(strings.Fields(s), " ")
 	}
-	if utf8.RuneCountInString(s) > n {
+	// A string of at most n bytes has at most n runes: most reasons are
+	// not counted.
+	if len(s) > n && utf8.RuneCountInString(s) > n {
 		runes := []rune(s)
 		s = string(runes[:n-1]) + "…"
 	}
 	return s
+}
+
+// needsFolding reports whether s has a line break, tab, vertical tab or
+// form feed, or two spaces in a row, for oneLine to fold: one pass over s,
+// where strings.ContainsAny and then strings.Contains took two (oneLine
+// runs on every reason of every case).
+func needsFolding(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n', '\r', '\t', '\v', '\f':
+			return true
+		case ' ':
+			if i+1 < len(s) && s[i+1] == ' ' {
+				return true
+			}
+		}
+	}
+	return false
 }
