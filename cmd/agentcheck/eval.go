@@ -280,6 +280,10 @@ type scorer struct {
 	// and written out before the next is parsed.
 	parser dataset.Parser
 	calls  []agentcheck.ToolCall
+	// gathered says that calls are the current sample's: explain then
+	// explains a tool-call metric's score with Compare on them, which is
+	// what Evaluate would do after gathering them again.
+	gathered bool
 }
 
 func newScorer(ctx context.Context, cfg evalConfig) *scorer {
@@ -438,6 +442,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 			err = internalError(rec, p)
 		}
 	}()
+	sc.gathered = false
 	if read != nil {
 		s = *read
 	} else if s, err = sc.parser.Sample(rec); err != nil {
@@ -455,12 +460,11 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 		// once by each metric's Evaluate, which otherwise is just Compare.
 		// Score, which explains nothing, stands for Compare; a score under
 		// 1 is explained below by Evaluate.
-		gathered := false
 		for j, m := range sc.cfg.metrics {
 			switch m := m.(type) {
 			case metric.ToolCallF1:
-				if !gathered {
-					sc.calls, gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
+				if !sc.gathered {
+					sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
 				}
 				sc.results[j], sc.errs[j] = metric.Result{Metric: m.Name(), Score: m.Score(sc.calls, s.ReferenceToolCalls)}, nil
 			case metric.ToolCallAccuracy:
@@ -468,8 +472,8 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 					sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
 					break
 				}
-				if !gathered {
-					sc.calls, gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
+				if !sc.gathered {
+					sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
 				}
 				sc.results[j], sc.errs[j] = metric.Result{Metric: m.Name(), Score: m.Score(sc.calls, s.ReferenceToolCalls)}, nil
 			default:
@@ -504,7 +508,25 @@ func (sc *scorer) explain(ctx context.Context, j int, s agentcheck.Sample) {
 	if sc.results[j].Reason != "" || sc.scores[j] >= 1 {
 		return
 	}
-	if r, err := sc.cfg.metrics[j].Evaluate(ctx, s); err == nil && r.Score == sc.scores[j] {
+	var r metric.Result
+	var err error
+	switch m := sc.cfg.metrics[j].(type) {
+	case metric.ToolCallF1:
+		if sc.gathered {
+			r = m.Compare(sc.calls, s.ReferenceToolCalls) // Evaluate, on the calls gathered already
+			break
+		}
+		r, err = m.Evaluate(ctx, s)
+	case metric.ToolCallAccuracy:
+		if sc.gathered && s.ReferenceToolCalls != nil {
+			r = m.Compare(sc.calls, s.ReferenceToolCalls)
+			break
+		}
+		r, err = m.Evaluate(ctx, s)
+	default:
+		r, err = m.Evaluate(ctx, s)
+	}
+	if err == nil && r.Score == sc.scores[j] {
 		sc.results[j].Reason = r.Reason
 	}
 }
