@@ -242,13 +242,16 @@ func TestToolFailuresEndTheRun(t *testing.T) {
 
 // A slow judgment does not count against the turn it follows.
 func TestTurnTimeoutLeavesJudgmentsOut(t *testing.T) {
-	slow := slowJudge{judgeWith("slow", "met"), 40 * time.Millisecond}
+	// The judge takes longer than the turn's whole budget; the echoing
+	// agent takes microseconds, and the margin to the budget is wide, so
+	// that a loaded CI machine cannot make the turn itself run over.
+	slow := slowJudge{judgeWith("slow", "met"), 600 * time.Millisecond}
 	res := scenario.Scenario{
 		Agent: echo(judgment.Usage{}), User: scenario.StaticUser("hi"), Judge: slow, Criteria: []string{"replies"},
 		Script: []scenario.Step{scenario.UserTurn(), scenario.AgentTurn(), scenario.Checkpoint("replies")},
-		Budget: scenario.Budget{TurnTimeout: 30 * time.Millisecond},
+		Budget: scenario.Budget{TurnTimeout: 400 * time.Millisecond},
 	}.Run(context.Background())
-	if !res.Passed || res.Turns[0].Duration >= 30*time.Millisecond {
+	if !res.Passed || res.Turns[0].Duration >= 400*time.Millisecond {
 		t.Fatalf("Expected the run to pass, but:\n%s", res)
 	}
 }
