@@ -29,7 +29,9 @@ var ErrMergeConflict = errors.New("the cassettes answer the same request differe
 // the order they were recorded in, so that the n-th identical request still
 // gets the n-th answer. An interaction that several cassettes hold identically is kept
 // once. When the n-th answer to a request of a case differs between two
-// cassettes in any byte, Merge returns an error that wraps
+// cassettes in any byte but its duration (the time the answer took, which
+// two recordings of one answer rarely share: the shorter is kept), Merge
+// returns an error that wraps
 // [ErrMergeConflict] and names, for every such request, both files and the
 // interaction's index in each; it never picks one.
 //
@@ -82,7 +84,15 @@ func Merge(cassettes map[string][]byte) ([]byte, error) {
 				switch {
 				case first == nil:
 					first = e
-				case e.enc != first.enc:
+				case e.enc == first.enc:
+				case onlyDuration(first.it, e.it):
+					// The same answer, taken a different time to come:
+					// not a conflict. The shorter is kept, whatever the
+					// files' order.
+					if e.it.Response.Duration < first.it.Response.Duration {
+						first = e
+					}
+				default:
 					conflicts = append(conflicts, fmt.Sprintf("%s interaction %d and %s interaction %d answer the %s %s %s request%s differently (%s differ)",
 						first.file, first.index, e.file, e.index, ordinal(n+1), first.it.Request.Method, storedPath(first.it.Request.URL),
 						caseSuffix(first.q.label), strings.Join(differences(first.it, e.it), ", ")))
@@ -179,6 +189,13 @@ func differences(a, b *vcr.Interaction) []string {
 	add(p.Proto != s.Proto || p.ProtoMajor != s.ProtoMajor || p.ProtoMinor != s.ProtoMinor || p.ContentLength != s.ContentLength, "response line")
 	add(p.Duration != s.Duration, "duration")
 	return d
+}
+
+// onlyDuration says whether a and b differ in nothing but the time their
+// answer took.
+func onlyDuration(a, b *vcr.Interaction) bool {
+	d := differences(a, b)
+	return len(d) == 1 && d[0] == "duration"
 }
 
 // sameInteraction says whether b holds everything the layout keeps of a.

@@ -265,3 +265,29 @@ func TestMergeKeepsAGoVCRFileWhole(t *testing.T) {
 		t.Fatalf("Expected the interaction kept byte for byte (id renumbered), but got %+v", its[0])
 	}
 }
+
+// TestMergeTakesADurationForNoConflict: two recordings of the same answer
+// that took different times to come are one interaction, the shorter
+// kept, in any order of the files; any other difference is a conflict.
+func TestMergeTakesADurationForNoConflict(t *testing.T) {
+	cassette := func(duration, body string) []byte {
+		return []byte("---\nversion: 2\ninteractions:\n- request: {url: 'http://h/x', method: GET}\n  response: {code: 200, body: '" + body + "', duration: " + duration + "}\n")
+	}
+	for _, files := range []map[string][]byte{
+		{"a.yaml": cassette("7ms", "hi"), "b.yaml": cassette("2ms", "hi")},
+		{"a.yaml": cassette("2ms", "hi"), "b.yaml": cassette("7ms", "hi")},
+	} {
+		merged, err := Merge(files)
+		if err != nil {
+			t.Fatalf("Expected answers that differ only in duration to merge, but got %v", err)
+		}
+		its, err := parseLayout(merged)
+		if err != nil || len(its) != 1 || its[0].Response.Duration != 2*time.Millisecond {
+			t.Fatalf("Expected one interaction with the shorter duration, 2ms, but got %d (%v):\n%s", len(its), err, merged)
+		}
+	}
+	_, err := Merge(map[string][]byte{"a.yaml": cassette("7ms", "hi"), "b.yaml": cassette("2ms", "ho")})
+	if !errors.Is(err, ErrMergeConflict) || !strings.Contains(err.Error(), "(response body, duration differ)") {
+		t.Fatalf("Expected a conflict naming the body and the duration, but got %v", err)
+	}
+}
