@@ -88,7 +88,9 @@ const BlockIndent = 12
 // after its header "|" + chomp, as YAML reads them: chomp "" keeps one
 // final line break, "-" none, "+" all. ok is false for a chomping indicator
 // of another kind and for a block YAML would read otherwise: a first line
-// that is blank, indented otherwise or starting with a tab.
+// that is blank, indented otherwise or starting with a tab, or a line
+// holding a character YAML takes for a line break (NEL, LS, PS), which the
+// recorder never writes in a block.
 func (p *LineReader) Block(chomp string) (s string, ok bool) {
 	if chomp != "" && chomp != "-" && chomp != "+" {
 		return "", false
@@ -100,7 +102,7 @@ func (p *LineReader) Block(chomp string) (s string, ok bool) {
 		if !ok || text != "" && indent < BlockIndent {
 			break
 		}
-		if first && (indent != BlockIndent || text == "" || text[0] == '\t') {
+		if first && (indent != BlockIndent || text == "" || text[0] == '\t') || yamlBreak(text) {
 			return "", false
 		}
 		first = false
@@ -119,4 +121,22 @@ func (p *LineReader) Block(chomp string) (s string, ok bool) {
 		s = strings.TrimRight(s, "\n")
 	}
 	return s, true
+}
+
+// yamlBreak reports whether text holds U+0085, U+2028 or U+2029, which
+// YAML reads as line breaks. It looks only at their lead bytes' places.
+func yamlBreak(text string) bool {
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case 0xc2:
+			if strings.HasPrefix(text[i:], "\u0085") {
+				return true
+			}
+		case 0xe2:
+			if strings.HasPrefix(text[i:], "\u2028") || strings.HasPrefix(text[i:], "\u2029") {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -55,7 +55,7 @@ func FuzzBlock(f *testing.F) {
 }
 
 func TestBlockRefusesWhatYAMLReadsOtherwise(t *testing.T) {
-	for _, lines := range []string{"\tfirst tab\n", "   more indented\n", "\n            after a blank\n"} {
+	for _, lines := range []string{"\tfirst tab\n", "   more indented\n", "\n            after a blank\n", "a\u0085b\n", "x\n            a\u2028b\n", "a\u2029\n"} {
 		p := NewLineReader(strings.NewReader("            " + lines))
 		if s, ok := p.Block(""); ok {
 			t.Errorf("Expected Block to refuse %q, but it read %q", lines, s)
