@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"time"
 )
 
@@ -40,7 +41,9 @@ func ReadJSON(r io.Reader, name string) (*Run, error) {
 		case errors.As(err, &se):
 			return nil, fmt.Errorf("%s: not JSON: %v", at(se.Offset), se)
 		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s: %s: want %v, got JSON %s", at(te.Offset), te.Field, te.Type, te.Value)
+			return nil, fmt.Errorf("%s: %s", at(te.Offset), typeProblem(te))
+		case errors.Is(err, io.EOF):
+			return nil, fmt.Errorf("%s: empty: not a run written by --format json", name)
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -212,7 +215,7 @@ func readCase(raw json.RawMessage, metrics []MetricSummary) (Case, error) {
 	if err := json.Unmarshal(raw, &jc); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return Case{}, fmt.Errorf("%s: want %v, got JSON %s", te.Field, te.Type, te.Value)
+			return Case{}, errors.New(typeProblem(te))
 		}
 		return Case{}, err
 	}
@@ -275,4 +278,47 @@ func hasMetric(metrics []MetricSummary, name string) bool {
 		}
 	}
 	return false
+}
+
+// typeProblem says, in JSON's words, which field held a value of the wrong
+// type: "samples: want an array, got a number".
+func typeProblem(te *json.UnmarshalTypeError) string {
+	field := te.Field
+	if field == "" {
+		field = "the document"
+	}
+	return fmt.Sprintf("%s: want %s, got %s", field, jsonKind(te.Type), article(te.Value))
+}
+
+// jsonKind names the JSON value a Go type reads: an object, an array, a
+// string, a number or true or false.
+func jsonKind(t reflect.Type) string {
+	if t == reflect.TypeFor[number]() {
+		return "a number"
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "a number"
+}
+
+// article puts "a" or "an" before the kind encoding/json names (array,
+// object, number, string, bool).
+func article(kind string) string {
+	switch kind {
+	case "array", "object":
+		return "an " + kind
+	case "bool":
+		return "true or false"
+	}
+	return "a " + kind
 }

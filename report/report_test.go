@@ -245,10 +245,13 @@ func TestReadJSONErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"{\"samples\": [\n{\"tool_call_f1\": 1.0},\n{\"tool_call_f1\": \"high\"}\n], \"summary\": {}, \"run\": {\"metrics\": [{\"name\": \"tool_call_f1\"}]}}", `run.json:3: samples[1]: tool_call_f1: want a number or null, got "high"`},
 		{"{\"samples\": [\n{\"reasons\": {\"f1\": \"x\"}, \"tool_call_f1\": 1.0}], \"summary\": {}, \"run\": {\"metrics\": [{\"name\": \"tool_call_f1\"}]}}", `run.json:2: samples[0]: reasons: f1 is not a metric of the run`},
-		{"{\"samples\": [\n{\"line\": \"7\"}], \"summary\": {}, \"run\": {}}", `run.json:2: samples[0]: line: want int, got JSON string`},
+		{"{\"samples\": [\n{\"line\": \"7\"}], \"summary\": {}, \"run\": {}}", `run.json:2: samples[0]: line: want a number, got a string`},
 		{"{\"samples\": []}", `run.json: not a run written by --format json`},
 		{"{\"samples\": [\n,", `run.json:2: not JSON`},
-		{"{\"samples\": [], \"summary\": {\"gates\": [{\"kind\": 3}]}, \"run\": {}}", `run.json:1: summary.gates.kind: want string, got JSON number`},
+		{"{\"samples\": [], \"summary\": {\"gates\": [{\"kind\": 3}]}, \"run\": {}}", `run.json:1: summary.gates.kind: want a string, got a number`},
+		{"[]", `run.json:1: the document: want an object, got an array`},
+		{"{\"samples\": 5, \"summary\": {}, \"run\": {}}", `run.json:1: samples: want an array, got a number`},
+		{"", `run.json: empty: not a run written by --format json`},
 	} {
 		_, err := ReadJSON(strings.NewReader(tc.in), "run.json")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
