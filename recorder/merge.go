@@ -93,9 +93,9 @@ func Merge(cassettes map[string][]byte) ([]byte, error) {
 						first = e
 					}
 				default:
-					conflicts = append(conflicts, fmt.Sprintf("%s interaction %d and %s interaction %d answer the %s %s %s request%s differently (%s differ)",
+					conflicts = append(conflicts, fmt.Sprintf("%s interaction %d and %s interaction %d answer the %s %s %s request%s differently (%s)",
 						first.file, first.index, e.file, e.index, ordinal(n+1), first.it.Request.Method, storedPath(first.it.Request.URL),
-						caseSuffix(first.q.label), strings.Join(differences(first.it, e.it), ", ")))
+						caseSuffix(first.q.label), differing(differences(first.it, e.it))))
 				}
 			}
 			if first == nil {
@@ -189,6 +189,20 @@ func differences(a, b *vcr.Interaction) []string {
 	add(p.Proto != s.Proto || p.ProtoMajor != s.ProtoMajor || p.ProtoMinor != s.ProtoMinor || p.ContentLength != s.ContentLength, "response line")
 	add(p.Duration != s.Duration, "duration")
 	return d
+}
+
+// differing says which parts differ: "response body differs",
+// "response body and duration differ", "status, response body and
+// duration differ".
+func differing(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return "their bytes differ"
+	case 1:
+		return parts[0] + " differs"
+	default:
+		return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1] + " differ"
+	}
 }
 
 // onlyDuration says whether a and b differ in nothing but the time their

@@ -209,7 +209,7 @@ func TestMergeProperties(t *testing.T) {
 			if second < first {
 				first, second = second, first
 			}
-			wantLine := regexp.MustCompile(fmt.Sprintf(`(?m)^  %s interaction %d and %s interaction %d answer the \d+(st|nd|rd|th) POST /v1/\S+ request.* differently \(response body differ\)$`,
+			wantLine := regexp.MustCompile(fmt.Sprintf(`(?m)^  %s interaction %d and %s interaction %d answer the \d+(st|nd|rd|th) POST /v1/\S+ request.* differently \(response body differs\)$`,
 				regexp.QuoteMeta(first), i, regexp.QuoteMeta(second), i))
 			if !wantLine.MatchString(err.Error()) || strings.Count(err.Error(), "\n  ") != 1 {
 				t.Fatalf("seed %d: Expected the conflict to name %s and %s, interaction %d each, once, but the error is:\n%v", seed, first, second, i, err)
@@ -287,7 +287,7 @@ func TestMergeTakesADurationForNoConflict(t *testing.T) {
 		}
 	}
 	_, err := Merge(map[string][]byte{"a.yaml": cassette("7ms", "hi"), "b.yaml": cassette("2ms", "ho")})
-	if !errors.Is(err, ErrMergeConflict) || !strings.Contains(err.Error(), "(response body, duration differ)") {
+	if !errors.Is(err, ErrMergeConflict) || !strings.Contains(err.Error(), "(response body and duration differ)") {
 		t.Fatalf("Expected a conflict naming the body and the duration, but got %v", err)
 	}
 }

@@ -147,7 +147,7 @@ func TestCassettesMergeReportsConflicts(t *testing.T) {
 	b := writeIn(t, dir, "b.yaml", its(`{"x":2}`))
 	same := writeIn(t, dir, "same.yaml", its(`{"x":1}`))
 	out, stderr, code := runAgentcheck(t, "", "cassettes", "merge", b, same, a)
-	want := a + ` interaction 0 and ` + b + ` interaction 0 answer the 1st POST /v1/chat/completions request of case "s1" differently (response body differ)`
+	want := a + ` interaction 0 and ` + b + ` interaction 0 answer the 1st POST /v1/chat/completions request of case "s1" differently (response body differs)`
 	if code != exitFailed || out != "" || !strings.Contains(stderr, want) || strings.Contains(stderr, same+" interaction") {
 		t.Fatalf("Expected exit 1, no output and the conflict\n  %s\nbut got exit %d, stdout %q, stderr:\n%s", want, code, out, stderr)
 	}
