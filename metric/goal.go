@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/judgment"
@@ -47,9 +48,15 @@ var goalCompareSchema = map[string]any{
 // The schemas as JSON, written once: a judge would otherwise marshal them for
 // every request.
 var (
-	goalInferSchemaJSON   = mustMarshal(goalInferSchema)
-	goalCompareSchemaJSON = mustMarshal(goalCompareSchema)
+	goalInferSchemaJSON   = lazyJSON(goalInferSchema)
+	goalCompareSchemaJSON = lazyJSON(goalCompareSchema)
 )
+
+// lazyJSON is v as JSON, marshalled on first use: a program that asks no
+// judge does not marshal the schemas when it starts.
+func lazyJSON(v any) func() json.RawMessage {
+	return sync.OnceValue(func() json.RawMessage { return mustMarshal(v) })
+}
 
 func mustMarshal(v any) json.RawMessage {
 	b, err := json.Marshal(v)
@@ -111,7 +118,7 @@ func (m AgentGoalAccuracy) judgeOne(ctx context.Context, j judgment.Judge, s age
 		Instructions:  goalInferInstructions,
 		Input:         "Conversation:\n" + s.Conversation.String(),
 		Schema:        goalInferSchema,
-		SchemaJSON:    goalInferSchemaJSON,
+		SchemaJSON:    goalInferSchemaJSON(),
 	}, &v, &inferred)
 	if err != nil {
 		v.Err = err
@@ -132,7 +139,7 @@ func (m AgentGoalAccuracy) judgeOne(ctx context.Context, j judgment.Judge, s age
 		Instructions:  goalCompareInstructions,
 		Input:         "Desired outcome:\n" + desired + "\n\nEnd state:\n" + inferred.EndState,
 		Schema:        goalCompareSchema,
-		SchemaJSON:    goalCompareSchemaJSON,
+		SchemaJSON:    goalCompareSchemaJSON(),
 	}, &v, &verdict)
 	if err != nil {
 		v.Err = err

@@ -43,7 +43,7 @@ var rubricSchema = map[string]any{
 	"additionalProperties": false,
 }
 
-var rubricSchemaJSON = mustMarshal(rubricSchema)
+var rubricSchemaJSON = lazyJSON(rubricSchema)
 
 func rubricCriteriaSchema(n int) map[string]any {
 	props := make(map[string]any, n)
@@ -240,7 +240,7 @@ func (m TrajectoryRubric) question(s agentcheck.Sample, criteria []string) judgm
 		PromptVersion: RubricPromptVersion,
 		Instructions:  rubricInstructions,
 		Schema:        rubricSchema,
-		SchemaJSON:    rubricSchemaJSON,
+		SchemaJSON:    rubricSchemaJSON(),
 	}
 	var in strings.Builder
 	in.WriteString("Rubric:\n" + strings.TrimSpace(m.Rubric) + "\n")

@@ -34,7 +34,7 @@ var topicExtractSchema = map[string]any{
 	"additionalProperties": false,
 }
 
-var topicExtractSchemaJSON = mustMarshal(topicExtractSchema)
+var topicExtractSchemaJSON = lazyJSON(topicExtractSchema)
 
 // perTopicSchema asks for one boolean per topic under keys topic_1..topic_N.
 // Strict schemas make every key required, so the judge cannot return fewer
@@ -154,7 +154,7 @@ func (m TopicAdherence) judgeOne(ctx context.Context, j judgment.Judge, s agentc
 		Instructions:  topicExtractInstructions,
 		Input:         transcript,
 		Schema:        topicExtractSchema,
-		SchemaJSON:    topicExtractSchemaJSON,
+		SchemaJSON:    topicExtractSchemaJSON(),
 	}, &v, &extracted); err != nil {
 		v.Err = err
 		return v

@@ -42,7 +42,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			if !set.has(i) {
 				continue
 			}
-			for _, m := range f.re.FindAllStringSubmatchIndex(s, -1) {
+			for _, m := range f.re.get().FindAllStringSubmatchIndex(s, -1) {
 				start, end := m[len(m)-2], m[len(m)-1]
 				if start < 0 {
 					start, end = m[0], m[1]
