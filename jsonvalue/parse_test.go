@@ -2,7 +2,9 @@ package jsonvalue
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -225,4 +227,39 @@ func hasNaN(v Value) bool {
 		}
 	}
 	return false
+}
+
+// TestStrIsStrScan holds str, which reads eight bytes at a time, to
+// strScan, which reads a byte at a time, on 100,000 generated strings:
+// lengths around the word size, quotes, backslashes, control characters
+// and bytes above 0x7f (valid UTF-8 or not) at every position, and texts
+// that end inside or right after the string (the position matters only
+// without an error, which ends the reading).
+func TestStrIsStrScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"a", "Z", " ", "\"", "\\", "\\n", "\\u00e9", "\x00", "\x1f", "\x7f", "é", "€", "\xff", "\xc3", "#", "}"}
+	for range 100_000 {
+		var b strings.Builder
+		b.WriteString(strings.Repeat(" ", r.IntN(3)))
+		b.WriteByte('"')
+		for range r.IntN(24) {
+			if r.IntN(4) == 0 {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			} else {
+				b.WriteByte(byte('a' + r.IntN(26)))
+			}
+		}
+		if r.IntN(8) > 0 {
+			b.WriteByte('"')
+		}
+		b.WriteString(strings.Repeat("x", r.IntN(10)))
+		text := b.String()
+		start := strings.IndexByte(text, '"')
+		fast, slow := parser{src: text, pos: start}, parser{src: text, pos: start}
+		s1, err1 := fast.str()
+		s2, err2 := slow.strScan()
+		if s1 != s2 || fmt.Sprint(err1) != fmt.Sprint(err2) || err1 == nil && fast.pos != slow.pos {
+			t.Fatalf("text %q: str = %q, %v at %d; strScan = %q, %v at %d", text, s1, err1, fast.pos, s2, err2, slow.pos)
+		}
+	}
 }

@@ -1,0 +1,47 @@
+// Package wordscan reads text eight bytes at a time, for the scanners that
+// look for a few kinds of byte in mostly plain text (a JSON string's end,
+// what a JSON writer must escape): a word of eight bytes is tested in a
+// few instructions where a byte at a time takes a few instructions a byte.
+//
+// The tests are the usual ones for a zero byte and for a byte below n: a
+// borrow can mark a byte above a true one, never below it, so a word
+// without such a byte is never marked, and the lowest marked byte of a
+// word is the first such byte.
+package wordscan
+
+import "math/bits"
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// Load is the eight bytes of s at i, the first the lowest. s must hold
+// them.
+func Load(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// Equal marks the bytes of w equal to c.
+func Equal(w uint64, c byte) uint64 {
+	x := w ^ ones*uint64(c)
+	return (x - ones) &^ x & highs
+}
+
+// Below marks the bytes of w below c, which must be at most 0x80.
+func Below(w uint64, c byte) uint64 {
+	return (w - ones*uint64(c)) &^ w & highs
+}
+
+// High marks the bytes of w from 0x80 up.
+func High(w uint64) uint64 { return w & highs }
+
+// First is the index (0-7) of the lowest byte marked in m, which must mark
+// one.
+func First(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
+
+// Before is the mask of the bytes below the lowest byte marked in m, all
+// of them if m marks none.
+func Before(m uint64) uint64 { return (m&-m)>>7 - 1 }

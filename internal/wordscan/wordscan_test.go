@@ -1,0 +1,82 @@
+package wordscan
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// words are random words of bytes drawn mostly from the edges the tests
+// are about (0x00, 0x1f, 0x20, '"', '#', '\\', 0x7f, 0x80, 0xff), so that
+// every mix of marked and unmarked bytes, borrows included, comes up.
+func words(n int) []uint64 {
+	edges := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, '"', '#', '\\', 0x5b, 0x7e, 0x7f, 0x80, 0x81, 0xfe, 0xff}
+	r := rand.New(rand.NewPCG(1, 2))
+	out := make([]uint64, n)
+	for i := range out {
+		var w uint64
+		for k := range 8 {
+			c := byte(r.IntN(256))
+			if r.IntN(3) > 0 {
+				c = edges[r.IntN(len(edges))]
+			}
+			w |= uint64(c) << (8 * k)
+		}
+		out[i] = w
+	}
+	return out
+}
+
+// TestMarksAgreeWithBytes holds Equal, Below, High, First and Before to a
+// byte-at-a-time reading of 200,000 words: the word is marked exactly
+// when one of its bytes is, and the lowest mark is the first such byte.
+func TestMarksAgreeWithBytes(t *testing.T) {
+	tests := []struct {
+		name string
+		mark func(uint64) uint64
+		is   func(byte) bool
+	}{
+		{`Equal '"'`, func(w uint64) uint64 { return Equal(w, '"') }, func(c byte) bool { return c == '"' }},
+		{`Equal 0`, func(w uint64) uint64 { return Equal(w, 0) }, func(c byte) bool { return c == 0 }},
+		{`Equal 0xff`, func(w uint64) uint64 { return Equal(w, 0xff) }, func(c byte) bool { return c == 0xff }},
+		{`Below 0x20`, func(w uint64) uint64 { return Below(w, 0x20) }, func(c byte) bool { return c < 0x20 }},
+		{`Below 0x80`, func(w uint64) uint64 { return Below(w, 0x80) }, func(c byte) bool { return c < 0x80 }},
+		{`Below 1`, func(w uint64) uint64 { return Below(w, 1) }, func(c byte) bool { return c < 1 }},
+		{`High`, High, func(c byte) bool { return c >= 0x80 }},
+		{`a JSON string's end`, func(w uint64) uint64 { return Equal(w, '"') | Equal(w, '\\') | Below(w, 0x20) },
+			func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }},
+	}
+	for _, tt := range tests {
+		for _, w := range words(200_000) {
+			first := -1
+			for k := range 8 {
+				if tt.is(byte(w >> (8 * k))) {
+					first = k
+					break
+				}
+			}
+			m := tt.mark(w)
+			if (m != 0) != (first >= 0) {
+				t.Fatalf("%s of %#016x = %#016x, but its first such byte is %d", tt.name, w, m, first)
+			}
+			if first < 0 {
+				if Before(m) != ^uint64(0) {
+					t.Fatalf("Before(%#x) = %#x, want every byte", m, Before(m))
+				}
+				continue
+			}
+			if got := First(m); got != first {
+				t.Fatalf("First(%s of %#016x) = %d, want %d", tt.name, w, got, first)
+			}
+			if want := uint64(1)<<(8*first) - 1; Before(m) != want {
+				t.Fatalf("Before(%s of %#016x) = %#x, want %#x", tt.name, w, Before(m), want)
+			}
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	s := "\x01\x02\x03\x04\x05\x06\x07\x08\x09"
+	if got, want := Load(s, 1), uint64(0x0908070605040302); got != want {
+		t.Errorf("Load(s, 1) = %#x, want %#x", got, want)
+	}
+}
