@@ -27,11 +27,18 @@ import (
 // cassette and nothing else: the stub server heard from that test alone and
 // no other cassette changed. The stub answers each request with a new
 // number, so that a cassette recorded anew always differs.
+//
+// Each command runs as printed, through bash. A go test of its own links a
+// test binary, a few seconds each, so the commands named in literally (one
+// of each kind: a Go subtest, a benchmark, a Ginkgo spec) run with the real
+// go command, and the others with goShim as go on PATH: it runs the test
+// binary built once with the flags go test would give it.
 func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
 	if testing.Short() {
 		t.Skip("builds and runs testdata/rerecord with go test; not in -short")
 	}
+	literally := []string{`TestOdd/re.*[x]+(y)|z$^\`, "BenchmarkCall", "container spec's (other) [one]"}
 	shell, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skipf("bash runs the printed commands: %v", err)
@@ -61,11 +68,29 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "RERECORD_URL="+srv.URL,
-		"PATH="+filepath.Join(runtime.GOROOT(), "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
-	run := func(dir, command string) error {
+	goBin := filepath.Join(runtime.GOROOT(), "bin")
+	env = append(env, "RERECORD_URL="+srv.URL)
+	bin := filepath.Join(t.TempDir(), "rerecord.test")
+	build := exec.Command(filepath.Join(goBin, "go"), "test", "-c", "-o", bin, "./recorder/testdata/rerecord")
+	build.Dir, build.Env = root, append(slices.Clip(env), "PATH="+goBin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", build, err, out)
+	}
+	shim := t.TempDir()
+	if err := os.WriteFile(filepath.Join(shim, "go"), []byte(goShim), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// run runs command through bash, with the go command if real, else
+	// with goShim.
+	run := func(dir, command string, real bool) error {
+		path := shim
+		if real {
+			path = goBin
+		}
 		cmd := exec.Command(shell, "-c", command)
-		cmd.Dir, cmd.Env = root, append(slices.Clip(env), "RERECORD_DIR="+dir) // a copy each: commands run concurrently
+		cmd.Dir = root
+		cmd.Env = append(slices.Clip(env), "RERECORD_DIR="+dir, "RERECORD_ROOT="+root, "RERECORD_BIN="+bin, // a copy each: commands run concurrently
+			"PATH="+path+string(os.PathListSeparator)+os.Getenv("PATH"))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("%s: %v\n%s", command, err, out)
 		}
@@ -84,7 +109,7 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 		return files
 	}
 
-	if err := run(base, RecordEnv+"=all go test ./recorder/testdata/rerecord -count=1 -bench . -benchtime=1x"); err != nil {
+	if err := run(base, RecordEnv+"=all go test ./recorder/testdata/rerecord -count=1 -bench . -benchtime=1x", false); err != nil {
 		t.Fatal(err)
 	}
 	commands := map[string]string{}
@@ -129,7 +154,7 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 		wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			if err := run(dir, commands[name]); err != nil {
+			if err := run(dir, commands[name], slices.Contains(literally, name)); err != nil {
 				t.Error(err)
 				return
 			}
@@ -153,6 +178,43 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// goShim stands in for the go command in the re-record commands that
+// TestRerecordCommandRecordsThatTestAlone does not run with it: it takes
+// only "go test ./recorder/testdata/rerecord" run from the repository's
+// root, and runs the test binary $RERECORD_BIN in the package's directory
+// with the flags go test would give it (cmd/go/internal/test/testflag.go):
+// its own test flags as -test.name=value, a flag it does not know and the
+// value after it as they are, and its default -test.timeout. Anything else
+// is refused, so that a command it cannot stand in for fails.
+const goShim = `#!/usr/bin/env bash
+set -eu
+if [ "${1-}" != test ] || [ "${2-}" != ./recorder/testdata/rerecord ] || [ "$PWD" != "$RERECORD_ROOT" ]; then
+	echo "go (shim): want go test ./recorder/testdata/rerecord in $RERECORD_ROOT, got go $* in $PWD" >&2
+	exit 2
+fi
+shift 2
+args=(-test.paniconexit0 -test.timeout=10m0s)
+while (($#)); do
+	case $1 in
+	-count=* | -run=* | -bench=* | -benchtime=*) args+=("-test.${1#-}") ;;
+	-count | -run | -bench | -benchtime)
+		if (($# < 2)); then echo "go (shim): $1 wants a value" >&2; exit 2; fi
+		args+=("-test.${1#-}=$2")
+		shift
+		;;
+	-ginkgo.*=*) args+=("$1") ;;
+	-ginkgo.*)
+		args+=("$1")
+		if (($# > 1)) && [ "${2#-}" = "$2" ]; then args+=("$2"); shift; fi
+		;;
+	*) echo "go (shim): cannot stand in for go test with $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+cd recorder/testdata/rerecord
+exec "$RERECORD_BIN" "${args[@]}"
+`
 
 func TestRecordTestEnvNarrowsRecording(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.yaml")
