@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentcheck/agentcheck/internal/shown"
+	"github.com/agentcheck/agentcheck/internal/wordscan"
 )
 
 // The JSON forms. A case is an object with its "id" (when it has one), each
@@ -181,6 +182,18 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0 // of the run of bytes not yet appended
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			// Eight plain bytes at a time (most of a reason is), up to
+			// the first that may need escaping.
+			w := wordscan.Load(s, i)
+			m := wordscan.Below(w, 0x20) | wordscan.Equal(w, '"') | wordscan.Equal(w, '\\') |
+				wordscan.Equal(w, '#') | wordscan.Equal(w, 0x7f) | wordscan.High(w)
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += wordscan.First(m)
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if plainJSON[c] || c == '#' && !strings.HasPrefix(s[i:], "##[") {
