@@ -20,6 +20,7 @@ import (
 	"unsafe"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/samplereuse"
 	"github.com/agentcheck/agentcheck/internal/shell"
 )
 
@@ -80,6 +81,19 @@ func (r Record) Sample() (agentcheck.Sample, error) { return r.SampleAs(Auto) }
 // whatever the file's size. A framing error (an unterminated array, say) is
 // yielded once and ends the sequence.
 func ReadRecords(r io.Reader, file string) iter.Seq2[Record, error] {
+	return readRecords(r, file, false)
+}
+
+func init() {
+	samplereuse.ReadRecords = func(r io.Reader, file string) iter.Seq2[Record, error] {
+		return readRecords(r, file, true)
+	}
+}
+
+// readRecords is ReadRecords; with reuse set, JSON Lines are read into
+// one block of memory over and over, so that a record's Text is valid only
+// until the next record is read.
+func readRecords(r io.Reader, file string, reuse bool) iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
 		br := bufio.NewReaderSize(r, 1<<16)
 		skipBOM(br)
@@ -93,11 +107,11 @@ func ReadRecords(r io.Reader, file string) iter.Seq2[Record, error] {
 		}
 		switch {
 		case ext == ".jsonl" || ext == ".ndjson":
-			readLines(br, file, yield)
+			readLines(br, file, reuse, yield)
 		case first == '[' || ext == ".json":
 			readValues(br, file, first == '[', yield)
 		default:
-			readLines(br, file, yield)
+			readLines(br, file, reuse, yield)
 		}
 	}
 }
@@ -136,8 +150,10 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 // that are never written again once their complete lines are read: the
 // records are substrings of them, so that a record costs no allocation or
 // copy of its own. What follows a block's last line end starts the next
-// block. A record kept after reading keeps its block alive.
-func readLines(br *bufio.Reader, file string, yield func(Record, error) bool) {
+// block. A record kept after reading keeps its block alive. With reuse
+// set, the next block is the same memory, its records valid only until the
+// next is read.
+func readLines(br *bufio.Reader, file string, reuse bool, yield func(Record, error) bool) {
 	line, index := 0, 0
 	buf := make([]byte, 0, readBlock)
 	// afterCR: the last block ended with CR, so an LF that starts the next
@@ -166,7 +182,8 @@ func readLines(br *bufio.Reader, file string, yield func(Record, error) bool) {
 		if end == 0 && err == nil {
 			continue
 		}
-		// buf[:end] is not written again: the next block is new memory.
+		// buf[:end] is not written again (unless reuse is set): the next
+		// block is new memory.
 		block := unsafe.String(unsafe.SliceData(buf), end)
 		if afterCR && len(block) > 0 && block[0] == '\n' {
 			block = block[1:]
@@ -198,8 +215,12 @@ func readLines(br *bufio.Reader, file string, yield func(Record, error) bool) {
 			}
 		}
 		rest := buf[end:]
-		buf = make([]byte, len(rest), len(rest)+readBlock)
-		copy(buf, rest)
+		if reuse {
+			buf = buf[:copy(buf[:cap(buf)], rest)]
+		} else {
+			buf = make([]byte, len(rest), len(rest)+readBlock)
+			copy(buf, rest)
+		}
 		if err != nil {
 			if err != io.EOF {
 				yield(Record{}, fmt.Errorf("%s:%d: %w", file, line+1, err))

@@ -137,7 +137,7 @@ func (rd *otlpReader) read(r io.Reader, file string) {
 		return true
 	}
 	if lines {
-		readLines(in, file, records)
+		readLines(in, file, false, records)
 	} else {
 		readValues(in, file, first[0] == '[', records)
 	}

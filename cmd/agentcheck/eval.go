@@ -7,15 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/internal/samplereuse"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/report"
 )
@@ -65,10 +68,14 @@ type item struct {
 	id     string             // the trace's ID for an OTLP trace
 	err    error
 	scored *report.Case // agentcheck merge: the case as its shard scored it
+	// copyText: rec.Text is in the reader's memory, which it reuses, until
+	// the batcher copies it into the batch's.
+	copyText bool
 }
 
 type batch struct {
 	items []item
+	text  []byte        // the items' records' texts, one after another
 	cases []report.Case // the items' results, the first len(items)
 	warn  []byte        // the items' warnings, a line each
 	stats stats
@@ -193,24 +200,46 @@ type batcher struct {
 
 func newBatcher(size int, free <-chan *batch, work, order chan<- *batch) *batcher {
 	bt := &batcher{b: <-free, size: size, free: free, work: work, order: order}
-	bt.b.items = bt.b.items[:0]
+	bt.b.items, bt.b.text = bt.b.items[:0], bt.b.text[:0]
 	return bt
 }
 
-func (bt *batcher) add(it item) {
-	bt.b.items = append(bt.b.items, it)
-	if len(bt.b.items) == bt.size {
-		bt.order <- bt.b
-		bt.work <- bt.b
-		bt.b = <-bt.free
-		bt.b.items = bt.b.items[:0]
+// add adds it to the batch, its record's text copied into the batch's
+// own memory: the reader reuses its block (samplereuse.ReadRecords), and a
+// batch its memory, from batch to batch.
+func (bt *batcher) add(it *item) {
+	b := bt.b
+	b.items = append(b.items, *it)
+	if it.copyText {
+		b.text = append(b.text, it.rec.Text...)
 	}
+	if len(b.items) == bt.size {
+		bt.send()
+		bt.b = <-bt.free
+		bt.b.items, bt.b.text = bt.b.items[:0], bt.b.text[:0]
+	}
+}
+
+// send hands the batch out, its records' texts pointing into its memory,
+// which is not written again until the batch comes back free.
+func (bt *batcher) send() {
+	b := bt.b
+	at := 0
+	for i := range b.items {
+		it := &b.items[i]
+		if it.copyText {
+			n := len(it.rec.Text)
+			it.rec.Text = unsafe.String(unsafe.SliceData(b.text[at:]), n)
+			at += n
+		}
+	}
+	bt.order <- b
+	bt.work <- b
 }
 
 func (bt *batcher) close() {
 	if len(bt.b.items) > 0 {
-		bt.order <- bt.b
-		bt.work <- bt.b
+		bt.send()
 	}
 	close(bt.work)
 	close(bt.order)
@@ -221,11 +250,16 @@ func (bt *batcher) close() {
 func readBatches(ins []input, otel bool, batchSize int, keep func(*item) bool, free <-chan *batch, work, order chan<- *batch, stop *atomic.Bool) {
 	bt := newBatcher(batchSize, free, work, order)
 	defer bt.close()
-	add := func(it item) {
+	// it is every record's item in turn, on the heap once: keep takes its
+	// address.
+	var it item
+	add := func(x item) {
+		it = x
 		if keep(&it) {
-			bt.add(it)
+			bt.add(&it)
 		} // else another shard's (--shard)
 	}
+	readRecords := samplereuse.ReadRecords.(func(io.Reader, string) iter.Seq2[dataset.Record, error])
 	for _, in := range ins {
 		if stop.Load() {
 			break
@@ -253,11 +287,11 @@ func readBatches(ins []input, otel bool, batchSize int, keep func(*item) bool, f
 			r.Close()
 			continue
 		}
-		for rec, err := range dataset.ReadRecords(r, in.name) {
+		for rec, err := range readRecords(r, in.name) {
 			if err != nil {
 				rec.File = in.name
 			}
-			add(item{rec: rec, err: err})
+			add(item{rec: rec, err: err, copyText: rec.Text != ""})
 			if stop.Load() {
 				break
 			}

@@ -366,7 +366,7 @@ func (m *mergeRun) readBatches(batchSize int, free <-chan *batch, work, order ch
 			// A record that could not be read, as the reader gives it.
 			it.err, it.scored = errors.New(c.Error), nil
 		}
-		bt.add(it)
+		bt.add(&it)
 	}
 }
 

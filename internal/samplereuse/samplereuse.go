@@ -1,8 +1,9 @@
-// Package samplereuse hands package dataset the root package's sample
-// parser that reuses its memory from sample to sample, which is no part of
-// the root's API: dataset.Parser is its public face. It is typed any
-// because this package, which the root imports, cannot name the root's
-// Sample.
+// Package samplereuse hands on the readers that reuse their memory from
+// sample to sample, which are no part of the public API: the root
+// package's sample parser, which dataset.Parser is the public face of, and
+// dataset's record reader, which agentcheck eval reads with. They are
+// typed any because this package, which the root and dataset import,
+// cannot name their types.
 package samplereuse
 
 // New is set by package agentcheck, which initializes before any package
@@ -11,3 +12,9 @@ package samplereuse
 // agentcheck.ParseSample does, into memory that its next call reuses: the
 // Sample it returns is valid only until then.
 var New any
+
+// ReadRecords is set by package dataset to a func(r io.Reader, file
+// string) iter.Seq2[dataset.Record, error] that reads as
+// dataset.ReadRecords does, but JSON Lines into one block of memory over
+// and over: a record's Text is valid only until the next record is read.
+var ReadRecords any

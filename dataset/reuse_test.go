@@ -1,0 +1,83 @@
+package dataset_test
+
+import (
+	"io"
+	"iter"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/internal/samplereuse"
+	"github.com/google/go-cmp/cmp"
+)
+
+// The reader that reuses its block (samplereuse.ReadRecords, which
+// agentcheck eval reads with) yields the records ReadRecords yields, each
+// text as it is when yielded, on 300 generated inputs: lines from empty
+// to longer than a block (64 KiB), LF, CRLF and CR line ends, blank
+// lines, a byte order mark, reads of one byte at a time, and JSON arrays,
+// which it reads as ReadRecords does.
+func TestReusingReaderReadsAsReadRecords(t *testing.T) {
+	reusing := samplereuse.ReadRecords.(func(io.Reader, string) iter.Seq2[dataset.Record, error])
+	type got struct {
+		Rec dataset.Record
+		Err string
+	}
+	collect := func(seq iter.Seq2[dataset.Record, error]) (out []got) {
+		for rec, err := range seq {
+			g := got{Rec: rec}
+			g.Rec.Text = strings.Clone(rec.Text) // as it is now
+			if err != nil {
+				g.Err = err.Error()
+			}
+			out = append(out, g)
+		}
+		return out
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	ends := []string{"\n", "\r\n", "\r"}
+	for i := range 300 {
+		var b strings.Builder
+		if r.IntN(5) == 0 {
+			b.WriteString("\ufeff")
+		}
+		array := r.IntN(6) == 0
+		if array {
+			b.WriteString("[")
+		}
+		for j := range r.IntN(40) {
+			if array && j > 0 {
+				b.WriteString(",")
+			}
+			size := r.IntN(300)
+			if r.IntN(10) == 0 {
+				size = r.IntN(200_000)
+			}
+			b.WriteString(`{"user_input": "` + strings.Repeat(string(rune('a'+j%26)), size) + `"}`)
+			b.WriteString(ends[r.IntN(len(ends))])
+			if r.IntN(5) == 0 {
+				b.WriteString(ends[r.IntN(len(ends))])
+			}
+		}
+		if array {
+			b.WriteString("]")
+		}
+		text := b.String()
+		name := "in.jsonl"
+		if array {
+			name = "in.json"
+		}
+		open := func() io.Reader {
+			if i%3 == 0 {
+				return iotest.OneByteReader(strings.NewReader(text))
+			}
+			return strings.NewReader(text)
+		}
+		want := collect(dataset.ReadRecords(open(), name))
+		if diff := cmp.Diff(want, collect(reusing(open(), name))); diff != "" {
+			t.Fatalf("input %d (%d bytes): the reusing reader differs from ReadRecords (-want +got):\n%s", i, len(text), diff)
+		}
+	}
+}
