@@ -310,6 +310,7 @@ func FuzzToolCallMetrics(f *testing.F) {
 				what := m.Name() + "(" + sim.String() + ", any order " + strconv.FormatBool(anyOrder) + ")"
 				res := m.Compare(pred, ref)
 				checkResult(t, what, res, pred, ref)
+				checkAppendReason(t, what, m, res, pred, ref)
 				if self := m.Compare(pred, pred); self.Score != 1 {
 					t.Fatalf("%s of %v against itself = %v", what, pred, self.Score)
 				}
@@ -328,6 +329,7 @@ func FuzzToolCallMetrics(f *testing.F) {
 		f1 := metric.ToolCallF1{}
 		res := f1.Compare(pred, ref)
 		checkResult(t, "tool_call_f1", res, pred, ref)
+		checkAppendReason(t, "tool_call_f1", f1, res, pred, ref)
 		if res2 := f1.Compare(pred2, ref2); res2.Score != res.Score {
 			t.Fatalf("tool_call_f1 = %v for %v against %v, but %v for %v against %v", res.Score, pred, ref, res2.Score, pred2, ref2)
 		}
@@ -362,4 +364,16 @@ func FuzzToolCallMetrics(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkAppendReason: AppendReason gives Compare's score, bit for bit, and
+// its reason after what its buffer held.
+func checkAppendReason(t *testing.T, what string, m interface {
+	AppendReason(dst []byte, predicted, reference []agentcheck.ToolCall) (float64, []byte)
+}, want metric.Result, pred, ref []agentcheck.ToolCall) {
+	t.Helper()
+	score, reason := m.AppendReason([]byte("x"), pred, ref)
+	if math.Float64bits(score) != math.Float64bits(want.Score) || string(reason) != "x"+want.Reason {
+		t.Fatalf("%s: AppendReason gives %v, %q for %v against %v; Compare %v, %q", what, score, reason, pred, ref, want.Score, want.Reason)
+	}
 }

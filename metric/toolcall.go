@@ -121,35 +121,75 @@ func appendToolCalls(dst []agentcheck.ToolCall, c agentcheck.Conversation) []age
 
 // Compare scores predicted calls against reference calls.
 func (m ToolCallAccuracy) Compare(predicted, reference []agentcheck.ToolCall) Result {
-	return m.compare(predicted, reference, true)
+	return m.compare(predicted, reference, detailFull, nil)
 }
 
 // Score is the score Compare gives, without its pairs, reason and
 // warnings: for a program that scores many samples and needs only their
 // scores, at no allocation per sample.
 func (m ToolCallAccuracy) Score(predicted, reference []agentcheck.ToolCall) float64 {
-	return m.compare(predicted, reference, false).Score
+	return m.compare(predicted, reference, detailScore, nil).Score
 }
 
-// compare is Compare, which explains its score when detail is set.
-func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, detail bool) Result {
+// AppendReason is the score Compare gives, and its reason appended to dst,
+// without its pairs and warnings: for a program that scores many samples
+// and says why, at no allocation per sample once dst has grown.
+func (m ToolCallAccuracy) AppendReason(dst []byte, predicted, reference []agentcheck.ToolCall) (float64, []byte) {
+	r := m.compare(predicted, reference, detailReason, &dst)
+	return r.Score, dst
+}
+
+// detail is how much of a Result a tool-call metric's compare fills in.
+type detail uint8
+
+const (
+	detailScore  detail = iota // the score
+	detailReason               // the score, and the reason into a caller's buffer
+	detailFull                 // the whole Result
+)
+
+// reasonOf ends compare's explanation b: for detailReason, b is the
+// caller's buffer, for detailFull the Result's Reason.
+func reasonOf(r *Result, b []byte, d detail, dst *[]byte) {
+	if d == detailReason {
+		*dst = b
+		return
+	}
+	r.Reason = string(b)
+}
+
+// compare is Compare, which explains its score as d says; the reason of
+// detailReason is appended to *dst.
+func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d detail, dst *[]byte) Result {
 	r := Result{Metric: m.Name()}
+	var b []byte
+	if d == detailReason {
+		b = *dst
+	}
 	switch {
 	case len(predicted) == 0 && len(reference) == 0:
 		r.Score = 1
-		r.Reason = "no tool calls expected and none made"
+		reasonOf(&r, append(b, "no tool calls expected and none made"...), d, dst)
 		return r
-	case !detail && (len(predicted) == 0 || len(reference) == 0):
+	case d == detailScore && (len(predicted) == 0 || len(reference) == 0):
 		return r
 	case len(predicted) == 0:
-		r.Warnings = []string{warnNoPredictions}
-		r.Reason = fmt.Sprintf("no tool calls made, %d expected", len(reference))
-		r.Pairs = unpaired(len(reference), 0)
+		b = append(b, "no tool calls made, "...)
+		b = strconv.AppendInt(b, int64(len(reference)), 10)
+		reasonOf(&r, append(b, " expected"...), d, dst)
+		if d == detailFull {
+			r.Warnings = []string{warnNoPredictions}
+			r.Pairs = unpaired(len(reference), 0)
+		}
 		return r
 	case len(reference) == 0:
-		r.Warnings = []string{warnEmptyReference}
-		r.Reason = fmt.Sprintf("no tool calls expected, %d made", len(predicted))
-		r.Pairs = unpaired(0, len(predicted))
+		b = append(b, "no tool calls expected, "...)
+		b = strconv.AppendInt(b, int64(len(predicted)), 10)
+		reasonOf(&r, append(b, " made"...), d, dst)
+		if d == detailFull {
+			r.Warnings = []string{warnEmptyReference}
+			r.Pairs = unpaired(0, len(predicted))
+		}
 		return r
 	}
 	sc := getScratch()
@@ -161,18 +201,18 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, de
 		sc.sortCalls(reference, ri)
 	}
 	n := min(len(predicted), len(reference))
-	if len(predicted) != len(reference) && detail {
+	if len(predicted) != len(reference) && d == detailFull {
 		// Written without fmt, which costs more than the rest of a typical
 		// sample's scoring.
-		b := append(sc.text[:0], "Length mismatch: predicted tool calls ("...)
-		b = strconv.AppendInt(b, int64(len(predicted)), 10)
-		b = append(b, ") vs reference tool calls ("...)
-		b = strconv.AppendInt(b, int64(len(reference)), 10)
-		b = append(b, "). Only the first "...)
-		b = strconv.AppendInt(b, int64(n), 10)
-		b = append(b, " tool calls will be compared."...)
-		r.Warnings = []string{string(b)}
-		sc.text = b[:0]
+		w := append(sc.text[:0], "Length mismatch: predicted tool calls ("...)
+		w = strconv.AppendInt(w, int64(len(predicted)), 10)
+		w = append(w, ") vs reference tool calls ("...)
+		w = strconv.AppendInt(w, int64(len(reference)), 10)
+		w = append(w, "). Only the first "...)
+		w = strconv.AppendInt(w, int64(n), 10)
+		w = append(w, " tool calls will be compared."...)
+		r.Warnings = []string{string(w)}
+		sc.text = w[:0]
 	}
 	// Sorting by a key that starts with the name sorts the names, so in any
 	// order too, equal name lists (ragas compares sorted(names)) line up.
@@ -180,7 +220,7 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, de
 	for i := 0; aligned && i < n; i++ {
 		aligned = predicted[pi[i]].Name == reference[ri[i]].Name
 	}
-	if detail {
+	if d == detailFull {
 		r.Pairs = make([]CallPair, 0, max(len(predicted), len(reference)))
 	}
 	score := 0.0
@@ -193,27 +233,29 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, de
 			pair.Matched = pair.Score == 1
 			score += pair.Score
 		}
-		if detail {
+		if d == detailFull {
 			r.Pairs = append(r.Pairs, pair)
 		}
 	}
-	for i := n; i < len(reference) && detail; i++ {
+	for i := n; i < len(reference) && d == detailFull; i++ {
 		r.Pairs = append(r.Pairs, CallPair{Reference: ri[i], Predicted: -1})
 	}
-	for i := n; i < len(predicted) && detail; i++ {
+	for i := n; i < len(predicted) && d == detailFull; i++ {
 		r.Pairs = append(r.Pairs, CallPair{Reference: -1, Predicted: pi[i]})
 	}
 	score /= float64(len(reference))
 	if n < len(reference) {
 		score *= float64(n) / float64(len(reference))
 	}
-	if !detail {
+	if d == detailScore {
 		if aligned {
 			r.Score = score
 		}
 		return r
 	}
-	b := sc.text[:0]
+	if d == detailFull {
+		b = sc.text[:0]
+	}
 	if !aligned {
 		b = append(b, "the called tools "...)
 		b = appendCallNames(b, predicted)
@@ -224,7 +266,7 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, de
 		} else {
 			b = append(b, " in order, so the score is 0"...)
 		}
-		r.Reason = string(b)
+		reasonOf(&r, b, d, dst)
 		return r
 	}
 	r.Score = score
@@ -235,7 +277,10 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, de
 		b = append(b, " calls aligned by name; mean argument score "...)
 	}
 	b = strconv.AppendFloat(b, score, 'g', 4, 64)
-	r.Reason = string(b)
+	reasonOf(&r, b, d, dst)
+	if d == detailFull {
+		sc.text = b[:0]
+	}
 	return r
 }
 
@@ -469,14 +514,22 @@ func (m ToolCallF1) Evaluate(_ context.Context, s agentcheck.Sample) (Result, er
 
 // Compare scores predicted calls against reference calls.
 func (m ToolCallF1) Compare(predicted, reference []agentcheck.ToolCall) Result {
-	return m.compare(predicted, reference, true)
+	return m.compare(predicted, reference, detailFull, nil)
 }
 
 // Score is the score Compare gives, without its pairs and reason: for a
 // program that scores many samples and needs only their scores, at no
 // allocation per sample.
 func (m ToolCallF1) Score(predicted, reference []agentcheck.ToolCall) float64 {
-	return m.compare(predicted, reference, false).Score
+	return m.compare(predicted, reference, detailScore, nil).Score
+}
+
+// AppendReason is the score Compare gives, and its reason appended to dst,
+// without its pairs: for a program that scores many samples and says why,
+// at no allocation per sample once dst has grown.
+func (m ToolCallF1) AppendReason(dst []byte, predicted, reference []agentcheck.ToolCall) (float64, []byte) {
+	r := m.compare(predicted, reference, detailReason, &dst)
+	return r.Score, dst
 }
 
 // namesOf is the calls with their names alone.
@@ -488,8 +541,9 @@ func namesOf(calls []agentcheck.ToolCall) []agentcheck.ToolCall {
 	return out
 }
 
-// compare is Compare, which explains its score when detail is set.
-func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, detail bool) Result {
+// compare is Compare, which explains its score as d says; the reason of
+// detailReason is appended to *dst.
+func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, d detail, dst *[]byte) Result {
 	if m.NamesOnly {
 		predicted, reference = namesOf(predicted), namesOf(reference)
 	}
@@ -525,10 +579,14 @@ func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, detail b
 	if !m.NamesOnly {
 		r.Score = pytext.Round(f1, 4)
 	}
-	if !detail {
+	if d == detailScore {
 		return r
 	}
 
+	if d == detailReason {
+		*dst = appendF1Reason(*dst, tp, actual, expected, precision, recall)
+		return r
+	}
 	r.Pairs = make([]CallPair, 0, nr+np-paired)
 	var ubuf [16]bool
 	used := slices.Grow(ubuf[:0], np)[:np]
@@ -544,9 +602,15 @@ func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, detail b
 			r.Pairs = append(r.Pairs, CallPair{Reference: -1, Predicted: j})
 		}
 	}
-
 	var text [160]byte // the reason's bytes, on the stack
-	b := strconv.AppendInt(text[:0], int64(tp), 10)
+	r.Reason = string(appendF1Reason(text[:0], tp, actual, expected, precision, recall))
+	return r
+}
+
+// appendF1Reason appends ToolCallF1's reason to b: tp of the actual
+// distinct calls made were expected, tp of the expected ones were made.
+func appendF1Reason(b []byte, tp, actual, expected int, precision, recall float64) []byte {
+	b = strconv.AppendInt(b, int64(tp), 10)
 	b = append(b, " of "...)
 	b = strconv.AppendInt(b, int64(actual), 10)
 	b = append(b, " distinct calls made were expected (precision "...)
@@ -557,9 +621,7 @@ func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, detail b
 	b = strconv.AppendInt(b, int64(expected), 10)
 	b = append(b, " distinct expected calls were made (recall "...)
 	b = appendRatio(b, tp, expected, recall)
-	b = append(b, ')')
-	r.Reason = string(b)
-	return r
+	return append(b, ')')
 }
 
 // smallF1 is the most calls, predicted and reference together, that

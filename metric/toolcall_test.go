@@ -562,25 +562,62 @@ func TestToolCallF1KeysDoNotCollideOnLongKeys(t *testing.T) {
 	}
 }
 
-// TestScoreIsCompareScore: Score, the CLI's path, gives bit for bit the
-// score Compare explains, for every vector and every mode.
+// TestScoreIsCompareScore: Score and AppendReason, the CLI's paths, give
+// bit for bit the score Compare explains, and AppendReason its reason
+// after what dst held, for every vector and every mode.
 func TestScoreIsCompareScore(t *testing.T) {
 	accs := []ToolCallAccuracy{{}, {AnyOrder: true}, {ArgSimilarity: Levenshtein}, {AnyOrder: true, ArgSimilarity: Levenshtein}}
 	n := 0
+	type metric interface {
+		Compare(predicted, reference []agentcheck.ToolCall) Result
+		Score(predicted, reference []agentcheck.ToolCall) float64
+		AppendReason(dst []byte, predicted, reference []agentcheck.ToolCall) (float64, []byte)
+	}
+	var ms []metric
+	for _, m := range accs {
+		ms = append(ms, m)
+	}
+	ms = append(ms, ToolCallF1{}, ToolCallF1{NamesOnly: true})
 	forEachPyVector(t, func(line int, s agentcheck.Sample) {
 		pred, ref := s.Conversation.ToolCalls(), s.ReferenceToolCalls
-		for _, m := range accs {
-			want := m.Compare(pred, ref).Score
-			if got := m.Score(pred, ref); math.Float64bits(got) != math.Float64bits(want) {
-				t.Errorf("line %d: %+v: Score %v, Compare's score %v", line, m, got, want)
+		for _, m := range ms {
+			want := m.Compare(pred, ref)
+			if got := m.Score(pred, ref); math.Float64bits(got) != math.Float64bits(want.Score) {
+				t.Errorf("line %d: %#v: Score %v, Compare's score %v", line, m, got, want.Score)
 			}
-		}
-		if got, want := (ToolCallF1{}).Score(pred, ref), (ToolCallF1{}).Compare(pred, ref).Score; math.Float64bits(got) != math.Float64bits(want) {
-			t.Errorf("line %d: F1 Score %v, Compare's score %v", line, got, want)
+			score, reason := m.AppendReason([]byte("before: "), pred, ref)
+			if math.Float64bits(score) != math.Float64bits(want.Score) || string(reason) != "before: "+want.Reason {
+				t.Errorf("line %d: %#v: AppendReason gives %v, %q; Compare %v, %q", line, m, score, reason, want.Score, want.Reason)
+			}
 		}
 		n++
 	})
 	if n < 1000 {
 		t.Fatalf("only %d samples", n)
+	}
+}
+
+// AppendReason, once its buffer has grown, allocates nothing: the CLI
+// explains every imperfect score of a large dataset with it.
+func TestAppendReasonAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("under the race detector, sync.Pool drops scratch memory at random")
+	}
+	pred := []agentcheck.ToolCall{
+		{Name: "search", Args: jsonvalue.MustParse(`{"q": "paris", "n": 3}`)},
+		{Name: "book", Args: jsonvalue.MustParse(`{"city": "Paris"}`)},
+	}
+	ref := []agentcheck.ToolCall{
+		{Name: "search", Args: jsonvalue.MustParse(`{"q": "paris", "n": 4}`)},
+		{Name: "book", Args: jsonvalue.MustParse(`{"city": "Paris"}`)},
+		{Name: "pay", Args: jsonvalue.MustParse(`{}`)},
+	}
+	buf := make([]byte, 0, 512)
+	for _, m := range []interface {
+		AppendReason(dst []byte, predicted, reference []agentcheck.ToolCall) (float64, []byte)
+	}{ToolCallAccuracy{}, ToolCallAccuracy{AnyOrder: true}, ToolCallF1{}} {
+		if n := testing.AllocsPerRun(100, func() { _, buf = m.AppendReason(buf[:0], pred, ref) }); n != 0 {
+			t.Errorf("%#v: AppendReason allocates %v times a call, want 0", m, n)
+		}
 	}
 }

@@ -314,6 +314,7 @@ type scorer struct {
 	// and written out before the next is parsed.
 	parser dataset.Parser
 	calls  []agentcheck.ToolCall
+	reason []byte // a tool-call metric's reason, before it becomes a string
 	// gathered says that calls are the current sample's: explain then
 	// explains a tool-call metric's score with Compare on them, which is
 	// what Evaluate would do after gathering them again.
@@ -492,15 +493,15 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 		// The tool-call metrics score the conversation's calls: gathered
 		// once here, into memory reused from sample to sample, rather than
 		// once by each metric's Evaluate, which otherwise is just Compare.
-		// Score, which explains nothing, stands for Compare; a score under
-		// 1 is explained below by Evaluate.
+		// Score stands for Compare, and AppendReason when the output shows
+		// reasons (those of scores under 1), in the same pass.
 		for j, m := range sc.cfg.metrics {
 			switch m := m.(type) {
 			case metric.ToolCallF1:
 				if !sc.gathered {
 					sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
 				}
-				sc.results[j], sc.errs[j] = metric.Result{Metric: m.Name(), Score: m.Score(sc.calls, s.ReferenceToolCalls)}, nil
+				sc.results[j], sc.errs[j] = sc.fastResult(m, s.ReferenceToolCalls), nil
 			case metric.ToolCallAccuracy:
 				if s.ReferenceToolCalls == nil {
 					sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
@@ -509,7 +510,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 				if !sc.gathered {
 					sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
 				}
-				sc.results[j], sc.errs[j] = metric.Result{Metric: m.Name(), Score: m.Score(sc.calls, s.ReferenceToolCalls)}, nil
+				sc.results[j], sc.errs[j] = sc.fastResult(m, s.ReferenceToolCalls), nil
 			default:
 				sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
 			}
@@ -533,6 +534,28 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 		c.SetResult(j, &sc.results[j])
 	}
 	return s, nil
+}
+
+// toolCallMetric is what the fast path asks of the tool-call metrics.
+type toolCallMetric interface {
+	Name() string
+	Score(predicted, reference []agentcheck.ToolCall) float64
+	AppendReason(dst []byte, predicted, reference []agentcheck.ToolCall) (float64, []byte)
+}
+
+// fastResult is m's result on the gathered calls: the score, with the
+// reason of a score under 1 when the output shows reasons.
+func (sc *scorer) fastResult(m toolCallMetric, reference []agentcheck.ToolCall) metric.Result {
+	r := metric.Result{Metric: m.Name()}
+	if !sc.cfg.reasons {
+		r.Score = m.Score(sc.calls, reference)
+		return r
+	}
+	r.Score, sc.reason = m.AppendReason(sc.reason[:0], sc.calls, reference)
+	if r.Score < 1 {
+		r.Reason = string(sc.reason)
+	}
+	return r
 }
 
 // explain gives the fast path's score of metric j a reason, as Evaluate
