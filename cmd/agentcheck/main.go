@@ -34,12 +34,6 @@ import (
 )
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		// eval keeps little alive (the batches in flight, a few MB) while it
-		// allocates hundreds of MB a second: at Go's default the collector
-		// would run every few MB. Memory stays bounded either way.
-		debug.SetGCPercent(400)
-	}
 	// A reader that closes the pipe early (agentcheck eval ... | head) makes
 	// writes fail with EPIPE, which ends the run quietly, rather than kill
 	// the process with SIGPIPE.
