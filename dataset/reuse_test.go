@@ -69,14 +69,15 @@ func TestReusingReaderReadsAsReadRecords(t *testing.T) {
 		if array {
 			name = "in.json"
 		}
-		open := func() io.Reader {
-			if i%3 == 0 {
-				return iotest.OneByteReader(strings.NewReader(text))
-			}
-			return strings.NewReader(text)
+		// ReadRecords yields the same whatever the sizes of the reads
+		// (TestReadRecordsLineEndsAndBOM reads one byte at a time): one
+		// whole read gives the records the reusing reader must yield.
+		want := collect(dataset.ReadRecords(strings.NewReader(text), name))
+		var in io.Reader = strings.NewReader(text)
+		if i%3 == 0 {
+			in = iotest.OneByteReader(in)
 		}
-		want := collect(dataset.ReadRecords(open(), name))
-		if diff := cmp.Diff(want, collect(reusing(open(), name))); diff != "" {
+		if diff := cmp.Diff(want, collect(reusing(in, name))); diff != "" {
 			t.Fatalf("input %d (%d bytes): the reusing reader differs from ReadRecords (-want +got):\n%s", i, len(text), diff)
 		}
 	}
