@@ -24,7 +24,12 @@ import (
 func ParseSample(text string) (Sample, error) {
 	d := sampleDecoderPool.Get().(*sampleDecoder)
 	d.p.Reset(text)
-	s, err := d.sample()
+	s, read, err := d.fast(text)
+	if !read {
+		d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
+		d.p.Reset(text)
+		s, err = d.sample()
+	}
 	d.reset()
 	sampleDecoderPool.Put(d)
 	return s, err
@@ -53,6 +58,11 @@ func (sp *sampleParser) parse(text string) (Sample, error) {
 	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
 	d.p.Recycle(text)
 	d.reuse = true
+	if s, read, err := d.fast(text); read {
+		return s, err
+	}
+	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
+	d.p.Recycle(text)
 	return d.sample()
 }
 
@@ -154,6 +164,13 @@ func (d *sampleDecoder) sample() (Sample, error) {
 	if f.uiErr != nil {
 		return Sample{}, f.uiErr
 	}
+	return d.finish(&f)
+}
+
+// finish makes the Sample of a text read whole, its messages and calls on
+// the scratch slices, and reports the problems f noted after those of the
+// conversation.
+func (d *sampleDecoder) finish(f *sampleFields) (Sample, error) {
 	// Copy the messages and calls out of the scratch space, unless the
 	// Sample may share it.
 	s := f.s

@@ -105,6 +105,15 @@ func (d *Decoder) ReadString() (string, error) {
 	return d.p.str()
 }
 
+// Offset is where the reading is: the offset in the text of the byte
+// after what was read last.
+func (d *Decoder) Offset() int { return d.p.pos }
+
+// Seek moves the reading to offset i of the text (0 to its length), for a
+// reader that scanned a stretch of the text itself and reads on from there
+// with the Decoder.
+func (d *Decoder) Seek(i int) { d.p.pos = min(max(i, 0), len(d.p.src)) }
+
 // End checks that nothing but space is left of the text; what follows is
 // a *SyntaxError, "unexpected 'x' after " and what the reader read (Parse
 // says "the JSON value").

@@ -1,6 +1,7 @@
 package jsonvalue_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentcheck/agentcheck/jsonvalue"
@@ -173,3 +174,27 @@ func BenchmarkParse(b *testing.B) {
 
 // benchDocument is a typical ragas sample read as one JSON value.
 const benchDocument = `{"user_input": [{"type": "human", "content": "Find a flight from Berlin to Lisbon for two and a hotel for three nights"}, {"type": "ai", "content": "On it.", "tool_calls": [{"name": "search_flights", "args": {"origin": "Berlin", "destination": "Lisbon", "passengers": 2}}, {"name": "book_hotel", "args": {"city": "Lisbon", "nights": 3, "max_price": 120.0}}]}, {"type": "tool", "content": "TP 541 at 09:40, 2 seats; Hotel Avenida, 3 nights"}, {"type": "ai", "content": "Booked TP 541 and Hotel Avenida."}], "reference": "A flight and a hotel are booked", "reference_tool_calls": [{"name": "search_flights", "args": {"origin": "Berlin", "destination": "Lisbon", "passengers": 2}}, {"name": "book_hotel", "args": {"city": "Lisbon", "nights": 3, "max_price": 120.0}}], "reference_topics": ["travel"]}`
+
+// A reader that scans part of the text itself moves the Decoder there with
+// Seek and reads on from Offset: the value at an offset, then what follows.
+func TestDecoderSeekAndOffset(t *testing.T) {
+	text := `{"skip": 1, "args": {"q": "x"}, "n": 2}`
+	var d jsonvalue.Decoder
+	d.Reset(text)
+	at := strings.Index(text, `{"q"`)
+	d.Seek(at)
+	v, err := d.Value(1)
+	if err != nil || v.String() != `{"q":"x"}` {
+		t.Fatalf("Value after Seek(%d) = %s, %v", at, v, err)
+	}
+	if got, want := d.Offset(), at+len(`{"q": "x"}`); got != want {
+		t.Fatalf("Offset after the value = %d, want %d", got, want)
+	}
+	if key, more, err := d.NextKey(false); key != "n" || !more || err != nil {
+		t.Fatalf("NextKey after the value = %q, %v, %v", key, more, err)
+	}
+	d.Seek(len(text) + 5)
+	if d.Offset() != len(text) || d.Peek() != 0 {
+		t.Fatalf("Seek past the end: Offset %d, want %d", d.Offset(), len(text))
+	}
+}

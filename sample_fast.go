@@ -1,0 +1,390 @@
+package agentcheck
+
+import (
+	"unicode/utf8"
+
+	"github.com/agentcheck/agentcheck/internal/wordscan"
+)
+
+// fast reads the sample in d.p's text in one pass, in the layout nearly
+// every sample has: the structure (objects, lists, keys, the messages'
+// types, contents and the calls' names) scanned here, with the text and
+// the position in registers, and only the values it does not read itself
+// (arguments, strings with escapes, fields it skips) read by d.p, which it
+// moves to them with Seek. That is a third of the instructions of reading
+// every part through the Decoder's steps (callgrind, the CLI on the
+// generated samples).
+//
+// read is false, and what fast read is to be dropped, when the text holds
+// anything else: malformed JSON, a field of the wrong kind, a key with an
+// escape or given twice, reference_topics, a message or call that ragas
+// would refuse. The general decoder (sample) then reads the text from the
+// start, so that what a sample is, and how a problem is worded, is decided
+// there alone; a test holds the two to the same Sample on every text fast
+// reads.
+func (d *sampleDecoder) fast(text string) (s Sample, read bool, err error) {
+	p := &d.p
+	i := 0
+	var ok bool
+	if i = skipSpace(text, i); i >= len(text) || text[i] != '{' {
+		return Sample{}, false, nil
+	}
+	var f sampleFields
+	f.refCalls = [2]int{-1, -1}
+	var seen uint8 // the fields read, a bit each
+	for i++; ; i++ {
+		key := fieldOther
+		switch i = skipSpace(text, i); {
+		case hasAt(text, i, `"user_input"`):
+			key, i = 1, i+len(`"user_input"`)
+		case hasAt(text, i, `"reference_tool_calls"`):
+			key, i = 2, i+len(`"reference_tool_calls"`)
+		case hasAt(text, i, `"reference"`):
+			key, i = 3, i+len(`"reference"`)
+		case hasAt(text, i, `"reference_topics"`):
+			return Sample{}, false, nil
+		}
+		if i, ok = fastColon(text, i, key); !ok {
+			return Sample{}, false, nil
+		}
+		var bit uint8
+		switch key {
+		case 1:
+			bit = 1
+			f.seenUI = true
+			i, ok = d.fastMessages(text, i)
+		case 2:
+			bit = 2
+			if i >= len(text) || text[i] != '[' {
+				return Sample{}, false, nil
+			}
+			start := len(d.calls)
+			i, ok = d.fastCalls(text, i, depthMessages+1)
+			f.refCalls = [2]int{start, len(d.calls)}
+		case 3:
+			bit = 4
+			f.s.Reference, i, ok = d.fastText(text, i, depthSample)
+		default:
+			i, ok = d.fastSkip(text, i, depthSample)
+		}
+		if !ok || seen&bit != 0 {
+			return Sample{}, false, nil
+		}
+		seen |= bit
+		if i = skipSpace(text, i); i >= len(text) {
+			return Sample{}, false, nil
+		}
+		if text[i] == '}' {
+			break
+		}
+		if text[i] != ',' {
+			return Sample{}, false, nil
+		}
+	}
+	if skipSpace(text, i+1) != len(text) || !f.seenUI {
+		return Sample{}, false, nil
+	}
+	p.Seek(len(text))
+	s, err = d.finish(&f)
+	return s, true, err
+}
+
+// fastMessages reads the list of messages at text[i] onto d.msgs and
+// d.spans, and returns the offset after it.
+func (d *sampleDecoder) fastMessages(text string, i int) (int, bool) {
+	d.msgs, d.spans = d.msgs[:0], d.spans[:0]
+	if i >= len(text) || text[i] != '[' {
+		return i, false
+	}
+	if i = skipSpace(text, i+1); i < len(text) && text[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		var ok bool
+		if i, ok = d.fastMessage(text, i); !ok {
+			return i, false
+		}
+		if i = skipSpace(text, i); i >= len(text) {
+			return i, false
+		}
+		switch text[i] {
+		case ']':
+			return i + 1, true
+		case ',':
+			i = skipSpace(text, i+1)
+		default:
+			return i, false
+		}
+	}
+}
+
+// fastMessage reads the message at text[i] onto d.msgs and d.spans.
+func (d *sampleDecoder) fastMessage(text string, i int) (int, bool) {
+	if i >= len(text) || text[i] != '{' {
+		return i, false
+	}
+	var (
+		m          Message
+		typ        string
+		seen       uint8
+		span       = [2]int{-1, -1}
+		ok, isText bool
+	)
+	for i++; ; i++ {
+		key := fieldOther
+		switch i = skipSpace(text, i); {
+		case hasAt(text, i, `"type"`):
+			key, i = 1, i+len(`"type"`)
+		case hasAt(text, i, `"content"`):
+			key, i = 2, i+len(`"content"`)
+		case hasAt(text, i, `"tool_calls"`):
+			key, i = 3, i+len(`"tool_calls"`)
+		}
+		if i, ok = fastColon(text, i, key); !ok {
+			return i, false
+		}
+		var bit uint8
+		switch key {
+		case 1:
+			bit = 1
+			switch {
+			case hasAt(text, i, `"ai"`):
+				typ, i = "ai", i+4
+			case hasAt(text, i, `"tool"`):
+				typ, i = "tool", i+6
+			case hasAt(text, i, `"human"`):
+				typ, i = "human", i+7
+			default:
+				typ, i, ok = plainString(text, i)
+			}
+		case 2:
+			bit = 2
+			m.Content, i, isText = d.fastText(text, i, depthMessage)
+			ok = isText
+		case 3:
+			bit = 4
+			if i >= len(text) || text[i] != '[' {
+				return i, false
+			}
+			span[0] = len(d.calls)
+			i, ok = d.fastCalls(text, i, depthCalls+1)
+			span[1] = len(d.calls)
+		default:
+			i, ok = d.fastSkip(text, i, depthMessage)
+		}
+		if !ok || seen&bit != 0 {
+			return i, false
+		}
+		seen |= bit
+		if i = skipSpace(text, i); i >= len(text) {
+			return i, false
+		}
+		if text[i] == '}' {
+			break
+		}
+		if text[i] != ',' {
+			return i, false
+		}
+	}
+	switch typ {
+	case "human":
+		m.Role = Human
+	case "ai":
+		m.Role = AI
+	case "tool":
+		m.Role = Tool
+	default:
+		return i, false
+	}
+	if seen&2 == 0 || span[0] >= 0 && m.Role != AI {
+		return i, false
+	}
+	d.msgs = append(d.msgs, m)
+	d.spans = append(d.spans, span)
+	return i + 1, true
+}
+
+// fastCalls reads the list of tool calls at text[i] onto d.calls, each
+// call's arguments read by d.p at depth.
+func (d *sampleDecoder) fastCalls(text string, i, depth int) (int, bool) {
+	if i = skipSpace(text, i+1); i < len(text) && text[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		var ok bool
+		if i, ok = d.fastCall(text, i, depth); !ok {
+			return i, false
+		}
+		if i = skipSpace(text, i); i >= len(text) {
+			return i, false
+		}
+		switch text[i] {
+		case ']':
+			return i + 1, true
+		case ',':
+			i = skipSpace(text, i+1)
+		default:
+			return i, false
+		}
+	}
+}
+
+// fastCall reads the tool call at text[i] onto d.calls.
+func (d *sampleDecoder) fastCall(text string, i, depth int) (int, bool) {
+	if i >= len(text) || text[i] != '{' {
+		return i, false
+	}
+	var (
+		tc   ToolCall
+		seen uint8
+		ok   bool
+	)
+	for i++; ; i++ {
+		key := fieldOther
+		switch i = skipSpace(text, i); {
+		case hasAt(text, i, `"name"`):
+			key, i = 1, i+len(`"name"`)
+		case hasAt(text, i, `"args"`):
+			key, i = 2, i+len(`"args"`)
+		}
+		if i, ok = fastColon(text, i, key); !ok {
+			return i, false
+		}
+		var bit uint8
+		switch key {
+		case 1:
+			bit = 1
+			tc.Name, i, ok = plainString(text, i)
+		case 2:
+			bit = 2
+			if ok = i < len(text) && text[i] == '{'; ok {
+				p := &d.p
+				p.Seek(i)
+				var err error
+				tc.Args, err = p.Value(depth)
+				i, ok = p.Offset(), err == nil
+			}
+		default:
+			i, ok = d.fastSkip(text, i, depth)
+		}
+		if !ok || seen&bit != 0 {
+			return i, false
+		}
+		seen |= bit
+		if i = skipSpace(text, i); i >= len(text) {
+			return i, false
+		}
+		if text[i] == '}' {
+			break
+		}
+		if text[i] != ',' {
+			return i, false
+		}
+	}
+	if seen != 3 {
+		return i, false
+	}
+	d.calls = append(d.calls, tc)
+	return i + 1, true
+}
+
+// fastText reads the string at text[i]: a plain one here, one with
+// escapes by d.p.
+func (d *sampleDecoder) fastText(text string, i, depth int) (string, int, bool) {
+	if s, next, ok := plainString(text, i); ok {
+		return s, next, true
+	}
+	if i >= len(text) || text[i] != '"' {
+		return "", i, false
+	}
+	p := &d.p
+	p.Seek(i)
+	s, err := p.ReadString()
+	return s, p.Offset(), err == nil
+}
+
+// fastSkip reads the value at text[i], of a field the sample does not
+// keep, with d.p.
+func (d *sampleDecoder) fastSkip(text string, i, depth int) (int, bool) {
+	p := &d.p
+	p.Seek(i)
+	_, err := p.Value(depth)
+	return p.Offset(), err == nil
+}
+
+// fieldOther is the key of a field fast does not keep; the keys it keeps
+// are numbered from 1 in each kind of object.
+const fieldOther = 0
+
+// fastColon reads, at text[i], the rest of an object's key and the ':'
+// after it, and returns the offset of the value. key is which key the
+// caller found at the start of the key; a key it did not know
+// (fieldOther) is read here, a plain string.
+func fastColon(text string, i, key int) (int, bool) {
+	if key == fieldOther {
+		var ok bool
+		if _, i, ok = plainString(text, i); !ok {
+			return i, false
+		}
+	}
+	if i = skipSpace(text, i); i >= len(text) || text[i] != ':' {
+		return i, false
+	}
+	return skipSpace(text, i+1), true
+}
+
+// hasAt reports whether text holds s at offset i.
+func hasAt(text string, i int, s string) bool {
+	return len(text)-i >= len(s) && text[i:i+len(s)] == s
+}
+
+// plainString reads the string at text[i] if it has no escape: its text,
+// valid UTF-8, and the offset after it.
+func plainString(text string, i int) (string, int, bool) {
+	if i >= len(text) || text[i] != '"' {
+		return "", i, false
+	}
+	start := i + 1
+	var high uint64
+	for i = start; i+8 <= len(text); i += 8 {
+		w := wordscan.Load(text, i)
+		m := wordscan.Equal(w, '"') | wordscan.Equal(w, '\\') | wordscan.Below(w, 0x20)
+		if m == 0 {
+			high |= w
+			continue
+		}
+		high |= w & wordscan.Before(m)
+		i += wordscan.First(m)
+		if text[i] != '"' {
+			return "", i, false
+		}
+		s := text[start:i]
+		if wordscan.High(high) != 0 && !utf8.ValidString(s) {
+			return "", i, false
+		}
+		return s, i + 1, true
+	}
+	for ; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '"':
+			s := text[start:i]
+			return s, i + 1, utf8.ValidString(s)
+		case c == '\\' || c < 0x20:
+			return "", i, false
+		}
+	}
+	return "", i, false
+}
+
+// skipSpace is the offset of the first byte at or after i that is not
+// JSON's space. Most tokens follow one space or none: a byte above ' ' is
+// one test.
+func skipSpace(text string, i int) int {
+	for i < len(text) && text[i] <= ' ' {
+		if c := text[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			break
+		}
+		i++
+	}
+	return i
+}
