@@ -64,8 +64,12 @@ func (w *Writer) appendCaseJSON(b []byte, c *Case, full bool) []byte {
 		key("error")
 		b = appendString(b, c.Error)
 	} else {
-		for j, m := range w.run.Metrics {
-			key(m.Name)
+		for j := range w.run.Metrics {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(w.appendName(b, j), ':')
 			x := math.NaN()
 			if j < len(c.Scores) {
 				x = c.Scores[j]
@@ -89,8 +93,7 @@ func (w *Writer) appendCaseJSON(b []byte, c *Case, full bool) []byte {
 				b = append(b, ',')
 			}
 			n++
-			b = appendString(b, w.run.Metrics[j].Name)
-			b = append(b, ':')
+			b = append(w.appendName(b, j), ':')
 			b = appendString(b, r)
 		}
 		b = append(b, '}')
@@ -161,6 +164,19 @@ func appendNumber(b []byte, x float64) []byte {
 	return append(b, fullScore(x)...)
 }
 
+// appendName appends metric j's name as a JSON string, escaped once a
+// run (a name is in every line of jsonl, twice with a reason).
+func (w *Writer) appendName(b []byte, j int) []byte {
+	name := w.run.Metrics[j].Name
+	for len(w.names) <= j {
+		w.names = append(w.names, [2]string{})
+	}
+	if n := &w.names[j]; n[1] == "" || n[0] != name {
+		*n = [2]string{name, string(appendString(nil, name))}
+	}
+	return append(b, w.names[j][1]...)
+}
+
 // plainJSON marks the ASCII bytes appendString copies as they are: the
 // printable ones but '"', '\\' and '#' (whose "##[" it escapes). One
 // lookup a byte, where four comparisons were, for every string of every
@@ -186,8 +202,7 @@ func appendString(b []byte, s string) []byte {
 			// Eight plain bytes at a time (most of a reason is), up to
 			// the first that may need escaping.
 			w := wordscan.Load(s, i)
-			m := wordscan.Below(w, 0x20) | wordscan.Equal(w, '"') | wordscan.Equal(w, '\\') |
-				wordscan.Equal(w, '#') | wordscan.Equal(w, 0x7f) | wordscan.High(w)
+			m := wordscan.Below(w, 0x20) | wordscan.AtLeast(w, 0x7f) | wordscan.EqualPair(w, '"') | wordscan.Equal(w, '\\')
 			if m == 0 {
 				i += 8
 				continue

@@ -25,6 +25,9 @@ type Writer struct {
 	err error
 
 	floats map[float64][]byte // formatted scores, a run's are mostly a few
+	// names[j] is metric j's name as a JSON string, escaped once for the
+	// run's cases rather than once in each (see appendName).
+	names [][2]string
 	junit  *spool
 	md     markdownCases
 	table  tableRows

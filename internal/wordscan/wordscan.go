@@ -35,6 +35,20 @@ func Below(w uint64, c byte) uint64 {
 	return (w - ones*uint64(c)) &^ w & highs
 }
 
+// AtLeast marks the bytes of w from c up; c must be from 1 to 0x80. A
+// byte below 0x80 plus 0x80-c carries into its high bit exactly when it
+// is c or more, and never out of its byte; a byte from 0x80 up has its high
+// bit set already.
+func AtLeast(w uint64, c byte) uint64 {
+	return ((w&^highs)+ones*uint64(0x80-c) | w) & highs
+}
+
+// EqualPair marks the bytes of w equal to c or c+1, for an even c: the two
+// differ in their lowest bit only.
+func EqualPair(w uint64, c byte) uint64 {
+	return Below(w^ones*uint64(c), 2)
+}
+
 // High marks the bytes of w from 0x80 up.
 func High(w uint64) uint64 { return w & highs }
 

@@ -42,6 +42,16 @@ func TestMarksAgreeWithBytes(t *testing.T) {
 		{`Below 0x80`, func(w uint64) uint64 { return Below(w, 0x80) }, func(c byte) bool { return c < 0x80 }},
 		{`Below 1`, func(w uint64) uint64 { return Below(w, 1) }, func(c byte) bool { return c < 1 }},
 		{`High`, High, func(c byte) bool { return c >= 0x80 }},
+		{`AtLeast 0x7f`, func(w uint64) uint64 { return AtLeast(w, 0x7f) }, func(c byte) bool { return c >= 0x7f }},
+		{`AtLeast 0x80`, func(w uint64) uint64 { return AtLeast(w, 0x80) }, func(c byte) bool { return c >= 0x80 }},
+		{`AtLeast 1`, func(w uint64) uint64 { return AtLeast(w, 1) }, func(c byte) bool { return c >= 1 }},
+		{`AtLeast 0x21`, func(w uint64) uint64 { return AtLeast(w, 0x21) }, func(c byte) bool { return c >= 0x21 }},
+		{`EqualPair '"'`, func(w uint64) uint64 { return EqualPair(w, '"') }, func(c byte) bool { return c == '"' || c == '#' }},
+		{`EqualPair 0`, func(w uint64) uint64 { return EqualPair(w, 0) }, func(c byte) bool { return c <= 1 }},
+		{`EqualPair 0xfe`, func(w uint64) uint64 { return EqualPair(w, 0xfe) }, func(c byte) bool { return c >= 0xfe }},
+		{`what a JSON writer escapes`, func(w uint64) uint64 {
+			return Below(w, 0x20) | AtLeast(w, 0x7f) | EqualPair(w, '"') | Equal(w, '\\')
+		}, func(c byte) bool { return c < 0x20 || c >= 0x7f || c == '"' || c == '#' || c == '\\' }},
 		{`a JSON string's end`, func(w uint64) uint64 { return Equal(w, '"') | Equal(w, '\\') | Below(w, 0x20) },
 			func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }},
 	}
