@@ -28,10 +28,10 @@ type Writer struct {
 	// names[j] is metric j's name as a JSON string, escaped once for the
 	// run's cases rather than once in each (see appendName).
 	names [][2]string
-	junit  *spool
-	md     markdownCases
-	table  tableRows
-	html   htmlCases
+	junit *spool
+	md    markdownCases
+	table tableRows
+	html  htmlCases
 }
 
 // NewWriter returns a Writer of r in format f to w. r is read again by

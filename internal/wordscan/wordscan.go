@@ -40,7 +40,7 @@ func Below(w uint64, c byte) uint64 {
 // is c or more, and never out of its byte; a byte from 0x80 up has its high
 // bit set already.
 func AtLeast(w uint64, c byte) uint64 {
-	return ((w&^highs)+ones*uint64(0x80-c) | w) & highs
+	return ((w &^ highs) + ones*uint64(0x80-c) | w) & highs
 }
 
 // EqualPair marks the bytes of w equal to c or c+1, for an even c: the two
