@@ -63,6 +63,11 @@ func (m *markdownCases) add(r *Run, c *Case) {
 			mc.lines = append(mc.lines, fmt.Sprintf("%s = %s: %s", mdCode(r.Metrics[j].Name), fullScoreOrDash(math0(c.Scores, j)), mdText(oneLine(reason, maxMarkdownText))))
 		}
 	}
+	// The case's strings may be in memory its writer reuses.
+	mc.name, mc.status = strings.Clone(mc.name), Status(strings.Clone(string(mc.status)))
+	for i, l := range mc.lines {
+		mc.lines[i] = strings.Clone(l)
+	}
 	m.cases = append(m.cases, mc)
 }
 

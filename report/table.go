@@ -69,8 +69,8 @@ func (t *tableRows) start(b []byte, w *Writer) []byte {
 
 // tableCase is what a row needs of c, in memory of its own.
 func tableCase(c *Case) Case {
-	return Case{ID: c.ID, File: c.File, Line: c.Line, Index: c.Index, Error: c.Error, Request: c.Request,
-		Scores: append([]float64(nil), c.Scores...)}
+	return Case{ID: strings.Clone(c.ID), File: strings.Clone(c.File), Line: c.Line, Index: c.Index,
+		Error: strings.Clone(c.Error), Request: strings.Clone(c.Request), Scores: append([]float64(nil), c.Scores...)}
 }
 
 func columnWidth(metric string) int { return max(len(metric), len("0.6667")) }

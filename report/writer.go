@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // Writer renders a Run in a Format a case at a time: NewWriter with the
@@ -170,18 +171,51 @@ func (r *Run) Name(c *Case) string {
 	return "line " + strconv.Itoa(c.Line)
 }
 
-// keep is c as the html Writer keeps it: a passing case summarised.
+// keep is c as the html Writer keeps it: a passing case summarised, and
+// every string copied, so that the Writer holds none of the caller's
+// memory (see WriteCase).
 func keep(c *Case) Case {
 	k := *c
+	k.ID, k.File, k.Status = strings.Clone(c.ID), strings.Clone(c.File), Status(strings.Clone(string(c.Status)))
+	k.Error, k.Request, k.Report = strings.Clone(c.Error), strings.Clone(c.Request), strings.Clone(c.Report)
 	k.Scores = append([]float64(nil), c.Scores...)
-	k.Reasons = append([]string(nil), c.Reasons...)
-	k.Failures = append([]string(nil), c.Failures...)
-	k.Runs = append([]Case(nil), c.Runs...)
+	k.Reasons = cloneStrings(c.Reasons)
+	k.Failures = cloneStrings(c.Failures)
+	k.Runs = nil
+	for i := range c.Runs {
+		k.Runs = append(k.Runs, keep(&c.Runs[i]))
+	}
 	if c.Status == Pass {
 		k.Report, k.Verdicts, k.Transcript = "", nil, nil
-	} else {
-		k.Verdicts = append([]Verdict(nil), c.Verdicts...)
-		k.Transcript = append([]Message(nil), c.Transcript...)
+		return k
+	}
+	k.Verdicts = nil
+	for _, v := range c.Verdicts {
+		kv := Verdict{Metric: strings.Clone(v.Metric), Judge: strings.Clone(v.Judge), Score: v.Score,
+			Reason: strings.Clone(v.Reason), Error: strings.Clone(v.Error), Source: strings.Clone(v.Source)}
+		for _, cr := range v.Criteria {
+			kv.Criteria = append(kv.Criteria, Criterion{Name: strings.Clone(cr.Name), Met: cr.Met, Reason: strings.Clone(cr.Reason)})
+		}
+		k.Verdicts = append(k.Verdicts, kv)
+	}
+	k.Transcript = nil
+	for _, m := range c.Transcript {
+		km := Message{Role: strings.Clone(m.Role), Content: strings.Clone(m.Content), Reasoning: strings.Clone(m.Reasoning)}
+		for _, call := range m.Calls {
+			km.Calls = append(km.Calls, Call{Name: strings.Clone(call.Name), Args: strings.Clone(call.Args)})
+		}
+		k.Transcript = append(k.Transcript, km)
 	}
 	return k
+}
+
+func cloneStrings(ss []string) []string {
+	if ss == nil {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.Clone(s)
+	}
+	return out
 }
