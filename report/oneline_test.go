@@ -51,3 +51,19 @@ func TestOneLineCutsRunesNotBytes(t *testing.T) {
 		t.Fatalf("Expected oneLine of 11 runes cut at 10 to end in an ellipsis after 9, but it is %q", got)
 	}
 }
+
+// Two spaces are found wherever they are, the eight-byte words of the
+// scan included and the spaces split between two words, and so is each
+// folded character at every position; one space alone is not.
+func TestNeedsFoldingAtEveryPosition(t *testing.T) {
+	for n := range 40 {
+		for p := range n {
+			for _, insert := range []string{"  ", "\n", "\t", "\r", "\v", "\f", " "} {
+				s := strings.Repeat("a", p) + insert + strings.Repeat("b", n-p)
+				if got, want := needsFolding(s), insert != " "; got != want {
+					t.Fatalf("needsFolding(%q) = %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
+}

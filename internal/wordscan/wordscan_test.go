@@ -37,6 +37,8 @@ func TestMarksAgreeWithBytes(t *testing.T) {
 	}{
 		{`Equal '"'`, func(w uint64) uint64 { return Equal(w, '"') }, func(c byte) bool { return c == '"' }},
 		{`Equal 0`, func(w uint64) uint64 { return Equal(w, 0) }, func(c byte) bool { return c == 0 }},
+		{`EqualExact ' '`, func(w uint64) uint64 { return EqualExact(w, ' ') }, func(c byte) bool { return c == ' ' }},
+		{`EqualExact 0xff`, func(w uint64) uint64 { return EqualExact(w, 0xff) }, func(c byte) bool { return c == 0xff }},
 		{`Equal 0xff`, func(w uint64) uint64 { return Equal(w, 0xff) }, func(c byte) bool { return c == 0xff }},
 		{`Below 0x20`, func(w uint64) uint64 { return Below(w, 0x20) }, func(c byte) bool { return c < 0x20 }},
 		{`Below 0x80`, func(w uint64) uint64 { return Below(w, 0x80) }, func(c byte) bool { return c < 0x80 }},
@@ -88,5 +90,23 @@ func TestLoad(t *testing.T) {
 	s := "\x01\x02\x03\x04\x05\x06\x07\x08\x09"
 	if got, want := Load(s, 1), uint64(0x0908070605040302); got != want {
 		t.Errorf("Load(s, 1) = %#x, want %#x", got, want)
+	}
+}
+
+// EqualExact marks every byte equal to c and no other, so that its marks
+// can be shifted and compared: held to the bytes of 200,000 words.
+func TestEqualExactMarksEveryByte(t *testing.T) {
+	for _, w := range words(200_000) {
+		for _, c := range []byte{' ', 0, 0x7f, 0x80, 0xff} {
+			m := EqualExact(w, c)
+			for k := range 8 {
+				if got, want := m>>(8*k+7)&1 == 1, byte(w>>(8*k)) == c; got != want {
+					t.Fatalf("EqualExact(%#016x, %#x) = %#016x: byte %d marked %v, want %v", w, c, m, k, got, want)
+				}
+			}
+			if m&^highs != 0 {
+				t.Fatalf("EqualExact(%#016x, %#x) = %#016x marks more than high bits", w, c, m)
+			}
+		}
 	}
 }
