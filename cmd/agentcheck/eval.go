@@ -75,13 +75,16 @@ type item struct {
 
 type batch struct {
 	items []item
-	text  []byte        // the items' records' texts, one after another
-	cases []report.Case // the items' results, the first len(items)
-	warn  []byte        // the items' warnings, a line each
-	stats stats
-	notes []note        // samples below a threshold, lower than, higher than or new to the baseline
-	keyed []keyed       // with a baseline, each sample by name
-	done  chan struct{} // a token when cases and stats are ready
+	text  []byte // the items' records' texts, one after another
+	// reasons are the tool-call metrics' reasons of the items' cases, one
+	// after another (scorer.fastResult).
+	reasons []byte
+	cases   []report.Case // the items' results, the first len(items)
+	warn    []byte        // the items' warnings, a line each
+	stats   stats
+	notes   []note        // samples below a threshold, lower than, higher than or new to the baseline
+	keyed   []keyed       // with a baseline, each sample by name
+	done    chan struct{} // a token when cases and stats are ready
 }
 
 // stats are counts and the metrics' summaries, per batch and for the
@@ -314,7 +317,9 @@ type scorer struct {
 	// and written out before the next is parsed.
 	parser dataset.Parser
 	calls  []agentcheck.ToolCall
-	reason []byte // a tool-call metric's reason, before it becomes a string
+	// text is the current batch's memory for the tool-call metrics'
+	// reasons (batch.reasons).
+	text *[]byte
 	// gathered says that calls are the current sample's: explain then
 	// explains a tool-call metric's score with Compare on them, which is
 	// what Evaluate would do after gathering them again.
@@ -336,6 +341,8 @@ func newScorer(ctx context.Context, cfg evalConfig) *scorer {
 }
 
 func (sc *scorer) score(b *batch) {
+	b.reasons = b.reasons[:0]
+	sc.text = &b.reasons
 	b.warn = b.warn[:0]
 	b.notes = b.notes[:0]
 	b.keyed = b.keyed[:0]
@@ -551,10 +558,18 @@ func (sc *scorer) fastResult(m toolCallMetric, reference []agentcheck.ToolCall) 
 		r.Score = m.Score(sc.calls, reference)
 		return r
 	}
-	r.Score, sc.reason = m.AppendReason(sc.reason[:0], sc.calls, reference)
-	if r.Score < 1 {
-		r.Reason = string(sc.reason)
+	// The reason goes into the batch's memory, reused from batch to batch
+	// once its cases are written (a report.Writer keeps copies of what it
+	// keeps), rather than a string of its own a sample.
+	a := *sc.text
+	start := len(a)
+	r.Score, a = m.AppendReason(a, sc.calls, reference)
+	if r.Score < 1 && len(a) > start {
+		r.Reason = unsafe.String(&a[start], len(a)-start)
+	} else {
+		a = a[:start]
 	}
+	*sc.text = a
 	return r
 }
 
