@@ -35,6 +35,9 @@ type parser struct {
 	// (Decoder.Recycle): finish grows it geometrically so that the reuse
 	// settles on one chunk.
 	recycle bool
+	// general turns flatObject off, for the tests that hold it to the
+	// general reading of an object.
+	general bool
 }
 
 // stackPool recycles parser stacks between documents.
@@ -189,6 +192,11 @@ func (p *parser) object(depth int) (Value, error) {
 	if depth > maxDepth {
 		return Value{}, p.errorf("nesting deeper than %d levels", maxDepth)
 	}
+	if !p.general {
+		if v, ok := p.flatObject(depth); ok {
+			return v, nil
+		}
+	}
 	mark := len(p.stack)
 	for key, more, err := p.nextKey(true); more || err != nil; key, more, err = p.nextKey(false) {
 		if err != nil {
@@ -201,6 +209,58 @@ func (p *parser) object(depth int) (Value, error) {
 		p.addMember(mark, key, v)
 	}
 	return Value{kind: ObjectKind, elems: p.finish(mark)}, nil
+}
+
+// flatObject reads the object at p.pos as object does when its values are
+// all scalars (a tool call's arguments mostly are), writing its members
+// straight into the arena rather than onto the stack and then into the
+// arena. ok is false, and nothing read, for anything else: a value that
+// is an object or an array, no room left in the arena's chunk, malformed
+// JSON (which object then reports).
+func (p *parser) flatObject(depth int) (Value, bool) {
+	start, pos := len(p.arena), p.pos
+	n := 0
+	for first := true; ; first = false {
+		key, more, err := p.nextKey(first)
+		if err != nil {
+			break
+		}
+		if !more {
+			if n == 0 {
+				return Value{kind: ObjectKind, elems: []Member{}}, true
+			}
+			return Value{kind: ObjectKind, elems: p.arena[start : start+n : start+n]}, true
+		}
+		if p.pos >= len(p.src) || p.src[p.pos] == '{' || p.src[p.pos] == '[' {
+			break
+		}
+		v, err := p.value(depth)
+		if err != nil {
+			break
+		}
+		// A key given again keeps its first place and takes the last
+		// value, as addMember does.
+		members := p.arena[start : start+n]
+		dup := false
+		for i := range members {
+			if members[i].Key == key {
+				members[i].Value, dup = v, true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		if start+n == cap(p.arena) {
+			break
+		}
+		p.arena = p.arena[:start+n+1]
+		p.arena[start+n] = Member{key, v}
+		n++
+	}
+	clear(p.arena[start : start+n])
+	p.arena, p.pos = p.arena[:start], pos
+	return Value{}, false
 }
 
 // nextKey and nextElem are the steps of reading an object or an array,

@@ -263,3 +263,83 @@ func TestStrIsStrScan(t *testing.T) {
 		}
 	}
 }
+
+// flatObject, which reads an object of scalars straight into the arena,
+// gives what the general reading gives (the same Value, the same error),
+// on generated documents: flat and nested objects, keys given again,
+// empty objects, every scalar, malformed tails, and arenas that fill up
+// mid-object; and FuzzFlatObject on what the fuzzer finds.
+func TestFlatObjectIsTheGeneralReading(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	keys := []string{`"a"`, `"b"`, `"a"`, `"k\u0061"`, `""`}
+	scalars := []string{`1`, `1.0`, `-0`, `"x"`, `"\u00e9"`, `true`, `null`, `NaN`, `1e400`, `"`, `tru`}
+	var gen func(depth int) string
+	gen = func(depth int) string {
+		switch c := r.IntN(10); {
+		case c < 6 || depth > 3:
+			return scalars[r.IntN(len(scalars))]
+		case c < 8:
+			var b strings.Builder
+			b.WriteString("{")
+			for i := range r.IntN(6) {
+				if i > 0 {
+					b.WriteString([]string{",", ", ", " ,"}[r.IntN(3)])
+				}
+				b.WriteString(keys[r.IntN(len(keys))] + []string{":", ": ", " :"}[r.IntN(3)] + gen(depth+1))
+			}
+			b.WriteString([]string{"}", " }", ""}[r.IntN(3)])
+			return b.String()
+		default:
+			return "[" + gen(depth+1) + ", " + gen(depth+1) + "]"
+		}
+	}
+	for range 20_000 {
+		checkFlatObject(t, gen(0))
+	}
+}
+
+func FuzzFlatObject(f *testing.F) {
+	for _, s := range []string{`{"a": 1, "a": {"b": 2}, "c": [1]}`, `{}`, `{"a": "x", "b": 1.5e3, "a": null}`, `[{"k": 1}, {"k": 2, "k": 3}]`} {
+		f.Add(s)
+	}
+	f.Fuzz(checkFlatObject)
+}
+
+// checkFlatObject parses text with flatObject and without it, with arenas
+// of every small size, and fails if they differ.
+func checkFlatObject(t *testing.T, text string) {
+	want, wantErr := parseWith(text, true, 0)
+	for chunk := range 6 {
+		got, err := parseWith(text, false, chunk)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) || wantErr == nil && !sameBits(got, want) {
+			t.Fatalf("text %q (arena chunks of %d): flatObject gives %s, %v; the general reading %s, %v", text, chunk, got, err, want, wantErr)
+		}
+	}
+}
+
+func parseWith(text string, general bool, chunk int) (Value, error) {
+	p := parser{src: text, general: general, perChunk: chunk}
+	p.skipSpace()
+	v, err := p.value(0)
+	if err == nil {
+		p.skipSpace()
+		if p.pos != len(p.src) {
+			err = p.errorf("unexpected %s after the JSON value", p.describe())
+		}
+	}
+	return v, err
+}
+
+// sameBits reports whether a and b are the same Value to the bit: kinds,
+// texts, float bits (NaN included), members and their order.
+func sameBits(a, b Value) bool {
+	if a.kind != b.kind || a.s != b.s || math.Float64bits(a.f) != math.Float64bits(b.f) || len(a.elems) != len(b.elems) || (a.elems == nil) != (b.elems == nil) {
+		return false
+	}
+	for i := range a.elems {
+		if a.elems[i].Key != b.elems[i].Key || !sameBits(a.elems[i].Value, b.elems[i].Value) {
+			return false
+		}
+	}
+	return true
+}
