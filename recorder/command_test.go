@@ -29,16 +29,18 @@ import (
 // number, so that a cassette recorded anew always differs.
 //
 // Each command runs as printed, through bash. A go test of its own links a
-// test binary, a few seconds each, so the commands named in literally (one
-// of each kind: a Go subtest, a benchmark, a Ginkgo spec) run with the real
-// go command, and the others with goShim as go on PATH: it runs the test
-// binary built once with the flags go test would give it.
+// test binary, a few seconds each, so the commands named in literally (a
+// Go subtest whose name holds shell and regexp metacharacters, and a
+// Ginkgo spec, whose -ginkgo.focus go test passes on as a flag it does not
+// know) run with the real go command, and the others with goShim as go on
+// PATH: it runs the test binary built once with the flags go test would
+// give it.
 func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
 	if testing.Short() {
 		t.Skip("builds and runs testdata/rerecord with go test; not in -short")
 	}
-	literally := []string{`TestOdd/re.*[x]+(y)|z$^\`, "BenchmarkCall", "container spec's (other) [one]"}
+	literally := []string{`TestOdd/re.*[x]+(y)|z$^\`, "container spec's (other) [one]"}
 	shell, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skipf("bash runs the printed commands: %v", err)
