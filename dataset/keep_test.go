@@ -33,6 +33,8 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 // still hold its own line, for lines short and long (past the 64 KiB
 // block), with every line end, read in reads of random sizes.
 func TestRecordsKeptAfterReading(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
+
 	var pads [26]string // each letter, as many times as the longest line holds it
 	for k := range pads {
 		pads[k] = strings.Repeat(string(rune('a'+k)), 210_000)

@@ -20,6 +20,7 @@ import (
 // lines, a byte order mark, reads of one byte at a time, and JSON arrays,
 // which it reads as ReadRecords does.
 func TestReusingReaderReadsAsReadRecords(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	reusing := samplereuse.ReadRecords.(func(io.Reader, string) iter.Seq2[dataset.Record, error])
 	type got struct {
 		Rec dataset.Record

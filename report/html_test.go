@@ -133,6 +133,7 @@ func TestHTMLListsEveryCaseFailingFirst(t *testing.T) {
 // summarised rows, failing before flaky before passing, and every id is
 // still in the page.
 func TestHTMLIsBounded(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	r := &Run{Metrics: []MetricSummary{{Name: "m", Threshold: 1}}}
 	long := strings.Repeat("the agent said a great deal. ", 2000)
 	const failing, flaky, passing = htmlFullCases + 50, htmlFullCases + 50, 2000

@@ -112,6 +112,7 @@ var cmpRun = []cmp.Option{cmpopts.EquateNaNs(), cmpopts.IgnoreUnexported(MetricS
 // TestJSONRoundTrip: ReadJSON of a --format json rendering gives back the
 // Run that was written, over generated runs.
 func TestJSONRoundTrip(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		want := genRun(rng)
