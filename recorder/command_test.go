@@ -49,6 +49,10 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	realRoot, err := filepath.EvalSymlinks(root) // as pwd -P says it, in goShim
+	if err != nil {
+		t.Fatal(err)
+	}
 	base := t.TempDir()
 	var mu sync.Mutex
 	heard := map[string][]string{} // by cassette directory, the tests the server heard
@@ -91,7 +95,7 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 		}
 		cmd := exec.Command(shell, "-c", command)
 		cmd.Dir = root
-		cmd.Env = append(slices.Clip(env), "RERECORD_DIR="+dir, "RERECORD_ROOT="+root, "RERECORD_BIN="+bin, // a copy each: commands run concurrently
+		cmd.Env = append(slices.Clip(env), "RERECORD_DIR="+dir, "RERECORD_ROOT="+realRoot, "RERECORD_BIN="+bin, // a copy each: commands run concurrently
 			"PATH="+path+string(os.PathListSeparator)+os.Getenv("PATH"))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("%s: %v\n%s", command, err, out)
@@ -191,8 +195,8 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 // is refused, so that a command it cannot stand in for fails.
 const goShim = `#!/usr/bin/env bash
 set -eu
-if [ "${1-}" != test ] || [ "${2-}" != ./recorder/testdata/rerecord ] || [ "$PWD" != "$RERECORD_ROOT" ]; then
-	echo "go (shim): want go test ./recorder/testdata/rerecord in $RERECORD_ROOT, got go $* in $PWD" >&2
+if [ "${1-}" != test ] || [ "${2-}" != ./recorder/testdata/rerecord ] || [ "$(pwd -P)" != "$RERECORD_ROOT" ]; then
+	echo "go (shim): want go test ./recorder/testdata/rerecord in $RERECORD_ROOT, got go $* in $(pwd -P)" >&2
 	exit 2
 fi
 shift 2
