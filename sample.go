@@ -396,14 +396,8 @@ func (d *sampleDecoder) message(i int) error {
 	if !seenType || typKind != jsonvalue.StringKind {
 		return messageError(i, "", -1, "", errors.New(`"type" must be "human", "ai" or "tool"`))
 	}
-	switch typ {
-	case "human":
-		m.Role = Human
-	case "ai":
-		m.Role = AI
-	case "tool":
-		m.Role = Tool
-	default:
+	var ok bool
+	if m.Role, ok = roleOf(typ); !ok {
 		return messageError(i, "", -1, "", fmt.Errorf(`unknown "type" %q (want "human", "ai" or "tool")`, typ))
 	}
 	if !seenText || textKind != jsonvalue.StringKind {
@@ -426,6 +420,19 @@ func (d *sampleDecoder) message(i int) error {
 	d.msgs = append(d.msgs, m)
 	d.spans = append(d.spans, span)
 	return nil
+}
+
+// roleOf is the Role of a message's "type".
+func roleOf(typ string) (Role, bool) {
+	switch typ {
+	case "human":
+		return Human, true
+	case "ai":
+		return AI, true
+	case "tool":
+		return Tool, true
+	}
+	return "", false
 }
 
 func messageError(i int, role Role, call int, name string, err error) error {

@@ -187,14 +187,8 @@ func (d *sampleDecoder) fastMessage(text string, i int) (int, bool) {
 			return i, false
 		}
 	}
-	switch typ {
-	case "human":
-		m.Role = Human
-	case "ai":
-		m.Role = AI
-	case "tool":
-		m.Role = Tool
-	default:
+	var isRole bool
+	if m.Role, isRole = roleOf(typ); !isRole {
 		return i, false
 	}
 	if seen&2 == 0 || span[0] >= 0 && m.Role != AI {
@@ -345,36 +339,15 @@ func plainString(text string, i int) (string, int, bool) {
 	if i >= len(text) || text[i] != '"' {
 		return "", i, false
 	}
-	start := i + 1
-	var high uint64
-	for i = start; i+8 <= len(text); i += 8 {
-		w := wordscan.Load(text, i)
-		m := wordscan.Equal(w, '"') | wordscan.Equal(w, '\\') | wordscan.Below(w, 0x20)
-		if m == 0 {
-			high |= w
-			continue
-		}
-		high |= w & wordscan.Before(m)
-		i += wordscan.First(m)
-		if text[i] != '"' {
-			return "", i, false
-		}
-		s := text[start:i]
-		if wordscan.High(high) != 0 && !utf8.ValidString(s) {
-			return "", i, false
-		}
-		return s, i + 1, true
+	end, high := wordscan.StringEnd(text, i+1)
+	if end == len(text) || text[end] != '"' {
+		return "", end, false
 	}
-	for ; i < len(text); i++ {
-		switch c := text[i]; {
-		case c == '"':
-			s := text[start:i]
-			return s, i + 1, utf8.ValidString(s)
-		case c == '\\' || c < 0x20:
-			return "", i, false
-		}
+	s := text[i+1 : end]
+	if high && !utf8.ValidString(s) {
+		return "", end, false
 	}
-	return "", i, false
+	return s, end + 1, true
 }
 
 // skipSpace is the offset of the first byte at or after i that is not

@@ -68,3 +68,25 @@ func First(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
 // Before is the mask of the bytes below the lowest byte marked in m, all
 // of them if m marks none.
 func Before(m uint64) uint64 { return (m&-m)>>7 - 1 }
+
+// StringEnd is where the plain run of a JSON string's text that starts at
+// s[i] ends: the index of the first quote, backslash or control character
+// at or after i (len(s) if there is none), and whether a byte before it is
+// above 0x7f (so that the run must be checked for UTF-8).
+func StringEnd(s string, i int) (end int, high bool) {
+	var h uint64
+	for ; i+8 <= len(s); i += 8 {
+		w := Load(s, i)
+		if m := Equal(w, '"') | Equal(w, '\\') | Below(w, 0x20); m != 0 {
+			return i + First(m), High(h|w&Before(m)) != 0
+		}
+		h |= w
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+		h |= uint64(s[i])
+	}
+	return i, High(h) != 0
+}

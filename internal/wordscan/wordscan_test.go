@@ -110,3 +110,33 @@ func TestEqualExactMarksEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// StringEnd stops where a byte-at-a-time reading stops, from every start,
+// in 20,000 generated strings of the bytes that matter, and says whether
+// a byte before it is above 0x7f.
+func TestStringEndIsTheByteReading(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	alphabet := []byte{'a', ' ', '"', '\\', 0x00, 0x1f, 0x7f, 0x80, 0xc3, 0xa9, 0xff}
+	for range 20_000 {
+		b := make([]byte, r.IntN(40))
+		for k := range b {
+			b[k] = 'a'
+			if r.IntN(6) == 0 {
+				b[k] = alphabet[r.IntN(len(alphabet))]
+			}
+		}
+		s := string(b)
+		for i := range len(s) + 1 {
+			want, high := i, false
+			for ; want < len(s); want++ {
+				if c := s[want]; c == '"' || c == '\\' || c < 0x20 {
+					break
+				}
+				high = high || s[want] >= 0x80
+			}
+			if gotEnd, gotHigh := StringEnd(s, i); gotEnd != want || gotHigh != high {
+				t.Fatalf("StringEnd(%q, %d) = %d, %v; want %d, %v", s, i, gotEnd, gotHigh, want, high)
+			}
+		}
+	}
+}
