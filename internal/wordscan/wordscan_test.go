@@ -27,7 +27,7 @@ func words(n int) []uint64 {
 }
 
 // TestMarksAgreeWithBytes holds Equal, Below, High, First and Before to a
-// byte-at-a-time reading of 200,000 words: the word is marked exactly
+// byte-at-a-time reading of 50,000 words: the word is marked exactly
 // when one of its bytes is, and the lowest mark is the first such byte.
 func TestMarksAgreeWithBytes(t *testing.T) {
 	tests := []struct {
@@ -57,8 +57,9 @@ func TestMarksAgreeWithBytes(t *testing.T) {
 		{`a JSON string's end`, func(w uint64) uint64 { return Equal(w, '"') | Equal(w, '\\') | Below(w, 0x20) },
 			func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }},
 	}
+	ws := words(50_000)
 	for _, tt := range tests {
-		for _, w := range words(200_000) {
+		for _, w := range ws {
 			first := -1
 			for k := range 8 {
 				if tt.is(byte(w >> (8 * k))) {
@@ -94,9 +95,9 @@ func TestLoad(t *testing.T) {
 }
 
 // EqualExact marks every byte equal to c and no other, so that its marks
-// can be shifted and compared: held to the bytes of 200,000 words.
+// can be shifted and compared: held to the bytes of 50,000 words.
 func TestEqualExactMarksEveryByte(t *testing.T) {
-	for _, w := range words(200_000) {
+	for _, w := range words(50_000) {
 		for _, c := range []byte{' ', 0, 0x7f, 0x80, 0xff} {
 			m := EqualExact(w, c)
 			for k := range 8 {
