@@ -230,15 +230,16 @@ func hasNaN(v Value) bool {
 }
 
 // TestStrIsStrScan holds str, which reads eight bytes at a time, to
-// strScan, which reads a byte at a time, on 100,000 generated strings:
+// strScan, which reads a byte at a time, on 30,000 generated strings:
 // lengths around the word size, quotes, backslashes, control characters
 // and bytes above 0x7f (valid UTF-8 or not) at every position, and texts
 // that end inside or right after the string (the position matters only
 // without an error, which ends the reading).
 func TestStrIsStrScan(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	pieces := []string{"a", "Z", " ", "\"", "\\", "\\n", "\\u00e9", "\x00", "\x1f", "\x7f", "é", "€", "\xff", "\xc3", "#", "}"}
-	for range 100_000 {
+	for range 30_000 {
 		var b strings.Builder
 		b.WriteString(strings.Repeat(" ", r.IntN(3)))
 		b.WriteByte('"')
@@ -266,10 +267,11 @@ func TestStrIsStrScan(t *testing.T) {
 
 // flatObject, which reads an object of scalars straight into the arena,
 // gives what the general reading gives (the same Value, the same error),
-// on generated documents: flat and nested objects, keys given again,
+// on 8,000 generated documents: flat and nested objects, keys given again,
 // empty objects, every scalar, malformed tails, and arenas that fill up
 // mid-object; and FuzzFlatObject on what the fuzzer finds.
 func TestFlatObjectIsTheGeneralReading(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
 	keys := []string{`"a"`, `"b"`, `"a"`, `"k\u0061"`, `""`}
 	scalars := []string{`1`, `1.0`, `-0`, `"x"`, `"\u00e9"`, `true`, `null`, `NaN`, `1e400`, `"`, `tru`}
@@ -293,7 +295,7 @@ func TestFlatObjectIsTheGeneralReading(t *testing.T) {
 			return "[" + gen(depth+1) + ", " + gen(depth+1) + "]"
 		}
 	}
-	for range 20_000 {
+	for range 8_000 {
 		checkFlatObject(t, gen(0))
 	}
 }

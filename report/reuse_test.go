@@ -10,14 +10,15 @@ import (
 
 // WriteCase keeps none of the case's memory, strings included: a writer
 // that keeps cases for later (the table's first rows, the markdown and
-// html reports' failing cases) copies what it keeps. Over 200 generated
+// html reports' failing cases) copies what it keeps. Over 60 generated
 // runs in every format, each case is written from strings in a buffer
 // that is overwritten right after WriteCase (as agentcheck eval reuses a
 // batch's memory), and the output is the same as from strings of their
 // own.
 func TestWriteCaseKeepsNoneOfTheCasesMemory(t *testing.T) {
+	t.Parallel() // a few seconds under -race, beside the package's other tests
 	arena := make([]byte, 0, 1<<20)
-	for seed := range uint64(200) {
+	for seed := range uint64(60) {
 		for f := range Format(len(formatNames)) {
 			rng := rand.New(rand.NewPCG(seed, 13))
 			run := genRun(rng)
