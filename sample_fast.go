@@ -64,7 +64,7 @@ func (d *sampleDecoder) fast(text string) (s Sample, read bool, err error) {
 			f.refCalls = [2]int{start, len(d.calls)}
 		case 3:
 			bit = 4
-			f.s.Reference, i, ok = d.fastText(text, i, depthSample)
+			f.s.Reference, i, ok = d.fastText(text, i)
 		default:
 			i, ok = d.fastSkip(text, i, depthSample)
 		}
@@ -160,7 +160,7 @@ func (d *sampleDecoder) fastMessage(text string, i int) (int, bool) {
 			}
 		case 2:
 			bit = 2
-			m.Content, i, isText = d.fastText(text, i, depthMessage)
+			m.Content, i, isText = d.fastText(text, i)
 			ok = isText
 		case 3:
 			bit = 4
@@ -285,7 +285,7 @@ func (d *sampleDecoder) fastCall(text string, i, depth int) (int, bool) {
 
 // fastText reads the string at text[i]: a plain one here, one with
 // escapes by d.p.
-func (d *sampleDecoder) fastText(text string, i, depth int) (string, int, bool) {
+func (d *sampleDecoder) fastText(text string, i int) (string, int, bool) {
 	if s, next, ok := plainString(text, i); ok {
 		return s, next, true
 	}
