@@ -411,31 +411,41 @@ func (p *parser) number() (Value, error) {
 			return Float(-inf), nil
 		}
 	}
+	// The digits are read into mant as they are scanned, for the common
+	// number that needs no strconv (see below).
+	var mant uint64
+	nd := 0 // digits in mant
 	digits := func() int {
 		n := 0
 		for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
+			if nd < 19 {
+				mant = mant*10 + uint64(p.src[p.pos]-'0')
+				nd++
+			}
 			p.pos++
 			n++
 		}
 		return n
 	}
 	intStart := p.pos
-	if n := digits(); n == 0 {
+	intDigits := digits()
+	if intDigits == 0 {
 		return Value{}, p.errorf("unexpected %s in number, want a digit", p.describe())
-	} else if n > 1 && p.src[intStart] == '0' {
+	} else if intDigits > 1 && p.src[intStart] == '0' {
 		return Value{}, p.errorAt(intStart, "number with a leading zero")
 	}
-	isFloat := false
+	isFloat, exact := false, true
+	fracDigits := 0
 	if p.pos < len(p.src) && p.src[p.pos] == '.' {
 		p.pos++
 		isFloat = true
-		if digits() == 0 {
+		if fracDigits = digits(); fracDigits == 0 {
 			return Value{}, p.errorf("unexpected %s after decimal point, want a digit", p.describe())
 		}
 	}
 	if p.pos < len(p.src) && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
 		p.pos++
-		isFloat = true
+		isFloat, exact = true, false
 		if p.pos < len(p.src) && (p.src[p.pos] == '+' || p.src[p.pos] == '-') {
 			p.pos++
 		}
@@ -444,7 +454,19 @@ func (p *parser) number() (Value, error) {
 		}
 	}
 	lit := p.src[start:p.pos]
+	neg := lit[0] == '-'
 	if isFloat {
+		// A decimal of at most 15 digits without an exponent is m/10^k
+		// with m and 10^k exact in a float64: one division, correctly
+		// rounded, is what ParseFloat gives (its own fast path), without
+		// reading the text again.
+		if exact && intDigits+fracDigits <= 15 && fracDigits < len(pow10) {
+			f := float64(mant) / pow10[fracDigits]
+			if neg {
+				f = -f
+			}
+			return Float(f), nil
+		}
 		// Out-of-range literals become ±Inf or 0 as in Python; ignore ErrRange.
 		f, _ := strconv.ParseFloat(lit, 64)
 		return Float(f), nil
@@ -455,14 +477,23 @@ func (p *parser) number() (Value, error) {
 	if lit == "-0" {
 		lit = "0"
 	}
-	if len(lit) <= 15 {
-		// Exact in a float64, so no need for ParseFloat's rounding.
-		n, _ := strconv.ParseInt(lit, 10, 64)
-		return Value{kind: IntKind, s: lit, f: float64(n)}, nil
+	if intDigits <= 15 {
+		// Exact in a float64, so no need for ParseFloat's rounding (an
+		// integer, so -0 is 0).
+		n := int64(mant)
+		if neg {
+			n = -n
+		}
+		f := float64(n)
+		return Value{kind: IntKind, s: lit, f: f}, nil
 	}
 	f, _ := strconv.ParseFloat(lit, 64)
 	return Value{kind: IntKind, s: lit, f: f}, nil
 }
+
+// pow10 are the powers of ten exact in a float64.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // str reads a JSON string. Escaped lone surrogates, which Python keeps in its
 // str, are kept as WTF-8 so that repr() and the similarity functions see the

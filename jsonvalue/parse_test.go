@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -344,4 +345,46 @@ func sameBits(a, b Value) bool {
 		}
 	}
 	return true
+}
+
+// A number read without strconv (an integer of up to 15 digits, a decimal
+// of up to 15 digits without an exponent) is the float64 strconv gives, to
+// the bit, over 100,000 generated literals of every length around the
+// bounds, and so is one read with it.
+func TestNumberIsParseFloat(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(11, 12))
+	digits := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+		}
+		return string(b)
+	}
+	for range 100_000 {
+		lit := digits(1 + r.IntN(18))
+		if len(lit) > 1 && lit[0] == '0' {
+			lit = "0"
+		}
+		if r.IntN(2) == 0 {
+			lit += "." + digits(1+r.IntN(18))
+		}
+		if r.IntN(8) == 0 {
+			lit += "e" + []string{"", "-", "+"}[r.IntN(3)] + digits(1+r.IntN(3))
+		}
+		if r.IntN(2) == 0 {
+			lit = "-" + lit
+		}
+		v, err := Parse([]byte(lit))
+		if err != nil {
+			t.Fatalf("Parse(%s): %v", lit, err)
+		}
+		want, _ := strconv.ParseFloat(lit, 64)
+		if v.Kind() == IntKind && want == 0 {
+			want = 0 // -0 is the integer 0
+		}
+		if math.Float64bits(v.Float()) != math.Float64bits(want) {
+			t.Fatalf("Parse(%s).Float() = %v (%#x), strconv gives %v (%#x)", lit, v.Float(), math.Float64bits(v.Float()), want, math.Float64bits(want))
+		}
+	}
 }
