@@ -110,7 +110,10 @@ func genRun(rng *rand.Rand) *Run {
 var cmpRun = []cmp.Option{cmpopts.EquateNaNs(), cmpopts.IgnoreUnexported(MetricSummary{}), cmpopts.EquateEmpty()}
 
 // TestJSONRoundTrip: ReadJSON of a --format json rendering gives back the
-// Run that was written, over generated runs.
+// Run that was written, over generated runs: written again, the same
+// bytes, on 300 runs (any field ReadJSON lost would be missing), and the
+// same Run field by field (cmp, slow under -race) on 60 of them (any
+// field Write left out would be missing).
 func TestJSONRoundTrip(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
 	for seed := range uint64(300) {
@@ -124,16 +127,18 @@ func TestJSONRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, out.Bytes())
 		}
-		if d := cmp.Diff(want, got, cmpRun...); d != "" {
-			t.Fatalf("seed %d: read back differs (-written +read):\n%s\n%s", seed, d, out.Bytes())
+		if seed%5 == 0 {
+			if d := cmp.Diff(want, got, cmpRun...); d != "" {
+				t.Fatalf("seed %d: read back differs (-written +read):\n%s\n%s", seed, d, out.Bytes())
+			}
 		}
 		// Written again, the bytes are the same.
 		var again bytes.Buffer
 		if err := Write(&again, got, JSON); err != nil {
 			t.Fatal(err)
 		}
-		if d := cmp.Diff(out.String(), again.String()); d != "" {
-			t.Fatalf("seed %d: rewritten differs:\n%s", seed, d)
+		if !bytes.Equal(out.Bytes(), again.Bytes()) {
+			t.Fatalf("seed %d: rewritten differs:\n%s", seed, cmp.Diff(out.String(), again.String()))
 		}
 	}
 }
