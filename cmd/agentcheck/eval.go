@@ -558,6 +558,14 @@ func (sc *scorer) fastResult(m toolCallMetric, reference []agentcheck.ToolCall) 
 		r.Score = m.Score(sc.calls, reference)
 		return r
 	}
+	if sc.text == nil {
+		// Not scoring a batch (agentcheck calibrate): a string of its own.
+		var b []byte
+		if r.Score, b = m.AppendReason(nil, sc.calls, reference); r.Score < 1 {
+			r.Reason = string(b)
+		}
+		return r
+	}
 	// The reason goes into the batch's memory, reused from batch to batch
 	// once its cases are written (a report.Writer keeps copies of what it
 	// keeps), rather than a string of its own a sample.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentcheck/agentcheck/dataset"
 )
 
 // eval reads records into memory it reuses from batch to batch, and the
@@ -44,5 +46,26 @@ func TestEvalKeepsEachSamplesOwnTextPastItsBatch(t *testing.T) {
 				t.Fatalf("%s: the output does not show sample %d's %q:\n%.2000s", format, i, want, text)
 			}
 		}
+	}
+}
+
+// A scorer used outside a batch (agentcheck calibrate's) explains a
+// tool-call score with a reason of its own, and does not fail for want of
+// a batch's memory.
+func TestScorerOutsideABatchExplains(t *testing.T) {
+	cfg, _, err := parseEvalFlags([]string{"--metrics", "tool_call_accuracy", "--format", "jsonl", "x.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.buildMetrics(nil); err != nil {
+		t.Fatal(err)
+	}
+	sc := newScorer(t.Context(), cfg)
+	rec := dataset.Record{File: "x.jsonl", Line: 1, Text: `{"user_input": [{"type": "ai", "content": "", "tool_calls": [{"name": "a", "args": {"n": 1}}]}], "reference_tool_calls": [{"name": "a", "args": {"n": 2}}]}`}
+	if _, err := sc.evaluate(rec, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if r := sc.results[0]; r.Score != 0 || r.Reason != "1 call aligned by name; mean argument score 0" {
+		t.Errorf("Expected the score 0 with its reason, but got %v: %q", r.Score, r.Reason)
 	}
 }
