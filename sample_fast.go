@@ -48,14 +48,12 @@ func (d *sampleDecoder) fast(text string) (s Sample, read bool, err error) {
 		if i, ok = fastColon(text, i, key); !ok {
 			return Sample{}, false, nil
 		}
-		var bit uint8
+		bit := uint8(1<<key) >> 1 // key's bit in seen; none for fieldOther
 		switch key {
 		case 1:
-			bit = 1
 			f.seenUI = true
 			i, ok = d.fastMessages(text, i)
 		case 2:
-			bit = 2
 			if i >= len(text) || text[i] != '[' {
 				return Sample{}, false, nil
 			}
@@ -63,7 +61,6 @@ func (d *sampleDecoder) fast(text string) (s Sample, read bool, err error) {
 			i, ok = d.fastCalls(text, i, depthMessages+1)
 			f.refCalls = [2]int{start, len(d.calls)}
 		case 3:
-			bit = 4
 			f.s.Reference, i, ok = d.fastText(text, i)
 		default:
 			i, ok = d.fastSkip(text, i, depthSample)
@@ -144,10 +141,9 @@ func (d *sampleDecoder) fastMessage(text string, i int) (int, bool) {
 		if i, ok = fastColon(text, i, key); !ok {
 			return i, false
 		}
-		var bit uint8
+		bit := uint8(1<<key) >> 1 // key's bit in seen; none for fieldOther
 		switch key {
 		case 1:
-			bit = 1
 			switch {
 			case hasAt(text, i, `"ai"`):
 				typ, i = "ai", i+4
@@ -159,11 +155,9 @@ func (d *sampleDecoder) fastMessage(text string, i int) (int, bool) {
 				typ, i, ok = plainString(text, i)
 			}
 		case 2:
-			bit = 2
 			m.Content, i, isText = d.fastText(text, i)
 			ok = isText
 		case 3:
-			bit = 4
 			if i >= len(text) || text[i] != '[' {
 				return i, false
 			}
@@ -245,13 +239,11 @@ func (d *sampleDecoder) fastCall(text string, i, depth int) (int, bool) {
 		if i, ok = fastColon(text, i, key); !ok {
 			return i, false
 		}
-		var bit uint8
+		bit := uint8(1<<key) >> 1 // key's bit in seen; none for fieldOther
 		switch key {
 		case 1:
-			bit = 1
 			tc.Name, i, ok = plainString(text, i)
 		case 2:
-			bit = 2
 			if ok = i < len(text) && text[i] == '{'; ok {
 				p := &d.p
 				p.Seek(i)
@@ -308,7 +300,8 @@ func (d *sampleDecoder) fastSkip(text string, i, depth int) (int, bool) {
 }
 
 // fieldOther is the key of a field fast does not keep; the keys it keeps
-// are numbered from 1 in each kind of object.
+// are numbered from 1 in each kind of object, and key k is bit k-1 of the
+// set of keys seen.
 const fieldOther = 0
 
 // fastColon reads, at text[i], the rest of an object's key and the ':'
