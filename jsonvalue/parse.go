@@ -197,7 +197,7 @@ func (p *parser) object(depth int) (Value, error) {
 			return v, nil
 		}
 	}
-	mark := len(p.stack)
+	mark, start := len(p.stack), p.pos
 	for key, more, err := p.nextKey(true); more || err != nil; key, more, err = p.nextKey(false) {
 		if err != nil {
 			return Value{}, err
@@ -208,7 +208,7 @@ func (p *parser) object(depth int) (Value, error) {
 		}
 		p.addMember(mark, key, v)
 	}
-	return Value{kind: ObjectKind, elems: p.finish(mark)}, nil
+	return Value{kind: ObjectKind, s: p.src[start:p.pos], elems: p.finish(mark)}, nil
 }
 
 // flatObject reads the object at p.pos as object does when its values are
@@ -227,9 +227,9 @@ func (p *parser) flatObject(depth int) (Value, bool) {
 		}
 		if !more {
 			if n == 0 {
-				return Value{kind: ObjectKind, elems: []Member{}}, true
+				return Value{kind: ObjectKind, s: p.src[pos:p.pos], elems: []Member{}}, true
 			}
-			return Value{kind: ObjectKind, elems: p.arena[start : start+n : start+n]}, true
+			return Value{kind: ObjectKind, s: p.src[pos:p.pos], elems: p.arena[start : start+n : start+n]}, true
 		}
 		if p.pos >= len(p.src) || p.src[p.pos] == '{' || p.src[p.pos] == '[' {
 			break
@@ -388,7 +388,7 @@ func (p *parser) array(depth int) (Value, error) {
 	if depth > maxDepth {
 		return Value{}, p.errorf("nesting deeper than %d levels", maxDepth)
 	}
-	mark := len(p.stack)
+	mark, start := len(p.stack), p.pos
 	for more, err := p.nextElem(true); more || err != nil; more, err = p.nextElem(false) {
 		if err != nil {
 			return Value{}, err
@@ -399,7 +399,7 @@ func (p *parser) array(depth int) (Value, error) {
 		}
 		p.push(Member{Value: v})
 	}
-	return Value{kind: ArrayKind, elems: p.finish(mark)}, nil
+	return Value{kind: ArrayKind, s: p.src[start:p.pos], elems: p.finish(mark)}, nil
 }
 
 func (p *parser) number() (Value, error) {

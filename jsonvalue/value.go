@@ -53,7 +53,9 @@ func (k Kind) String() string {
 type Value struct {
 	kind Kind
 	// s holds a String's text, an Int's canonical decimal digits, or a Bool
-	// ("True"/"False"), so that Python's str() of a scalar costs nothing.
+	// ("True"/"False"), so that Python's str() of a scalar costs nothing;
+	// and an Array's or Object's JSON text when it was read from one
+	// (Source).
 	s     string
 	f     float64
 	elems []Member // Array elements (empty keys) or Object members in order.
@@ -110,6 +112,18 @@ func (v Value) Float() float64 { return v.f }
 // (canonical: no sign for zero, no leading zeros), and "" for other kinds.
 func (v Value) Text() string {
 	if v.kind == StringKind || v.kind == IntKind {
+		return v.s
+	}
+	return ""
+}
+
+// Source returns the JSON text an Array or Object was read from, byte for
+// byte, when Parse, UnmarshalJSON or a Decoder read it, and "" for one
+// built in code and for the other kinds. Values with the same Source are
+// the same value, with their members in the same order: comparing two
+// tool calls' arguments can often stop there.
+func (v Value) Source() string {
+	if v.kind == ArrayKind || v.kind == ObjectKind {
 		return v.s
 	}
 	return ""

@@ -217,3 +217,46 @@ func TestEqual(t *testing.T) {
 		t.Error("NaN equals NaN")
 	}
 }
+
+// TestSource: an array or object read from text has that text, byte for
+// byte, as its Source, at every depth and whatever the spacing; a value
+// built in code, and every scalar, has none.
+func TestSource(t *testing.T) {
+	text := " {\"a\" : [1, {\"b\":\"c\"} ],\n \"d\": {}, \"e\": {\"f\": 1.5, \"g\": null}} "
+	v := jsonvalue.MustParse(text)
+	if got, want := v.Source(), strings.TrimSpace(text); got != want {
+		t.Errorf("Source() = %q, want %q", got, want)
+	}
+	a, _ := v.Get("a")
+	d, _ := v.Get("d")
+	e, _ := v.Get("e")
+	f, _ := e.Get("f")
+	for _, tt := range []struct {
+		v    jsonvalue.Value
+		want string
+	}{
+		{a, `[1, {"b":"c"} ]`},
+		{a.Index(1), `{"b":"c"}`},
+		{a.Index(0), ""},
+		{d, `{}`},
+		{e, `{"f": 1.5, "g": null}`},
+		{f, ""},
+		{jsonvalue.Object(jsonvalue.Member{Key: "b", Value: jsonvalue.String("c")}), ""},
+		{jsonvalue.Array(jsonvalue.Int(1)), ""},
+		{jsonvalue.String("x"), ""},
+	} {
+		if got := tt.v.Source(); got != tt.want {
+			t.Errorf("Source() of %s = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+	// A Decoder's values have theirs too.
+	var dec jsonvalue.Decoder
+	dec.Reset(`[{"x": [2]} ]`)
+	if more, err := dec.NextElem(true); !more || err != nil {
+		t.Fatalf("NextElem = %v, %v", more, err)
+	}
+	x, err := dec.Value(1)
+	if err != nil || x.Source() != `{"x": [2]}` {
+		t.Errorf("Decoder.Value = %s, %v with Source() %q, want Source() %q", x, err, x.Source(), `{"x": [2]}`)
+	}
+}
