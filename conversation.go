@@ -262,6 +262,10 @@ func (c Conversation) String() string {
 
 // Sample is one case to score: a conversation and what it should have done.
 type Sample struct {
+	// ID is the sample's id in its dataset: the record's top-level "id",
+	// a string or an integer (its digits), as reports name the sample; ""
+	// when it has none.
+	ID           string
 	Conversation Conversation
 	// Reference is the desired outcome, for goal accuracy.
 	Reference string

@@ -294,6 +294,12 @@ func (d *sampleDecoder) field(key string, f *sampleFields) error {
 				f.s.ReferenceTopics = slices.Clone(f.s.ReferenceTopics)
 			}
 		}
+	case "id":
+		v, err := p.Value(depthSample)
+		if err != nil {
+			return err
+		}
+		f.s.ID = idText(v) // a Python dict's last value, as for every key
 	default:
 		_, err := p.Value(depthSample)
 		return err
@@ -513,4 +519,13 @@ func (d *sampleDecoder) toolCall(depth int) (ToolCall, error) {
 		return ToolCall{Name: tc.Name}, fmt.Errorf(`"args" must be an object, got %s`, tc.Args.Kind())
 	}
 	return tc, nil
+}
+
+// idText is a sample's "id" as reports name it: a string's text or an
+// integer's digits, else "".
+func idText(v jsonvalue.Value) string {
+	if k := v.Kind(); k == jsonvalue.StringKind || k == jsonvalue.IntKind {
+		return v.Text()
+	}
+	return ""
 }

@@ -44,6 +44,8 @@ func (d *sampleDecoder) fast(text string) (s Sample, read bool, err error) {
 			key, i = 3, i+len(`"reference"`)
 		case hasAt(text, i, `"reference_topics"`):
 			return Sample{}, false, nil
+		case hasAt(text, i, `"id"`):
+			key, i = 4, i+len(`"id"`)
 		}
 		if i, ok = fastColon(text, i, key); !ok {
 			return Sample{}, false, nil
@@ -62,6 +64,10 @@ func (d *sampleDecoder) fast(text string) (s Sample, read bool, err error) {
 			f.refCalls = [2]int{start, len(d.calls)}
 		case 3:
 			f.s.Reference, i, ok = d.fastText(text, i)
+		case 4:
+			p.Seek(i)
+			v, err := p.Value(depthSample)
+			f.s.ID, i, ok = idText(v), p.Offset(), err == nil
 		default:
 			i, ok = d.fastSkip(text, i, depthSample)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -39,6 +40,9 @@ func sampleFromValue(v jsonvalue.Value) (Sample, error) {
 		return Sample{}, fmt.Errorf("a sample must be a JSON object, got %s", v.Kind())
 	}
 	var s Sample
+	if id, ok := v.Get("id"); ok && (id.Kind() == jsonvalue.StringKind || id.Kind() == jsonvalue.IntKind) {
+		s.ID = id.Text()
+	}
 	ui, ok := v.Get("user_input")
 	if !ok {
 		return Sample{}, errors.New(`"user_input" is missing`)
@@ -165,6 +169,14 @@ func ragasToolCall(v jsonvalue.Value) (ToolCall, error) {
 // in every order of the fields, given twice, and with malformed JSON after
 // a problem with a field.
 var sampleSeeds = []string{
+	`{"id": "case-7", "user_input": [{"type": "human", "content": "hi"}]}`,
+	`{"user_input": [{"type": "human", "content": "hi"}], "id": 42}`,
+	`{"id": -0, "user_input": []}`,
+	`{"id": 1.5, "user_input": []}`,
+	`{"id": "\u0041b", "user_input": []}`,
+	`{"id": "a", "user_input": [], "id": {"k": 1}}`,
+	`{"id": {"k": 1}, "user_input": [], "id": 12345678901234567890123}`,
+	`{"id": null, "user_input": [{"type": "ai", "content": "x", "tool_calls": [{"name": "f", "args": {"id": "not the sample's"}}]}]}`,
 	`{"user_input": [{"type": "human", "content": "hi"}, {"type": "ai", "content": "", "tool_calls": [{"name": "f", "args": {"a": 1, "b": [1.0, {"c": null}]}}]}, {"type": "tool", "content": "ok"}], "reference_tool_calls": [{"name": "f", "args": {"a": 1}}], "reference": "r", "reference_topics": ["x", "y"]}`,
 	`{"user_input": [], "reference_tool_calls": []}`,
 	`{"user_input": [{"type": "ai", "content": "x", "tool_calls": []}, {"type": "tool", "content": "t"}]}`,
@@ -258,7 +270,9 @@ func sameSample(a, b Sample) bool {
 		}
 		return true
 	}
-	if len(a.Conversation) != len(b.Conversation) || (a.Conversation == nil) != (b.Conversation == nil) ||
+	// sameSample compares every field of a Sample and of a Message this
+	// package's decoders fill (TestSameSampleKnowsEveryField).
+	if a.ID != b.ID || len(a.Conversation) != len(b.Conversation) || (a.Conversation == nil) != (b.Conversation == nil) ||
 		a.Reference != b.Reference || !sameCalls(a.ReferenceToolCalls, b.ReferenceToolCalls) ||
 		!slices.Equal(a.ReferenceTopics, b.ReferenceTopics) || (a.ReferenceTopics == nil) != (b.ReferenceTopics == nil) {
 		return false
@@ -312,6 +326,19 @@ func checkAgainstReference(t *testing.T, text string) {
 	}
 	if gotErr == nil && !sameSample(reused, want) {
 		t.Fatalf("sample %q:\nreusing parser: %#v\n      reference: %#v", text, reused, want)
+	}
+}
+
+// TestSameSampleKnowsEveryField: a field added to Sample is one more that
+// sameSample must compare, or the decoders may disagree on it unseen.
+func TestSameSampleKnowsEveryField(t *testing.T) {
+	var names []string
+	st := reflect.TypeFor[Sample]()
+	for i := range st.NumField() {
+		names = append(names, st.Field(i).Name)
+	}
+	if want := []string{"ID", "Conversation", "Reference", "ReferenceToolCalls", "ReferenceTopics"}; !slices.Equal(names, want) {
+		t.Errorf("Sample's fields are %v; sameSample compares %v: make it compare the new ones", names, want)
 	}
 }
 

@@ -164,10 +164,11 @@ func messagesSample(v jsonvalue.Value, f Format) (agentcheck.Sample, error) {
 	if err != nil {
 		return agentcheck.Sample{}, fmt.Errorf("%s messages: %w", f, err)
 	}
-	// The references, as ragas writes them, through the one sample decoder.
+	// The id and the references, as ragas writes them, through the one
+	// sample decoder.
 	var b strings.Builder
 	b.WriteString(`{"user_input":[]`)
-	for _, key := range [...]string{"reference", "reference_tool_calls", "reference_topics"} {
+	for _, key := range [...]string{"id", "reference", "reference_tool_calls", "reference_topics"} {
 		if ref, ok := v.Get(key); ok {
 			b.WriteString(`,"` + key + `":`)
 			b.WriteString(ref.String())

@@ -366,6 +366,13 @@ func (sc *scorer) score(b *batch) {
 		} else if err == nil {
 			s, err = sc.evaluate(it.rec, it.sample, c)
 		}
+		if c.ID == "" {
+			// The sample's "id", which the parse read; a record that
+			// could not be parsed is searched for one.
+			if c.ID = s.ID; err != nil && it.scored == nil {
+				c.ID = recordID(it.rec.Text)
+			}
+		}
 		if err != nil {
 			b.stats.errors++
 			c.Status, c.Error = report.Error, err.Error()
@@ -396,7 +403,8 @@ func (sc *scorer) score(b *batch) {
 }
 
 // resetCase readies c, a batch's case from an earlier sample, for the
-// item's: where it is and its id, its memory kept.
+// item's: where it is and its id when the reader knew it (an OTLP trace's,
+// or --shard's), its memory kept; score gives it the id the parse reads.
 func resetCase(c *report.Case, it *item) *report.Case {
 	*c = report.Case{File: it.rec.File, Line: it.rec.Line, Index: it.rec.Index, Status: report.Pass,
 		Scores: c.Scores[:0], Reasons: c.Reasons[:0], Verdicts: c.Verdicts[:0]}
@@ -404,9 +412,6 @@ func resetCase(c *report.Case, it *item) *report.Case {
 		c.Index = -1 // a record that could not be read: no index or line
 	}
 	c.ID = it.id
-	if c.ID == "" {
-		c.ID = recordID(it.rec.Text)
-	}
 	return c
 }
 
