@@ -276,18 +276,25 @@ func raceBuild() bool {
 }
 
 // readmeEnv is the environment of the README's tests: this one's without
-// the judge's settings and any record mode, plus extra.
+// the judge's settings and any record mode, plus extra. Built with the race
+// detector, they do not sleep at exit (GORACE's atexit_sleep_ms, 1 s by
+// default, which waits for goroutines still running to race): the testing
+// package reports a test's races as the test ends.
 func readmeEnv(extra ...string) []string {
 	var env []string
+	race := "atexit_sleep_ms=0"
 	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
+		name, value, _ := strings.Cut(kv, "=")
 		switch name {
 		case recorder.RecordEnv, judge.EnvAPIKey, judge.EnvBaseURL, judge.EnvModel, "README_AGENT_TIME":
+			continue
+		case "GORACE":
+			race = value + " " + race
 			continue
 		}
 		env = append(env, kv)
 	}
-	return append(env, extra...)
+	return append(append(env, "GORACE="+race), extra...)
 }
 
 // readmeRefundAnswer is the agent's last answer in the README's scenario;

@@ -244,7 +244,7 @@ func TestRecorderProcessesMerge(t *testing.T) {
 	for p := range procs {
 		wg.Go(func() {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestRecorderChildProcess$", "-test.count=1")
-			cmd.Env = append(os.Environ(), fmt.Sprintf("AGENTCHECK_TEST_CHILD=%s|%s|%d|%d", path, srv.URL, p, each))
+			cmd.Env = childEnv(fmt.Sprintf("AGENTCHECK_TEST_CHILD=%s|%s|%d|%d", path, srv.URL, p, each))
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Errorf("child %d: %v\n%s", p, err, out)
 			}

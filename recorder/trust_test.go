@@ -149,15 +149,26 @@ func TestRecordingSurvivesACrash(t *testing.T) {
 	srv, _ := chatServer(t)
 	for _, how := range []string{"exit", "panic", "timeout"} {
 		t.Run(how, func(t *testing.T) {
-			dir := t.TempDir()
-			path := filepath.Join(dir, "crash.yaml")
-			args := []string{"-test.run=^TestRecorderCrashingChild$", "-test.count=1"}
-			if how == "timeout" {
-				args = append(args, "-test.timeout=2s")
+			var dir, path string
+			var out []byte
+			var err error
+			// go test -timeout cuts the child short after it recorded, if
+			// that was before the timeout: on a machine too loaded for
+			// that, it runs again with twice the time.
+			for timeout := 250 * time.Millisecond; ; timeout *= 2 {
+				dir = t.TempDir()
+				path = filepath.Join(dir, "crash.yaml")
+				args := []string{"-test.run=^TestRecorderCrashingChild$", "-test.count=1"}
+				if how == "timeout" {
+					args = append(args, "-test.timeout="+timeout.String())
+				}
+				cmd := exec.Command(os.Args[0], args...)
+				cmd.Env = childEnv("AGENTCHECK_TEST_CRASH=" + path + "|" + srv.URL + "|" + how)
+				out, err = cmd.CombinedOutput()
+				if how != "timeout" || bytes.Contains(out, []byte(crashChildRecorded)) || timeout > 30*time.Second {
+					break
+				}
 			}
-			cmd := exec.Command(os.Args[0], args...)
-			cmd.Env = append(os.Environ(), "AGENTCHECK_TEST_CRASH="+path+"|"+srv.URL+"|"+how)
-			out, err := cmd.CombinedOutput()
 			if err == nil {
 				t.Fatalf("the child did not crash:\n%s", out)
 			}
@@ -182,6 +193,23 @@ func TestRecordingSurvivesACrash(t *testing.T) {
 	}
 }
 
+// crashChildRecorded is what TestRecorderCrashingChild says once it has
+// recorded, before it crashes.
+const crashChildRecorded = "recorded 3 interactions; crashing"
+
+// childEnv is the environment of a child process that runs this test
+// binary: this process's, plus extra. A child built with the race detector
+// does not sleep at exit (GORACE's atexit_sleep_ms, 1 s by default, which
+// waits for goroutines still running to race): it runs one test, whose
+// races the testing package reports as the test ends.
+func childEnv(extra ...string) []string {
+	race := "atexit_sleep_ms=0"
+	if v := os.Getenv("GORACE"); v != "" {
+		race = v + " " + race
+	}
+	return append(append(os.Environ(), "GORACE="+race), extra...)
+}
+
 func TestRecorderCrashingChild(t *testing.T) {
 	spec := os.Getenv("AGENTCHECK_TEST_CRASH")
 	if spec == "" {
@@ -195,6 +223,7 @@ func TestRecorderCrashingChild(t *testing.T) {
 	for i := range 3 {
 		post(t, rec, parts[1]+"/v1/chat/completions", "", fmt.Sprintf(`{"n":%d}`, i))
 	}
+	fmt.Fprintln(os.Stderr, crashChildRecorded)
 	switch parts[2] {
 	case "exit":
 		os.Exit(3)
