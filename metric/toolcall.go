@@ -192,8 +192,19 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 		}
 		return r
 	}
-	sc := getScratch()
-	defer scratchPool.Put(sc)
+	// The pool's scratch, taken when first needed: to sort, to write the
+	// full result, or to compare unequal arguments' texts. Most scores and
+	// reasons need none, and the pool's round trip costs a sample's
+	// scoring a tenth.
+	var sc *scratch
+	defer func() {
+		if sc != nil {
+			scratchPool.Put(sc)
+		}
+	}()
+	if m.AnyOrder || d == detailFull {
+		sc = getScratch()
+	}
 	var pbuf, rbuf [16]int
 	pi, ri := identity(pbuf[:0], len(predicted)), identity(rbuf[:0], len(reference))
 	if m.AnyOrder {
@@ -229,7 +240,7 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 		pair := CallPair{Reference: ri[i], Predicted: pi[i]}
 		if p.Name == ref.Name && p.InvalidArgs == "" && ref.InvalidArgs == "" {
 			// Arguments that are not valid JSON score 0 against anything.
-			pair.Score = sc.argScore(p.Args, ref.Args, m.ArgSimilarity)
+			pair.Score = argScore(&sc, p.Args, ref.Args, m.ArgSimilarity)
 			pair.Matched = pair.Score == 1
 			score += pair.Score
 		}
@@ -358,12 +369,12 @@ func getScratch() *scratch {
 // prediction lacks). Extra predicted keys are ignored. Arguments that are
 // not an object (a list, a string, which ragas never sees) are one value,
 // compared as a whole, and score 0 against an object.
-func (sc *scratch) argScore(pred, ref jsonvalue.Value, sim StringSimilarity) float64 {
+func argScore(sc **scratch, pred, ref jsonvalue.Value, sim StringSimilarity) float64 {
 	if pk, rk := pred.Kind(), ref.Kind(); !isObjectArgs(pk) || !isObjectArgs(rk) {
 		if isObjectArgs(pk) || isObjectArgs(rk) {
 			return 0
 		}
-		return sc.compare(&ref, &pred, sim)
+		return compareArgs(sc, &ref, &pred, sim)
 	}
 	if ref.Len() == 0 {
 		if pred.Len() == 0 {
@@ -381,7 +392,7 @@ func (sc *scratch) argScore(pred, ref jsonvalue.Value, sim StringSimilarity) flo
 		// pred.Get(m.Key), without copying the values.
 		for j := range made {
 			if made[j].Key == m.Key {
-				score += sc.compare(&m.Value, &made[j].Value, sim)
+				score += compareArgs(sc, &m.Value, &made[j].Value, sim)
 				break
 			}
 		}
@@ -395,11 +406,11 @@ func isObjectArgs(k jsonvalue.Kind) bool {
 	return k == jsonvalue.ObjectKind || k == jsonvalue.NullKind
 }
 
-// compare is sim.Score(str(ref), str(pred)). Every similarity gives
+// compareArgs is sim.Score(str(ref), str(pred)). Every similarity gives
 // exactly 1 for equal texts, and whether the texts are equal is mostly
 // known without writing them out; only unequal texts are written, into the
-// scratch buffers.
-func (sc *scratch) compare(ref, pred *jsonvalue.Value, sim StringSimilarity) float64 {
+// buffers of *scp, a scratch from the pool taken then if *scp is nil.
+func compareArgs(scp **scratch, ref, pred *jsonvalue.Value, sim StringSimilarity) float64 {
 	var same, known bool
 	if ref.Kind() == jsonvalue.StringKind && pred.Kind() == jsonvalue.StringKind {
 		// Most arguments are strings, whose str() is their text.
@@ -413,6 +424,10 @@ func (sc *scratch) compare(ref, pred *jsonvalue.Value, sim StringSimilarity) flo
 	case known && sim == ExactText:
 		return 0
 	}
+	if *scp == nil {
+		*scp = getScratch()
+	}
+	sc := *scp
 	sc.a = pyvalue.AppendStr(sc.a[:0], *ref)
 	sc.b = pyvalue.AppendStr(sc.b[:0], *pred)
 	if sim == ExactText {
