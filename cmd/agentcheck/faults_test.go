@@ -282,6 +282,7 @@ func TestEvalInterruptedRecording(t *testing.T) {
 // metrics too, which never wait on the context: the command stops reading,
 // writes what it has scored, and says it was interrupted.
 func TestEvalInterruptStopsReading(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	const n = 5000
 	samples := synthLines(n, 13)
 	input := strings.Join(samples, "\n")

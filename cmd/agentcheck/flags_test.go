@@ -109,6 +109,7 @@ func TestEvalFlagsAnywhere(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	for _, tt := range []struct {
 		info *debug.BuildInfo
 		ok   bool
@@ -172,6 +173,8 @@ func buildAgentcheck(t *testing.T) string {
 // eval stops, quietly, with status 0: as a process (no SIGPIPE death) and
 // in-process.
 func TestEvalClosedPipe(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
+
 	input := strings.Join(synthLines(5000, 5), "\n") + "\n" // outputs well over a pipe's 64 KiB in every format
 	path := writeFile(t, "big.jsonl", input)
 

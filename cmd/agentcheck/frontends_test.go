@@ -135,19 +135,40 @@ var feMatchers = map[trajectory.Mode]func(...agenttest.ExpectedCall) types.Gomeg
 // CLI's scoring of trajectory_match (its flags parsed, its scorer run) give
 // the same verdict. With kinds counted (ExpectedCall.OfKind each, and
 // Match.Kinds), the Go front ends agree too.
+//
+// The 400 transcripts are drawn first, then checked in four parallel
+// parts, each with front ends of its own.
 func TestFrontEndsAgree(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
 	r := rand.New(rand.NewPCG(18, 2026))
-	fe := newFrontEnds(t)
-	for range 400 {
-		made, expected := feTranscript(r)
-		fe.check(t, made, expected)
+	var made, expected [400][]agentcheck.ToolCall
+	for i := range made {
+		made[i], expected[i] = feTranscript(r)
+	}
+	const parts = 4
+	var fes [parts]*frontEnds
+	t.Run("parts", func(t *testing.T) {
+		for p := range parts {
+			t.Run(fmt.Sprint(p), func(t *testing.T) {
+				t.Parallel()
+				fes[p] = newFrontEnds(t)
+				for i := p; i < len(made); i += parts {
+					fes[p].check(t, made[i], expected[i])
+				}
+			})
+		}
+	})
+	cases, passed := 0, 0
+	for _, fe := range fes {
+		if fe != nil {
+			cases, passed = cases+fe.cases, passed+fe.passed
+		}
 	}
 	// The cases must go both ways for the agreement to mean anything.
-	if fe.passed < fe.cases/10 || fe.passed > fe.cases*9/10 {
-		t.Errorf("%d of %d cases pass: the random transcripts are too one-sided", fe.passed, fe.cases)
+	if passed < cases/10 || passed > cases*9/10 {
+		t.Errorf("%d of %d cases pass: the random transcripts are too one-sided", passed, cases)
 	}
-	t.Logf("%d cases, %d pass", fe.cases, fe.passed)
+	t.Logf("%d cases, %d pass", cases, passed)
 }
 
 // FuzzFrontEndsAgree is TestFrontEndsAgree with the transcripts drawn from

@@ -200,6 +200,7 @@ func wantLines(data string) []dataset.Record {
 }
 
 func TestReadRecordsLines(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	long := `{"user_input": [{"type": "human", "content": "` + strings.Repeat("é", 70000) + `"}]}`
 	inputs := map[string]string{
 		"empty":           "",
@@ -253,6 +254,7 @@ func TestReadRecordsLinesReadError(t *testing.T) {
 }
 
 func TestReadRecordsArray(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	// Samples with brackets, braces, quotes and escapes inside strings, and
 	// newlines between and inside samples.
 	elems := []string{

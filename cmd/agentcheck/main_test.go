@@ -90,6 +90,7 @@ func scoresOf(t *testing.T, text string, metrics ...metric.Metric) map[string]an
 // batches than workers; a bad sample gets an error line naming where it is,
 // its neighbours' scores are unchanged, and the exit status is 1.
 func TestEvalJSONLContract(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	lines := synthLines(3000, 7)
 	bad := map[int]string{
 		1200: `{"user_input": [{"type": "human", "content": "hi"}, {"type": "ai", "content": "x", "tool_calls": [{"name": "search"}]}], "reference_tool_calls": []}`,
@@ -347,6 +348,7 @@ func TestEvalDemo(t *testing.T) {
 // TestEvalArrayAndLines: a JSON array file, JSON Lines and standard input
 // give the same results.
 func TestEvalArrayAndLines(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	lines := synthLines(700, 3)
 	jsonl := strings.Join(lines, "\n") + "\n"
 	array := "[\n  " + strings.Join(lines, ",\n  ") + "\n]\n"
@@ -370,6 +372,7 @@ func TestEvalArrayAndLines(t *testing.T) {
 }
 
 func TestEvalFormatJSON(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	lines := synthLines(600, 5)
 	lines[300] = `{"user_input": 1}`
 	path := writeFile(t, "d.jsonl", strings.Join(lines, "\n"))

@@ -159,6 +159,7 @@ func cloneArgs(s []string) []string { return append([]string(nil), s...) }
 
 // Shards that do not make one run are refused, naming the files.
 func TestMergeRefusesShardsThatDoNotMakeOneRun(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	data := writeFile(t, "data.jsonl", shardDataset(40, 7, true))
 	other := writeFile(t, "other.jsonl", shardDataset(40, 8, true))
 	s := shardRuns(t, 4, data) // s[0] is shard 4/4, s[3] shard 1/4

@@ -17,6 +17,7 @@ import (
 // samples, well over the batches in flight, shows its own request or name
 // in each of those formats, whatever became of its batch's memory.
 func TestEvalKeepsEachSamplesOwnTextPastItsBatch(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	const n = 3000
 	var in strings.Builder
 	for i := range n {

@@ -66,6 +66,7 @@ func TestShardFlagUsageErrors(t *testing.T) {
 // the input, whatever --workers, each case where the input has it; a case
 // with an id stays in its shard when the records before it change.
 func TestShardSlicesPartitionTheInput(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	rng := rand.New(rand.NewPCG(5, 8))
 	for trial := range 12 {
 		size := rng.IntN(80)
