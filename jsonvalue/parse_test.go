@@ -274,23 +274,32 @@ func TestStrIsStrScan(t *testing.T) {
 func TestFlatObjectIsTheGeneralReading(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
-	keys := []string{`"a"`, `"b"`, `"a"`, `"k\u0061"`, `""`}
-	scalars := []string{`1`, `1.0`, `-0`, `"x"`, `"\u00e9"`, `true`, `null`, `NaN`, `1e400`, `"`, `tru`}
+	// Mostly well-formed, so that whole objects are read by flatObject;
+	// one pick in twelve from what is not.
+	pick := func(good, bad []string) string {
+		if r.IntN(12) == 0 {
+			return bad[r.IntN(len(bad))]
+		}
+		return good[r.IntN(len(good))]
+	}
+	keyGood, keyBad := []string{`"a"`, `"b"`, `"a"`, `"k\u0061"`, `""`, `"é"`}, []string{"\"\xff\"", `a`, `"`}
+	scalarGood := []string{`1`, `1.0`, `-0`, `"x"`, `"\u00e9"`, `true`, `false`, `null`, `NaN`, `-Infinity`, `1e400`, `-12.50`, `"é"`}
+	scalarBad := []string{`"`, `tru`, `01`, `-`, `1.`, "\"\xff\"", "\"a\tb\"", `fals`, `nul`}
 	var gen func(depth int) string
 	gen = func(depth int) string {
 		switch c := r.IntN(10); {
 		case c < 6 || depth > 3:
-			return scalars[r.IntN(len(scalars))]
+			return pick(scalarGood, scalarBad)
 		case c < 8:
 			var b strings.Builder
 			b.WriteString("{")
 			for i := range r.IntN(6) {
 				if i > 0 {
-					b.WriteString([]string{",", ", ", " ,"}[r.IntN(3)])
+					b.WriteString(pick([]string{",", ", ", " ,", ",\n\t"}, []string{",,", ""}))
 				}
-				b.WriteString(keys[r.IntN(len(keys))] + []string{":", ": ", " :"}[r.IntN(3)] + gen(depth+1))
+				b.WriteString(pick(keyGood, keyBad) + pick([]string{":", ": ", " :", "\r\n:\t"}, []string{"", "::"}) + gen(depth+1))
 			}
-			b.WriteString([]string{"}", " }", ""}[r.IntN(3)])
+			b.WriteString(pick([]string{"}", " }", "\n}"}, []string{"", ",}"}))
 			return b.String()
 		default:
 			return "[" + gen(depth+1) + ", " + gen(depth+1) + "]"
