@@ -738,60 +738,80 @@ func tjRandomCalls(r *rand.Rand, n int) []agentcheck.ToolCall {
 // TestTrajectoryMatchAgainstBruteForce: on random small trajectories, the
 // verdicts and partial scores equal those of the best pairing found by
 // trying them all, so the matching is optimal, not first-fit.
+//
+// The 3,000 cases are drawn first, then checked in four parallel parts.
 func TestTrajectoryMatchAgainstBruteForce(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
 	r := rand.New(rand.NewPCG(2026, 11))
-	modes := []trajectory.Mode{trajectory.Strict, trajectory.Unordered, trajectory.Subset, trajectory.Superset, trajectory.InOrder}
-	argModes := []trajectory.ArgsMode{trajectory.ArgsExact, trajectory.ArgsIgnore, trajectory.ArgsSubset, trajectory.ArgsSuperset}
-	for range 3000 {
+	var cases [3000][2][]agentcheck.ToolCall // made, expected
+	for i := range cases {
 		made, exp := tjRandomCalls(r, r.IntN(6)), tjRandomCalls(r, r.IntN(6))
 		if r.IntN(3) == 0 { // often a shuffle of the expected calls, so that verdicts pass too
 			made = append([]agentcheck.ToolCall(nil), exp...)
 			r.Shuffle(len(made), func(i, j int) { made[i], made[j] = made[j], made[i] })
 		}
-		nm, ne := len(made), len(exp)
-		for _, args := range argModes {
-			strictN, strictC := 0, 0.0
-			for k := range min(nm, ne) {
-				ok, c := tjOracle(args, made[k], exp[k])
-				strictN += int(tjOne(ok))
-				strictC += c
+		cases[i] = [2][]agentcheck.ToolCall{made, exp}
+	}
+	const parts = 4
+	for p := range parts {
+		t.Run(fmt.Sprint(p), func(t *testing.T) {
+			t.Parallel()
+			for i := p; i < len(cases); i += parts {
+				tjCheckAgainstBruteForce(t, cases[i][0], cases[i][1])
 			}
-			anyN, anyC := tjBrute(args, made, exp, false)
-			ordN, ordC := tjBrute(args, made, exp, true)
-			for _, mode := range modes {
-				var pass bool
-				var n, denom int
-				var c float64
-				switch mode {
-				case trajectory.Strict:
-					pass, n, c, denom = nm == ne && strictN == nm, strictN, strictC, max(nm, ne)
-				case trajectory.Unordered:
-					pass, n, c, denom = anyN == nm && anyN == ne, anyN, anyC, max(nm, ne)
-				case trajectory.Subset:
-					pass, n, c, denom = anyN == nm, anyN, anyC, nm
-				case trajectory.Superset:
-					pass, n, c, denom = anyN == ne, anyN, anyC, ne
-				default:
-					pass, n, c, denom = ordN == ne, ordN, ordC, ne
+		})
+	}
+}
+
+// tjCheckAgainstBruteForce fails t unless TrajectoryMatch scores made
+// against exp, in every mode, argument mode and scoring, as the best
+// pairing found by trying them all does.
+func tjCheckAgainstBruteForce(t *testing.T, made, exp []agentcheck.ToolCall) {
+	t.Helper()
+	modes := []trajectory.Mode{trajectory.Strict, trajectory.Unordered, trajectory.Subset, trajectory.Superset, trajectory.InOrder}
+	argModes := []trajectory.ArgsMode{trajectory.ArgsExact, trajectory.ArgsIgnore, trajectory.ArgsSubset, trajectory.ArgsSuperset}
+	nm, ne := len(made), len(exp)
+	for _, args := range argModes {
+		strictN, strictC := 0, 0.0
+		for k := range min(nm, ne) {
+			ok, c := tjOracle(args, made[k], exp[k])
+			strictN += int(tjOne(ok))
+			strictC += c
+		}
+		anyN, anyC := tjBrute(args, made, exp, false)
+		ordN, ordC := tjBrute(args, made, exp, true)
+		for _, mode := range modes {
+			var pass bool
+			var n, denom int
+			var c float64
+			switch mode {
+			case trajectory.Strict:
+				pass, n, c, denom = nm == ne && strictN == nm, strictN, strictC, max(nm, ne)
+			case trajectory.Unordered:
+				pass, n, c, denom = anyN == nm && anyN == ne, anyN, anyC, max(nm, ne)
+			case trajectory.Subset:
+				pass, n, c, denom = anyN == nm, anyN, anyC, nm
+			case trajectory.Superset:
+				pass, n, c, denom = anyN == ne, anyN, anyC, ne
+			default:
+				pass, n, c, denom = ordN == ne, ordN, ordC, ne
+			}
+			ratio := func(x float64) float64 {
+				if denom == 0 {
+					return 1
 				}
-				ratio := func(x float64) float64 {
-					if denom == 0 {
-						return 1
-					}
-					return x / float64(denom)
+				return x / float64(denom)
+			}
+			if args != trajectory.ArgsExact {
+				c = float64(n) // credit is all or nothing
+			}
+			for scoring, want := range map[trajectory.Scoring]float64{trajectory.ScoreAll: tjOne(pass), trajectory.ScoreRecall: ratio(float64(n)), trajectory.ScorePartialArgs: ratio(c)} {
+				m := metric.TrajectoryMatch{Mode: mode, Args: args, Scoring: scoring}
+				res := m.Compare(made, exp)
+				if math.Abs(res.Score-want) > 1e-9 {
+					t.Fatalf("Expected %s/%s scoring %d of %v against %v to score %v as the best pairing does, but it scores %v: %s", mode, args, scoring, made, exp, want, res.Score, res.Reason)
 				}
-				if args != trajectory.ArgsExact {
-					c = float64(n) // credit is all or nothing
-				}
-				for scoring, want := range map[trajectory.Scoring]float64{trajectory.ScoreAll: tjOne(pass), trajectory.ScoreRecall: ratio(float64(n)), trajectory.ScorePartialArgs: ratio(c)} {
-					m := metric.TrajectoryMatch{Mode: mode, Args: args, Scoring: scoring}
-					res := m.Compare(made, exp)
-					if math.Abs(res.Score-want) > 1e-9 {
-						t.Fatalf("Expected %s/%s scoring %d of %v against %v to score %v as the best pairing does, but it scores %v: %s", mode, args, scoring, made, exp, want, res.Score, res.Reason)
-					}
-					tjCheckPairs(t, res, nm, ne)
-				}
+				tjCheckPairs(t, res, nm, ne)
 			}
 		}
 	}
