@@ -456,12 +456,21 @@ func TestPanelWithASlowJudge(t *testing.T) {
 		t.Errorf("without a deadline: score %v, verdicts %+v, warnings %q; want the slow judge counted", r.Score, r.Verdicts, r.Warnings)
 	}
 
-	const deadline = 2 * time.Second // ample for the quick judges on a loaded machine
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
-	start = time.Now()
-	r, err = metric.AgentGoalAccuracy{Judge: panel}.Evaluate(ctx, bookingSample(4))
-	elapsed := time.Since(start)
+	// A deadline that leaves the quick judges time to answer: on a machine
+	// too loaded for them to answer in time, the sample is judged again
+	// with twice the time.
+	var deadline, elapsed time.Duration
+	for deadline = 250 * time.Millisecond; ; deadline *= 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		start = time.Now()
+		r, err = metric.AgentGoalAccuracy{Judge: panel}.Evaluate(ctx, bookingSample(4))
+		elapsed = time.Since(start)
+		cancel()
+		quickAnswered := err == nil && len(r.Verdicts) == 3 && r.Verdicts[0].Err == nil && r.Verdicts[1].Err == nil
+		if quickAnswered || deadline >= 8*time.Second {
+			break
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
