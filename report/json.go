@@ -135,25 +135,33 @@ func (w *Writer) appendCaseJSON(b []byte, c *Case, full bool) []byte {
 	return append(b, '}')
 }
 
-// maxCachedFloats bounds the cache of formatted scores.
-const maxCachedFloats = 1 << 12
+// floatSlots is the size of the cache of formatted scores: a score's text
+// is kept in the slot its bits hash to, replacing any other's. A run's
+// scores are mostly a few (0, 1, halves, thirds): a slot's test is a tenth
+// of the map lookup it replaces, and no slot grows.
+const floatSlots = 256
 
-// appendFloat writes a score as Python's repr writes a float, null for
-// NaN or an infinity (which JSON has no number for).
+// floatText is a score's bits and its text.
+type floatText struct {
+	bits uint64
+	text []byte
+}
+
+// appendFloat appends x as fullScore writes it, null for NaN and the
+// infinities, from the cache of formatted scores.
 func (w *Writer) appendFloat(b []byte, x float64) []byte {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return append(b, "null"...)
 	}
-	// -0.0 would find 0.0.
-	cacheable := !math.Signbit(x)
-	if p, ok := w.floats[x]; ok && cacheable {
-		return append(b, p...)
+	if w.floats == nil {
+		w.floats = new([floatSlots]floatText)
 	}
-	p := []byte(fullScore(x))
-	if cacheable && len(w.floats) < maxCachedFloats {
-		w.floats[x] = p
+	bits := math.Float64bits(x)
+	slot := &w.floats[(bits*0x9e3779b97f4a7c15)>>56]
+	if slot.text == nil || slot.bits != bits {
+		*slot = floatText{bits, []byte(fullScore(x))}
 	}
-	return append(b, p...)
+	return append(b, slot.text...)
 }
 
 // appendNumber is appendFloat without the cache.

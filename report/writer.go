@@ -25,7 +25,7 @@ type Writer struct {
 	b   []byte
 	err error
 
-	floats map[float64][]byte // formatted scores, a run's are mostly a few
+	floats *[floatSlots]floatText // formatted scores, a run's are mostly a few
 	// names[j] is metric j's name as a JSON string, escaped once for the
 	// run's cases rather than once in each (see appendName).
 	names [][2]string
@@ -38,7 +38,7 @@ type Writer struct {
 // NewWriter returns a Writer of r in format f to w. r is read again by
 // Close, for its summary; it is not written to.
 func NewWriter(w io.Writer, f Format, r *Run) *Writer {
-	wr := &Writer{out: bufio.NewWriterSize(w, 1<<16), f: f, run: r, floats: make(map[float64][]byte)}
+	wr := &Writer{out: bufio.NewWriterSize(w, 1<<16), f: f, run: r}
 	switch f {
 	case Table:
 		// The header waits for the first rows, which set the width of
