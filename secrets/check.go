@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -264,7 +263,7 @@ func (s *secretScan) generic(id int, where, key string, n *yaml.Node, depth int)
 }
 
 // yamlLine is the "line N: " of a go.yaml.in/yaml/v3 error.
-var yamlLine = regexp.MustCompile(`line (\d+): `)
+var yamlLine = lazy(`line (\d+): `)
 
 // cassetteYAMLError names the file and the line of a YAML error.
 func cassetteYAMLError(path string, err error) error {
@@ -274,7 +273,7 @@ func cassetteYAMLError(path string, err error) error {
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg, kind = te.Errors[0], "not a go-vcr cassette"
 	}
-	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil {
+	if m := yamlLine.get().FindStringSubmatchIndex(msg); m != nil {
 		return fmt.Errorf("%s:%s: %s: %s", path, msg[m[2]:m[3]], kind, msg[m[1]:])
 	}
 	return fmt.Errorf("%s: %s: %s", path, kind, msg)

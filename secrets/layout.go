@@ -4,6 +4,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/agentcheck/agentcheck/internal/vcr"
@@ -91,7 +92,7 @@ func scalarNode(v string, line int) *yaml.Node {
 // keyNodes are the keys of the fields go-vcr defines, shared by every
 // interaction the layout reader makes (nothing reads a key's line, or
 // changes a node).
-var keyNodes = func() map[string]*yaml.Node {
+var keyNodes = sync.OnceValue(func() map[string]*yaml.Node {
 	m := map[string]*yaml.Node{}
 	for _, fields := range layoutFields {
 		for k := range fields {
@@ -99,7 +100,7 @@ var keyNodes = func() map[string]*yaml.Node {
 		}
 	}
 	return m
-}()
+})
 
 // intFields are numbers, checked as such and not kept: no secret is one.
 var intFields = map[string]bool{"proto_major": true, "proto_minor": true, "content_length": true, "code": true}
@@ -143,7 +144,7 @@ func (p layoutReader) fields(m *yaml.Node, request bool) bool {
 			}
 			continue
 		}
-		m.Content = append(m.Content, keyNodes[key])
+		m.Content = append(m.Content, keyNodes()[key])
 		if isMap {
 			h, ok := p.headers(value, line)
 			if !ok {

@@ -335,7 +335,7 @@ func paramKind(name string) nameKind {
 // or parameter's name, lower-cased, holds one of these fragments.
 func mayBeSecretName(name string) bool {
 	for i := 0; i+3 <= len(name); i++ {
-		if t, ok := trigramIndex(name[i : i+3]); ok && secretTrigrams[t] {
+		if t, ok := trigramIndex(name[i : i+3]); ok && secretTrigrams()[t] {
 			return true
 		}
 	}
@@ -344,7 +344,7 @@ func mayBeSecretName(name string) bool {
 
 // secretTrigrams are the fragments mayBeSecretName looks for, indexed by
 // trigramIndex.
-var secretTrigrams = func() *[26 * 26 * 26]bool {
+var secretTrigrams = sync.OnceValue(func() *[26 * 26 * 26]bool {
 	var t [26 * 26 * 26]bool
 	for _, f := range []string{"key", "tok", "sec", "pas", "pwd", "aut", "cre", "sig", "cod", "ses", "app", "sid",
 		"coo", "dsn", "jwt", "url", "uri", "sas", "hoo", "ear", "str", "con", "ssw"} {
@@ -352,7 +352,7 @@ var secretTrigrams = func() *[26 * 26 * 26]bool {
 		t[i] = true
 	}
 	return &t
-}()
+})
 
 // trigramIndex numbers three ASCII letters, in either case.
 func trigramIndex(w string) (int, bool) {

@@ -180,7 +180,10 @@ var (
 	wholeHints []formatHint
 )
 
-func init() {
+// buildHints fills hintsNear, anchorIndex and wholeHints, on first use:
+// most runs of agentcheck eval scrub nothing, and the tables are pages of
+// memory whose first touch costs (BENCHMARKS.md).
+var buildHints = sync.OnceFunc(func() {
 	if len(keyFormats) > 64*len(formatSet{}) {
 		panic("secrets: more key formats than a formatSet holds")
 	}
@@ -205,7 +208,7 @@ func init() {
 			}
 		}
 	}
-}
+})
 
 // formatSet is a set of keyFormats' indexes.
 type formatSet [2]uint64
@@ -221,6 +224,7 @@ func (s formatSet) union(o formatSet) formatSet {
 // anchor byte found by a vectorized search for each anchor, the others
 // whole.
 func formatsIn(s string) formatSet {
+	buildHints()
 	var set formatSet
 	for a := 0; a < len(anchors); a++ {
 		c := anchors[a]
@@ -378,7 +382,7 @@ func yesNo(v string) bool { return slices.Contains(yesNoWords, strings.ToLower(s
 
 // algorithmPart is one part of an algorithm's name: HMAC-SHA256, RS256,
 // AES-256-GCM, Ed25519, argon2id.
-var algorithmPart = regexp.MustCompile(`(?i)^(?:hmac|sha[0-9]*|md[0-9]|hs[0-9]+|rs[0-9]+|es[0-9]+k?|ps[0-9]+|rsa|ecdsa|eddsa|ed[0-9]+|x[0-9]+|aes|gcm|cbc|ctr|ecb|oaep|pss|pkcs[0-9]*|v[0-9]+|blake[0-9]*[bs]?|crc[0-9]*|argon[0-9]*(?:i|d|id)?|bcrypt|scrypt|pbkdf[0-9]*|p[0-9]{3}|secp[0-9]+[kr][0-9]|chacha[0-9]*|poly[0-9]+|xchacha[0-9]*|sig|dsa|none|[0-9]+)$`)
+var algorithmPart = lazy(`(?i)^(?:hmac|sha[0-9]*|md[0-9]|hs[0-9]+|rs[0-9]+|es[0-9]+k?|ps[0-9]+|rsa|ecdsa|eddsa|ed[0-9]+|x[0-9]+|aes|gcm|cbc|ctr|ecb|oaep|pss|pkcs[0-9]*|v[0-9]+|blake[0-9]*[bs]?|crc[0-9]*|argon[0-9]*(?:i|d|id)?|bcrypt|scrypt|pbkdf[0-9]*|p[0-9]{3}|secp[0-9]+[kr][0-9]|chacha[0-9]*|poly[0-9]+|xchacha[0-9]*|sig|dsa|none|[0-9]+)$`)
 
 // algorithmName: v names an algorithm (X-Signature-Algorithm: HMAC-SHA256).
 func algorithmName(v string) bool {
@@ -386,7 +390,7 @@ func algorithmName(v string) bool {
 		return false
 	}
 	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == '/' || r == '+' }) {
-		if !algorithmPart.MatchString(part) {
+		if !algorithmPart.get().MatchString(part) {
 			return false
 		}
 	}
