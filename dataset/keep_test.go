@@ -39,29 +39,32 @@ func TestRecordsKeptAfterReading(t *testing.T) {
 	for k := range pads {
 		pads[k] = strings.Repeat(string(rune('a'+k)), 210_000)
 	}
-	for seed := range uint64(20) {
-		rnd := rand.New(rand.NewPCG(seed, 1))
-		var want []string
-		var text strings.Builder
-		for i := range 2000 {
-			n := rnd.IntN(400)
-			if rnd.IntN(200) == 0 {
-				n = 60_000 + rnd.IntN(150_000)
+	for seed := range uint64(20) { // each seed in parallel
+		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
+			t.Parallel()
+			rnd := rand.New(rand.NewPCG(seed, 1))
+			var want []string
+			var text strings.Builder
+			for i := range 2000 {
+				n := rnd.IntN(400)
+				if rnd.IntN(200) == 0 {
+					n = 60_000 + rnd.IntN(150_000)
+				}
+				line := `{"n": ` + strconv.Itoa(i) + `, "pad": "` + pads[i%26][:n] + `"}`
+				want = append(want, line)
+				text.WriteString(line)
+				text.WriteString([]string{"\n", "\r\n", "\r"}[rnd.IntN(3)])
 			}
-			line := `{"n": ` + strconv.Itoa(i) + `, "pad": "` + pads[i%26][:n] + `"}`
-			want = append(want, line)
-			text.WriteString(line)
-			text.WriteString([]string{"\n", "\r\n", "\r"}[rnd.IntN(3)])
-		}
-		var got []string
-		for rec, err := range dataset.ReadRecords(&chunkReader{text.String(), rnd}, "runs.jsonl") {
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
+			var got []string
+			for rec, err := range dataset.ReadRecords(&chunkReader{text.String(), rnd}, "runs.jsonl") {
+				if err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+				got = append(got, rec.Text)
 			}
-			got = append(got, rec.Text)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("seed %d: records kept to the end (-want +got):\n%.2000s", seed, diff)
-		}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("seed %d: records kept to the end (-want +got):\n%.2000s", seed, diff)
+			}
+		})
 	}
 }

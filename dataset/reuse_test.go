@@ -4,6 +4,7 @@ import (
 	"io"
 	"iter"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -43,7 +44,9 @@ func TestReusingReaderReadsAsReadRecords(t *testing.T) {
 		pads[k] = strings.Repeat(string(rune('a'+k)), 80_000)
 	}
 	ends := []string{"\n", "\r\n", "\r"}
-	for i := range 150 {
+	// The 150 inputs are drawn first, then read in four parallel parts.
+	var inputs [150]struct{ text, name string }
+	for i := range inputs {
 		var b strings.Builder
 		if r.IntN(5) == 0 {
 			b.WriteString("\ufeff")
@@ -71,21 +74,29 @@ func TestReusingReaderReadsAsReadRecords(t *testing.T) {
 		if array {
 			b.WriteString("]")
 		}
-		text := b.String()
-		name := "in.jsonl"
+		inputs[i].text, inputs[i].name = b.String(), "in.jsonl"
 		if array {
-			name = "in.json"
+			inputs[i].name = "in.json"
 		}
-		// ReadRecords yields the same whatever the sizes of the reads
-		// (TestReadRecordsLineEndsAndBOM reads one byte at a time): one
-		// whole read gives the records the reusing reader must yield.
-		want := collect(dataset.ReadRecords(strings.NewReader(text), name))
-		var in io.Reader = strings.NewReader(text)
-		if i%5 == 0 {
-			in = iotest.OneByteReader(in)
-		}
-		if diff := cmp.Diff(want, collect(reusing(in, name))); diff != "" {
-			t.Fatalf("input %d (%d bytes): the reusing reader differs from ReadRecords (-want +got):\n%s", i, len(text), diff)
-		}
+	}
+	const parts = 4
+	for p := range parts {
+		t.Run(strconv.Itoa(p), func(t *testing.T) {
+			t.Parallel()
+			for i := p; i < len(inputs); i += parts {
+				text, name := inputs[i].text, inputs[i].name
+				// ReadRecords yields the same whatever the sizes of the reads
+				// (TestReadRecordsLineEndsAndBOM reads one byte at a time): one
+				// whole read gives the records the reusing reader must yield.
+				want := collect(dataset.ReadRecords(strings.NewReader(text), name))
+				var in io.Reader = strings.NewReader(text)
+				if i%5 == 0 {
+					in = iotest.OneByteReader(in)
+				}
+				if diff := cmp.Diff(want, collect(reusing(in, name))); diff != "" {
+					t.Fatalf("input %d (%d bytes): the reusing reader differs from ReadRecords (-want +got):\n%s", i, len(text), diff)
+				}
+			}
+		})
 	}
 }
