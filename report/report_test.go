@@ -116,30 +116,37 @@ var cmpRun = []cmp.Option{cmpopts.EquateNaNs(), cmpopts.IgnoreUnexported(MetricS
 // field Write left out would be missing).
 func TestJSONRoundTrip(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
-	for seed := range uint64(300) {
-		rng := rand.New(rand.NewPCG(seed, 7))
-		want := genRun(rng)
-		var out bytes.Buffer
-		if err := Write(&out, want, JSON); err != nil {
-			t.Fatal(err)
-		}
-		got, err := ReadJSON(bytes.NewReader(out.Bytes()), "run.json")
-		if err != nil {
-			t.Fatalf("seed %d: %v\n%s", seed, err, out.Bytes())
-		}
-		if seed%5 == 0 {
-			if d := cmp.Diff(want, got, cmpRun...); d != "" {
-				t.Fatalf("seed %d: read back differs (-written +read):\n%s\n%s", seed, d, out.Bytes())
+	// The seeds in four parallel parts.
+	const parts = 4
+	for p := range uint64(parts) {
+		t.Run(fmt.Sprint(p), func(t *testing.T) {
+			t.Parallel()
+			for seed := p; seed < 300; seed += parts {
+				rng := rand.New(rand.NewPCG(seed, 7))
+				want := genRun(rng)
+				var out bytes.Buffer
+				if err := Write(&out, want, JSON); err != nil {
+					t.Fatal(err)
+				}
+				got, err := ReadJSON(bytes.NewReader(out.Bytes()), "run.json")
+				if err != nil {
+					t.Fatalf("seed %d: %v\n%s", seed, err, out.Bytes())
+				}
+				if seed%5 == 0 {
+					if d := cmp.Diff(want, got, cmpRun...); d != "" {
+						t.Fatalf("seed %d: read back differs (-written +read):\n%s\n%s", seed, d, out.Bytes())
+					}
+				}
+				// Written again, the bytes are the same.
+				var again bytes.Buffer
+				if err := Write(&again, got, JSON); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(out.Bytes(), again.Bytes()) {
+					t.Fatalf("seed %d: rewritten differs:\n%s", seed, cmp.Diff(out.String(), again.String()))
+				}
 			}
-		}
-		// Written again, the bytes are the same.
-		var again bytes.Buffer
-		if err := Write(&again, got, JSON); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(out.Bytes(), again.Bytes()) {
-			t.Fatalf("seed %d: rewritten differs:\n%s", seed, cmp.Diff(out.String(), again.String()))
-		}
+		})
 	}
 }
 
