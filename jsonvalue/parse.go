@@ -192,13 +192,26 @@ func (p *parser) object(depth int) (Value, error) {
 	if depth > maxDepth {
 		return Value{}, p.errorf("nesting deeper than %d levels", maxDepth)
 	}
+	mark, start := len(p.stack), p.pos
+	var (
+		key  string
+		more bool
+		err  error
+	)
 	if !p.general {
-		if v, ok := p.flatObject(); ok {
+		var v Value
+		var ok bool
+		if v, key, ok = p.flatObject(); ok {
 			return v, nil
 		}
+		// Stopped at a member whose value is an object or an array, its
+		// key read and the members before it on the stack, or at the start.
+		more = p.pos != start
 	}
-	mark, start := len(p.stack), p.pos
-	for key, more, err := p.nextKey(true); more || err != nil; key, more, err = p.nextKey(false) {
+	if !more {
+		key, more, err = p.nextKey(true)
+	}
+	for ; more || err != nil; key, more, err = p.nextKey(false) {
 		if err != nil {
 			return Value{}, err
 		}
@@ -214,21 +227,22 @@ func (p *parser) object(depth int) (Value, error) {
 // flatObject reads the object at p.pos as object does when its values are
 // all scalars (a tool call's arguments mostly are), writing its members
 // straight into the arena rather than onto the stack and then into the
-// arena. ok is false, and nothing read, for anything else: a value that
-// is an object or an array, a key or string with an escape, NaN or
-// Infinity, no room left in the arena's chunk, malformed JSON (which
-// object then reports). The loop keeps the offset in a register and
+// arena. At a value that is an object or an array, it moves the members
+// it read onto the stack and stops with p.pos at the value and key its
+// key, for object to go on from there. ok is false, and nothing read, for
+// anything else: a key or string with an escape, NaN or Infinity, no room
+// left in the arena's chunk, malformed JSON (which object then reports). The loop keeps the offset in a register and
 // reads keys, strings and literals itself, with number alone a call:
 // read through nextKey and value, the arguments of a generated sample
 // took a third more instructions (callgrind).
-func (p *parser) flatObject() (Value, bool) {
+func (p *parser) flatObject() (v Value, nested string, ok bool) {
 	src := p.src
 	start, pos := len(p.arena), p.pos
 	n := 0
 	i := spaceEnd(src, pos+1) // after the '{'
 	if i < len(src) && src[i] == '}' {
 		p.pos = i + 1
-		return Value{kind: ObjectKind, s: src[pos:p.pos], elems: []Member{}}, true
+		return Value{kind: ObjectKind, s: src[pos:p.pos], elems: []Member{}}, "", true
 	}
 	for {
 		// The key.
@@ -275,8 +289,16 @@ func (p *parser) flatObject() (Value, bool) {
 			v, i = Value{kind: BoolKind, s: "False"}, i+5
 		case c == 'n' && strings.HasPrefix(src[i:], "null"):
 			i += 4
+		case c == '{' || c == '[':
+			// The members read go onto the stack, as object reads them.
+			for _, m := range p.arena[start : start+n] {
+				p.push(m)
+			}
+			clear(p.arena[start : start+n])
+			p.arena, p.pos = p.arena[:start], i
+			return Value{}, key, false
 		default:
-			goto fail // an object, an array, NaN, Infinity, or malformed
+			goto fail // NaN, Infinity, or malformed
 		}
 		{
 			// A key given again keeps its first place and takes the last
@@ -304,9 +326,9 @@ func (p *parser) flatObject() (Value, bool) {
 		if src[i] == '}' {
 			p.pos = i + 1
 			if n == 0 {
-				return Value{kind: ObjectKind, s: src[pos:p.pos], elems: []Member{}}, true
+				return Value{kind: ObjectKind, s: src[pos:p.pos], elems: []Member{}}, "", true
 			}
-			return Value{kind: ObjectKind, s: src[pos:p.pos], elems: p.arena[start : start+n : start+n]}, true
+			return Value{kind: ObjectKind, s: src[pos:p.pos], elems: p.arena[start : start+n : start+n]}, "", true
 		}
 		if src[i] != ',' {
 			break
@@ -316,7 +338,7 @@ func (p *parser) flatObject() (Value, bool) {
 fail:
 	clear(p.arena[start : start+n])
 	p.arena, p.pos = p.arena[:start], pos
-	return Value{}, false
+	return Value{}, "", false
 }
 
 // spaceEnd is the offset of the first byte at or after i that is not
