@@ -7,6 +7,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -290,6 +291,13 @@ func sameSample(a, b Sample) bool {
 // same Sample, or the same error, of the same type, with the same text.
 func checkAgainstReference(t *testing.T, text string) {
 	t.Helper()
+	checkAgainstReferenceReusing(t, &reusedParser, text)
+}
+
+// checkAgainstReferenceReusing is checkAgainstReference with reused as
+// the reusing parser.
+func checkAgainstReferenceReusing(t *testing.T, reused *sampleParser, text string) {
+	t.Helper()
 	got, gotErr := ParseSample(text)
 	want, wantErr := referenceSample(text)
 	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && (gotErr.Error() != wantErr.Error() || fmt.Sprintf("%T", gotErr) != fmt.Sprintf("%T", wantErr)) {
@@ -320,12 +328,12 @@ func checkAgainstReference(t *testing.T, text string) {
 	}
 	// A reusing parser (dataset.Parser's) that has parsed other samples before, into the memory
 	// it reuses, gives the same Sample and the same error.
-	reused, reusedErr := reusedParser.parse(text)
-	if fmt.Sprint(reusedErr) != fmt.Sprint(gotErr) || fmt.Sprintf("%T", reusedErr) != fmt.Sprintf("%T", gotErr) {
-		t.Fatalf("sample %q: reusing parser error %v (%T), ParseSample's %v (%T)", text, reusedErr, reusedErr, gotErr, gotErr)
+	again, againErr := reused.parse(text)
+	if fmt.Sprint(againErr) != fmt.Sprint(gotErr) || fmt.Sprintf("%T", againErr) != fmt.Sprintf("%T", gotErr) {
+		t.Fatalf("sample %q: reusing parser error %v (%T), ParseSample's %v (%T)", text, againErr, againErr, gotErr, gotErr)
 	}
-	if gotErr == nil && !sameSample(reused, want) {
-		t.Fatalf("sample %q:\nreusing parser: %#v\n      reference: %#v", text, reused, want)
+	if gotErr == nil && !sameSample(again, want) {
+		t.Fatalf("sample %q:\nreusing parser: %#v\n      reference: %#v", text, again, want)
 	}
 }
 
@@ -351,19 +359,31 @@ func fastReads(text string) bool {
 }
 
 // reusedParser parses every sample checkAgainstReference checks, one after
-// another, as the CLI's workers do (tests in this file do not run in
+// another, as the CLI's workers do (the tests that use it do not run in
 // parallel).
 var reusedParser sampleParser
 
+// TestParseSampleMatchesReference checks every seed and every cut of it
+// in four parallel parts (cut i in part i mod 4), each with a reusing
+// parser of its own.
 func TestParseSampleMatchesReference(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
-	for _, s := range sampleSeeds {
-		checkAgainstReference(t, s)
-		// Cut anywhere, a sample is malformed JSON, reported where the
-		// reference reports it, even after a problem with a field.
-		for i := range len(s) {
-			checkAgainstReference(t, s[:i])
-		}
+	const parts = 4
+	for p := range parts {
+		t.Run(strconv.Itoa(p), func(t *testing.T) {
+			t.Parallel()
+			var reused sampleParser
+			for k, s := range sampleSeeds {
+				if k%parts == p {
+					checkAgainstReferenceReusing(t, &reused, s)
+				}
+				// Cut anywhere, a sample is malformed JSON, reported where the
+				// reference reports it, even after a problem with a field.
+				for i := p; i < len(s); i += parts {
+					checkAgainstReferenceReusing(t, &reused, s[:i])
+				}
+			}
+		})
 	}
 }
 
