@@ -36,12 +36,12 @@ func (d *sampleDecoder) fast(text string) (s Sample, read bool, err error) {
 	for i++; ; i++ {
 		key := fieldOther
 		switch i = skipSpace(text, i); {
-		case hasAt(text, i, `"user_input"`):
-			key, i = 1, i+len(`"user_input"`)
+		case len(text)-i >= len(keyUserInput) && text[i:i+len(keyUserInput)] == keyUserInput:
+			key, i = 1, i+len(keyUserInput)
 		case hasAt(text, i, `"reference_tool_calls"`):
 			key, i = 2, i+len(`"reference_tool_calls"`)
-		case hasAt(text, i, `"reference"`):
-			key, i = 3, i+len(`"reference"`)
+		case len(text)-i >= len(keyReference) && text[i:i+len(keyReference)] == keyReference:
+			key, i = 3, i+len(keyReference)
 		case hasAt(text, i, `"reference_topics"`):
 			return Sample{}, false, nil
 		case hasAt(text, i, `"id"`):
@@ -139,10 +139,10 @@ func (d *sampleDecoder) fastMessage(text string, i int) (int, bool) {
 		switch i = skipSpace(text, i); {
 		case hasAt(text, i, `"type"`):
 			key, i = 1, i+len(`"type"`)
-		case hasAt(text, i, `"content"`):
-			key, i = 2, i+len(`"content"`)
-		case hasAt(text, i, `"tool_calls"`):
-			key, i = 3, i+len(`"tool_calls"`)
+		case len(text)-i >= len(keyContent) && text[i:i+len(keyContent)] == keyContent:
+			key, i = 2, i+len(keyContent)
+		case len(text)-i >= len(keyToolCalls) && text[i:i+len(keyToolCalls)] == keyToolCalls:
+			key, i = 3, i+len(keyToolCalls)
 		}
 		if i, ok = fastColon(text, i, key); !ok {
 			return i, false
@@ -327,10 +327,22 @@ func fastColon(text string, i, key int) (int, bool) {
 	return skipSpace(text, i+1), true
 }
 
-// hasAt reports whether text holds s at offset i.
+// hasAt reports whether text holds s, of at most eight bytes, at offset
+// i: a load and a compare once inlined.
 func hasAt(text string, i int, s string) bool {
 	return len(text)-i >= len(s) && text[i:i+len(s)] == s
 }
+
+// Keys of nine to sixteen bytes, which fast and fastMessage compare
+// written out, as constants: through hasAt each would be a call to
+// runtime.memequal (the compiler compares a constant of up to sixteen
+// bytes in two loads, but hasAt's s is not one once inlined).
+const (
+	keyUserInput = `"user_input"`
+	keyReference = `"reference"`
+	keyContent   = `"content"`
+	keyToolCalls = `"tool_calls"`
+)
 
 // plainString reads the string at text[i] if it has no escape: its text,
 // valid UTF-8, and the offset after it.
