@@ -235,10 +235,13 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 		r.Pairs = make([]CallPair, 0, max(len(predicted), len(reference)))
 	}
 	score := 0.0
-	for i := 0; i < n; i++ {
+	// Names that do not line up make the score 0: only the full result,
+	// with its pairs, scores the calls then. Lined up, every pair has the
+	// same name.
+	for i := 0; i < n && (aligned || d == detailFull); i++ {
 		p, ref := &predicted[pi[i]], &reference[ri[i]]
 		pair := CallPair{Reference: ri[i], Predicted: pi[i]}
-		if p.Name == ref.Name && p.InvalidArgs == "" && ref.InvalidArgs == "" {
+		if (aligned || p.Name == ref.Name) && p.InvalidArgs == "" && ref.InvalidArgs == "" {
 			// Arguments that are not valid JSON score 0 against anything.
 			pair.Score = argScore(&sc, p.Args, ref.Args, m.ArgSimilarity)
 			pair.Matched = pair.Score == 1
