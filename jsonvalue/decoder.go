@@ -93,7 +93,9 @@ func (d *Decoder) NextElem(first bool) (more bool, err error) {
 // nesting limit as Parse counts them: 0 for the document itself, 1 for a
 // member of the outermost object, and so on.
 func (d *Decoder) Value(depth int) (Value, error) {
-	d.Peek()
+	if d.Peek() == '{' {
+		return d.p.object(depth + 1) // as value does: a tool call's arguments, mostly
+	}
 	return d.p.value(depth)
 }
 
