@@ -175,7 +175,7 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 		return r
 	case len(predicted) == 0:
 		b = append(b, "no tool calls made, "...)
-		b = strconv.AppendInt(b, int64(len(reference)), 10)
+		b = appendCount(b, len(reference))
 		reasonOf(&r, append(b, " expected"...), d, dst)
 		if d == detailFull {
 			r.Warnings = []string{warnNoPredictions}
@@ -184,7 +184,7 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 		return r
 	case len(reference) == 0:
 		b = append(b, "no tool calls expected, "...)
-		b = strconv.AppendInt(b, int64(len(predicted)), 10)
+		b = appendCount(b, len(predicted))
 		reasonOf(&r, append(b, " made"...), d, dst)
 		if d == detailFull {
 			r.Warnings = []string{warnEmptyReference}
@@ -284,7 +284,7 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 		return r
 	}
 	r.Score = score
-	b = strconv.AppendInt(b, int64(n), 10)
+	b = appendCount(b, n)
 	if n == 1 {
 		b = append(b, " call aligned by name; mean argument score "...)
 	} else {
@@ -631,15 +631,15 @@ func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, d detail
 // appendF1Reason appends ToolCallF1's reason to b: tp of the actual
 // distinct calls made were expected, tp of the expected ones were made.
 func appendF1Reason(b []byte, tp, actual, expected int, precision, recall float64) []byte {
-	b = strconv.AppendInt(b, int64(tp), 10)
+	b = appendCount(b, tp)
 	b = append(b, " of "...)
-	b = strconv.AppendInt(b, int64(actual), 10)
+	b = appendCount(b, actual)
 	b = append(b, " distinct calls made were expected (precision "...)
 	b = appendRatio(b, tp, actual, precision)
 	b = append(b, "), "...)
-	b = strconv.AppendInt(b, int64(tp), 10)
+	b = appendCount(b, tp)
 	b = append(b, " of "...)
-	b = strconv.AppendInt(b, int64(expected), 10)
+	b = appendCount(b, expected)
 	b = append(b, " distinct expected calls were made (recall "...)
 	b = appendRatio(b, tp, expected, recall)
 	return append(b, ')')
@@ -832,6 +832,15 @@ func appendSetKey(b []byte, tc *agentcheck.ToolCall) []byte {
 		return append(b, '{', 0, '}') // as the empty object
 	}
 	return pyvalue.AppendKey(b, tc.Args, nil)
+}
+
+// appendCount appends n, a count of calls: most are one digit, written
+// without strconv's call.
+func appendCount(b []byte, n int) []byte {
+	if uint(n) < 10 {
+		return append(b, byte('0'+n))
+	}
+	return strconv.AppendInt(b, int64(n), 10)
 }
 
 func formatRatio(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
