@@ -207,7 +207,12 @@ func readLines(br *bufio.Reader, file string, reuse bool, yield func(Record, err
 				block = ""
 			}
 			line++
-			if text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), bom)); text != "" {
+			if len(text) < 2 || text[0] != '{' || text[len(text)-1] != '}' {
+				// Not a sample object end to end (most lines are): trim
+				// the space and byte order mark around it.
+				text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), bom))
+			}
+			if text != "" {
 				if !yield(Record{File: file, Line: line, Index: index, Text: text}, nil) {
 					return
 				}
