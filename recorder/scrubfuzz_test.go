@@ -57,8 +57,9 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 		}
 		w.Write(b)
 	}))
-	defer srv.Close()
+	f.Cleanup(srv.Close) // after the seeds, which run in parallel
 	f.Fuzz(func(t *testing.T, body string, kind uint8) {
+		t.Parallel() // the seeds at once; no effect when fuzzing
 		if !utf8.ValidString(body) || body == "" || len(body) > 4096 {
 			t.Skip()
 		}

@@ -290,6 +290,7 @@ func FuzzHTMLEscapes(f *testing.F) {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, payload string) {
+		t.Parallel() // the seeds at once; no effect when fuzzing
 		r := htmlRun()
 		poison(reflect.ValueOf(r), payload)
 		checkMarkup(t, renderHTML(t, r), payload)
