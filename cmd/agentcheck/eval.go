@@ -520,12 +520,15 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 		// Score stands for Compare, and AppendReason when the output shows
 		// reasons (those of scores under 1), in the same pass.
 		for j, m := range sc.cfg.metrics {
-			switch m := m.(type) {
+			// fastResult takes the metric as the interface value it is in
+			// already: m after the type switch, a struct again, would be
+			// boxed anew (an allocation a sample).
+			switch m.(type) {
 			case metric.ToolCallF1:
 				if !sc.gathered {
 					sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
 				}
-				sc.results[j], sc.errs[j] = sc.fastResult(m, s.ReferenceToolCalls), nil
+				sc.results[j], sc.errs[j] = sc.fastResult(m.(toolCallMetric), s.ReferenceToolCalls), nil
 			case metric.ToolCallAccuracy:
 				if s.ReferenceToolCalls == nil {
 					sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
@@ -534,7 +537,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 				if !sc.gathered {
 					sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
 				}
-				sc.results[j], sc.errs[j] = sc.fastResult(m, s.ReferenceToolCalls), nil
+				sc.results[j], sc.errs[j] = sc.fastResult(m.(toolCallMetric), s.ReferenceToolCalls), nil
 			default:
 				sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
 			}

@@ -71,11 +71,14 @@ func appendRepr(b []byte, v jsonvalue.Value) []byte {
 	return b
 }
 
-func appendBool(b []byte, v jsonvalue.Value) []byte {
+func appendBool(b []byte, v jsonvalue.Value) []byte { return append(b, boolStr(v)...) }
+
+// boolStr is Python's str() of a bool.
+func boolStr(v jsonvalue.Value) string {
 	if v.BoolValue() {
-		return append(b, "True"...)
+		return "True"
 	}
-	return append(b, "False"...)
+	return "False"
 }
 
 // SameStr reports whether str(a) == str(b), when it can tell without
@@ -97,7 +100,7 @@ func SameStr(a, b jsonvalue.Value) (same, known bool) {
 	case jsonvalue.IntKind:
 		return a.Text() == b.Text(), true
 	case jsonvalue.BoolKind:
-		return string(appendBool(nil, a)) == b.Text(), true
+		return boolStr(a) == b.Text(), true
 	case jsonvalue.NullKind:
 		return b.Text() == "None", true
 	}
