@@ -182,6 +182,7 @@ func TestF1MatchNeverMatchesMalformedArguments(t *testing.T) {
 // and scalars makes a metric panic or give a score outside [0, 1], and a
 // malformed call never ends up in a matched pair.
 func TestMetricsTakeAnyMixOfMalformedCalls(t *testing.T) {
+	t.Parallel() // it overlaps the package's other slow tests
 	rng := rand.New(rand.NewPCG(7, 11))
 	kinds := []func(name string) agentcheck.ToolCall{
 		func(name string) agentcheck.ToolCall { return malformed(name, `{"x": `) },

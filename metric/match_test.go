@@ -299,6 +299,7 @@ func TestF1MatchPrefersHigherScore(t *testing.T) {
 // possible one on small random cases with many duplicates and near
 // duplicates: the most matches, then the highest total score.
 func TestF1MatchAgainstBruteForce(t *testing.T) {
+	t.Parallel() // it overlaps the package's other slow tests
 	rng := rand.New(rand.NewPCG(1, 2))
 	for iter := range 3000 {
 		m := randomMatcher(rng)
@@ -332,6 +333,7 @@ func TestF1MatchAgainstBruteForce(t *testing.T) {
 // best pairing never matches fewer calls than greedy pairing, and that in
 // any order the result does not depend on the order of the calls.
 func TestF1MatchProperties(t *testing.T) {
+	t.Parallel() // it overlaps the package's other slow tests
 	rng := rand.New(rand.NewPCG(3, 4))
 	better := 0
 	for iter := range 500 {

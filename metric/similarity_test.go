@@ -61,6 +61,7 @@ func TestStringSimilarityTable(t *testing.T) {
 // score exactly 1 (the tool call metrics rely on it to skip equal
 // arguments), and Levenshtein and Hamming are symmetric.
 func TestStringSimilarityProperties(t *testing.T) {
+	t.Parallel() // it overlaps the package's other slow tests
 	r := rand.New(rand.NewPCG(9, 10))
 	alpha := []string{"a", "b", "c", "é", "中", "😀", "\xed\xa0\x80", " ", "'"}
 	text := func() string {

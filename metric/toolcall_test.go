@@ -48,6 +48,7 @@ var pySimilarities = []StringSimilarity{ExactText, Levenshtein, Hamming, Jaro, J
 // metric definitions of the spec; gen_pyvectors.py regenerates the file.
 // Each must come out of the Go code bit for bit.
 func TestPythonVectors(t *testing.T) {
+	t.Parallel() // it overlaps the package's other slow tests
 	f, err := os.Open("testdata/pyvectors.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -383,6 +384,7 @@ func TestToolCallF1Spec(t *testing.T) {
 // any-order accuracy of two sorted lists, so shuffling either side must
 // not change them; checked on every Python vector.
 func TestToolCallMetricsPermutations(t *testing.T) {
+	t.Parallel() // it overlaps the package's other slow tests
 	r := rand.New(rand.NewPCG(3, 4))
 	n := 0
 	forEachPyVector(t, func(line int, s agentcheck.Sample) {
@@ -566,6 +568,7 @@ func TestToolCallF1KeysDoNotCollideOnLongKeys(t *testing.T) {
 // bit for bit the score Compare explains, and AppendReason its reason
 // after what dst held, for every vector and every mode.
 func TestScoreIsCompareScore(t *testing.T) {
+	t.Parallel() // it overlaps the package's other slow tests
 	accs := []ToolCallAccuracy{{}, {AnyOrder: true}, {ArgSimilarity: Levenshtein}, {AnyOrder: true, ArgSimilarity: Levenshtein}}
 	n := 0
 	type metric interface {
