@@ -108,6 +108,7 @@ func fetchEncoded(c *http.Client, url, coding string) (*http.Response, []byte, e
 // well-kept library decodes is stored decoded, without its
 // Content-Encoding, scrubbed, and replays decoded; the check passes it.
 func TestEncodedAnswersAreStoredDecoded(t *testing.T) {
+	t.Parallel() // it overlaps the package's other slow tests
 	key := fake("sk-proj-", 40, 301)
 	answer := []byte(`{"text":"the answer","api_key":"` + key + `"}`)
 	srv := encodedServer(t, answer, nil)

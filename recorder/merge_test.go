@@ -121,6 +121,7 @@ func shardsOf(r *rand.Rand, rec []mergeRequest, files int) (map[string][]byte, m
 // names; and a shard that gives one request another answer is a conflict
 // naming both files and both indexes.
 func TestMergeProperties(t *testing.T) {
+	t.Parallel() // it overlaps the package's other slow tests
 	for seed := range uint64(80) {
 		r := rand.New(rand.NewPCG(seed, 20))
 		rec := generatedRecording(r)
