@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/jsonkey"
@@ -585,25 +586,27 @@ func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, d detail
 		actual, expected, tp, paired = sc.f1Sorted(predicted, reference, match)
 		scratchPool.Put(sc)
 	}
-	fp, fn := actual-tp, expected-tp
-	precision, recall, f1 := 0.0, 0.0, 0.0
-	if tp+fp > 0 {
-		precision = float64(tp) / float64(tp+fp)
+	if np+nr <= smallF1 && d != detailFull {
+		// Counts of at most smallF1: the score and reason made once.
+		o := f1Memo[b2i(m.NamesOnly)][tp][actual][expected].Load()
+		if o == nil {
+			o = new(f1Outcome)
+			var precision, recall float64
+			o.score, precision, recall = f1Score(tp, actual, expected, m.NamesOnly)
+			o.reason = string(appendF1Reason(nil, tp, actual, expected, precision, recall))
+			f1Memo[b2i(m.NamesOnly)][tp][actual][expected].Store(o)
+		}
+		r.Score = o.score
+		if d == detailReason {
+			*dst = append(*dst, o.reason...)
+		}
+		return r
 	}
-	if tp+fn > 0 {
-		recall = float64(tp) / float64(tp+fn)
-	}
-	if precision+recall > 0 {
-		f1 = 2 * precision * recall / (precision + recall)
-	}
-	r.Score = f1
-	if !m.NamesOnly {
-		r.Score = pytext.Round(f1, 4)
-	}
+	var precision, recall float64
+	r.Score, precision, recall = f1Score(tp, actual, expected, m.NamesOnly)
 	if d == detailScore {
 		return r
 	}
-
 	if d == detailReason {
 		*dst = appendF1Reason(*dst, tp, actual, expected, precision, recall)
 		return r
@@ -626,6 +629,49 @@ func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, d detail
 	var text [160]byte // the reason's bytes, on the stack
 	r.Reason = string(appendF1Reason(text[:0], tp, actual, expected, precision, recall))
 	return r
+}
+
+// f1Score is ToolCallF1's score of tp distinct calls made and expected,
+// of actual distinct calls made and expected ones expected, as ragas
+// computes it (rounded to 4 decimals unless namesOnly), with the precision
+// and recall.
+func f1Score(tp, actual, expected int, namesOnly bool) (score, precision, recall float64) {
+	fp, fn := actual-tp, expected-tp
+	f1 := 0.0
+	if tp+fp > 0 {
+		precision = float64(tp) / float64(tp+fp)
+	}
+	if tp+fn > 0 {
+		recall = float64(tp) / float64(tp+fn)
+	}
+	if precision+recall > 0 {
+		f1 = 2 * precision * recall / (precision + recall)
+	}
+	if namesOnly {
+		return f1, precision, recall
+	}
+	return pytext.Round(f1, 4), precision, recall
+}
+
+// f1Outcome is ToolCallF1's score and reason for some counts.
+type f1Outcome struct {
+	score  float64
+	reason string
+}
+
+// f1Memo holds the score and reason of ToolCallF1 (with NamesOnly, and
+// without) by the counts tp, actual and expected, for the samples of at
+// most smallF1 calls: they depend on the counts alone, and rounding the
+// score and writing the reason cost a typical sample's scoring more than
+// pairing its calls. Each is made once, by whichever sample needs it
+// first; two samples making the same one at once store equal values.
+var f1Memo [2][smallF1 + 1][smallF1 + 1][smallF1 + 1]atomic.Pointer[f1Outcome]
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // appendF1Reason appends ToolCallF1's reason to b: tp of the actual
