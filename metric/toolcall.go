@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -291,7 +292,7 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 	} else {
 		b = append(b, " calls aligned by name; mean argument score "...)
 	}
-	b = strconv.AppendFloat(b, score, 'g', 4, 64)
+	b = appendScore4(b, score)
 	reasonOf(&r, b, d, dst)
 	if d == detailFull {
 		sc.text = b[:0]
@@ -652,6 +653,32 @@ func f1Score(tp, actual, expected int, namesOnly bool) (score, precision, recall
 	}
 	return pytext.Round(f1, 4), precision, recall
 }
+
+// appendScore4 appends x as strconv's 'g' with 4 digits writes it, from
+// the texts of the scores written before (scoreTexts).
+func appendScore4(b []byte, x float64) []byte {
+	bits := math.Float64bits(x)
+	slot := &scoreTexts[(bits*0x9e3779b97f4a7c15)>>(64-8)]
+	if t := slot.Load(); t != nil && t.bits == bits {
+		return append(b, t.text...)
+	}
+	start := len(b)
+	b = strconv.AppendFloat(b, x, 'g', 4, 64)
+	slot.Store(&scoreText{bits, string(b[start:])})
+	return b
+}
+
+// scoreText is a score's bits and its text.
+type scoreText struct {
+	bits uint64
+	text string
+}
+
+// scoreTexts are the texts of the mean argument scores ToolCallAccuracy
+// explains, each in the slot its bits hash to (a later score's replaces
+// it): formatting a float costs more than scoring a sample's calls, and a
+// run's means are mostly a few.
+var scoreTexts [256]atomic.Pointer[scoreText]
 
 // f1Outcome is ToolCallF1's score and reason for some counts.
 type f1Outcome struct {
