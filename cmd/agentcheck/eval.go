@@ -528,7 +528,8 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 				if !sc.gathered {
 					sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
 				}
-				sc.results[j], sc.errs[j] = sc.fastResult(m.(toolCallMetric), s.ReferenceToolCalls), nil
+				sc.fastResult(&sc.results[j], m.(toolCallMetric), s.ReferenceToolCalls)
+				sc.errs[j] = nil
 			case metric.ToolCallAccuracy:
 				if s.ReferenceToolCalls == nil {
 					sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
@@ -537,7 +538,8 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 				if !sc.gathered {
 					sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
 				}
-				sc.results[j], sc.errs[j] = sc.fastResult(m.(toolCallMetric), s.ReferenceToolCalls), nil
+				sc.fastResult(&sc.results[j], m.(toolCallMetric), s.ReferenceToolCalls)
+				sc.errs[j] = nil
 			default:
 				sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
 			}
@@ -570,13 +572,14 @@ type toolCallMetric interface {
 	AppendReason(dst []byte, predicted, reference []agentcheck.ToolCall) (float64, []byte)
 }
 
-// fastResult is m's result on the gathered calls: the score, with the
-// reason of a score under 1 when the output shows reasons.
-func (sc *scorer) fastResult(m toolCallMetric, reference []agentcheck.ToolCall) metric.Result {
-	r := metric.Result{Metric: m.Name()}
+// fastResult sets *r to m's result on the gathered calls: the score,
+// with the reason of a score under 1 when the output shows reasons. (In
+// place: a Result is twenty words, copied twice more when returned.)
+func (sc *scorer) fastResult(r *metric.Result, m toolCallMetric, reference []agentcheck.ToolCall) {
+	*r = metric.Result{Metric: m.Name()}
 	if !sc.cfg.reasons {
 		r.Score = m.Score(sc.calls, reference)
-		return r
+		return
 	}
 	if sc.text == nil {
 		// Not scoring a batch (agentcheck calibrate): a string of its own.
@@ -584,7 +587,7 @@ func (sc *scorer) fastResult(m toolCallMetric, reference []agentcheck.ToolCall) 
 		if r.Score, b = m.AppendReason(nil, sc.calls, reference); r.Score < 1 {
 			r.Reason = string(b)
 		}
-		return r
+		return
 	}
 	// The reason goes into the batch's memory, reused from batch to batch
 	// once its cases are written (a report.Writer keeps copies of what it
@@ -598,7 +601,6 @@ func (sc *scorer) fastResult(m toolCallMetric, reference []agentcheck.ToolCall) 
 		a = a[:start]
 	}
 	*sc.text = a
-	return r
 }
 
 // explain gives the fast path's score of metric j a reason, as Evaluate
