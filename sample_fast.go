@@ -327,8 +327,11 @@ func fastColon(text string, i, key int) (int, bool) {
 	return skipSpace(text, i+1), true
 }
 
-// hasAt reports whether text holds s, of at most eight bytes, at offset
-// i: a load and a compare once inlined.
+// hasAt reports whether text holds s at offset i. Inlined, an s of at most
+// eight bytes is a load and a compare; a longer one is a call to
+// runtime.memequal, which the keys met in every message and call avoid
+// (below), and the two met once a sample at most (reference_tool_calls,
+// reference_topics) can afford.
 func hasAt(text string, i int, s string) bool {
 	return len(text)-i >= len(s) && text[i:i+len(s)] == s
 }

@@ -146,11 +146,7 @@ func (p *parser) literal(word string) bool {
 	return false
 }
 
-func (p *parser) skipSpace() {
-	for p.pos < len(p.src) && isSpace[p.src[p.pos]] {
-		p.pos++
-	}
-}
+func (p *parser) skipSpace() { p.pos = spaceEnd(p.src, p.pos) }
 
 // isSpace marks the bytes JSON reads as space: one test a byte.
 var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
@@ -227,15 +223,16 @@ func (p *parser) object(depth int) (Value, error) {
 // flatObject reads the object at p.pos as object does when its values are
 // all scalars (a tool call's arguments mostly are), writing its members
 // straight into the arena rather than onto the stack and then into the
-// arena. At a value that is an object or an array, it moves the members
-// it read onto the stack and stops with p.pos at the value and key its
-// key, for object to go on from there. ok is false, and nothing read, for
-// anything else: a key or string with an escape, NaN or Infinity, no room
-// left in the arena's chunk, malformed JSON (which object then reports). The loop keeps the offset in a register and
-// reads keys, strings and literals itself, with number alone a call:
-// read through nextKey and value, the arguments of a generated sample
-// took a third more instructions (callgrind).
-func (p *parser) flatObject() (v Value, nested string, ok bool) {
+// arena, and returns it with true. At a value that is an object or an
+// array it stops, the members it read moved onto the stack and p.pos at
+// the value, and returns that member's key and false, for object to go on
+// from there. For anything else (a key or string with an escape, NaN or
+// Infinity, no room left in the arena's chunk, malformed JSON, which
+// object then reports) it returns false with nothing read. The loop keeps
+// the offset in a register and reads keys, strings and literals itself,
+// number alone a call: through nextKey and value, the arguments of a
+// generated sample took a third more instructions (callgrind).
+func (p *parser) flatObject() (Value, string, bool) {
 	src := p.src
 	start, pos := len(p.arena), p.pos
 	n := 0
