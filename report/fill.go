@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/plainreason"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -24,12 +25,7 @@ const (
 // j of the run (Scores and Reasons grow to hold it): the score, the reason
 // on one line and cut short, and the judges' verdicts.
 func (c *Case) SetResult(j int, r *metric.Result) {
-	for len(c.Scores) <= j {
-		c.Scores = append(c.Scores, math.NaN())
-	}
-	for len(c.Reasons) <= j {
-		c.Reasons = append(c.Reasons, "")
-	}
+	c.grow(j)
 	c.Scores[j] = r.Score
 	c.Reasons[j] = oneLine(r.Reason, maxReason)
 	for _, v := range r.Verdicts {
@@ -45,6 +41,33 @@ func (c *Case) SetResult(j int, r *metric.Result) {
 			rv.Criteria = append(rv.Criteria, Criterion{Name: cut(t.Topic, maxText), Met: t.OnTopic, Reason: reason})
 		}
 		c.Verdicts = append(c.Verdicts, rv)
+	}
+}
+
+// grow makes Scores and Reasons hold metric j's.
+func (c *Case) grow(j int) {
+	for len(c.Scores) <= j {
+		c.Scores = append(c.Scores, math.NaN())
+	}
+	for len(c.Reasons) <= j {
+		c.Reasons = append(c.Reasons, "")
+	}
+}
+
+func init() {
+	plainreason.SetResult = func(c *Case, j int, r *metric.Result) bool {
+		if len(r.Reason) > maxReason || len(r.Verdicts) > 0 {
+			c.SetResult(j, r)
+			return false
+		}
+		c.grow(j)
+		c.Scores[j], c.Reasons[j] = r.Score, r.Reason
+		return true
+	}
+	plainreason.WriteCase = func(w *Writer, c *Case, plain uint64) error {
+		w.plain = plain
+		defer func() { w.plain = 0 }()
+		return w.WriteCase(c)
 	}
 }
 

@@ -94,7 +94,11 @@ func (w *Writer) appendCaseJSON(b []byte, c *Case, full bool) []byte {
 			}
 			n++
 			b = append(w.appendName(b, j), ':')
-			b = appendString(b, r)
+			if j < 64 && w.plain&(1<<j) != 0 {
+				b = append(append(append(b, '"'), r...), '"')
+			} else {
+				b = appendString(b, r)
+			}
 		}
 		b = append(b, '}')
 	}

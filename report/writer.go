@@ -29,6 +29,9 @@ type Writer struct {
 	// names[j] is metric j's name as a JSON string, escaped once for the
 	// run's cases rather than once in each (see appendName).
 	names [][2]string
+	// plain marks, while a case is written through plainreason.WriteCase,
+	// the metrics whose reasons are plain JSON text (bit j, metric j).
+	plain uint64
 	junit *spool
 	md    markdownCases
 	table tableRows

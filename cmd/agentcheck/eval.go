@@ -18,6 +18,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/internal/plainreason"
 	"github.com/agentcheck/agentcheck/internal/samplereuse"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/report"
@@ -89,11 +90,14 @@ type batch struct {
 	// after another (scorer.fastResult).
 	reasons []byte
 	cases   []report.Case // the items' results, the first len(items)
-	warn    []byte        // the items' warnings, a line each
-	stats   stats
-	notes   []note        // samples below a threshold, lower than, higher than or new to the baseline
-	keyed   []keyed       // with a baseline, each sample by name
-	done    chan struct{} // a token when cases and stats are ready
+	// plain marks, for each case, the metrics whose reasons are plain JSON
+	// text (scorer.plain).
+	plain []uint64
+	warn  []byte // the items' warnings, a line each
+	stats stats
+	notes []note        // samples below a threshold, lower than, higher than or new to the baseline
+	keyed []keyed       // with a baseline, each sample by name
+	done  chan struct{} // a token when cases and stats are ready
 }
 
 // stats are counts and the metrics' summaries, per batch and for the
@@ -173,7 +177,7 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, sum
 		<-b.done
 		for i := range b.items {
 			if werr == nil {
-				if werr = wr.WriteCase(&b.cases[i]); werr != nil {
+				if werr = writeCase(wr, &b.cases[i], b.plain[i]); werr != nil {
 					stop.Store(true)
 				}
 			}
@@ -336,6 +340,13 @@ type scorer struct {
 	// explains a tool-call metric's score with Compare on them, which is
 	// what Evaluate would do after gathering them again.
 	gathered bool
+	// fast marks the metrics that fastResult scored, plain those whose
+	// reasons in the case are the tool-call metrics' on calls with plain
+	// names (plainNames), plain JSON text on one line (plainreason): the
+	// JSON formats copy them as they are. names is 0 until the sample's
+	// names are looked at, then 1 if they are plain, 2 if not.
+	fast, plain uint64
+	names       uint8
 }
 
 func newScorer(ctx context.Context, cfg evalConfig) *scorer {
@@ -362,9 +373,11 @@ func (sc *scorer) score(b *batch) {
 	for len(b.cases) < len(b.items) {
 		b.cases = append(b.cases, report.Case{})
 	}
+	b.plain = slices.Grow(b.plain[:0], len(b.items))[:len(b.items)]
 	for i := range b.items {
 		it := &b.items[i]
 		c := resetCase(&b.cases[i], it)
+		sc.plain = 0
 		b.stats.samples++
 		var s agentcheck.Sample
 		err := it.err
@@ -406,6 +419,7 @@ func (sc *scorer) score(b *batch) {
 		}
 		b.warn = sc.appendWarnings(b.warn, it)
 		sc.keepScored(it, c)
+		b.plain[i] = sc.plain
 	}
 }
 
@@ -444,6 +458,7 @@ func (sc *scorer) fail(c *report.Case, notes []note, s agentcheck.Sample) {
 				if r := sc.results[j]; r.Reason != "" && r.Score == c.Scores[j] {
 					r.Verdicts = nil // in c already
 					c.SetResult(j, &r)
+					sc.plain &^= bit(j)
 				}
 			}
 		}
@@ -501,7 +516,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 			err = internalError(rec, p)
 		}
 	}()
-	sc.gathered = false
+	sc.gathered, sc.fast, sc.names = false, 0, 0
 	if read != nil {
 		s = *read
 	} else if s, err = sc.parser.Sample(rec); err != nil {
@@ -529,7 +544,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 					sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
 				}
 				sc.fastResult(&sc.results[j], m.(toolCallMetric), s.ReferenceToolCalls)
-				sc.errs[j] = nil
+				sc.errs[j], sc.fast = nil, sc.fast|bit(j)
 			case metric.ToolCallAccuracy:
 				if s.ReferenceToolCalls == nil {
 					sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
@@ -539,7 +554,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 					sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
 				}
 				sc.fastResult(&sc.results[j], m.(toolCallMetric), s.ReferenceToolCalls)
-				sc.errs[j] = nil
+				sc.errs[j], sc.fast = nil, sc.fast|bit(j)
 			default:
 				sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
 			}
@@ -560,10 +575,58 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 		if sc.cfg.reasons {
 			sc.explain(ctx, j, s)
 		}
-		c.SetResult(j, &sc.results[j])
+		if sc.fast&bit(j) != 0 && (sc.results[j].Reason == "" || sc.plainNames(s)) && setPlainResult(c, j, &sc.results[j]) {
+			sc.plain |= bit(j)
+		} else {
+			c.SetResult(j, &sc.results[j])
+		}
 	}
 	return s, nil
 }
+
+// plainNames reports whether the gathered calls and s's reference calls
+// all have plain names (plainNames), looked at once a sample, when a
+// reason asks.
+func (sc *scorer) plainNames(s agentcheck.Sample) bool {
+	if sc.names == 0 {
+		sc.names = 2
+		if plainNames(sc.calls) && plainNames(s.ReferenceToolCalls) {
+			sc.names = 1
+		}
+	}
+	return sc.names == 1
+}
+
+// plainNames reports whether every call's name is plain JSON text without
+// a space (each byte printable ASCII but ' ', '"', '#' and '\\'): the
+// tool-call metrics' reasons are such text but for the call names they
+// may list (TestToolCallReasonsOnPlainNamesArePlain), so that on such
+// names they are written as they are (plainreason).
+func plainNames(calls []agentcheck.ToolCall) bool {
+	for i := range calls {
+		for _, c := range []byte(calls[i].Name) {
+			if c <= ' ' || c >= 0x7f || c == '"' || c == '#' || c == '\\' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// bit is metric j's bit of a scorer's marks; j from 64 up has none.
+func bit(j int) uint64 {
+	if j >= 64 {
+		return 0
+	}
+	return 1 << j
+}
+
+// setPlainResult and writeCase are report's entry points for reasons
+// known to be plain JSON text on one line (plainreason).
+var (
+	setPlainResult = plainreason.SetResult.(func(*report.Case, int, *metric.Result) bool)
+	writeCase      = plainreason.WriteCase.(func(*report.Writer, *report.Case, uint64) error)
+)
 
 // toolCallMetric is what the fast path asks of the tool-call metrics.
 type toolCallMetric interface {
@@ -630,6 +693,7 @@ func (sc *scorer) explain(ctx context.Context, j int, s agentcheck.Sample) {
 	}
 	if err == nil && r.Score == sc.scores[j] {
 		sc.results[j].Reason = r.Reason
+		sc.fast &^= bit(j)
 	}
 }
 

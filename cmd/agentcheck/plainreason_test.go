@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
+	"github.com/agentcheck/agentcheck/metric"
+	"github.com/agentcheck/agentcheck/report"
+)
+
+// The tool-call metrics' reasons on calls whose names plainNames takes are
+// written through report's plain entry points (plainreason) byte for byte
+// as Case.SetResult and Writer.WriteCase write them: on random calls of
+// every size (up to past the reasons' bound and ToolCallF1's remembered
+// counts), names drawn mostly from plain text and sometimes with a space,
+// a quote, '#', a backslash, a line break or a non-ASCII letter, arguments
+// equal or not, for every tool-call metric eval builds, in jsonl and json.
+// A reason template with such a character, or a name check that lets one
+// through, fails it.
+func TestToolCallReasonsOnPlainNamesArePlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	plain := "abcxyz_-.:/()[]{}0123456789ABZ!$%&'*+,;<=>?@^`|~"
+	odd := []string{" ", `"`, "#", "##[", `\`, "\n", "\t", "é", "\x7f", "\x00", "…"}
+	name := func() string {
+		var b strings.Builder
+		for range 1 + r.IntN(12) {
+			if r.IntN(40) == 0 {
+				b.WriteString(odd[r.IntN(len(odd))])
+			} else {
+				b.WriteByte(plain[r.IntN(len(plain))])
+			}
+		}
+		return b.String()
+	}
+	names := []string{name(), name(), name()}
+	calls := func() []agentcheck.ToolCall {
+		n := r.IntN(6)
+		if r.IntN(10) == 0 {
+			n = 5 + r.IntN(60) // past smallF1, and a reason past maxReason
+		}
+		cs := make([]agentcheck.ToolCall, n)
+		for i := range cs {
+			nm := names[r.IntN(len(names))]
+			if r.IntN(4) == 0 {
+				nm = name()
+			}
+			cs[i] = agentcheck.ToolCall{Name: nm, Args: jsonvalue.Object(jsonvalue.Member{Key: "q", Value: jsonvalue.Int(int64(r.IntN(3)))})}
+		}
+		return cs
+	}
+	var metrics []toolCallMetric
+	for _, any := range []bool{false, true} {
+		for s := metric.ExactText; s <= metric.JaroWinkler; s++ {
+			metrics = append(metrics, metric.ToolCallAccuracy{AnyOrder: any, ArgSimilarity: s})
+		}
+	}
+	metrics = append(metrics, metric.ToolCallF1{}, metric.ToolCallF1{NamesOnly: true})
+	run := &report.Run{Metrics: []report.MetricSummary{{Name: "m"}}}
+	tried := 0
+	for range 20000 {
+		predicted, reference := calls(), calls()
+		if r.IntN(3) == 0 {
+			predicted = reference
+		}
+		if !plainNames(predicted) || !plainNames(reference) {
+			continue
+		}
+		tried++
+		m := metrics[r.IntN(len(metrics))]
+		res := metric.Result{Metric: m.Name()}
+		var b []byte
+		res.Score, b = m.AppendReason(nil, predicted, reference)
+		res.Reason = string(b)
+		for _, f := range []report.Format{report.JSONL, report.JSON} {
+			var want, got bytes.Buffer
+			var c report.Case
+			c.SetResult(0, &res)
+			w := report.NewWriter(&want, f, run)
+			w.WriteCase(&c)
+			w.Close()
+			var pc report.Case
+			ok := setPlainResult(&pc, 0, &res)
+			if ok != (len(res.Reason) <= 500) {
+				t.Fatalf("Expected setPlainResult of a reason of %d bytes to say %v", len(res.Reason), !ok)
+			}
+			w = report.NewWriter(&got, f, run)
+			var mask uint64
+			if ok {
+				mask = 1
+			}
+			writeCase(w, &pc, mask)
+			w.Close()
+			if got.String() != want.String() {
+				t.Fatalf("Expected %T%+v on %s vs %s, reason %q, to be written in %v as\n%s\nbut it is\n%s",
+					m, m, callNames(predicted), callNames(reference), res.Reason, f, want.String(), got.String())
+			}
+		}
+	}
+	if tried < 5000 {
+		t.Fatalf("only %d of the generated cases had plain names", tried)
+	}
+}
+
+// Names with anything but plain JSON text other than a space are not
+// plain; every other name is.
+func TestPlainNames(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		want := c > ' ' && c < 0x7f && c != '"' && c != '#' && c != '\\'
+		for _, n := range []string{string(rune(c)), "ab" + string([]byte{byte(c)}) + "cd"} {
+			if got := plainNames([]agentcheck.ToolCall{{Name: "ok"}, {Name: n}}); got != want {
+				t.Fatalf("Expected plainNames of %q to be %v", n, want)
+			}
+		}
+	}
+	if !plainNames(nil) || !plainNames([]agentcheck.ToolCall{{Name: ""}}) {
+		t.Fatal("Expected no calls and an empty name to be plain")
+	}
+}
+
+func callNames(calls []agentcheck.ToolCall) string {
+	var ns []string
+	for _, c := range calls {
+		ns = append(ns, fmt.Sprintf("%q", c.Name))
+	}
+	return "[" + strings.Join(ns, ", ") + "]"
+}
