@@ -194,6 +194,14 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 		}
 		return r
 	}
+	if d != detailFull && sameCalls(predicted, reference) {
+		// The very calls expected, in order: sorted, both lists take the
+		// same order, so that in any order too each call lines up with
+		// its own copy, whose arguments score 1.
+		r.Score = 1
+		reasonOf(&r, appendAligned(b, len(reference), 1), d, dst)
+		return r
+	}
 	// The pool's scratch, taken when first needed: to sort, to write the
 	// full result, or to compare unequal arguments' texts. Most scores and
 	// reasons need none, and the pool's round trip costs a sample's
@@ -286,18 +294,50 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 		return r
 	}
 	r.Score = score
+	b = appendAligned(b, n, score)
+	reasonOf(&r, b, d, dst)
+	if d == detailFull {
+		sc.text = b[:0]
+	}
+	return r
+}
+
+// appendAligned writes the reason of n calls aligned by name whose
+// arguments' mean score is score.
+func appendAligned(b []byte, n int, score float64) []byte {
 	b = appendCount(b, n)
 	if n == 1 {
 		b = append(b, " call aligned by name; mean argument score "...)
 	} else {
 		b = append(b, " calls aligned by name; mean argument score "...)
 	}
-	b = appendScore4(b, score)
-	reasonOf(&r, b, d, dst)
-	if d == detailFull {
-		sc.text = b[:0]
+	return appendScore4(b, score)
+}
+
+// sameCalls reports whether predicted and reference are the same calls in
+// the same order, each pair's arguments read from the same text (or both
+// absent): pairs whose names line up and whose arguments score 1 (argScore)
+// without a look at their values.
+func sameCalls(predicted, reference []agentcheck.ToolCall) bool {
+	if len(predicted) != len(reference) {
+		return false
 	}
-	return r
+	for i := range reference {
+		p, r := &predicted[i], &reference[i]
+		if p.Name != r.Name || p.InvalidArgs != "" || r.InvalidArgs != "" {
+			return false
+		}
+		switch pk, rk := p.Args.Kind(), r.Args.Kind(); {
+		case pk == jsonvalue.NullKind && rk == jsonvalue.NullKind:
+		case pk == jsonvalue.ObjectKind && rk == jsonvalue.ObjectKind:
+			if src := r.Args.Source(); src == "" || src != p.Args.Source() {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func appendCallNames(b []byte, calls []agentcheck.ToolCall) []byte {

@@ -624,3 +624,74 @@ func TestAppendReasonAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// The same calls in the same order score 1 without being paired
+// (sameCalls), and that is Compare's score and reason, which pairs them:
+// on random reference lists, each made again from its text (the same
+// arguments' source), from values built in code (no source), with an
+// argument changed, two calls swapped, arguments invalid, a name changed,
+// or a call more (arguments of every shape, absent and an array among
+// them); in order and in any order.
+func TestSameCallsScoreAsPaired(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	texts := []string{`{"q": "paris", "n": 3}`, `{"n": 3, "q": "paris"}`, `{"q": "paris", "n": 3.0}`, `{}`, `{"a": [1, 2], "b": {"c": null}}`, `[1, 2]`, `null`}
+	names := []string{"search", "book", "pay"}
+	call := func() (agentcheck.ToolCall, string) {
+		text := texts[r.IntN(len(texts))]
+		return agentcheck.ToolCall{Name: names[r.IntN(len(names))], Args: jsonvalue.MustParse(text)}, text
+	}
+	same := 0
+	for range 20000 {
+		n := r.IntN(6)
+		ref := make([]agentcheck.ToolCall, n)
+		srcs := make([]string, n)
+		for i := range ref {
+			ref[i], srcs[i] = call()
+		}
+		pred := make([]agentcheck.ToolCall, n)
+		for i := range pred {
+			pred[i] = agentcheck.ToolCall{Name: ref[i].Name, Args: jsonvalue.MustParse(srcs[i])}
+		}
+		if n > 0 {
+			i := r.IntN(n)
+			switch r.IntN(9) {
+			case 0: // the same values, built in code: no source
+				if pred[i].Args.Kind() == jsonvalue.ObjectKind {
+					pred[i].Args = jsonvalue.Object(pred[i].Args.Members()...)
+				}
+			case 7: // the same values, from other text
+				pred[i].Args = jsonvalue.MustParse(string(mustMarshal(pred[i].Args)))
+			case 1:
+				pred[i].Args = jsonvalue.MustParse(`{"q": "rome", "n": 3}`)
+			case 2:
+				j := r.IntN(n)
+				pred[i], pred[j] = pred[j], pred[i]
+			case 3:
+				pred[i].InvalidArgs, pred[i].Args = "{oops", jsonvalue.Value{}
+			case 4:
+				ref[i].InvalidArgs, ref[i].Args = "{oops", jsonvalue.Value{}
+			case 5:
+				pred[i].Name = "other"
+			case 6:
+				extra, _ := call()
+				pred = append(pred, extra)
+			}
+		}
+		if sameCalls(pred, ref) {
+			same++
+		}
+		for _, m := range []interface {
+			Compare(predicted, reference []agentcheck.ToolCall) Result
+			AppendReason(dst []byte, predicted, reference []agentcheck.ToolCall) (float64, []byte)
+		}{ToolCallAccuracy{}, ToolCallAccuracy{AnyOrder: true}, ToolCallAccuracy{AnyOrder: true, ArgSimilarity: Levenshtein}} {
+			want := m.Compare(pred, ref)
+			score, reason := m.AppendReason(nil, pred, ref)
+			if math.Float64bits(score) != math.Float64bits(want.Score) || string(reason) != want.Reason {
+				t.Fatalf("%#v on %v vs %v: AppendReason gives %v, %q; Compare %v, %q", m, pred, ref, score, reason, want.Score, want.Reason)
+			}
+		}
+	}
+	if same < 4000 {
+		t.Fatalf("only %d of the lists were the same calls", same)
+	}
+}
