@@ -501,6 +501,11 @@ func TestToolCallF1PairwiseAgreesWithKeys(t *testing.T) {
 				ref[i] = randCall()
 			}
 		}
+		if rng.IntN(4) == 0 {
+			// The same calls on both sides (sameCalls), NaNs and
+			// repeated keys among their arguments.
+			ref, nr = slices.Clone(pred), np
+		}
 		type counts struct {
 			Actual, Expected, TP, Paired int
 			Match                        []int
