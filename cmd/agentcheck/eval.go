@@ -604,14 +604,25 @@ func (sc *scorer) plainNames(s agentcheck.Sample) bool {
 // names they are written as they are (plainreason).
 func plainNames(calls []agentcheck.ToolCall) bool {
 	for i := range calls {
-		for _, c := range []byte(calls[i].Name) {
-			if c <= ' ' || c >= 0x7f || c == '"' || c == '#' || c == '\\' {
+		name := calls[i].Name
+		for j := 0; j < len(name); j++ {
+			if !plainNameByte[name[j]] {
 				return false
 			}
 		}
 	}
 	return true
 }
+
+// plainNameByte marks the bytes plainNames takes: one lookup a byte of
+// every name, where five comparisons were a sixth of the scoring's own
+// instructions on the spec's vectors.
+var plainNameByte = func() (t [256]bool) {
+	for c := '!'; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '#' && c != '\\'
+	}
+	return t
+}()
 
 // bit is metric j's bit of a scorer's marks; j from 64 up has none.
 func bit(j int) uint64 {
