@@ -233,8 +233,10 @@ func (p *parser) object(depth int) (Value, error) {
 // number alone a call: through nextKey and value, the arguments of a
 // generated sample took a third more instructions (callgrind).
 func (p *parser) flatObject() (Value, string, bool) {
-	src := p.src
-	start, pos := len(p.arena), p.pos
+	// The arena in a local, written back as the loop ends: kept in p, each
+	// member reloaded and stored its header.
+	src, arena := p.src, p.arena
+	start, pos := len(arena), p.pos
 	n := 0
 	i := spaceEnd(src, pos+1) // after the '{'
 	if i < len(src) && src[i] == '}' {
@@ -254,11 +256,16 @@ func (p *parser) flatObject() (Value, string, bool) {
 		if high && !utf8.ValidString(key) {
 			break
 		}
-		if i = spaceEnd(src, end+1); i >= len(src) || src[i] != ':' {
-			break
-		}
-		if i = spaceEnd(src, i+1); i >= len(src) {
-			break
+		// The colon: ": " as JSON is mostly written, else any space.
+		if i = end + 1; i+2 < len(src) && src[i] == ':' && src[i+1] == ' ' && src[i+2] > ' ' {
+			i += 2
+		} else {
+			if i = spaceEnd(src, i); i >= len(src) || src[i] != ':' {
+				break
+			}
+			if i = spaceEnd(src, i+1); i >= len(src) {
+				break
+			}
 		}
 		// The value: a scalar.
 		var v Value
@@ -288,11 +295,11 @@ func (p *parser) flatObject() (Value, string, bool) {
 			i += 4
 		case c == '{' || c == '[':
 			// The members read go onto the stack, as object reads them.
-			for _, m := range p.arena[start : start+n] {
+			for _, m := range arena[start : start+n] {
 				p.push(m)
 			}
-			clear(p.arena[start : start+n])
-			p.arena, p.pos = p.arena[:start], i
+			clear(arena[start : start+n])
+			p.arena, p.pos = arena[:start], i
 			return Value{}, key, false
 		default:
 			goto fail // NaN, Infinity, or malformed
@@ -300,7 +307,7 @@ func (p *parser) flatObject() (Value, string, bool) {
 		{
 			// A key given again keeps its first place and takes the last
 			// value, as addMember does.
-			members := p.arena[start : start+n]
+			members := arena[start : start+n]
 			dup := false
 			for j := range members {
 				if members[j].Key == key {
@@ -309,23 +316,29 @@ func (p *parser) flatObject() (Value, string, bool) {
 				}
 			}
 			if !dup {
-				if start+n == cap(p.arena) {
+				if start+n == cap(arena) {
 					goto fail
 				}
-				p.arena = p.arena[:start+n+1]
-				p.arena[start+n] = Member{key, v}
+				arena = arena[:start+n+1]
+				arena[start+n] = Member{key, v}
 				n++
 			}
+		}
+		// What follows the value: ", " before the next key as JSON is
+		// mostly written, else any space and ',' or '}'.
+		if i+2 < len(src) && src[i] == ',' && src[i+1] == ' ' && src[i+2] == '"' {
+			i += 2
+			continue
 		}
 		if i = spaceEnd(src, i); i >= len(src) {
 			break
 		}
 		if src[i] == '}' {
-			p.pos = i + 1
+			p.arena, p.pos = arena, i+1
 			if n == 0 {
 				return Value{kind: ObjectKind, s: src[pos:p.pos], elems: []Member{}}, "", true
 			}
-			return Value{kind: ObjectKind, s: src[pos:p.pos], elems: p.arena[start : start+n : start+n]}, "", true
+			return Value{kind: ObjectKind, s: src[pos:p.pos], elems: arena[start : start+n : start+n]}, "", true
 		}
 		if src[i] != ',' {
 			break
@@ -333,8 +346,8 @@ func (p *parser) flatObject() (Value, string, bool) {
 		i = spaceEnd(src, i+1)
 	}
 fail:
-	clear(p.arena[start : start+n])
-	p.arena, p.pos = p.arena[:start], pos
+	clear(arena[start : start+n])
+	p.arena, p.pos = arena[:start], pos
 	return Value{}, "", false
 }
 

@@ -295,9 +295,9 @@ func TestFlatObjectIsTheGeneralReading(t *testing.T) {
 			b.WriteString("{")
 			for i := range r.IntN(6) {
 				if i > 0 {
-					b.WriteString(pick([]string{",", ", ", " ,", ",\n\t"}, []string{",,", ""}))
+					b.WriteString(pick([]string{",", ", ", ", ", " ,", ",\n\t", ",  ", ", \n"}, []string{",,", ""}))
 				}
-				b.WriteString(pick(keyGood, keyBad) + pick([]string{":", ": ", " :", "\r\n:\t"}, []string{"", "::"}) + gen(depth+1))
+				b.WriteString(pick(keyGood, keyBad) + pick([]string{":", ": ", ": ", " :", "\r\n:\t", ":  ", ": \t"}, []string{"", "::"}) + gen(depth+1))
 			}
 			b.WriteString(pick([]string{"}", " }", "\n}"}, []string{"", ",}"}))
 			return b.String()
