@@ -170,6 +170,9 @@ func ragasToolCall(v jsonvalue.Value) (ToolCall, error) {
 // in every order of the fields, given twice, and with malformed JSON after
 // a problem with a field.
 var sampleSeeds = []string{
+	// Space after a colon other than the one space the fast path reads
+	// in one test.
+	"{\"user_input\":  [{\"type\": \"human\",  \"content\": \"x\"}, {\"type\":\t\"ai\", \"content\":\n\"y\", \"tool_calls\": [{\"name\":  \"f\", \"args\": \t{\"a\": 1}}]}], \"reference_tool_calls\": \n[{\"name\": \"f\", \"args\": {}}]}",
 	`{"id": "case-7", "user_input": [{"type": "human", "content": "hi"}]}`,
 	`{"user_input": [{"type": "human", "content": "hi"}], "id": 42}`,
 	`{"id": -0, "user_input": []}`,
