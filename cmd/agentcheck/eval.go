@@ -377,7 +377,7 @@ func (sc *scorer) score(b *batch) {
 	for i := range b.items {
 		it := &b.items[i]
 		c := resetCase(&b.cases[i], it)
-		sc.plain = 0
+		sc.plain, b.plain[i] = 0, 0 // set again once the sample is scored
 		b.stats.samples++
 		var s agentcheck.Sample
 		err := it.err

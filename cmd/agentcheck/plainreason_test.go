@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -128,4 +131,104 @@ func callNames(calls []agentcheck.ToolCall) string {
 		ns = append(ns, fmt.Sprintf("%q", c.Name))
 	}
 	return "[" + strings.Join(ns, ", ") + "]"
+}
+
+// eval writes each sample's tool-call reasons as the metrics word them,
+// whether or not its calls' names are plain, whatever the sample before
+// it had: samples with plain names and with a quote, a backslash, '#' or
+// a non-ASCII letter in one, in random order, mostly with names that do
+// not line up (so that the reasons list them), read back from jsonl and
+// json with one worker and two, each reason equal to Compare's. A plain
+// path kept for a sample whose names are not plain writes a reason
+// unescaped, which is not valid JSON or not the metric's reason.
+func TestEvalWritesEachSamplesReasonsWhateverTheSampleBefore(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(13, 14))
+	odd := []string{`"`, `\`, "#", "##[", "é"}
+	name := func(plain bool) string {
+		n := []string{"search", "book", "pay"}[r.IntN(3)]
+		if !plain {
+			n += odd[r.IntN(len(odd))] + "x"
+		}
+		return n
+	}
+	call := func(plain bool) string {
+		nm, _ := json.Marshal(name(plain))
+		return fmt.Sprintf(`{"name": %s, "args": {"n": %d}}`, nm, r.IntN(2))
+	}
+	var in strings.Builder
+	var samples []agentcheck.Sample
+	for k := range 400 {
+		// A sample with plain names first, then one with a quote in a
+		// name, both with names that do not line up.
+		plain := k == 0 || k > 1 && r.IntN(2) == 0
+		var pred, ref []string
+		for range 1 + r.IntN(3) {
+			pred = append(pred, call(plain))
+		}
+		for range 1 + r.IntN(3) {
+			ref = append(ref, call(plain || r.IntN(2) == 0))
+		}
+		if k < 2 {
+			pred, ref = []string{call(plain)}, []string{`{"name": "other", "args": {}}`}
+		}
+		line := fmt.Sprintf(`{"user_input": [{"type": "human", "content": "q"}, {"type": "ai", "content": "", "tool_calls": [%s]}], "reference_tool_calls": [%s]}`,
+			strings.Join(pred, ", "), strings.Join(ref, ", "))
+		s, err := agentcheck.ParseSample(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples = append(samples, s)
+		in.WriteString(line + "\n")
+	}
+	file := filepath.Join(t.TempDir(), "names.jsonl")
+	if err := os.WriteFile(file, []byte(in.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	metrics := []toolCallMetric{metric.ToolCallAccuracy{}, metric.ToolCallF1{}}
+	for _, workers := range []string{"1", "2"} {
+		for _, format := range []string{"jsonl", "json"} {
+			var out, errOut bytes.Buffer
+			if code := run([]string{"eval", "--workers", workers, "--metrics", "tool_call_accuracy,tool_call_f1", "--format", format, file}, nil, &out, &errOut); code != exitOK && code != exitFailed {
+				t.Fatalf("exit %d; stderr:\n%s", code, errOut.String())
+			}
+			type line struct {
+				Reasons map[string]string `json:"reasons"`
+			}
+			var lines []line
+			if format == "json" {
+				var doc struct {
+					Samples []line `json:"samples"`
+				}
+				if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+					t.Fatalf("--format json --workers %s: %v", workers, err)
+				}
+				lines = doc.Samples
+			} else {
+				for i, text := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+					var l line
+					if err := json.Unmarshal([]byte(text), &l); err != nil {
+						t.Fatalf("--format jsonl --workers %s, sample %d: %v in %s", workers, i, err, text)
+					}
+					lines = append(lines, l)
+				}
+			}
+			if len(lines) != len(samples) {
+				t.Fatalf("%d samples written, want %d", len(lines), len(samples))
+			}
+			for i, s := range samples {
+				for _, m := range metrics {
+					want := ""
+					if res := m.(interface {
+						Compare(predicted, reference []agentcheck.ToolCall) metric.Result
+					}).Compare(s.Conversation.ToolCalls(), s.ReferenceToolCalls); res.Score < 1 {
+						want = res.Reason
+					}
+					if got := lines[i].Reasons[m.Name()]; got != want {
+						t.Fatalf("--format %s --workers %s, sample %d: Expected the %s reason %q, but it is %q", format, workers, i, m.Name(), want, got)
+					}
+				}
+			}
+		}
+	}
 }
