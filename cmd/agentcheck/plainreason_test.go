@@ -26,6 +26,7 @@ import (
 // A reason template with such a character, or a name check that lets one
 // through, fails it.
 func TestToolCallReasonsOnPlainNamesArePlain(t *testing.T) {
+	t.Parallel() // slow: it overlaps the package's other slow tests
 	r := rand.New(rand.NewPCG(7, 8))
 	plain := "abcxyz_-.:/()[]{}0123456789ABZ!$%&'*+,;<=>?@^`|~"
 	odd := []string{" ", `"`, "#", "##[", `\`, "\n", "\t", "é", "\x7f", "\x00", "…"}
