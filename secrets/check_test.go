@@ -162,6 +162,7 @@ func TestCheckFindsEachKindOfLeak(t *testing.T) {
 		{"Google API key", respBody(`{"note":"` + google + `"}`), google, "response body", `Google API key "AIza…"`},
 		{"Slack token", reqBody(`{"note":"` + slack + `"}`), slack, "request body", `Slack token "xoxb…"`},
 		{"bearer token in a body", reqBody(`curl -H "Authorization: Bearer ` + bearer + `" https://x`), bearer, "request body", `bearer token "` + bearer[:4] + `…"`},
+		{"bearer token in any case (the scheme is case-insensitive)", reqBody(`curl -H "authorization: bEaReR ` + bearer + `" https://x`), bearer, "request body", `bearer token "` + bearer[:4] + `…"`},
 		{"JWT", respBody(`{"id_token_hint":"` + jwt + `"}`), jwt, "response body", `JWT "eyJh…"`},
 		{"api_key JSON field", reqBody(`{"model":"m","api_key":"` + hexKey + `"}`), hexKey, "request body", `"api_key" field "3f9a…"`},
 		{"client_secret JSON field", reqBody(`{"auth":{"client_secret":"` + hexKey + `"}}`), hexKey, "request body", `"client_secret" field "3f9a…"`},

@@ -19,7 +19,13 @@ import (
 type keyFormat struct {
 	name  string
 	hints []string
-	re    *lazyRegexp // the secret is the last group, or the whole match
+	// fold is, for a format matched in any case, a word of lower-case
+	// ASCII letters (none that Unicode folds with another: not k or s)
+	// that every text it matches holds in some case, looked for so
+	// (containsFold) in place of hints: an HTTP auth scheme is
+	// case-insensitive, and "BeAreR" held neither of bearer's old hints.
+	fold string
+	re   *lazyRegexp // the secret is the last group, or the whole match
 	// plain: the secret need not mix letters and digits (a private key's
 	// armour, a connection string's password).
 	plain bool
@@ -147,7 +153,7 @@ var keyFormats = []keyFormat{
 	prefixed("Bitbucket token", 30, "ATBB", "ATCTT3"),
 	{name: "JWT", hints: []string{"eyJ"}, re: lazy(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`)},
 	{name: "Telegram bot token", hints: []string{"bot"}, re: lazy(`bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})`)},
-	{name: "bearer token", hints: []string{"earer", "EARER"}, re: lazy(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
+	{name: "bearer token", fold: "bearer", re: lazy(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
 	{name: "password in a connection string", hints: []string{"@"}, plain: true,
 		re: lazy(`\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@"'<>\\]*:([^\s/@"'<>\\]+)@[A-Za-z0-9\[]`)},
 }
@@ -178,6 +184,8 @@ var (
 	anchorIndex [256]uint8
 	// wholeHints are the hints without an anchor byte.
 	wholeHints []formatHint
+	// foldFormats are the formats looked for by their fold word.
+	foldFormats []int
 )
 
 // buildHints fills hintsNear, anchorIndex and wholeHints, on first use:
@@ -191,6 +199,9 @@ var buildHints = sync.OnceFunc(func() {
 		anchorIndex[anchors[i]] = uint8(i + 1)
 	}
 	for i, f := range keyFormats {
+		if f.fold != "" {
+			foldFormats = append(foldFormats, i)
+		}
 		for _, h := range f.hints {
 			a := strings.IndexAny(h, anchors)
 			switch {
@@ -262,7 +273,31 @@ func formatsIn(s string) formatSet {
 			set.add(h.format)
 		}
 	}
+	for _, i := range foldFormats {
+		if !set.has(i) && containsFold(s, keyFormats[i].fold) {
+			set.add(i)
+		}
+	}
 	return set
+}
+
+// containsFold reports whether s holds word, lower-case ASCII letters
+// (keyFormat.fold), in any case: at each of its first letter, lower or
+// upper case, found by a vectorized search, the rest compared.
+func containsFold(s, word string) bool {
+	for _, c := range [2]byte{word[0], word[0] - 'a' + 'A'} {
+		for i := 0; ; i++ {
+			j := strings.IndexByte(s[i:], c)
+			if j < 0 {
+				break
+			}
+			i += j
+			if len(s)-i >= len(word) && strings.EqualFold(s[i:i+len(word)], word) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // inBlob: the token at start sits inside a run of base64 (an image, audio

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -34,4 +35,34 @@ func FuzzFormatHints(f *testing.F) {
 			}
 		}
 	})
+}
+
+// containsFold is strings.Contains of the lower-cased text, on every
+// string of a small alphabet up to 7 bytes and on random longer ones.
+func TestContainsFold(t *testing.T) {
+	alphabet := []string{"b", "B", "e", "E", "a", "A", "r", "R", " ", "é"}
+	check := func(s string) {
+		if got, want := containsFold(s, "bear"), strings.Contains(strings.ToLower(s), "bear"); got != want {
+			t.Fatalf("Expected containsFold(%q, \"bear\") to be %v", s, want)
+		}
+	}
+	var all func(prefix string, n int)
+	all = func(prefix string, n int) {
+		check(prefix)
+		if n == 0 {
+			return
+		}
+		for _, a := range alphabet {
+			all(prefix+a, n-1)
+		}
+	}
+	all("", 5)
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 5000 {
+		var b strings.Builder
+		for range r.IntN(60) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		check(b.String())
+	}
 }
