@@ -11,13 +11,15 @@ import (
 // name possibly spelled with escapes, "\u0061pi_key", and spaces or tabs
 // around ":"), `api_key=value`, `aws_secret_access_key = value` (INI),
 // `HF_TOKEN="value"` (.env), `<SecretAccessKey>value</SecretAccessKey>`
-// (XML), or a weaker name after "?" or "&", as in a URL inside text:
-// `?token=value`, `&sig=value`.
+// (XML), a weaker name after "?" or "&", as in a URL inside text:
+// `?token=value`, `&sig=value`, or a line `password: value` (YAML, a
+// header block, a note; lineAssignment).
 type assignment struct {
 	name       string
 	kind       nameKind
 	start, end int // the value's span
 	json       bool
+	line       bool // name: value
 }
 
 func nameByte(c byte) bool {
@@ -38,6 +40,9 @@ func assignments(s string) (out []assignment, keyed bool) {
 	for i := range indexes(s, ":") {
 		a, key, ok := jsonAssignment(s, i)
 		keyed = keyed || key
+		if !key {
+			a, ok = lineAssignment(s, i)
+		}
 		if ok && a.end > a.start {
 			out = append(out, a)
 		}
@@ -111,6 +116,60 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 		k++
 	}
 	return assignment{name: name, kind: kind, start: start, end: k}, k > start
+}
+
+// lineAssignment reads `name: value` around the ":" at i, as YAML, a
+// header block or a note writes it: the name starts a line (after
+// indentation or a list's "- "), or the text of a JSON string (after its
+// quote or an escaped line break), and a blank follows the ":"; the value
+// is the rest of the line. Prose labels things so too ("Password: see the
+// vault"), so that the value must look like a credential whatever the
+// name: the assignment's kind is weakName (credentialShaped).
+func lineAssignment(s string, i int) (assignment, bool) {
+	j := i
+	for j > 0 && nameByte(s[j-1]) {
+		j--
+	}
+	if j == i || i+1 >= len(s) || !blank(s[i+1]) {
+		return assignment{}, false
+	}
+	p := j
+	for p > 0 && blank(s[p-1]) {
+		p--
+	}
+	if p > 0 && s[p-1] == '-' && p < j { // "- name:", an item of a list
+		for p--; p > 0 && blank(s[p-1]); p-- {
+		}
+	}
+	if !(p == 0 || s[p-1] == '\n' || s[p-1] == '"' || p >= 2 && s[p-2] == '\\' && s[p-1] == 'n') {
+		return assignment{}, false
+	}
+	name := s[j:i]
+	if fieldKind(name) == notSecret {
+		return assignment{}, false
+	}
+	start := i + 1
+	for start < len(s) && blank(s[start]) {
+		start++
+	}
+	if start < len(s) && (s[start] == '"' || s[start] == '\'') {
+		// A quoted value, on its line.
+		q := s[start]
+		start++
+		end := strings.IndexByte(s[start:], q)
+		if nl := strings.IndexByte(s[start:], '\n'); end < 0 || nl >= 0 && nl < end {
+			return assignment{}, false
+		}
+		return assignment{name: name, kind: weakName, start: start, end: start + end, line: true}, end > 0
+	}
+	end := start
+	for end < len(s) && !strings.ContainsRune("\r\n\\\"", rune(s[end])) && !(s[end] == '#' && blank(s[end-1])) {
+		end++
+	}
+	for end > start && blank(s[end-1]) {
+		end--
+	}
+	return assignment{name: name, kind: weakName, start: start, end: end, line: true}, end > start
 }
 
 // jsonAssignment reads `"name": "value"` around the ":" at i (quotes

@@ -162,6 +162,9 @@ func TestCheckFindsEachKindOfLeak(t *testing.T) {
 		{"Google API key", respBody(`{"note":"` + google + `"}`), google, "response body", `Google API key "AIza…"`},
 		{"Slack token", reqBody(`{"note":"` + slack + `"}`), slack, "request body", `Slack token "xoxb…"`},
 		{"bearer token in a body", reqBody(`curl -H "Authorization: Bearer ` + bearer + `" https://x`), bearer, "request body", `bearer token "` + bearer[:4] + `…"`},
+		{"password on a YAML line", reqBody("db:\n  host: db.internal\n  password: " + password + "\n"), password, "request body", `password: "` + password[:4] + `…"`},
+		{"client_secret quoted in a YAML list", respBody("clients:\n  - name: web\n  - client_secret: '" + hexKey + "'\n"), hexKey, "response body", `client_secret: "` + hexKey[:4] + `…"`},
+		{"password line in a JSON string", reqBody(`{"messages":[{"role":"user","content":"here you go\npassword: ` + password + `"}]}`), password, "request body", `password: "` + password[:4] + `…"`},
 		{"bearer token in any case (the scheme is case-insensitive)", reqBody(`curl -H "authorization: bEaReR ` + bearer + `" https://x`), bearer, "request body", `bearer token "` + bearer[:4] + `…"`},
 		{"JWT", respBody(`{"id_token_hint":"` + jwt + `"}`), jwt, "response body", `JWT "eyJh…"`},
 		{"api_key JSON field", reqBody(`{"model":"m","api_key":"` + hexKey + `"}`), hexKey, "request body", `"api_key" field "3f9a…"`},
@@ -215,6 +218,8 @@ func TestCheckKnowsTheVocabulary(t *testing.T) {
 		`"metadata":{"key":"session-7","token":"Hello","token_budget":"1000","api_key_env":"OPENAI_API_KEY","secret_key":"***"},"user":"agentcheck-prompt:goal/v1","seed":42}`
 	it.Response.Body = `{"id":"chatcmpl-9xYz3AbC","system_fingerprint":"fp_44709d6fcb",` +
 		`"choices":[{"index":0,"message":{"role":"assistant","content":"{\"verdict\":1,\"reason\":\"the api_key was [REDACTED]\"}"},` +
+		// Lines that label things as a config's lines assign them.
+		`"notes":"Password: see the vault\npassword: later.\napi_key: <YOUR_API_KEY>\nsecret: true\nclient_secret: ${CLIENT_SECRET}\npassword: ********\nPassword: 8 characters or more",` +
 		`"logprobs":{"content":[{"token":"Hello","logprob":-0.1,"bytes":[72],"top_logprobs":[{"token":"Hi","logprob":-2.3}]}]}}],` +
 		`"usage":{"prompt_tokens":181,"completion_tokens":17,"total_tokens":198,"prompt_tokens_details":{"cached_tokens":0}}}`
 	path, text := writeCassette(t, it)
@@ -377,6 +382,26 @@ func BenchmarkCheck(b *testing.B) {
 	for b.Loop() {
 		if f, err := Check(path, Rules{JSONPaths: []string{"messages.*.name"}, Patterns: []string{`acct-[0-9]+`}}); err != nil || len(f) > 0 {
 			b.Fatal(f, err)
+		}
+	}
+}
+
+// A credential on a line `name: value` is redacted where it stands, the
+// name, the quotes and the rest of the text kept; a label of prose is not.
+func TestRedactorScrubsLineAssignments(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "3f9a" + fakeKey("", 28)
+	for in, want := range map[string]string{
+		"db:\n  host: db.internal\n  password: " + key + "\n": "db:\n  host: db.internal\n  password: " + Redacted + "\n",
+		"clients:\n  - client_secret: '" + key + "'  # web\n": "clients:\n  - client_secret: '" + Redacted + "'  # web\n",
+		"API_KEY: " + key:                         "API_KEY: " + Redacted,
+		"Password: see the vault\nsecret: true\n": "Password: see the vault\nsecret: true\n",
+	} {
+		if got := x.Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

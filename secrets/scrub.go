@@ -66,8 +66,11 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			continue
 		}
 		what := a.name + "=" + mask(v)
-		if a.json {
+		switch {
+		case a.json:
 			what = strconv.Quote(a.name) + " field " + mask(v)
+		case a.line:
+			what = a.name + ": " + mask(v)
 		}
 		out = append(out, span{a.start, a.end, what, ""})
 	}
