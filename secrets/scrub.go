@@ -618,9 +618,14 @@ func (x *Redactor) lines(b []byte, events bool) ([]byte, bool) {
 }
 
 // form scrubs an application/x-www-form-urlencoded body pair by pair,
-// keeping their order and encoding.
+// keeping their order and encoding, and then as text whole: what the text
+// holds across pairs (a JSON fragment whose string runs past an "&") is
+// what the check, which reads the stored body as text, finds in it.
 func (x *Redactor) form(b []byte) ([]byte, bool) {
 	out, changed := x.pairs(string(b), true, x.text)
+	if t, ok := x.text(out); ok {
+		out, changed = t, true
+	}
 	return []byte(out), changed
 }
 
