@@ -638,6 +638,7 @@ func TestAppendReasonAllocatesNothing(t *testing.T) {
 // or a call more (arguments of every shape, absent and an array among
 // them); in order and in any order.
 func TestSameCallsScoreAsPaired(t *testing.T) {
+	t.Parallel() // it overlaps the package's other slow tests
 	r := rand.New(rand.NewPCG(11, 12))
 	texts := []string{`{"q": "paris", "n": 3}`, `{"n": 3, "q": "paris"}`, `{"q": "paris", "n": 3.0}`, `{}`, `{"a": [1, 2], "b": {"c": null}}`, `[1, 2]`, `null`}
 	names := []string{"search", "book", "pay"}
