@@ -12,14 +12,16 @@ import (
 // around ":"), `api_key=value`, `aws_secret_access_key = value` (INI),
 // `HF_TOKEN="value"` (.env), `<SecretAccessKey>value</SecretAccessKey>`
 // (XML), a weaker name after "?" or "&", as in a URL inside text:
-// `?token=value`, `&sig=value`, or a line `password: value` (YAML, a
-// header block, a note; lineAssignment).
+// `?token=value`, `&sig=value`, a line `password: value` (YAML, a header
+// block, a note; lineAssignment), or a command's flag `--password value`
+// (flagAssignment).
 type assignment struct {
 	name       string
 	kind       nameKind
 	start, end int // the value's span
 	json       bool
 	line       bool // name: value
+	flag       bool // --name value
 }
 
 func nameByte(c byte) bool {
@@ -44,6 +46,11 @@ func assignments(s string) (out []assignment, keyed bool) {
 			a, ok = lineAssignment(s, i)
 		}
 		if ok && a.end > a.start {
+			out = append(out, a)
+		}
+	}
+	for i := range indexes(s, "--") {
+		if a, ok := flagAssignment(s, i); ok {
 			out = append(out, a)
 		}
 	}
@@ -170,6 +177,47 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		end--
 	}
 	return assignment{name: name, kind: weakName, start: start, end: end, line: true}, end > start
+}
+
+// flagAssignment reads a command line's `--name value` at the "--" at i
+// (`--name=value` is equalsAssignment's): the flag starts a word, a blank
+// follows its name, and the value is the next word, quoted or not, unless
+// it is another flag. As in lineAssignment, the value must look like a
+// credential whatever the name (weakName's test): `--token-budget 1000`
+// and `--password-file ~/.pw` stay.
+func flagAssignment(s string, i int) (assignment, bool) {
+	if i > 0 && !blank(s[i-1]) && s[i-1] != '\n' && s[i-1] != '"' && s[i-1] != '\'' {
+		return assignment{}, false
+	}
+	j := i + 2
+	for j < len(s) && nameByte(s[j]) {
+		j++
+	}
+	name := s[i+2 : j]
+	if name == "" || j >= len(s) || !blank(s[j]) || fieldKind(name) == notSecret {
+		return assignment{}, false
+	}
+	start := j
+	for start < len(s) && blank(s[start]) {
+		start++
+	}
+	if start >= len(s) || s[start] == '-' {
+		return assignment{}, false
+	}
+	if s[start] == '"' || s[start] == '\'' {
+		q := s[start]
+		start++
+		end := strings.IndexByte(s[start:], q)
+		if nl := strings.IndexByte(s[start:], '\n'); end < 0 || nl >= 0 && nl < end {
+			return assignment{}, false
+		}
+		return assignment{name: name, kind: weakName, start: start, end: start + end, flag: true}, end > 0
+	}
+	end := start
+	for end < len(s) && !strings.ContainsRune(" \t\r\n\\\"'", rune(s[end])) {
+		end++
+	}
+	return assignment{name: name, kind: weakName, start: start, end: end, flag: true}, end > start
 }
 
 // jsonAssignment reads `"name": "value"` around the ":" at i (quotes

@@ -165,6 +165,7 @@ func TestCheckFindsEachKindOfLeak(t *testing.T) {
 		{"password on a YAML line", reqBody("db:\n  host: db.internal\n  password: " + password + "\n"), password, "request body", `password: "` + password[:4] + `…"`},
 		{"client_secret quoted in a YAML list", respBody("clients:\n  - name: web\n  - client_secret: '" + hexKey + "'\n"), hexKey, "response body", `client_secret: "` + hexKey[:4] + `…"`},
 		{"password line in a JSON string", reqBody(`{"messages":[{"role":"user","content":"here you go\npassword: ` + password + `"}]}`), password, "request body", `password: "` + password[:4] + `…"`},
+		{"a command's --api-key flag in tool call arguments", reqBody(`{"tool_calls":[{"function":{"name":"shell","arguments":"{\"cmd\":\"deploy --api-key ` + hexKey + ` --yes\"}"}}]}`), hexKey, "request body", `--api-key "` + hexKey[:4] + `…"`},
 		{"bearer token in any case (the scheme is case-insensitive)", reqBody(`curl -H "authorization: bEaReR ` + bearer + `" https://x`), bearer, "request body", `bearer token "` + bearer[:4] + `…"`},
 		{"JWT", respBody(`{"id_token_hint":"` + jwt + `"}`), jwt, "response body", `JWT "eyJh…"`},
 		{"api_key JSON field", reqBody(`{"model":"m","api_key":"` + hexKey + `"}`), hexKey, "request body", `"api_key" field "3f9a…"`},
@@ -220,6 +221,8 @@ func TestCheckKnowsTheVocabulary(t *testing.T) {
 		`"choices":[{"index":0,"message":{"role":"assistant","content":"{\"verdict\":1,\"reason\":\"the api_key was [REDACTED]\"}"},` +
 		// Lines that label things as a config's lines assign them.
 		`"notes":"Password: see the vault\npassword: later.\napi_key: <YOUR_API_KEY>\nsecret: true\nclient_secret: ${CLIENT_SECRET}\npassword: ********\nPassword: 8 characters or more",` +
+		// Flags that are not credentials, or hold none.
+		`"cmd":"run --token-budget 1000 --password-file ~/.pw --key value --api-key --secret-ref vault/x",` +
 		`"logprobs":{"content":[{"token":"Hello","logprob":-0.1,"bytes":[72],"top_logprobs":[{"token":"Hi","logprob":-2.3}]}]}}],` +
 		`"usage":{"prompt_tokens":181,"completion_tokens":17,"total_tokens":198,"prompt_tokens_details":{"cached_tokens":0}}}`
 	path, text := writeCassette(t, it)
@@ -386,9 +389,10 @@ func BenchmarkCheck(b *testing.B) {
 	}
 }
 
-// A credential on a line `name: value` is redacted where it stands, the
-// name, the quotes and the rest of the text kept; a label of prose is not.
-func TestRedactorScrubsLineAssignments(t *testing.T) {
+// A credential on a line `name: value` or after a command's flag is
+// redacted where it stands, the name, the quotes and the rest of the text
+// kept; a label of prose, or a flag's other value, is not.
+func TestRedactorScrubsLinesAndFlags(t *testing.T) {
 	x, err := Rules{}.Redactor()
 	if err != nil {
 		t.Fatal(err)
@@ -397,8 +401,11 @@ func TestRedactorScrubsLineAssignments(t *testing.T) {
 	for in, want := range map[string]string{
 		"db:\n  host: db.internal\n  password: " + key + "\n": "db:\n  host: db.internal\n  password: " + Redacted + "\n",
 		"clients:\n  - client_secret: '" + key + "'  # web\n": "clients:\n  - client_secret: '" + Redacted + "'  # web\n",
-		"API_KEY: " + key:                         "API_KEY: " + Redacted,
-		"Password: see the vault\nsecret: true\n": "Password: see the vault\nsecret: true\n",
+		"API_KEY: " + key:                               "API_KEY: " + Redacted,
+		"Password: see the vault\nsecret: true\n":       "Password: see the vault\nsecret: true\n",
+		"mysql --password " + key + " -h db":            "mysql --password " + Redacted + " -h db",
+		"login --auth-token '" + key + "'":              "login --auth-token '" + Redacted + "'",
+		"run --token-budget 1000 --password-file ~/.pw": "run --token-budget 1000 --password-file ~/.pw",
 	} {
 		if got := x.Text(in); got != want {
 			t.Errorf("Text(%q) = %q, want %q", in, got, want)

@@ -71,6 +71,8 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			what = strconv.Quote(a.name) + " field " + mask(v)
 		case a.line:
 			what = a.name + ": " + mask(v)
+		case a.flag:
+			what = "--" + a.name + " " + mask(v)
 		}
 		out = append(out, span{a.start, a.end, what, ""})
 	}
