@@ -110,19 +110,28 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 		k++
 	}
 	start := k
-	if k < len(s) && (s[k] == '"' || s[k] == '\'') {
-		q := s[k]
-		start = k + 1
-		end := strings.IndexByte(s[start:], q)
-		if nl := strings.IndexByte(s[start:], '\n'); end < 0 || nl >= 0 && nl < end {
-			return assignment{}, false
-		}
-		return assignment{name: name, kind: kind, start: start, end: start + end}, end > 0
+	if vs, ve, quoted, ok := quotedAt(s, k); quoted {
+		return assignment{name: name, kind: kind, start: vs, end: ve}, ok
 	}
 	for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
 		k++
 	}
 	return assignment{name: name, kind: kind, start: start, end: k}, k > start
+}
+
+// quotedAt reads the value that a quote (" or ') at s[k] opens: the span
+// between it and its closing quote on the same line; quoted is false when
+// s[k] is no quote, ok false when the value is empty or not closed.
+func quotedAt(s string, k int) (start, end int, quoted, ok bool) {
+	if k >= len(s) || s[k] != '"' && s[k] != '\'' {
+		return k, k, false, false
+	}
+	start = k + 1
+	n := strings.IndexByte(s[start:], s[k])
+	if nl := strings.IndexByte(s[start:], '\n'); n < 0 || nl >= 0 && nl < n {
+		return start, start, true, false
+	}
+	return start, start + n, true, n > 0
 }
 
 // lineAssignment reads `name: value` around the ":" at i, as YAML, a
@@ -159,15 +168,8 @@ func lineAssignment(s string, i int) (assignment, bool) {
 	for start < len(s) && blank(s[start]) {
 		start++
 	}
-	if start < len(s) && (s[start] == '"' || s[start] == '\'') {
-		// A quoted value, on its line.
-		q := s[start]
-		start++
-		end := strings.IndexByte(s[start:], q)
-		if nl := strings.IndexByte(s[start:], '\n'); end < 0 || nl >= 0 && nl < end {
-			return assignment{}, false
-		}
-		return assignment{name: name, kind: weakName, start: start, end: start + end, line: true}, end > 0
+	if vs, ve, quoted, ok := quotedAt(s, start); quoted {
+		return assignment{name: name, kind: weakName, start: vs, end: ve, line: true}, ok
 	}
 	end := start
 	for end < len(s) && !strings.ContainsRune("\r\n\\\"", rune(s[end])) && !(s[end] == '#' && blank(s[end-1])) {
@@ -204,14 +206,8 @@ func flagAssignment(s string, i int) (assignment, bool) {
 	if start >= len(s) || s[start] == '-' {
 		return assignment{}, false
 	}
-	if s[start] == '"' || s[start] == '\'' {
-		q := s[start]
-		start++
-		end := strings.IndexByte(s[start:], q)
-		if nl := strings.IndexByte(s[start:], '\n'); end < 0 || nl >= 0 && nl < end {
-			return assignment{}, false
-		}
-		return assignment{name: name, kind: weakName, start: start, end: start + end, flag: true}, end > 0
+	if vs, ve, quoted, ok := quotedAt(s, start); quoted {
+		return assignment{name: name, kind: weakName, start: vs, end: ve, flag: true}, ok
 	}
 	end := start
 	for end < len(s) && !strings.ContainsRune(" \t\r\n\\\"'", rune(s[end])) {
