@@ -19,10 +19,18 @@ type assignment struct {
 	name       string
 	kind       nameKind
 	start, end int // the value's span
-	json       bool
-	line       bool // name: value
-	flag       bool // --name value
+	form       assignForm
 }
+
+// assignForm is how an assignment is written, which its finding says.
+type assignForm uint8
+
+const (
+	formEquals assignForm = iota // name=value, and XML's <Name>value</Name>
+	formJSON                     // "name": "value"
+	formLine                     // name: value
+	formFlag                     // --name value
+)
 
 func nameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
@@ -169,7 +177,7 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		start++
 	}
 	if vs, ve, quoted, ok := quotedAt(s, start); quoted {
-		return assignment{name: name, kind: weakName, start: vs, end: ve, line: true}, ok
+		return assignment{name: name, kind: weakName, start: vs, end: ve, form: formLine}, ok
 	}
 	end := start
 	for end < len(s) && !strings.ContainsRune("\r\n\\\"", rune(s[end])) && !(s[end] == '#' && blank(s[end-1])) {
@@ -178,7 +186,7 @@ func lineAssignment(s string, i int) (assignment, bool) {
 	for end > start && blank(s[end-1]) {
 		end--
 	}
-	return assignment{name: name, kind: weakName, start: start, end: end, line: true}, end > start
+	return assignment{name: name, kind: weakName, start: start, end: end, form: formLine}, end > start
 }
 
 // flagAssignment reads a command line's `--name value` at the "--" at i
@@ -207,13 +215,13 @@ func flagAssignment(s string, i int) (assignment, bool) {
 		return assignment{}, false
 	}
 	if vs, ve, quoted, ok := quotedAt(s, start); quoted {
-		return assignment{name: name, kind: weakName, start: vs, end: ve, flag: true}, ok
+		return assignment{name: name, kind: weakName, start: vs, end: ve, form: formFlag}, ok
 	}
 	end := start
 	for end < len(s) && !strings.ContainsRune(" \t\r\n\\\"'", rune(s[end])) {
 		end++
 	}
-	return assignment{name: name, kind: weakName, start: start, end: end, flag: true}, end > start
+	return assignment{name: name, kind: weakName, start: start, end: end, form: formFlag}, end > start
 }
 
 // jsonAssignment reads `"name": "value"` around the ":" at i (quotes
@@ -262,7 +270,7 @@ func jsonAssignment(s string, i int) (a assignment, key, ok bool) {
 	start := k + 1
 	for k = start; k < len(s) && s[k] != '"' && s[k] != '\\' && s[k] != ' ' && s[k] != '\n'; k++ {
 	}
-	return assignment{name: name, kind: kind, start: start, end: k, json: true}, true, true
+	return assignment{name: name, kind: kind, start: start, end: k, form: formJSON}, true, true
 }
 
 // xmlAssignment reads `<Name>value</Name>` ending at the "</" at i.

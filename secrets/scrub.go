@@ -66,12 +66,12 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			continue
 		}
 		what := a.name + "=" + mask(v)
-		switch {
-		case a.json:
+		switch a.form {
+		case formJSON:
 			what = strconv.Quote(a.name) + " field " + mask(v)
-		case a.line:
+		case formLine:
 			what = a.name + ": " + mask(v)
-		case a.flag:
+		case formFlag:
 			what = "--" + a.name + " " + mask(v)
 		}
 		out = append(out, span{a.start, a.end, what, ""})
