@@ -834,26 +834,13 @@ func f1Pairwise(predicted, reference []agentcheck.ToolCall, match []int) (actual
 	// rep[i] is the first call of i's side equal to call i.
 	var rbuf [smallF1]int
 	rep := rbuf[:np+nr]
-	if sameCalls(predicted, reference) {
-		// The same calls on both sides (equal, whatever their values):
-		// both group alike, every group is expected and made, and each
-		// reference call takes its own copy. One side's groups tell all.
-		for i := range np {
-			rep[i] = i
-			for j := range i {
-				if rep[j] == j && callEqual(&predicted[i], &predicted[j]) {
-					rep[i] = j
-					break
-				}
-			}
-			if rep[i] == i {
-				actual++
-			}
-		}
-		for j := range match {
-			match[j] = j
-		}
-		return actual, actual, actual, np
+	// The same calls on both sides (equal, whatever their values) group
+	// alike, every group is expected and made, and each reference call
+	// takes its own copy: one side's groups tell all.
+	same := sameCalls(predicted, reference)
+	groups := rep
+	if same {
+		groups = rep[:np]
 	}
 	calls := func(i int) *agentcheck.ToolCall {
 		if i < np {
@@ -861,7 +848,7 @@ func f1Pairwise(predicted, reference []agentcheck.ToolCall, match []int) (actual
 		}
 		return &reference[i-np]
 	}
-	for i := range rep {
+	for i := range groups {
 		rep[i] = i
 		lo := 0
 		if i >= np {
@@ -880,6 +867,12 @@ func f1Pairwise(predicted, reference []agentcheck.ToolCall, match []int) (actual
 				expected++
 			}
 		}
+	}
+	if same {
+		for j := range match {
+			match[j] = j
+		}
+		return actual, actual, actual, np
 	}
 	for r := np; r < np+nr; r++ {
 		if rep[r] != r {
