@@ -145,11 +145,18 @@ func FuzzPythonString(f *testing.F) {
 }
 
 // wtf8CodePoints decodes UTF-8 extended with encoded lone surrogates, as
-// agenttest keeps Python's strings; ok is false for anything else.
+// agenttest keeps Python's strings; ok is false for anything else. A lead
+// surrogate followed by a trail surrogate is not lone: WTF-8 writes that
+// pair as the one code point it makes (4 bytes), and so does JSON, where
+// "\ud800\udd40" reads back as U+10140, in Python as here.
 func wtf8CodePoints(s string) (cps []rune, ok bool) {
 	for i := 0; i < len(s); {
 		if len(s)-i >= 3 && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
-			cps = append(cps, 0xD000|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F))
+			c := 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+			if c >= 0xDC00 && len(cps) > 0 && cps[len(cps)-1] >= 0xD800 && cps[len(cps)-1] < 0xDC00 {
+				return nil, false
+			}
+			cps = append(cps, c)
 			i += 3
 			continue
 		}
