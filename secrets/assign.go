@@ -3,6 +3,7 @@ package secrets
 import (
 	"encoding/json"
 	"iter"
+	"slices"
 	"strings"
 )
 
@@ -30,6 +31,7 @@ const (
 	formJSON                     // "name": "value"
 	formLine                     // name: value
 	formFlag                     // --name value
+	formPair                     // {"name": "NAME", "value": "value"}
 )
 
 func nameByte(c byte) bool {
@@ -40,7 +42,8 @@ func blank(c byte) bool { return c == ' ' || c == '\t' }
 
 // assignments finds the assignments to secret names in s, in one pass over
 // each of its "=", ":" and "</"; keyed says whether s has a JSON key with
-// a secret name, whatever its value.
+// a secret name, whatever its value, or a name/value pair's name member
+// naming a secret (pairAssignment).
 func assignments(s string) (out []assignment, keyed bool) {
 	for i := range indexes(s, "=") {
 		if a, ok := equalsAssignment(s, i); ok {
@@ -50,7 +53,10 @@ func assignments(s string) (out []assignment, keyed bool) {
 	for i := range indexes(s, ":") {
 		a, key, ok := jsonAssignment(s, i)
 		keyed = keyed || key
-		if !key {
+		if !key && a.name != "" && (pairNameKey(a.name) || pairValueKey(a.name)) {
+			a, key, ok = pairAssignment(s, i, a.name)
+			keyed = keyed || key
+		} else if !key {
 			a, ok = lineAssignment(s, i)
 		}
 		if ok && a.end > a.start {
@@ -226,14 +232,33 @@ func flagAssignment(s string, i int) (assignment, bool) {
 
 // jsonAssignment reads `"name": "value"` around the ":" at i (quotes
 // possibly escaped, the name possibly with escapes, blanks around ":"):
-// key says the name is a secret one, ok that a string value follows.
+// key says the name is a secret one, ok that a string value follows. A
+// key that names no secret comes back in a.name, key false.
 func jsonAssignment(s string, i int) (a assignment, key, ok bool) {
+	name, ok := jsonKey(s, i)
+	if !ok {
+		return a, false, false
+	}
+	kind := fieldKind(name)
+	if kind == notSecret {
+		return assignment{name: name}, false, false
+	}
+	start, end, ok := jsonStringAfter(s, i)
+	if !ok {
+		return a, true, false
+	}
+	return assignment{name: name, kind: kind, start: start, end: end, form: formJSON}, true, true
+}
+
+// jsonKey reads the JSON key that ends before the ":" at i: `"name"`, its
+// quotes possibly escaped, the name possibly spelled with escapes.
+func jsonKey(s string, i int) (name string, ok bool) {
 	j := i
 	for j > 0 && (blank(s[j-1]) || s[j-1] == '\r' || s[j-1] == '\n') {
 		j--
 	}
 	if j < 2 || s[j-1] != '"' {
-		return a, false, false
+		return "", false
 	}
 	end := j - 1 // the closing quote
 	escaped := end > 0 && s[end-1] == '\\'
@@ -243,34 +268,37 @@ func jsonAssignment(s string, i int) (a assignment, key, ok bool) {
 		q = strings.LastIndexByte(s[:q-1], '"')
 	}
 	if q < 0 {
-		return a, false, false
+		return "", false
 	}
-	name := s[q+1 : end]
+	name = s[q+1 : end]
 	if escaped {
 		name = strings.TrimSuffix(name, "\\")
 	}
 	if strings.Contains(name, `\`) {
 		var u string
 		if json.Unmarshal([]byte(`"`+strings.ReplaceAll(name, `\\`, `\`)+`"`), &u) != nil && json.Unmarshal([]byte(`"`+name+`"`), &u) != nil {
-			return a, false, false
+			return "", false
 		}
 		name = u
 	}
-	kind := fieldKind(name)
-	if kind == notSecret {
-		return a, false, false
-	}
+	return name, true
+}
+
+// jsonStringAfter reads the string value after the ":" at i, its opening
+// quote possibly escaped: its span runs to its closing quote, or to the
+// first backslash, blank or line break in it.
+func jsonStringAfter(s string, i int) (start, end int, ok bool) {
 	k := i + 1
 	for k < len(s) && (blank(s[k]) || s[k] == '\r' || s[k] == '\n' || s[k] == '\\') {
 		k++
 	}
 	if k >= len(s) || s[k] != '"' {
-		return a, true, false
+		return 0, 0, false
 	}
-	start := k + 1
+	start = k + 1
 	for k = start; k < len(s) && s[k] != '"' && s[k] != '\\' && s[k] != ' ' && s[k] != '\n'; k++ {
 	}
-	return assignment{name: name, kind: kind, start: start, end: k, form: formJSON}, true, true
+	return start, k, true
 }
 
 // xmlAssignment reads `<Name>value</Name>` ending at the "</" at i.
@@ -307,4 +335,149 @@ func xmlAssignment(s string, i int) (assignment, bool) {
 		end--
 	}
 	return assignment{name: name, kind: kind, start: start, end: end}, end > start
+}
+
+// A name/value pair is an object that says what a value is in a member of
+// its own: {"name": "OPENAI_API_KEY", "value": "…"} in Kubernetes' and
+// ECS's env lists, {"name": "Authorization", "value": "Bearer …"} in HAR's
+// headers, {"key": "apiKey", "value": "…"} in Postman's variables. The
+// value member's key says nothing, so the name member's string is the
+// value's name, when it is spelt as an identifier or a header (pairName):
+// a name with blanks, "Reset password", is a label, not a setting.
+var (
+	pairNameKeys  = []string{"name", "Name", "NAME", "key", "Key", "KEY"}
+	pairValueKeys = []string{"value", "Value", "VALUE"}
+)
+
+func pairNameKey(k string) bool  { return slices.Contains(pairNameKeys, k) }
+func pairValueKey(k string) bool { return slices.Contains(pairValueKeys, k) }
+
+// pairName: n can name a pair's value (identifier or header spelling, up
+// to 128 bytes) and names a secret.
+func pairName(n string) (nameKind, bool) {
+	if n == "" || len(n) > 128 {
+		return notSecret, false
+	}
+	for i := 0; i < len(n); i++ {
+		if !nameByte(n[i]) {
+			return notSecret, false
+		}
+	}
+	k := fieldKind(n)
+	return k, k != notSecret
+}
+
+// pairOf is the name under which a decoded JSON object's value member
+// holds a secret, and that member's key, when the object is a name/value
+// pair whose name member names one. The keys are looked up in a fixed
+// order, so that an object with two spellings of one answers the same
+// every time.
+func pairOf(m map[string]any) (name, valueKey string, ok bool) {
+	for _, nk := range pairNameKeys {
+		n, isString := m[nk].(string)
+		if !isString {
+			continue
+		}
+		if _, secret := pairName(n); !secret {
+			continue
+		}
+		for _, vk := range pairValueKeys {
+			if _, has := m[vk]; has {
+				return n, vk, true
+			}
+		}
+		return "", "", false
+	}
+	return "", "", false
+}
+
+// pairAssignment reads a name/value pair written as text, its two members
+// next to each other in either order, around the ":" after the key k at
+// i: `"name": "NAME", "value": "value"` or `"value": "value", "name":
+// "NAME"`, quotes possibly escaped. key says that a name member names a
+// secret, wherever its value member is (the check then reads the JSON
+// whole, pairOf); ok that the value was found next to it.
+func pairAssignment(s string, i int, k string) (a assignment, key, ok bool) {
+	start, end, found := jsonStringAfter(s, i)
+	if !found {
+		return a, false, false
+	}
+	if pairNameKey(k) {
+		kind, secret := pairName(s[start:end])
+		if !secret {
+			return a, false, false
+		}
+		next, colon, found := nextMember(s, end)
+		if !found || !pairValueKey(next) {
+			return a, true, false
+		}
+		vs, ve, found := jsonStringAfter(s, colon)
+		if !found {
+			return a, true, false
+		}
+		return assignment{name: s[start:end], kind: kind, start: vs, end: ve, form: formPair}, true, true
+	}
+	next, colon, found := nextMember(s, end)
+	if !found || !pairNameKey(next) {
+		return a, false, false
+	}
+	ns, ne, found := jsonStringAfter(s, colon)
+	if !found {
+		return a, false, false
+	}
+	kind, secret := pairName(s[ns:ne])
+	if !secret {
+		return a, false, false
+	}
+	return assignment{name: s[ns:ne], kind: kind, start: start, end: end, form: formPair}, true, true
+}
+
+// nextMember reads the key of the member after a string value that ended
+// at s[end] (its closing quote, possibly escaped): `, "key":`, and the
+// offset of its ":". Keys with escapes are not read: a pair's keys have
+// none.
+func nextMember(s string, end int) (key string, colon int, ok bool) {
+	k := end
+	if k < len(s) && s[k] == '\\' {
+		k++
+	}
+	if k >= len(s) || s[k] != '"' {
+		return "", 0, false
+	}
+	k++
+	skip := func() {
+		for k < len(s) && (blank(s[k]) || s[k] == '\r' || s[k] == '\n') {
+			k++
+		}
+	}
+	skip()
+	if k >= len(s) || s[k] != ',' {
+		return "", 0, false
+	}
+	k++
+	skip()
+	if k < len(s) && s[k] == '\\' {
+		k++
+	}
+	if k >= len(s) || s[k] != '"' {
+		return "", 0, false
+	}
+	k++
+	n := k
+	for n < len(s) && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z') {
+		n++
+	}
+	key = s[k:n]
+	if n < len(s) && s[n] == '\\' {
+		n++
+	}
+	if n >= len(s) || s[n] != '"' {
+		return "", 0, false
+	}
+	k = n + 1
+	skip()
+	if k >= len(s) || s[k] != ':' {
+		return "", 0, false
+	}
+	return key, k, true
 }

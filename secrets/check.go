@@ -717,10 +717,14 @@ func (s *secretScan) json(at scalar, v any) {
 				}
 			}
 		}) {
-			if str, ok := v[k].(string); ok && s.rules.secretValue(k, str, false) {
-				s.report(at, str, strconv.Quote(k)+" field "+mask(str))
-			} else if n, ok := v[k].(json.Number); ok && s.rules.ruleName(k) {
-				s.report(at, n.String(), strconv.Quote(k)+" field "+mask(n.String())+" (rule: name)")
+			name, what := k, " field "
+			if pair, vk, ok := pairOf(v); ok && k == vk {
+				name, what = pair, " value "
+			}
+			if str, ok := v[k].(string); ok && s.rules.secretValue(name, str, false) {
+				s.report(at, str, strconv.Quote(name)+what+mask(str))
+			} else if n, ok := v[k].(json.Number); ok && s.rules.ruleName(name) {
+				s.report(at, n.String(), strconv.Quote(name)+what+mask(n.String())+" (rule: name)")
 			}
 			s.json(at, v[k])
 		}

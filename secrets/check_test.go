@@ -167,6 +167,9 @@ func TestCheckFindsEachKindOfLeak(t *testing.T) {
 		{"password line in a JSON string", reqBody(`{"messages":[{"role":"user","content":"here you go\npassword: ` + password + `"}]}`), password, "request body", `password: "` + password[:4] + `…"`},
 		{"a command's --api-key flag in tool call arguments", reqBody(`{"tool_calls":[{"function":{"name":"shell","arguments":"{\"cmd\":\"deploy --api-key ` + hexKey + ` --yes\"}"}}]}`), hexKey, "request body", `--api-key "` + hexKey[:4] + `…"`},
 		{"bearer token in any case (the scheme is case-insensitive)", reqBody(`curl -H "authorization: bEaReR ` + bearer + `" https://x`), bearer, "request body", `bearer token "` + bearer[:4] + `…"`},
+		{"Kubernetes env entry (a name/value pair)", reqBody(`{"spec":{"containers":[{"env":[{"name":"LOG_LEVEL","value":"debug"},{"name":"OPENAI_API_KEY","value":"` + hexKey + `"}]}]}}`), hexKey, "request body", `"OPENAI_API_KEY" value "3f9a…"`},
+		{"name/value pair, value first, in tool call arguments", reqBody(`{"tool_calls":[{"function":{"name":"deploy","arguments":"{\"env\":[{\"value\":\"` + password + `\",\"name\":\"DB_PASSWORD\"}]}"}}]}`), password, "request body", `"DB_PASSWORD" value "hunt…"`},
+		{"Postman variable, members sorted apart", respBody(`{"values":[{"enabled":true,"key":"apiKey","type":"secret","value":"` + hexKey + `"}]}`), hexKey, "response body", `"apiKey" value "3f9a…"`},
 		{"JWT", respBody(`{"id_token_hint":"` + jwt + `"}`), jwt, "response body", `JWT "eyJh…"`},
 		{"api_key JSON field", reqBody(`{"model":"m","api_key":"` + hexKey + `"}`), hexKey, "request body", `"api_key" field "3f9a…"`},
 		{"client_secret JSON field", reqBody(`{"auth":{"client_secret":"` + hexKey + `"}}`), hexKey, "request body", `"client_secret" field "3f9a…"`},
@@ -223,6 +226,9 @@ func TestCheckKnowsTheVocabulary(t *testing.T) {
 		`"notes":"Password: see the vault\npassword: later.\napi_key: <YOUR_API_KEY>\nsecret: true\nclient_secret: ${CLIENT_SECRET}\npassword: ********\nPassword: 8 characters or more",` +
 		// Flags that are not credentials, or hold none.
 		`"cmd":"run --token-budget 1000 --password-file ~/.pw --key value --api-key --secret-ref vault/x",` +
+		// Name/value pairs that hold no credential, or whose name is a label.
+		`"env":[{"name":"OPENAI_API_KEY","valueFrom":{"secretKeyRef":{"name":"openai","key":"api-key"}}},{"name":"API_KEY","value":"${API_KEY}"},` +
+		`{"name":"Reset password","value":"reset-now"},{"key":"max_tokens","value":"100"},{"name":"token","value":"Hello"}],` +
 		`"logprobs":{"content":[{"token":"Hello","logprob":-0.1,"bytes":[72],"top_logprobs":[{"token":"Hi","logprob":-2.3}]}]}}],` +
 		`"usage":{"prompt_tokens":181,"completion_tokens":17,"total_tokens":198,"prompt_tokens_details":{"cached_tokens":0}}}`
 	path, text := writeCassette(t, it)
@@ -401,11 +407,14 @@ func TestRedactorScrubsLinesAndFlags(t *testing.T) {
 	for in, want := range map[string]string{
 		"db:\n  host: db.internal\n  password: " + key + "\n": "db:\n  host: db.internal\n  password: " + Redacted + "\n",
 		"clients:\n  - client_secret: '" + key + "'  # web\n": "clients:\n  - client_secret: '" + Redacted + "'  # web\n",
-		"API_KEY: " + key:                               "API_KEY: " + Redacted,
-		"Password: see the vault\nsecret: true\n":       "Password: see the vault\nsecret: true\n",
-		"mysql --password " + key + " -h db":            "mysql --password " + Redacted + " -h db",
-		"login --auth-token '" + key + "'":              "login --auth-token '" + Redacted + "'",
-		"run --token-budget 1000 --password-file ~/.pw": "run --token-budget 1000 --password-file ~/.pw",
+		"API_KEY: " + key:                                           "API_KEY: " + Redacted,
+		"Password: see the vault\nsecret: true\n":                   "Password: see the vault\nsecret: true\n",
+		"mysql --password " + key + " -h db":                        "mysql --password " + Redacted + " -h db",
+		"login --auth-token '" + key + "'":                          "login --auth-token '" + Redacted + "'",
+		"run --token-budget 1000 --password-file ~/.pw":             "run --token-budget 1000 --password-file ~/.pw",
+		`env: [{"name": "OPENAI_API_KEY", "value": "` + key + `"}]`: `env: [{"name": "OPENAI_API_KEY", "value": "` + Redacted + `"}]`,
+		`{\"Value\":\"` + key + `\",\"Name\":\"X-Api-Key\"}`:        `{\"Value\":\"` + Redacted + `\",\"Name\":\"X-Api-Key\"}`,
+		`[{"name":"Reset password","value":"` + key + `"}]`:         `[{"name":"Reset password","value":"` + key + `"}]`,
 	} {
 		if got := x.Text(in); got != want {
 			t.Errorf("Text(%q) = %q, want %q", in, got, want)

@@ -73,6 +73,8 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			what = a.name + ": " + mask(v)
 		case formFlag:
 			what = "--" + a.name + " " + mask(v)
+		case formPair:
+			what = strconv.Quote(a.name) + " value " + mask(v)
 		}
 		out = append(out, span{a.start, a.end, what, ""})
 	}
@@ -330,7 +332,11 @@ func (x *Redactor) credentialsIn(u *url.URL, h http.Header, body []byte, fixed b
 func (x *Redactor) jsonCredentials(v any, key string, add func(v, from string)) {
 	switch v := v.(type) {
 	case map[string]any:
+		pair, vk, isPair := pairOf(v)
 		for k, e := range v {
+			if isPair && k == vk {
+				k = pair
+			}
 			x.jsonCredentials(e, k, add)
 		}
 	case []any:
@@ -566,7 +572,12 @@ func (x *Redactor) jsonBody(v any) ([]byte, bool) {
 func (x *Redactor) json(v any, key string, changed *bool) any {
 	switch v := v.(type) {
 	case map[string]any:
+		pair, vk, isPair := pairOf(v)
 		for _, k := range sortedKeys(v) {
+			if isPair && k == vk {
+				v[k] = x.json(v[k], pair, changed)
+				continue
+			}
 			v[k] = x.json(v[k], k, changed)
 		}
 	case []any:

@@ -5,8 +5,9 @@
 // *_secret, *_key, *_password, with allow-lists of look-alikes such as
 // sort_key, page_token, has_password) in query strings, forms, multipart
 // fields, JSON at any depth, XML, INI and .env text, `name: value` lines
-// (YAML, header blocks) and a command's `--name value` flags (the value
-// credential-shaped), keys of the model and
+// (YAML, header blocks), a command's `--name value` flags (the value
+// credential-shaped) and name/value pairs ({"name": "OPENAI_API_KEY",
+// "value": "…"}, as env lists and HAR headers write them), keys of the model and
 // developer platforms recognisable by their shape (sk-, hf_, gsk_, ghp_,
 // glpat-, AKIA, ya29., JWTs, bearer tokens, private keys, connection-string
 // passwords, webhook URLs), a key split across a stream's events, a
