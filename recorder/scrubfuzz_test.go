@@ -45,6 +45,8 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 		`{"connection_string":"Server=x;Password=` + fake("", 12, 13) + `;","dsn":"https://abc@o1.ingest.sentry.io/1"}`,
 		`{"note":"X-Signature-Algorithm: HMAC-SHA256, AKIA` + `IOSFODNN7EXAMPLE"}`,
 		`{"a":"password=` + fake("", 10, 14) + `","b":"\"secret\": \"` + fake("", 20, 15) + `\""}`,
+		"client = Client({'api_key': '" + fake("", 32, 20) + "'})\n$password = \"" + fake("", 16, 21) + "\";\nos.environ[\"HF_TOKEN\"] = '" + fake("", 30, 22) + "'",
+		`<form><input type="password" value="` + fake("", 14, 23) + `"><add key="ApiKey" value="` + fake("", 32, 24) + `" /></form>`,
 		`{"env":[{"name":"OPENAI_API_KEY","value":"` + fake("", 32, 16) + `"},{"value":"` + fake("", 12, 17) + `", "name":"DB_PASSWORD"}]}`,
 		`{"values":[{"key":"apiKey","type":"secret","value":"` + fake("", 32, 18) + `"}],"args":"{\"Name\":\"X-Api-Key\",\"Value\":\"` + fake("", 32, 19) + `\"}"}`,
 	} {

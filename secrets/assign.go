@@ -48,16 +48,27 @@ func assignments(s string) (out []assignment, keyed bool) {
 	for i := range indexes(s, "=") {
 		if a, ok := equalsAssignment(s, i); ok {
 			out = append(out, a)
+		} else if a, ok := attributePair(s, i); ok {
+			out = append(out, a)
+		} else if a, ok := codeAssignment(s, i); ok {
+			out = append(out, a)
 		}
 	}
 	for i := range indexes(s, ":") {
 		a, key, ok := jsonAssignment(s, i)
 		keyed = keyed || key
-		if !key && a.name != "" && (pairNameKey(a.name) || pairValueKey(a.name)) {
-			a, key, ok = pairAssignment(s, i, a.name)
-			keyed = keyed || key
-		} else if !key {
+		switch {
+		case key:
+		case a.name != "": // a JSON key that names no secret
+			if pairNameKey(a.name) || pairValueKey(a.name) {
+				a, key, ok = pairAssignment(s, i, a.name)
+				keyed = keyed || key
+			}
+		default:
 			a, ok = lineAssignment(s, i)
+			if !ok {
+				a, ok = codeAssignment(s, i)
+			}
 		}
 		if ok && a.end > a.start {
 			out = append(out, a)
@@ -89,8 +100,14 @@ func indexes(s, sep string) iter.Seq[int] {
 	}
 }
 
-// equalsAssignment reads `name=value` around the "=" at i.
+// equalsAssignment reads `name=value` around the "=" at i; "==", "!=",
+// "<=" and ">=" compare, and an unquoted value with "(" or "[" in it is
+// code (`api_key = os.environ["KEY"]`, `password = getpass()`), not a
+// credential.
 func equalsAssignment(s string, i int) (assignment, bool) {
+	if i+1 < len(s) && s[i+1] == '=' || i > 0 && strings.IndexByte("=!<>", s[i-1]) >= 0 {
+		return assignment{}, false
+	}
 	e := i
 	for e > 0 && blank(s[e-1]) {
 		e--
@@ -130,6 +147,9 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
 		k++
 	}
+	if strings.ContainsAny(s[start:k], "([") {
+		return assignment{}, false
+	}
 	return assignment{name: name, kind: kind, start: start, end: k}, k > start
 }
 
@@ -150,8 +170,9 @@ func quotedAt(s string, k int) (start, end int, quoted, ok bool) {
 
 // lineAssignment reads `name: value` around the ":" at i, as YAML, a
 // header block or a note writes it: the name starts a line (after
-// indentation or a list's "- "), or the text of a JSON string (after its
-// quote or an escaped line break), and a blank follows the ":"; the value
+// indentation or a list's "- "), or the text of a string (after its
+// quote, " or ', as in curl -H 'X-Api-Key: …', or an escaped line break),
+// and a blank follows the ":"; the value
 // is the rest of the line. Prose labels things so too ("Password: see the
 // vault"), so that the value must look like a credential whatever the
 // name: the assignment's kind is weakName (credentialShaped).
@@ -171,7 +192,7 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		for p--; p > 0 && blank(s[p-1]); p-- {
 		}
 	}
-	if !(p == 0 || s[p-1] == '\n' || s[p-1] == '"' || p >= 2 && s[p-2] == '\\' && s[p-1] == 'n') {
+	if !(p == 0 || s[p-1] == '\n' || s[p-1] == '"' || s[p-1] == '\'' || p >= 2 && s[p-2] == '\\' && s[p-1] == 'n') {
 		return assignment{}, false
 	}
 	name := s[j:i]
@@ -186,7 +207,7 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		return assignment{name: name, kind: weakName, start: vs, end: ve, form: formLine}, ok
 	}
 	end := start
-	for end < len(s) && !strings.ContainsRune("\r\n\\\"", rune(s[end])) && !(s[end] == '#' && blank(s[end-1])) {
+	for end < len(s) && !strings.ContainsRune("\r\n\\\"", rune(s[end])) && !(s[end] == '#' && blank(s[end-1])) && !(s[end] == '\'' && p > 0 && s[p-1] == '\'') {
 		end++
 	}
 	for end > start && blank(s[end-1]) {
@@ -247,7 +268,26 @@ func jsonAssignment(s string, i int) (a assignment, key, ok bool) {
 	if !ok {
 		return a, true, false
 	}
+	start, end = afterScheme(s, start, end)
 	return assignment{name: name, kind: kind, start: start, end: end, form: formJSON}, true, true
+}
+
+// afterScheme is the span of the credential in the string value at
+// [start, end), which stopped at a blank: the token after an
+// authorization scheme ("Token …", "Bearer …", "Basic …"), or the value
+// as it is.
+func afterScheme(s string, start, end int) (int, int) {
+	if end >= len(s) || s[end] != ' ' || !slices.ContainsFunc(authSchemes, func(a string) bool { return strings.EqualFold(a, s[start:end]) }) {
+		return start, end
+	}
+	k := end + 1
+	for k < len(s) && s[k] != '"' && s[k] != '\\' && s[k] != ' ' && s[k] != '\n' {
+		k++
+	}
+	if k == end+1 {
+		return start, end
+	}
+	return end + 1, k
 }
 
 // jsonKey reads the JSON key that ends before the ":" at i: `"name"`, its
@@ -415,6 +455,7 @@ func pairAssignment(s string, i int, k string) (a assignment, key, ok bool) {
 		if !found {
 			return a, true, false
 		}
+		vs, ve = afterScheme(s, vs, ve)
 		return assignment{name: s[start:end], kind: kind, start: vs, end: ve, form: formPair}, true, true
 	}
 	next, colon, found := nextMember(s, end)
@@ -480,4 +521,130 @@ func nextMember(s string, end int) (key string, colon int, ok bool) {
 		return "", 0, false
 	}
 	return key, k, true
+}
+
+// codeAssignment reads what code writes around the "=" or ":" at i: a
+// name, bare or quoted (' or "), possibly as an index in brackets, then an
+// operator (=, :=, ?=, =>, or :), then a quoted value: `$password =
+// "…"`, `password := "…"`, `{'api_key': '…'}` (a Python dict), `'password'
+// => '…'`, `{ apiKey: '…' }`, `os.environ["OPENAI_API_KEY"] = "…"`. The
+// value must be quoted, and a bare name's value must look like a
+// credential (weakName's test), as prose could write it so too; a quoted
+// name is a key, judged as a JSON key is (fieldKind).
+func codeAssignment(s string, i int) (assignment, bool) {
+	opStart, opEnd := i, i+1
+	if s[i] == '=' {
+		if opEnd < len(s) && s[opEnd] == '>' {
+			opEnd++ // =>
+		} else if opEnd < len(s) && s[opEnd] == '=' {
+			return assignment{}, false // ==
+		}
+		if i > 0 && (s[i-1] == ':' || s[i-1] == '?') {
+			opStart-- // := ?=
+		} else if i > 0 && strings.IndexByte("=!<>+-*/%&|^", s[i-1]) >= 0 {
+			return assignment{}, false // a comparison or another operator
+		}
+	}
+	e := opStart
+	for e > 0 && blank(s[e-1]) {
+		e--
+	}
+	bracket := e > 0 && s[e-1] == ']'
+	if bracket {
+		e--
+	}
+	var name string
+	quotedName := e > 0 && (s[e-1] == '"' || s[e-1] == '\'')
+	if quotedName {
+		q := s[e-1]
+		j := e - 1
+		for j > 0 && nameByte(s[j-1]) {
+			j--
+		}
+		if j == 0 || s[j-1] != q || j == e-1 {
+			return assignment{}, false
+		}
+		name = s[j : e-1]
+		if bracket && (j < 2 || s[j-2] != '[') {
+			return assignment{}, false
+		}
+	} else {
+		if bracket {
+			return assignment{}, false
+		}
+		j := e
+		for j > 0 && nameByte(s[j-1]) {
+			j--
+		}
+		name = s[j:e]
+	}
+	if name == "" || len(name) > 128 {
+		return assignment{}, false
+	}
+	kind := fieldKind(name)
+	if kind == notSecret {
+		return assignment{}, false
+	}
+	if !quotedName {
+		kind = weakName
+	}
+	k := opEnd
+	for k < len(s) && blank(s[k]) {
+		k++
+	}
+	vs, ve, quoted, ok := quotedAt(s, k)
+	if !quoted || !ok {
+		return assignment{}, false
+	}
+	return assignment{name: name, kind: kind, start: vs, end: ve}, true
+}
+
+// attributePair reads a tag's value attribute at the "=" at i when the
+// tag says what the value is in another attribute: `<input type="password"
+// value="…">`, `<input name="api_key" value="…">`, `<add key="ApiKey"
+// value="…" />` (a .NET config), a name/value pair written as attributes
+// (pairName). Entities in the value are not decoded.
+func attributePair(s string, i int) (assignment, bool) {
+	if i < 6 || !strings.EqualFold(s[i-5:i], "value") || nameByte(s[i-6]) || !blank(s[i-6]) {
+		return assignment{}, false
+	}
+	vs, ve, quoted, ok := quotedAt(s, i+1)
+	if !quoted || !ok {
+		return assignment{}, false
+	}
+	lt := strings.LastIndexByte(s[:i], '<')
+	if lt < 0 || strings.IndexByte(s[lt:i], '>') >= 0 {
+		return assignment{}, false
+	}
+	gt := strings.IndexByte(s[ve:], '>')
+	if gt < 0 {
+		return assignment{}, false
+	}
+	tag := s[lt : ve+gt]
+	var name string
+	var kind nameKind
+	for a := range indexes(tag, "=") {
+		j := a
+		for j > 0 && nameByte(tag[j-1]) {
+			j--
+		}
+		attr := tag[j:a]
+		as, ae, quoted, ok := quotedAt(tag, a+1)
+		if !quoted || !ok {
+			continue
+		}
+		v := tag[as:ae]
+		switch {
+		case strings.EqualFold(attr, "type") && strings.EqualFold(v, "password"):
+			return assignment{name: "password", kind: passwordName, start: vs, end: ve, form: formPair}, true
+		case kind == notSecret && (strings.EqualFold(attr, "name") || strings.EqualFold(attr, "key") || strings.EqualFold(attr, "id")):
+			if k, secret := pairName(v); secret {
+				name, kind = v, k
+			}
+		}
+	}
+	if kind == notSecret {
+		return assignment{}, false
+	}
+	return assignment{name: name, kind: kind, start: vs, end: ve, form: formPair}, true
 }

@@ -170,6 +170,9 @@ func TestCheckFindsEachKindOfLeak(t *testing.T) {
 		{"Kubernetes env entry (a name/value pair)", reqBody(`{"spec":{"containers":[{"env":[{"name":"LOG_LEVEL","value":"debug"},{"name":"OPENAI_API_KEY","value":"` + hexKey + `"}]}]}}`), hexKey, "request body", `"OPENAI_API_KEY" value "3f9a…"`},
 		{"name/value pair, value first, in tool call arguments", reqBody(`{"tool_calls":[{"function":{"name":"deploy","arguments":"{\"env\":[{\"value\":\"` + password + `\",\"name\":\"DB_PASSWORD\"}]}"}}]}`), password, "request body", `"DB_PASSWORD" value "hunt…"`},
 		{"Postman variable, members sorted apart", respBody(`{"values":[{"enabled":true,"key":"apiKey","type":"secret","value":"` + hexKey + `"}]}`), hexKey, "response body", `"apiKey" value "3f9a…"`},
+		{"a Python dict in tool call arguments", reqBody(`{"tool_calls":[{"function":{"name":"python","arguments":"{\"code\":\"client = Client({'api_key': '` + hexKey + `'})\"}"}}]}`), hexKey, "request body", `api_key="3f9a…"`},
+		{"a password field's value in a page", respBody(`<form><input type="password" name="pw" value="` + password + `"></form>`), password, "response body", `"password" value "hunt…"`},
+		{"a token after its scheme in a JSON string", reqBody(`{"note":"{\"Authorization\": \"Token ` + hexKey + `\"}"}`), hexKey, "request body", `"Authorization" field "3f9a…"`},
 		{"JWT", respBody(`{"id_token_hint":"` + jwt + `"}`), jwt, "response body", `JWT "eyJh…"`},
 		{"api_key JSON field", reqBody(`{"model":"m","api_key":"` + hexKey + `"}`), hexKey, "request body", `"api_key" field "3f9a…"`},
 		{"client_secret JSON field", reqBody(`{"auth":{"client_secret":"` + hexKey + `"}}`), hexKey, "request body", `"client_secret" field "3f9a…"`},
@@ -398,6 +401,49 @@ func BenchmarkCheck(b *testing.B) {
 // A credential on a line `name: value` or after a command's flag is
 // redacted where it stands, the name, the quotes and the rest of the text
 // kept; a label of prose, or a flag's other value, is not.
+// TestRedactorScrubsCodeAndMarkup: credentials as code and markup write
+// them (a Python dict, PHP and Ruby hashes, Go's :=, a JavaScript object,
+// an index of the environment, a tag's value attribute, a scheme before
+// the token) are scrubbed; comparisons, unquoted values, placeholders and
+// labels stay.
+func TestRedactorScrubsCodeAndMarkup(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "3f9a" + fakeKey("", 28)
+	for _, tc := range []struct{ in, want string }{
+		{`{'api_key': '<K>', 'model': 'gpt-4o'}`, `{'api_key': '<R>', 'model': 'gpt-4o'}`},
+		{`$password = "<K>";`, `$password = "<R>";`},
+		{`'password' => '<K>',`, `'password' => '<R>',`},
+		{`:api_key => "<K>"`, `:api_key => "<R>"`},
+		{`dbPassword := "<K>"`, `dbPassword := "<R>"`},
+		{`new OpenAI({ apiKey: '<K>' })`, `new OpenAI({ apiKey: '<R>' })`},
+		{`os.environ["OPENAI_API_KEY"] = "<K>"`, `os.environ["OPENAI_API_KEY"] = "<R>"`},
+		{`curl -H 'X-Api-Key: <K>' https://x`, `curl -H 'X-Api-Key: <R>' https://x`},
+		{`<input type="password" name="pw" value="<K>">`, `<input type="password" name="pw" value="<R>">`},
+		{`<add key="ApiKey" value="<K>" />`, `<add key="ApiKey" value="<R>" />`},
+		{`{"headers": {"Authorization": "Token <K>"}}`, `{"headers": {"Authorization": "Token <R>"}}`},
+		{`{"smtp_pass": "<K>"}`, `{"smtp_pass": "<R>"}`},
+		// What stays.
+		{`if password == "<K>" {`, `if password == "<K>" {`},
+		{`password != '<K>'`, `password != '<K>'`},
+		{`api_key = os.environ["OPENAI_API_KEY"]`, `api_key = os.environ["OPENAI_API_KEY"]`},
+		{`apiKey: 'YOUR_API_KEY'`, `apiKey: 'YOUR_API_KEY'`},
+		{`password = getpass()`, `password = getpass()`},
+		{`<input type="password" name="password" value="">`, `<input type="password" name="password" value="">`},
+		{`<option value="<K>">`, `<option value="<K>">`},
+		{`<input name="Reset password" value="<K>">`, `<input name="Reset password" value="<K>">`},
+		{`{"pass": true, "result": "pass"}`, `{"pass": true, "result": "pass"}`},
+	} {
+		in := strings.ReplaceAll(tc.in, "<K>", key)
+		want := strings.ReplaceAll(strings.ReplaceAll(tc.want, "<K>", key), "<R>", Redacted)
+		if got := x.Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestRedactorScrubsLinesAndFlags(t *testing.T) {
 	x, err := Rules{}.Redactor()
 	if err != nil {

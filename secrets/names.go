@@ -301,8 +301,8 @@ func nameKindOf(name string) nameKind {
 			return weakName
 		}
 		return strongName
-	case last == "authorization" || last == "auth" || last == "pwd":
-		return weakName
+	case last == "authorization" || last == "auth" || last == "pwd" || last == "pass":
+		return weakName // db_pass, SMTP_PASS; "pass" alone also grades a test
 	case len(words) == 1 && slices.ContainsFunc(compoundSuffixes, func(s string) bool { return strings.HasSuffix(last, s) }):
 		return strongName
 	case len(words) > 1 && slices.ContainsFunc(compoundSuffixes, func(s string) bool { return strings.HasSuffix(n, s) }) &&

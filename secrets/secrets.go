@@ -7,7 +7,9 @@
 // fields, JSON at any depth, XML, INI and .env text, `name: value` lines
 // (YAML, header blocks), a command's `--name value` flags (the value
 // credential-shaped) and name/value pairs ({"name": "OPENAI_API_KEY",
-// "value": "…"}, as env lists and HAR headers write them), keys of the model and
+// "value": "…"}, as env lists and HAR headers write them), code's quoted
+// assignments ({'api_key': '…'}, $password = "…"), a tag's value attribute
+// named by another (type="password", key="ApiKey"), keys of the model and
 // developer platforms recognisable by their shape (sk-, hf_, gsk_, ghp_,
 // glpat-, AKIA, ya29., JWTs, bearer tokens, private keys, connection-string
 // passwords, webhook URLs), a key split across a stream's events, a
