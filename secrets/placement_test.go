@@ -86,6 +86,8 @@ func leaks() []leak {
 		{"Mailchimp API key", fakeHex(32) + "-us21"},
 		{"Alibaba Cloud access key ID", k("LTAI", 20)},
 		{"Bitbucket token", k("ATBB", 40)},
+		{"Telegram bot token", "7123456789:AA" + k("", 33)},
+		{"Meta access token", k("EAAG", 120)},
 	} {
 		text := "my key is " + shape.key + " ok"
 		if strings.HasPrefix(shape.key, "services/") {

@@ -66,7 +66,8 @@ func prefixed(name string, n int, prefixes ...string) keyFormat {
 // Tavily, Pinecone, LangSmith, ...), of developer platforms (GitHub,
 // GitLab, npm, PyPI, Docker Hub, DigitalOcean, Vault, Databricks, Sentry,
 // Grafana, Doppler, ...), of SaaS (Stripe, Slack, SendGrid, Shopify,
-// Atlassian, Linear, Notion, Postman, Mailgun, Brevo, ...), webhook URLs
+// Atlassian, Linear, Notion, Postman, Mailgun, Brevo, Telegram, Meta,
+// ...), webhook URLs
 // that carry their own secret (Slack, Discord), cloud keys (AWS key IDs,
 // Google OAuth access tokens and client secrets, Azure AD client secrets),
 // JWTs, bearer tokens, private keys and the password of a connection
@@ -146,6 +147,8 @@ var keyFormats = []keyFormat{
 	prefixed("Prefect or Readme key", 30, "pnu_", "rdme_"),
 	prefixed("Typeform token", 30, "tfp_"),
 	{name: "Twilio API key", hints: []string{"SK"}, re: lazy(`\bSK[0-9a-f]{32}\b`)},
+	{name: "Telegram bot token", hints: []string{":AA"}, re: lazy(`\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}\b`)},
+	{name: "Meta access token", hints: []string{"EAA"}, re: lazy(`\bEAA[A-Za-z0-9]{60,}`)},
 	{name: "Mailchimp API key", hints: []string{"-us0", "-us1", "-us2", "-us3", "-us4", "-us5", "-us6", "-us7", "-us8", "-us9"}, re: lazy(`\b[0-9a-f]{32}-us[0-9]{1,2}\b`)},
 	{name: "Alibaba Cloud access key ID", hints: []string{"LTAI"}, re: lazy(`\bLTAI[A-Za-z0-9]{12,20}\b`)},
 	{name: "Tencent Cloud secret ID", hints: []string{"AKID"}, re: lazy(`\bAKID[A-Za-z0-9]{32}\b`)},
