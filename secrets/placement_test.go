@@ -96,7 +96,11 @@ func leaks() []leak {
 		out = append(out, leak{name: shape.kind, secret: shape.key, kind: shape.kind, edit: inContent(text)})
 	}
 	pw := "Pa55-" + k("", 10)
+	bot := "7123456789:AA" + k("", 33)
 	out = append(out,
+		leak{"Telegram bot token in a Bot API path", bot, "Telegram bot token", func(it *cassette.Interaction) {
+			it.Request.URL = "https://api.telegram.org/bot" + bot + "/sendMessage"
+		}},
 		leak{"postgres connection string", pw, "password in a connection string", inContent("connect with postgres://app:" + pw + "@db.internal:5432/shop")},
 		leak{"redis connection string", pw, "password in a connection string", inResponse("text/plain", "cache at redis://:"+pw+"@cache:6379/0")},
 		leak{"azure AccountKey", k("", 86) + "==", "AccountKey=", inResponse("text/plain",

@@ -43,9 +43,13 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 				continue
 			}
 			for _, m := range f.re.get().FindAllStringSubmatchIndex(s, -1) {
-				start, end := m[len(m)-2], m[len(m)-1]
-				if start < 0 {
-					start, end = m[0], m[1]
+				// The secret is the group that matched, when the format
+				// has groups (of alternatives, one matches), else the match.
+				start, end := m[0], m[1]
+				for g := 2; g < len(m); g += 2 {
+					if m[g] >= 0 {
+						start, end = m[g], m[g+1]
+					}
 				}
 				secret := s[start:end]
 				if !f.plain && (!random(secret) || inBlob(s, start)) || isRedacted(secret) || placeholder(secret) || documentedExample(secret) {

@@ -147,7 +147,6 @@ var keyFormats = []keyFormat{
 	prefixed("Prefect or Readme key", 30, "pnu_", "rdme_"),
 	prefixed("Typeform token", 30, "tfp_"),
 	{name: "Twilio API key", hints: []string{"SK"}, re: lazy(`\bSK[0-9a-f]{32}\b`)},
-	{name: "Telegram bot token", hints: []string{":AA"}, re: lazy(`\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}\b`)},
 	{name: "Meta access token", hints: []string{"EAA"}, re: lazy(`\bEAA[A-Za-z0-9]{60,}`)},
 	{name: "Mailchimp API key", hints: []string{"-us0", "-us1", "-us2", "-us3", "-us4", "-us5", "-us6", "-us7", "-us8", "-us9"}, re: lazy(`\b[0-9a-f]{32}-us[0-9]{1,2}\b`)},
 	{name: "Alibaba Cloud access key ID", hints: []string{"LTAI"}, re: lazy(`\bLTAI[A-Za-z0-9]{12,20}\b`)},
@@ -155,7 +154,9 @@ var keyFormats = []keyFormat{
 	{name: "Dropbox token", hints: []string{"sl."}, re: lazy(`\bsl\.[A-Za-z0-9_-]{100,}`)},
 	prefixed("Bitbucket token", 30, "ATBB", "ATCTT3"),
 	{name: "JWT", hints: []string{"eyJ"}, re: lazy(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`)},
-	{name: "Telegram bot token", hints: []string{"bot"}, re: lazy(`bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})`)},
+	// In the Bot API's paths (bot<token>/sendMessage), or on its own, where
+	// its secret part starts with "AA".
+	{name: "Telegram bot token", hints: []string{"bot", ":AA"}, re: lazy(`bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})|\b([0-9]{8,10}:AA[A-Za-z0-9_-]{33})\b`)},
 	{name: "bearer token", fold: "bearer", re: lazy(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
 	{name: "password in a connection string", hints: []string{"@"}, plain: true,
 		re: lazy(`\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@"'<>\\]*:([^\s/@"'<>\\]+)@[A-Za-z0-9\[]`)},
