@@ -46,6 +46,14 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 		`{"note":"X-Signature-Algorithm: HMAC-SHA256, AKIA` + `IOSFODNN7EXAMPLE"}`,
 		`{"a":"password=` + fake("", 10, 14) + `","b":"\"secret\": \"` + fake("", 20, 15) + `\""}`,
 		"client = Client({'api_key': '" + fake("", 32, 20) + "'})\n$password = \"" + fake("", 16, 21) + "\";\nos.environ[\"HF_TOKEN\"] = '" + fake("", 30, 22) + "'",
+		// Code, markup and pairs inside JSON strings, their quotes escaped;
+		// pairs whose text and decoded object could name different things.
+		`{"html":"<input type=\"password\" name=\"pw\" value=\"hunter2\">","code":"os.environ[\"OPENAI_API_KEY\"] = \"` + fake("", 32, 25) + `\"","c":"$password = \"` + fake("", 14, 26) + `\";"}`,
+		`{"value":"abc","name":"DB_PASSWORD x"}`,
+		`[{"name":"DB\u005fPASSWORD","value":"hunter2"},{"name":"DB_PASSWORD","Value":"abc","value":"x"},{"value":"abc","key":"DB_PASSWORD","name":"secret"}]`,
+		`{"authorization":"Token abc123def456 for the staging server","b":"Bearer abc123\ndef"}`,
+		`{"args":"{\"value\":\"Token ` + fake("", 32, 27) + `\",\"name\":\"Authorization\"}"}`,
+		"env:\n  - name: DB_PASSWORD\n    value: " + fake("", 14, 28) + "\n",
 		`<form><input type="password" value="` + fake("", 14, 23) + `"><add key="ApiKey" value="` + fake("", 32, 24) + `" /></form>`,
 		`{"env":[{"name":"OPENAI_API_KEY","value":"` + fake("", 32, 16) + `"},{"value":"` + fake("", 12, 17) + `", "name":"DB_PASSWORD"}]}`,
 		`{"values":[{"key":"apiKey","type":"secret","value":"` + fake("", 32, 18) + `"}],"args":"{\"Name\":\"X-Api-Key\",\"Value\":\"` + fake("", 32, 19) + `\"}"}`,

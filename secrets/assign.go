@@ -59,6 +59,9 @@ func assignments(s string) (out []assignment, keyed bool) {
 		keyed = keyed || key
 		switch {
 		case key:
+			if !ok { // "password": '…'
+				a, ok = codeAssignment(s, i)
+			}
 		case a.name != "": // a JSON key that names no secret
 			if pairNameKey(a.name) || pairValueKey(a.name) {
 				a, key, ok = pairAssignment(s, i, a.name)
@@ -66,6 +69,9 @@ func assignments(s string) (out []assignment, keyed bool) {
 			}
 		default:
 			a, ok = lineAssignment(s, i)
+			if !ok {
+				a, ok = yamlPair(s, i)
+			}
 			if !ok {
 				a, ok = codeAssignment(s, i)
 			}
@@ -101,9 +107,9 @@ func indexes(s, sep string) iter.Seq[int] {
 }
 
 // equalsAssignment reads `name=value` around the "=" at i; "==", "!=",
-// "<=" and ">=" compare, and an unquoted value with "(" or "[" in it is
-// code (`api_key = os.environ["KEY"]`, `password = getpass()`), not a
-// credential.
+// "<=" and ">=" compare, and an unquoted value that is a call or an index
+// is code (`api_key = os.environ["KEY"]`, `password = getpass()`), not a
+// credential (codeExpression).
 func equalsAssignment(s string, i int) (assignment, bool) {
 	if i+1 < len(s) && s[i+1] == '=' || i > 0 && strings.IndexByte("=!<>", s[i-1]) >= 0 {
 		return assignment{}, false
@@ -147,10 +153,28 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
 		k++
 	}
-	if strings.ContainsAny(s[start:k], "([") {
+	if codeExpression(s[start:k]) {
 		return assignment{}, false
 	}
 	return assignment{name: name, kind: kind, start: start, end: k}, k > start
+}
+
+// codeExpression: v, an unquoted value, is a call or an index: a name
+// (dotted, of letters, digits and "_") then "(" or "[", up to its closing
+// bracket or cut at its opening one (os.environ[ before a quote). A
+// password with brackets in it (p@ss(w0rd), abc(123)def) is none.
+func codeExpression(v string) bool {
+	i := strings.IndexAny(v, "([")
+	if i <= 0 || !(v[0] == '_' || v[0]|0x20 >= 'a' && v[0]|0x20 <= 'z') {
+		return false
+	}
+	for j := range i {
+		if c := v[j]; !(c == '_' || c == '.' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z') {
+			return false
+		}
+	}
+	last := v[len(v)-1]
+	return len(v) == i+1 || last == ')' || last == ']'
 }
 
 // quotedAt reads the value that a quote (" or ') at s[k] opens: the span
@@ -272,22 +296,23 @@ func jsonAssignment(s string, i int) (a assignment, key, ok bool) {
 	return assignment{name: name, kind: kind, start: start, end: end, form: formJSON}, true, true
 }
 
+// closedAt: the string value that ends at s[e] ends at its closing quote,
+// possibly escaped.
+func closedAt(s string, e int) bool {
+	return e < len(s) && (s[e] == '"' || s[e] == '\\' && e+1 < len(s) && s[e+1] == '"')
+}
+
 // afterScheme is the span of the credential in the string value at
-// [start, end), which stopped at a blank: the token after an
-// authorization scheme ("Token …", "Bearer …", "Basic …"), or the value
-// as it is.
+// [start, end): the token after an authorization scheme when the value is
+// a scheme and one token, closed by its quote ("Token …", "Bearer …",
+// "Basic …"), or the value as it is.
 func afterScheme(s string, start, end int) (int, int) {
-	if end >= len(s) || s[end] != ' ' || !slices.ContainsFunc(authSchemes, func(a string) bool { return strings.EqualFold(a, s[start:end]) }) {
+	sp := strings.IndexByte(s[start:end], ' ')
+	if sp <= 0 || !closedAt(s, end) || strings.IndexByte(s[start+sp+1:end], ' ') >= 0 || start+sp+1 == end ||
+		!slices.ContainsFunc(authSchemes, func(a string) bool { return strings.EqualFold(a, s[start:start+sp]) }) {
 		return start, end
 	}
-	k := end + 1
-	for k < len(s) && s[k] != '"' && s[k] != '\\' && s[k] != ' ' && s[k] != '\n' {
-		k++
-	}
-	if k == end+1 {
-		return start, end
-	}
-	return end + 1, k
+	return start + sp + 1, end
 }
 
 // jsonKey reads the JSON key that ends before the ":" at i: `"name"`, its
@@ -326,7 +351,9 @@ func jsonKey(s string, i int) (name string, ok bool) {
 
 // jsonStringAfter reads the string value after the ":" at i, its opening
 // quote possibly escaped: its span runs to its closing quote, or to the
-// first backslash, blank or line break in it.
+// first backslash or line break in it. Blanks are part of it, so that a
+// passphrase is read whole ("correct horse battery staple"), as its
+// decoded JSON has it.
 func jsonStringAfter(s string, i int) (start, end int, ok bool) {
 	k := i + 1
 	for k < len(s) && (blank(s[k]) || s[k] == '\r' || s[k] == '\n' || s[k] == '\\') {
@@ -336,7 +363,7 @@ func jsonStringAfter(s string, i int) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	start = k + 1
-	for k = start; k < len(s) && s[k] != '"' && s[k] != '\\' && s[k] != ' ' && s[k] != '\n'; k++ {
+	for k = start; k < len(s) && s[k] != '"' && s[k] != '\\' && s[k] != '\n'; k++ {
 	}
 	return start, k, true
 }
@@ -375,276 +402,4 @@ func xmlAssignment(s string, i int) (assignment, bool) {
 		end--
 	}
 	return assignment{name: name, kind: kind, start: start, end: end}, end > start
-}
-
-// A name/value pair is an object that says what a value is in a member of
-// its own: {"name": "OPENAI_API_KEY", "value": "…"} in Kubernetes' and
-// ECS's env lists, {"name": "Authorization", "value": "Bearer …"} in HAR's
-// headers, {"key": "apiKey", "value": "…"} in Postman's variables. The
-// value member's key says nothing, so the name member's string is the
-// value's name, when it is spelt as an identifier or a header (pairName):
-// a name with blanks, "Reset password", is a label, not a setting.
-var (
-	pairNameKeys  = []string{"name", "Name", "NAME", "key", "Key", "KEY"}
-	pairValueKeys = []string{"value", "Value", "VALUE"}
-)
-
-func pairNameKey(k string) bool  { return slices.Contains(pairNameKeys, k) }
-func pairValueKey(k string) bool { return slices.Contains(pairValueKeys, k) }
-
-// pairName: n can name a pair's value (identifier or header spelling, up
-// to 128 bytes) and names a secret.
-func pairName(n string) (nameKind, bool) {
-	if n == "" || len(n) > 128 {
-		return notSecret, false
-	}
-	for i := 0; i < len(n); i++ {
-		if !nameByte(n[i]) {
-			return notSecret, false
-		}
-	}
-	k := fieldKind(n)
-	return k, k != notSecret
-}
-
-// pairOf is the name under which a decoded JSON object's value member
-// holds a secret, and that member's key, when the object is a name/value
-// pair whose name member names one. The keys are looked up in a fixed
-// order, so that an object with two spellings of one answers the same
-// every time.
-func pairOf(m map[string]any) (name, valueKey string, ok bool) {
-	for _, nk := range pairNameKeys {
-		n, isString := m[nk].(string)
-		if !isString {
-			continue
-		}
-		if _, secret := pairName(n); !secret {
-			continue
-		}
-		for _, vk := range pairValueKeys {
-			if _, has := m[vk]; has {
-				return n, vk, true
-			}
-		}
-		return "", "", false
-	}
-	return "", "", false
-}
-
-// pairAssignment reads a name/value pair written as text, its two members
-// next to each other in either order, around the ":" after the key k at
-// i: `"name": "NAME", "value": "value"` or `"value": "value", "name":
-// "NAME"`, quotes possibly escaped. key says that a name member names a
-// secret, wherever its value member is (the check then reads the JSON
-// whole, pairOf); ok that the value was found next to it.
-func pairAssignment(s string, i int, k string) (a assignment, key, ok bool) {
-	start, end, found := jsonStringAfter(s, i)
-	if !found {
-		return a, false, false
-	}
-	if pairNameKey(k) {
-		kind, secret := pairName(s[start:end])
-		if !secret {
-			return a, false, false
-		}
-		next, colon, found := nextMember(s, end)
-		if !found || !pairValueKey(next) {
-			return a, true, false
-		}
-		vs, ve, found := jsonStringAfter(s, colon)
-		if !found {
-			return a, true, false
-		}
-		vs, ve = afterScheme(s, vs, ve)
-		return assignment{name: s[start:end], kind: kind, start: vs, end: ve, form: formPair}, true, true
-	}
-	next, colon, found := nextMember(s, end)
-	if !found || !pairNameKey(next) {
-		return a, false, false
-	}
-	ns, ne, found := jsonStringAfter(s, colon)
-	if !found {
-		return a, false, false
-	}
-	kind, secret := pairName(s[ns:ne])
-	if !secret {
-		return a, false, false
-	}
-	return assignment{name: s[ns:ne], kind: kind, start: start, end: end, form: formPair}, true, true
-}
-
-// nextMember reads the key of the member after a string value that ended
-// at s[end] (its closing quote, possibly escaped): `, "key":`, and the
-// offset of its ":". Keys with escapes are not read: a pair's keys have
-// none.
-func nextMember(s string, end int) (key string, colon int, ok bool) {
-	k := end
-	if k < len(s) && s[k] == '\\' {
-		k++
-	}
-	if k >= len(s) || s[k] != '"' {
-		return "", 0, false
-	}
-	k++
-	skip := func() {
-		for k < len(s) && (blank(s[k]) || s[k] == '\r' || s[k] == '\n') {
-			k++
-		}
-	}
-	skip()
-	if k >= len(s) || s[k] != ',' {
-		return "", 0, false
-	}
-	k++
-	skip()
-	if k < len(s) && s[k] == '\\' {
-		k++
-	}
-	if k >= len(s) || s[k] != '"' {
-		return "", 0, false
-	}
-	k++
-	n := k
-	for n < len(s) && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z') {
-		n++
-	}
-	key = s[k:n]
-	if n < len(s) && s[n] == '\\' {
-		n++
-	}
-	if n >= len(s) || s[n] != '"' {
-		return "", 0, false
-	}
-	k = n + 1
-	skip()
-	if k >= len(s) || s[k] != ':' {
-		return "", 0, false
-	}
-	return key, k, true
-}
-
-// codeAssignment reads what code writes around the "=" or ":" at i: a
-// name, bare or quoted (' or "), possibly as an index in brackets, then an
-// operator (=, :=, ?=, =>, or :), then a quoted value: `$password =
-// "…"`, `password := "…"`, `{'api_key': '…'}` (a Python dict), `'password'
-// => '…'`, `{ apiKey: '…' }`, `os.environ["OPENAI_API_KEY"] = "…"`. The
-// value must be quoted, and a bare name's value must look like a
-// credential (weakName's test), as prose could write it so too; a quoted
-// name is a key, judged as a JSON key is (fieldKind).
-func codeAssignment(s string, i int) (assignment, bool) {
-	opStart, opEnd := i, i+1
-	if s[i] == '=' {
-		if opEnd < len(s) && s[opEnd] == '>' {
-			opEnd++ // =>
-		} else if opEnd < len(s) && s[opEnd] == '=' {
-			return assignment{}, false // ==
-		}
-		if i > 0 && (s[i-1] == ':' || s[i-1] == '?') {
-			opStart-- // := ?=
-		} else if i > 0 && strings.IndexByte("=!<>+-*/%&|^", s[i-1]) >= 0 {
-			return assignment{}, false // a comparison or another operator
-		}
-	}
-	e := opStart
-	for e > 0 && blank(s[e-1]) {
-		e--
-	}
-	bracket := e > 0 && s[e-1] == ']'
-	if bracket {
-		e--
-	}
-	var name string
-	quotedName := e > 0 && (s[e-1] == '"' || s[e-1] == '\'')
-	if quotedName {
-		q := s[e-1]
-		j := e - 1
-		for j > 0 && nameByte(s[j-1]) {
-			j--
-		}
-		if j == 0 || s[j-1] != q || j == e-1 {
-			return assignment{}, false
-		}
-		name = s[j : e-1]
-		if bracket && (j < 2 || s[j-2] != '[') {
-			return assignment{}, false
-		}
-	} else {
-		if bracket {
-			return assignment{}, false
-		}
-		j := e
-		for j > 0 && nameByte(s[j-1]) {
-			j--
-		}
-		name = s[j:e]
-	}
-	if name == "" || len(name) > 128 {
-		return assignment{}, false
-	}
-	kind := fieldKind(name)
-	if kind == notSecret {
-		return assignment{}, false
-	}
-	if !quotedName {
-		kind = weakName
-	}
-	k := opEnd
-	for k < len(s) && blank(s[k]) {
-		k++
-	}
-	vs, ve, quoted, ok := quotedAt(s, k)
-	if !quoted || !ok {
-		return assignment{}, false
-	}
-	return assignment{name: name, kind: kind, start: vs, end: ve}, true
-}
-
-// attributePair reads a tag's value attribute at the "=" at i when the
-// tag says what the value is in another attribute: `<input type="password"
-// value="…">`, `<input name="api_key" value="…">`, `<add key="ApiKey"
-// value="…" />` (a .NET config), a name/value pair written as attributes
-// (pairName). Entities in the value are not decoded.
-func attributePair(s string, i int) (assignment, bool) {
-	if i < 6 || !strings.EqualFold(s[i-5:i], "value") || nameByte(s[i-6]) || !blank(s[i-6]) {
-		return assignment{}, false
-	}
-	vs, ve, quoted, ok := quotedAt(s, i+1)
-	if !quoted || !ok {
-		return assignment{}, false
-	}
-	lt := strings.LastIndexByte(s[:i], '<')
-	if lt < 0 || strings.IndexByte(s[lt:i], '>') >= 0 {
-		return assignment{}, false
-	}
-	gt := strings.IndexByte(s[ve:], '>')
-	if gt < 0 {
-		return assignment{}, false
-	}
-	tag := s[lt : ve+gt]
-	var name string
-	var kind nameKind
-	for a := range indexes(tag, "=") {
-		j := a
-		for j > 0 && nameByte(tag[j-1]) {
-			j--
-		}
-		attr := tag[j:a]
-		as, ae, quoted, ok := quotedAt(tag, a+1)
-		if !quoted || !ok {
-			continue
-		}
-		v := tag[as:ae]
-		switch {
-		case strings.EqualFold(attr, "type") && strings.EqualFold(v, "password"):
-			return assignment{name: "password", kind: passwordName, start: vs, end: ve, form: formPair}, true
-		case kind == notSecret && (strings.EqualFold(attr, "name") || strings.EqualFold(attr, "key") || strings.EqualFold(attr, "id")):
-			if k, secret := pairName(v); secret {
-				name, kind = v, k
-			}
-		}
-	}
-	if kind == notSecret {
-		return assignment{}, false
-	}
-	return assignment{name: name, kind: kind, start: vs, end: ve, form: formPair}, true
 }

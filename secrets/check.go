@@ -717,14 +717,20 @@ func (s *secretScan) json(at scalar, v any) {
 				}
 			}
 		}) {
-			name, what := k, " field "
-			if pair, vk, ok := pairOf(v); ok && k == vk {
-				name, what = pair, " value "
+			names, what := []string{k}, " field "
+			if pairValueKey(k) {
+				if pn := pairNames(v); pn != nil {
+					names, what = pn, " value "
+				}
 			}
-			if str, ok := v[k].(string); ok && s.rules.secretValue(name, str, false) {
-				s.report(at, str, strconv.Quote(name)+what+mask(str))
-			} else if n, ok := v[k].(json.Number); ok && s.rules.ruleName(name) {
-				s.report(at, n.String(), strconv.Quote(name)+what+mask(n.String())+" (rule: name)")
+			for _, name := range names {
+				if str, ok := v[k].(string); ok && s.rules.secretValue(name, str, false) {
+					s.report(at, str, strconv.Quote(name)+what+mask(str))
+					break
+				} else if n, ok := v[k].(json.Number); ok && s.rules.ruleName(name) {
+					s.report(at, n.String(), strconv.Quote(name)+what+mask(n.String())+" (rule: name)")
+					break
+				}
 			}
 			s.json(at, v[k])
 		}

@@ -398,9 +398,6 @@ func BenchmarkCheck(b *testing.B) {
 	}
 }
 
-// A credential on a line `name: value` or after a command's flag is
-// redacted where it stands, the name, the quotes and the rest of the text
-// kept; a label of prose, or a flag's other value, is not.
 // TestRedactorScrubsCodeAndMarkup: credentials as code and markup write
 // them (a Python dict, PHP and Ruby hashes, Go's :=, a JavaScript object,
 // an index of the environment, a tag's value attribute, a scheme before
@@ -425,6 +422,15 @@ func TestRedactorScrubsCodeAndMarkup(t *testing.T) {
 		{`<add key="ApiKey" value="<K>" />`, `<add key="ApiKey" value="<R>" />`},
 		{`{"headers": {"Authorization": "Token <K>"}}`, `{"headers": {"Authorization": "Token <R>"}}`},
 		{`{"smtp_pass": "<K>"}`, `{"smtp_pass": "<R>"}`},
+		{`{ "password": '<K>' }`, `{ "password": '<R>' }`},
+		{`<input type=password value="<K>">`, `<input type=password value="<R>">`},
+		{"<input name=\"api_key\"\n       value=\"<K>\">", "<input name=\"api_key\"\n       value=\"<R>\">"},
+		{"env:\n  - name: DB_PASSWORD\n    value: <K>\n  - name: LOG_LEVEL\n    value: debug\n", "env:\n  - name: DB_PASSWORD\n    value: <R>\n  - name: LOG_LEVEL\n    value: debug\n"},
+		{`{"env":"{\"name\":\"DB_PASSWORD\",\"value\":\"correct horse battery staple\"}"}`, `{"env":"{\"name\":\"DB_PASSWORD\",\"value\":\"<R>\"}"}`},
+		{`{"password":"correct horse battery staple"}`, `{"password":"<R>"}`},
+		{`{"value":"Token <K>","name":"Authorization"}`, `{"value":"Token <R>","name":"Authorization"}`},
+		{`DB_PASSWORD=p@ss(w0rd)`, `DB_PASSWORD=<R>`},
+		{`export API_KEY=abc(123)def456`, `export API_KEY=<R>`},
 		// What stays.
 		{`if password == "<K>" {`, `if password == "<K>" {`},
 		{`password != '<K>'`, `password != '<K>'`},
@@ -435,6 +441,14 @@ func TestRedactorScrubsCodeAndMarkup(t *testing.T) {
 		{`<option value="<K>">`, `<option value="<K>">`},
 		{`<input name="Reset password" value="<K>">`, `<input name="Reset password" value="<K>">`},
 		{`{"pass": true, "result": "pass"}`, `{"pass": true, "result": "pass"}`},
+		{`{"first_pass": "draft-v2-final", "judge_pass": "gpt-4o-mini-2024"}`, `{"first_pass": "draft-v2-final", "judge_pass": "gpt-4o-mini-2024"}`},
+		{`'password' => 'required',`, `'password' => 'required',`},
+		{`errors = {'password': 'This field is required.'}`, `errors = {'password': 'This field is required.'}`},
+		{`{"role":"button","name":"Password","value":"Show"}`, `{"role":"button","name":"Password","value":"Show"}`},
+		{`{"role":"textbox","name":"Password","value":"Enter your password"}`, `{"role":"textbox","name":"Password","value":"Enter your password"}`},
+		{`{"authorization":"Token abc123def456 for the staging server"}`, `{"authorization":"Token abc123def456 for the staging server"}`},
+		{`{"value":"abc","name":"DB_PASSWORD x"}`, `{"value":"abc","name":"DB_PASSWORD x"}`},
+		{`password = hunter[2]`, `password = hunter[2]`},
 	} {
 		in := strings.ReplaceAll(tc.in, "<K>", key)
 		want := strings.ReplaceAll(strings.ReplaceAll(tc.want, "<K>", key), "<R>", Redacted)
@@ -444,6 +458,9 @@ func TestRedactorScrubsCodeAndMarkup(t *testing.T) {
 	}
 }
 
+// A credential on a line `name: value` or after a command's flag is
+// redacted where it stands, the name, the quotes and the rest of the text
+// kept; a label of prose, or a flag's other value, is not.
 func TestRedactorScrubsLinesAndFlags(t *testing.T) {
 	x, err := Rules{}.Redactor()
 	if err != nil {

@@ -209,6 +209,14 @@ var compoundSuffixes = []string{
 	"oauthsignature", "tokensecret",
 }
 
+// passOwners are what a "pass" is a password of (db_pass, SMTP_PASS,
+// user_pass): "pass" also grades (first_pass, judge_pass).
+var passOwners = []string{
+	"db", "database", "sql", "mysql", "pg", "postgres", "mongo", "redis", "amqp", "rabbitmq", "ldap", "smtp", "imap",
+	"pop", "mail", "email", "ftp", "sftp", "ssh", "vnc", "rdp", "wifi", "proxy", "user", "admin", "root", "login",
+	"account", "basic", "auth", "api", "app", "service", "bind", "master",
+}
+
 // passwordWords end a password's name.
 var passwordWords = []string{"password", "passwd", "passphrase", "passcode"}
 
@@ -301,8 +309,8 @@ func nameKindOf(name string) nameKind {
 			return weakName
 		}
 		return strongName
-	case last == "authorization" || last == "auth" || last == "pwd" || last == "pass":
-		return weakName // db_pass, SMTP_PASS; "pass" alone also grades a test
+	case last == "authorization" || last == "auth" || last == "pwd" || last == "pass" && slices.Contains(passOwners, qual):
+		return weakName // db_pass, SMTP_PASS; first_pass, judge_pass grade
 	case len(words) == 1 && slices.ContainsFunc(compoundSuffixes, func(s string) bool { return strings.HasSuffix(last, s) }):
 		return strongName
 	case len(words) > 1 && slices.ContainsFunc(compoundSuffixes, func(s string) bool { return strings.HasSuffix(n, s) }) &&

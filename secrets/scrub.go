@@ -296,10 +296,13 @@ func (x *Redactor) credentialsIn(u *url.URL, h http.Header, body []byte, fixed b
 	}
 	sp, keyed := x.scan(text)
 	sc = scanned{by: x, text: text, spans: sp, keyed: keyed}
-	if len(x.names) > 0 || keyed {
-		dirty = true
+	// Escapes can hide from the scan of the text what the JSON's decoded
+	// strings show (mayHold).
+	if len(x.names) > 0 || keyed || bytes.IndexByte(body, '\\') >= 0 {
 		if v, err := decodeJSON(body); err == nil {
-			x.jsonCredentials(v, "", add)
+			dirty = dirty || len(x.names) > 0 || keyed || x.jsonCredentials(v, "", add)
+		} else if len(x.names) > 0 || keyed {
+			dirty = true
 		}
 	}
 	if isForm(ctype, body) {
@@ -333,25 +336,37 @@ func (x *Redactor) credentialsIn(u *url.URL, h http.Header, body []byte, fixed b
 	return sc
 }
 
-func (x *Redactor) jsonCredentials(v any, key string, add func(v, from string)) {
+// jsonCredentials adds the credentials in decoded JSON: the values of
+// secret fields and of name/value pairs, and what the scan of each string
+// finds; found says whether there was any.
+func (x *Redactor) jsonCredentials(v any, key string, add func(v, from string)) (found bool) {
 	switch v := v.(type) {
 	case map[string]any:
-		pair, vk, isPair := pairOf(v)
+		names := pairNames(v)
 		for k, e := range v {
-			if isPair && k == vk {
-				k = pair
+			if names != nil && pairValueKey(k) {
+				for _, n := range names {
+					found = x.jsonCredentials(e, n, add) || found
+				}
+				continue
 			}
-			x.jsonCredentials(e, k, add)
+			found = x.jsonCredentials(e, k, add) || found
 		}
 	case []any:
 		for _, e := range v {
-			x.jsonCredentials(e, key, add)
+			found = x.jsonCredentials(e, key, add) || found
 		}
 	case string:
 		if key != "" && x.secretValue(key, v, false) {
 			add(v, strconv.Quote(key)+" field")
+			return true
+		}
+		for _, sp := range x.spans(v) {
+			add(v[sp.start:sp.end], "request body secret")
+			found = true
 		}
 	}
+	return found
 }
 
 // headerCredentials are the secrets in a credential header's value: the
@@ -494,7 +509,8 @@ func (x *Redactor) body(b []byte, ctype string) []byte {
 
 // mayHold is false for a body that cannot hold a secret: no rule that
 // must see it decoded, no secret in its raw text, no JSON key or form
-// field with a secret name. It keeps scrubbing a clean body cheap.
+// field with a secret name, no escape. It keeps scrubbing a clean body
+// cheap.
 func (x *Redactor) mayHold(b []byte, ctype string) bool {
 	if len(x.funcs) > 0 || len(x.paths) > 0 || len(x.names) > 0 {
 		return true
@@ -502,6 +518,12 @@ func (x *Redactor) mayHold(b []byte, ctype string) bool {
 	s := string(b)
 	if sp, keyed := x.scan(s); len(sp) > 0 || keyed {
 		return true // keyed: a JSON key with a secret name, however spelt
+	}
+	if strings.IndexByte(s, '\\') >= 0 {
+		// Escapes can hide from the scan of the text what the JSON's
+		// decoded strings show (\" around a quoted value, a name written
+		// with \u), and the check reads such JSON decoded.
+		return true
 	}
 	if isForm(ctype, b) {
 		for _, kv := range strings.Split(s, "&") {
@@ -576,10 +598,12 @@ func (x *Redactor) jsonBody(v any) ([]byte, bool) {
 func (x *Redactor) json(v any, key string, changed *bool) any {
 	switch v := v.(type) {
 	case map[string]any:
-		pair, vk, isPair := pairOf(v)
+		names := pairNames(v)
 		for _, k := range sortedKeys(v) {
-			if isPair && k == vk {
-				v[k] = x.json(v[k], pair, changed)
+			if names != nil && pairValueKey(k) {
+				for _, n := range names {
+					v[k] = x.json(v[k], n, changed)
+				}
 				continue
 			}
 			v[k] = x.json(v[k], k, changed)

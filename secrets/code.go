@@ -1,0 +1,136 @@
+package secrets
+
+import "strings"
+
+// codeAssignment reads what code writes around the "=" or ":" at i: a
+// name, bare or quoted (' or "), possibly as an index in brackets, then an
+// operator (=, :=, ?=, =>, or :), then a quoted value: `$password =
+// "…"`, `password := "…"`, `{'api_key': '…'}` (a Python dict), `'password'
+// => '…'`, `{ apiKey: '…' }`, `os.environ["OPENAI_API_KEY"] = "…"`. Code
+// also labels and validates ('password' => 'required|min:8', {'password':
+// 'This field is required.'}), so that the value must look like a
+// credential whatever the name (weakName's test).
+func codeAssignment(s string, i int) (assignment, bool) {
+	opStart, opEnd := i, i+1
+	if s[i] == '=' {
+		if opEnd < len(s) && s[opEnd] == '>' {
+			opEnd++ // =>
+		} else if opEnd < len(s) && s[opEnd] == '=' {
+			return assignment{}, false // ==
+		}
+		if i > 0 && (s[i-1] == ':' || s[i-1] == '?') {
+			opStart-- // := ?=
+		} else if i > 0 && strings.IndexByte("=!<>+-*/%&|^", s[i-1]) >= 0 {
+			return assignment{}, false // a comparison or another operator
+		}
+	}
+	e := opStart
+	for e > 0 && blank(s[e-1]) {
+		e--
+	}
+	bracket := e > 0 && s[e-1] == ']'
+	if bracket {
+		e--
+	}
+	var name string
+	if e > 0 && (s[e-1] == '"' || s[e-1] == '\'') {
+		q := s[e-1]
+		j := e - 1
+		for j > 0 && nameByte(s[j-1]) {
+			j--
+		}
+		if j == 0 || s[j-1] != q || j == e-1 || bracket && (j < 2 || s[j-2] != '[') {
+			return assignment{}, false
+		}
+		name = s[j : e-1]
+	} else {
+		if bracket {
+			return assignment{}, false
+		}
+		j := e
+		for j > 0 && nameByte(s[j-1]) {
+			j--
+		}
+		name = s[j:e]
+	}
+	if name == "" || len(name) > 128 || fieldKind(name) == notSecret {
+		return assignment{}, false
+	}
+	k := opEnd
+	for k < len(s) && blank(s[k]) {
+		k++
+	}
+	vs, ve, quoted, ok := quotedAt(s, k)
+	if !quoted || !ok {
+		return assignment{}, false
+	}
+	return assignment{name: name, kind: weakName, start: vs, end: ve}, true
+}
+
+// attributePair reads a tag's value attribute at the "=" at i when the
+// tag says what the value is in another attribute: `<input type="password"
+// value="…">`, `<input name="api_key" value="…">`, `<add key="ApiKey"
+// value="…" />` (a .NET config), a name/value pair written as attributes
+// (pairName). Attributes may be quoted or not and be on lines of their
+// own; entities in the value are not decoded.
+func attributePair(s string, i int) (assignment, bool) {
+	if i < 6 || !strings.EqualFold(s[i-5:i], "value") || !tagSpace(s[i-6]) {
+		return assignment{}, false
+	}
+	vs, ve, ok := attributeValue(s, i+1)
+	if !ok {
+		return assignment{}, false
+	}
+	lt := strings.LastIndexByte(s[:i], '<')
+	if lt < 0 || strings.IndexByte(s[lt:i], '>') >= 0 {
+		return assignment{}, false
+	}
+	gt := strings.IndexByte(s[ve:], '>')
+	if gt < 0 {
+		return assignment{}, false
+	}
+	tag := s[lt : ve+gt]
+	var name string
+	var kind nameKind
+	for a := range indexes(tag, "=") {
+		j := a
+		for j > 0 && nameByte(tag[j-1]) {
+			j--
+		}
+		attr := tag[j:a]
+		as, ae, ok := attributeValue(tag, a+1)
+		if !ok {
+			continue
+		}
+		v := tag[as:ae]
+		switch {
+		case strings.EqualFold(attr, "type") && strings.EqualFold(v, "password"):
+			return assignment{name: "password", kind: passwordName, start: vs, end: ve, form: formPair}, true
+		case kind == notSecret && (strings.EqualFold(attr, "name") || strings.EqualFold(attr, "key") || strings.EqualFold(attr, "id")):
+			if k, secret := pairName(v); secret {
+				name, kind = v, k
+			}
+		}
+	}
+	if kind == notSecret {
+		return assignment{}, false
+	}
+	return assignment{name: name, kind: kind, start: vs, end: ve, form: formPair}, true
+}
+
+// tagSpace separates a tag's attributes.
+func tagSpace(c byte) bool { return blank(c) || c == '\n' || c == '\r' }
+
+// attributeValue reads the value of an attribute after its "=", at k:
+// quoted (" or '), or unquoted up to a blank, a line break or the tag's
+// end.
+func attributeValue(s string, k int) (start, end int, ok bool) {
+	if vs, ve, quoted, ok := quotedAt(s, k); quoted {
+		return vs, ve, ok
+	}
+	end = k
+	for end < len(s) && !tagSpace(s[end]) && s[end] != '>' && s[end] != '"' && s[end] != '\'' && !(s[end] == '/' && end+1 < len(s) && s[end+1] == '>') {
+		end++
+	}
+	return k, end, end > k
+}

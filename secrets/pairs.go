@@ -1,0 +1,222 @@
+package secrets
+
+import (
+	"slices"
+	"strings"
+)
+
+// A name/value pair is an object that says what a value is in a member of
+// its own: {"name": "OPENAI_API_KEY", "value": "…"} in Kubernetes' and
+// ECS's env lists, {"name": "Authorization", "value": "Bearer …"} in HAR's
+// headers, {"key": "apiKey", "value": "…"} in Postman's variables. The
+// value member's key says nothing, so the name member's string is the
+// value's name, when it is spelt as an identifier or a header (pairName):
+// a name with blanks, "Reset password", is a label, not a setting.
+var (
+	pairNameKeys  = []string{"name", "Name", "NAME", "key", "Key", "KEY"}
+	pairValueKeys = []string{"value", "Value", "VALUE"}
+)
+
+func pairNameKey(k string) bool  { return slices.Contains(pairNameKeys, k) }
+func pairValueKey(k string) bool { return slices.Contains(pairValueKeys, k) }
+
+// pairName: n can name a pair's value (identifier or header spelling, up
+// to 128 bytes) and names a secret, as a field or as a query parameter
+// (HAR's queryString: "token", "sig"). A capitalized word ("Password",
+// "Secret") is how a page labels a control, as accessibility trees
+// write them ({"role": "button", "name": "Password", "value": "Show"}):
+// its value must look like a credential (weakName).
+func pairName(n string) (nameKind, bool) {
+	if n == "" || len(n) > 128 {
+		return notSecret, false
+	}
+	for i := 0; i < len(n); i++ {
+		if !nameByte(n[i]) {
+			return notSecret, false
+		}
+	}
+	k := fieldKind(n)
+	if k == notSecret {
+		k = paramKind(n)
+	}
+	if k == notSecret {
+		return notSecret, false
+	}
+	if len(n) > 1 && n[0] >= 'A' && n[0] <= 'Z' && strings.IndexFunc(n[1:], func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
+		k = weakName
+	}
+	return k, true
+}
+
+// pairNames are the names under which a decoded JSON object's value
+// members (pairValueKey) hold secrets: the strings of its name members
+// (pairNameKey) that name a secret (pairName), in the fixed order of
+// pairNameKeys. A text that writes the pair reads one name member next to
+// one value member (pairAssignment); the decoded object judges each value
+// member by every name, so that what the text finds, the object does.
+func pairNames(m map[string]any) []string {
+	var names []string
+	for _, nk := range pairNameKeys {
+		if n, ok := m[nk].(string); ok {
+			if _, secret := pairName(n); secret {
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	for _, vk := range pairValueKeys {
+		if _, ok := m[vk]; ok {
+			return names
+		}
+	}
+	return nil
+}
+
+// pairAssignment reads a name/value pair written as text, its two members
+// next to each other in either order, around the ":" after the key k at
+// i: `"name": "NAME", "value": "value"` or `"value": "value", "name":
+// "NAME"`, quotes possibly escaped; each string must end at its closing
+// quote. key says that a name member names a secret, wherever its value
+// member is (the check then reads the JSON whole, pairNames); ok that the
+// value was found next to it.
+func pairAssignment(s string, i int, k string) (a assignment, key, ok bool) {
+	start, end, found := jsonStringAfter(s, i)
+	if !found || !closedAt(s, end) {
+		return a, false, false
+	}
+	if pairNameKey(k) {
+		kind, secret := pairName(s[start:end])
+		if !secret {
+			return a, false, false
+		}
+		next, colon, found := nextMember(s, end)
+		if !found || !pairValueKey(next) {
+			return a, true, false
+		}
+		vs, ve, found := jsonStringAfter(s, colon)
+		if !found || !closedAt(s, ve) {
+			return a, true, false
+		}
+		vs, ve = afterScheme(s, vs, ve)
+		return assignment{name: s[start:end], kind: kind, start: vs, end: ve, form: formPair}, true, true
+	}
+	next, colon, found := nextMember(s, end)
+	if !found || !pairNameKey(next) {
+		return a, false, false
+	}
+	ns, ne, found := jsonStringAfter(s, colon)
+	if !found || !closedAt(s, ne) {
+		return a, false, false
+	}
+	kind, secret := pairName(s[ns:ne])
+	if !secret {
+		return a, false, false
+	}
+	start, end = afterScheme(s, start, end)
+	return assignment{name: s[ns:ne], kind: kind, start: start, end: end, form: formPair}, true, true
+}
+
+// nextMember reads the key of the member after a string value that ended
+// at s[end] (its closing quote, possibly escaped): `, "key":`, and the
+// offset of its ":". Keys with escapes are not read: a pair's keys have
+// none.
+func nextMember(s string, end int) (key string, colon int, ok bool) {
+	k := end
+	if k < len(s) && s[k] == '\\' {
+		k++
+	}
+	if k >= len(s) || s[k] != '"' {
+		return "", 0, false
+	}
+	k++
+	skip := func() {
+		for k < len(s) && (blank(s[k]) || s[k] == '\r' || s[k] == '\n') {
+			k++
+		}
+	}
+	skip()
+	if k >= len(s) || s[k] != ',' {
+		return "", 0, false
+	}
+	k++
+	skip()
+	if k < len(s) && s[k] == '\\' {
+		k++
+	}
+	if k >= len(s) || s[k] != '"' {
+		return "", 0, false
+	}
+	k++
+	n := k
+	for n < len(s) && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z') {
+		n++
+	}
+	key = s[k:n]
+	if n < len(s) && s[n] == '\\' {
+		n++
+	}
+	if n >= len(s) || s[n] != '"' {
+		return "", 0, false
+	}
+	k = n + 1
+	skip()
+	if k >= len(s) || s[k] != ':' {
+		return "", 0, false
+	}
+	return key, k, true
+}
+
+// yamlPair reads a name/value pair as YAML writes a Kubernetes env list,
+// around the ":" at i after `value`: the line before it holds the name
+// member, as an item of a list or not,
+//
+//   - name: DB_PASSWORD
+//     value: "…"
+//
+// and the value is the rest of the line, quoted or not.
+func yamlPair(s string, i int) (assignment, bool) {
+	j := i
+	for j > 0 && nameByte(s[j-1]) {
+		j--
+	}
+	if !pairValueKey(s[j:i]) || i+1 >= len(s) || !blank(s[i+1]) {
+		return assignment{}, false
+	}
+	p := j
+	for p > 0 && blank(s[p-1]) {
+		p--
+	}
+	if p == 0 || s[p-1] != '\n' {
+		return assignment{}, false
+	}
+	prev := s[:p-1]
+	prev = strings.TrimSuffix(prev, "\r")
+	prev = strings.TrimSpace(prev[strings.LastIndexByte(prev, '\n')+1:])
+	prev = strings.TrimSpace(strings.TrimPrefix(prev, "- "))
+	k, n, found := strings.Cut(prev, ":")
+	if !found || !pairNameKey(k) {
+		return assignment{}, false
+	}
+	n = strings.Trim(strings.TrimSpace(n), `"'`)
+	kind, secret := pairName(n)
+	if !secret {
+		return assignment{}, false
+	}
+	start := i + 1
+	for start < len(s) && blank(s[start]) {
+		start++
+	}
+	if vs, ve, quoted, ok := quotedAt(s, start); quoted {
+		return assignment{name: n, kind: kind, start: vs, end: ve, form: formPair}, ok
+	}
+	end := start
+	for end < len(s) && s[end] != '\r' && s[end] != '\n' && !(s[end] == '#' && blank(s[end-1])) {
+		end++
+	}
+	for end > start && blank(s[end-1]) {
+		end--
+	}
+	return assignment{name: n, kind: kind, start: start, end: end, form: formPair}, end > start
+}
