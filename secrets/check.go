@@ -683,7 +683,7 @@ func (s *secretScan) content(at scalar, raw []byte, ctype string, depth int) {
 		for _, c := range s.rules.crossings(ls, events) {
 			s.report(at, c.secret, c.what+" (split across the stream's events)")
 		}
-	} else if isForm("", raw) {
+	} else if formLike(ctype, raw) {
 		s.query(at, text, "form field")
 	}
 	s.reportSpans(at, text, sp, "")

@@ -305,7 +305,7 @@ func (x *Redactor) credentialsIn(u *url.URL, h http.Header, body []byte, fixed b
 			dirty = true
 		}
 	}
-	if isForm(ctype, body) {
+	if formLike(ctype, body) {
 		dirty = true
 		q, _ := url.ParseQuery(string(body))
 		for k, vs := range q {
@@ -525,7 +525,7 @@ func (x *Redactor) mayHold(b []byte, ctype string) bool {
 		// with \u), and the check reads such JSON decoded.
 		return true
 	}
-	if isForm(ctype, b) {
+	if formLike(ctype, b) {
 		for _, kv := range strings.Split(s, "&") {
 			if k, _, _ := strings.Cut(kv, "="); secretParam(k) {
 				return true
@@ -565,7 +565,7 @@ func (x *Redactor) content(b []byte, ctype string) ([]byte, bool) {
 	switch {
 	case mt == "application/x-ndjson" || mt == "application/jsonl" || mt == "application/json-seq" || isNDJSON(b):
 		return x.lines(b, false)
-	case isForm(ctype, b):
+	case formLike(ctype, b):
 		return x.form(b)
 	}
 	s, changed := x.text(string(b))
@@ -738,6 +738,11 @@ func isNDJSON(b []byte) bool {
 
 // isForm: a form body by its Content-Type, or one that looks like one:
 // name=value pairs joined by "&", no spaces.
+// formLike: b is a form by its Content-Type or by its look, whatever the
+// type says (a body sent as multipart that is "key=value"): the check and
+// the recorder read it as one both ways.
+func formLike(ctype string, b []byte) bool { return isForm(ctype, b) || ctype != "" && isForm("", b) }
+
 func isForm(ctype string, b []byte) bool {
 	if mt, _, _ := mime.ParseMediaType(ctype); mt == "application/x-www-form-urlencoded" {
 		return true
