@@ -223,21 +223,33 @@ func lineAssignment(s string, i int) (assignment, bool) {
 	if fieldKind(name) == notSecret {
 		return assignment{}, false
 	}
-	start := i + 1
+	stops := `\"` // the end of a JSON string, or of a quoted header
+	if p > 0 && s[p-1] == '\'' {
+		stops += `'`
+	}
+	start, end, ok := lineValue(s, i, stops)
+	return assignment{name: name, kind: weakName, start: start, end: end, form: formLine}, ok
+}
+
+// lineValue reads the value after the ":" at i on a line: quoted, or the
+// rest of the line, up to a comment (" #") or one of the bytes in stops,
+// its blanks trimmed.
+func lineValue(s string, i int, stops string) (start, end int, ok bool) {
+	start = i + 1
 	for start < len(s) && blank(s[start]) {
 		start++
 	}
 	if vs, ve, quoted, ok := quotedAt(s, start); quoted {
-		return assignment{name: name, kind: weakName, start: vs, end: ve, form: formLine}, ok
+		return vs, ve, ok
 	}
-	end := start
-	for end < len(s) && !strings.ContainsRune("\r\n\\\"", rune(s[end])) && !(s[end] == '#' && blank(s[end-1])) && !(s[end] == '\'' && p > 0 && s[p-1] == '\'') {
+	end = start
+	for end < len(s) && s[end] != '\r' && s[end] != '\n' && strings.IndexByte(stops, s[end]) < 0 && !(s[end] == '#' && blank(s[end-1])) {
 		end++
 	}
 	for end > start && blank(s[end-1]) {
 		end--
 	}
-	return assignment{name: name, kind: weakName, start: start, end: end, form: formLine}, end > start
+	return start, end, end > start
 }
 
 // flagAssignment reads a command line's `--name value` at the "--" at i

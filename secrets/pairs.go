@@ -204,19 +204,6 @@ func yamlPair(s string, i int) (assignment, bool) {
 	if !secret {
 		return assignment{}, false
 	}
-	start := i + 1
-	for start < len(s) && blank(s[start]) {
-		start++
-	}
-	if vs, ve, quoted, ok := quotedAt(s, start); quoted {
-		return assignment{name: n, kind: kind, start: vs, end: ve, form: formPair}, ok
-	}
-	end := start
-	for end < len(s) && s[end] != '\r' && s[end] != '\n' && !(s[end] == '#' && blank(s[end-1])) {
-		end++
-	}
-	for end > start && blank(s[end-1]) {
-		end--
-	}
-	return assignment{name: n, kind: kind, start: start, end: end, form: formPair}, end > start
+	start, end, ok := lineValue(s, i, "")
+	return assignment{name: n, kind: kind, start: start, end: end, form: formPair}, ok
 }
