@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -54,6 +55,9 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 		`{"authorization":"Token abc123def456 for the staging server","b":"Bearer abc123\ndef"}`,
 		`{"args":"{\"value\":\"Token ` + fake("", 32, 27) + `\",\"name\":\"Authorization\"}"}`,
 		"env:\n  - name: DB_PASSWORD\n    value: " + fake("", 14, 28) + "\n",
+		"env:\n  - name: DB_PASSWORD\n    value: |\n      " + fake("", 14, 29) + "\n- metadata:\n    name: API_KEY\n  value: abc123xyz9\n",
+		"token=abc123def456&api%5Fkey=" + fake("", 32, 30),
+		`{"a":{"name":"code","value":"print(1)"},"b":{"key":"session","value":"run-2024-11-26"},"items":[{"Name":"Token","Value":"abc123def456"}]}`,
 		`<form><input type="password" value="` + fake("", 14, 23) + `"><add key="ApiKey" value="` + fake("", 32, 24) + `" /></form>`,
 		`{"env":[{"name":"OPENAI_API_KEY","value":"` + fake("", 32, 16) + `"},{"value":"` + fake("", 12, 17) + `", "name":"DB_PASSWORD"}]}`,
 		`{"values":[{"key":"apiKey","type":"secret","value":"` + fake("", 32, 18) + `"}],"args":"{\"Name\":\"X-Api-Key\",\"Value\":\"` + fake("", 32, 19) + `\"}"}`,
@@ -62,9 +66,17 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 			f.Add(seed, uint8(i))
 		}
 	}
+	// The server echoes a request, or answers a clean one with the
+	// answer stored under its X-Answer header: a response the request did
+	// not carry, which the recorder cannot learn from the request.
+	var answers sync.Map // X-Answer -> [2]string{body, content type}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
-		if ct := r.Header.Get("Content-Type"); ct != "" {
+		ct := r.Header.Get("Content-Type")
+		if a, ok := answers.Load(r.Header.Get("X-Answer")); ok {
+			b, ct = []byte(a.([2]string)[0]), a.([2]string)[1]
+		}
+		if ct != "" {
 			w.Header().Set("Content-Type", ct)
 		}
 		w.Write(b)
@@ -148,6 +160,31 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 		}
 		if len(flagged) > 0 && its[0].Request.Body == body && its[0].Response.Body == body {
 			t.Fatalf("Expected the recorder to scrub what the check flags (%v), but it stored the body as it was:\n%s", flagged, data)
+		}
+
+		// The body as the answer to a clean request.
+		id := filepath.Base(dir)
+		answers.Store(id, [2]string{body, ctype})
+		defer answers.Delete(id)
+		path = filepath.Join(dir, "answer.yaml")
+		rec, err = Open(path, WithMode(RecordMissing), env())
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, _ = http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL+"/v1/answer", strings.NewReader(`{"q":"hi"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Answer", id)
+		resp, err = rec.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if err := rec.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if found, err = secrets.Check(path, secrets.Rules{}); err != nil || len(found) > 0 {
+			data, _ = os.ReadFile(path)
+			t.Fatalf("Expected the check to pass the answer the recorder stored, but it found %v (%v) in\n%s", found, err, data)
 		}
 	})
 }

@@ -160,9 +160,10 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 }
 
 // codeExpression: v, an unquoted value, is a call or an index: a name
-// (dotted, of letters, digits and "_") then "(" or "[", up to its closing
-// bracket or cut at its opening one (os.environ[ before a quote). A
-// password with brackets in it (p@ss(w0rd), abc(123)def) is none.
+// (dotted, of letters, digits and "_") then "(" or "[", cut at it (os.environ[
+// before a quote) or closed at the end around nothing, a name or a string.
+// A password with brackets in it (p@ss(w0rd), abc(123)def, Winter(2024))
+// is none.
 func codeExpression(v string) bool {
 	i := strings.IndexAny(v, "([")
 	if i <= 0 || !(v[0] == '_' || v[0]|0x20 >= 'a' && v[0]|0x20 <= 'z') {
@@ -173,8 +174,18 @@ func codeExpression(v string) bool {
 			return false
 		}
 	}
-	last := v[len(v)-1]
-	return len(v) == i+1 || last == ')' || last == ']'
+	if len(v) == i+1 {
+		return true // cut at its bracket by a quote: os.environ["KEY"]
+	}
+	closing := map[byte]byte{'(': ')', '[': ']'}[v[i]]
+	if v[len(v)-1] != closing {
+		return false
+	}
+	// What the brackets hold: nothing, a name or a string is code
+	// (getpass(), read_key(path), cfg[key]); digits are a password's
+	// (Winter(2024), hunter[2]).
+	inner := v[i+1 : len(v)-1]
+	return inner == "" || inner[0] == '\'' || inner[0] == '"' || inner[0] == '_' || inner[0]|0x20 >= 'a' && inner[0]|0x20 <= 'z'
 }
 
 // quotedAt reads the value that a quote (" or ') at s[k] opens: the span
@@ -249,7 +260,63 @@ func lineValue(s string, i int, stops string) (start, end int, ok bool) {
 	for end > start && blank(s[end-1]) {
 		end--
 	}
+	if blockIndicator(s[start:end]) {
+		return blockValue(s, end, lineIndent(s, i))
+	}
 	return start, end, end > start
+}
+
+// blockIndicator: v opens a YAML block scalar (|, >, |-, >+, |2-).
+func blockIndicator(v string) bool {
+	if v == "" || v[0] != '|' && v[0] != '>' {
+		return false
+	}
+	return strings.Trim(v[1:], "+-123456789") == "" && len(v) <= 3
+}
+
+// lineIndent is the indentation of the line that holds s[i].
+func lineIndent(s string, i int) int {
+	start := strings.LastIndexByte(s[:i], '\n') + 1
+	n := 0
+	for start+n < i && blank(s[start+n]) {
+		n++
+	}
+	return n
+}
+
+// blockValue reads a YAML block scalar's lines after its indicator,
+// which ends at end: the lines indented more than indent (blank ones
+// among them), from the first one's text to the last one's end.
+func blockValue(s string, end, indent int) (start, stop int, ok bool) {
+	start, stop = -1, -1
+	for at := end; at < len(s); {
+		nl := strings.IndexByte(s[at:], '\n')
+		if nl < 0 {
+			break
+		}
+		line := at + nl + 1
+		lineEnd := len(s)
+		if e := strings.IndexByte(s[line:], '\n'); e >= 0 {
+			lineEnd = line + e
+		}
+		text := strings.TrimRight(s[line:lineEnd], " \t\r")
+		n := 0
+		for n < len(text) && blank(text[n]) {
+			n++
+		}
+		if n == len(text) { // a blank line inside the block
+			at = lineEnd
+			continue
+		}
+		if n <= indent {
+			break
+		}
+		if start < 0 {
+			start = line + n
+		}
+		stop, at = line+len(text), lineEnd
+	}
+	return start, stop, start >= 0
 }
 
 // flagAssignment reads a command line's `--name value` at the "--" at i

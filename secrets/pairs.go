@@ -21,11 +21,7 @@ func pairNameKey(k string) bool  { return slices.Contains(pairNameKeys, k) }
 func pairValueKey(k string) bool { return slices.Contains(pairValueKeys, k) }
 
 // pairName: n can name a pair's value (identifier or header spelling, up
-// to 128 bytes) and names a secret, as a field or as a query parameter
-// (HAR's queryString: "token", "sig"). A capitalized word ("Password",
-// "Secret") is how a page labels a control, as accessibility trees
-// write them ({"role": "button", "name": "Password", "value": "Show"}):
-// its value must look like a credential (weakName).
+// to 128 bytes) and names a secret, as a field does (fieldKind).
 func pairName(n string) (nameKind, bool) {
 	if n == "" || len(n) > 128 {
 		return notSecret, false
@@ -36,16 +32,7 @@ func pairName(n string) (nameKind, bool) {
 		}
 	}
 	k := fieldKind(n)
-	if k == notSecret {
-		k = paramKind(n)
-	}
-	if k == notSecret {
-		return notSecret, false
-	}
-	if len(n) > 1 && n[0] >= 'A' && n[0] <= 'Z' && strings.IndexFunc(n[1:], func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
-		k = weakName
-	}
-	return k, true
+	return k, k != notSecret
 }
 
 // pairNames are the names under which a decoded JSON object's value
@@ -191,11 +178,22 @@ func yamlPair(s string, i int) (assignment, bool) {
 	if p == 0 || s[p-1] != '\n' {
 		return assignment{}, false
 	}
-	prev := s[:p-1]
-	prev = strings.TrimSuffix(prev, "\r")
-	prev = strings.TrimSpace(prev[strings.LastIndexByte(prev, '\n')+1:])
-	prev = strings.TrimSpace(strings.TrimPrefix(prev, "- "))
-	k, n, found := strings.Cut(prev, ":")
+	prev := strings.TrimSuffix(s[:p-1], "\r")
+	prev = prev[strings.LastIndexByte(prev, '\n')+1:]
+	// The name member is the value member's sibling: its key stands in
+	// the same column, after a list's "- " or not.
+	col := 0
+	for col < len(prev) && blank(prev[col]) {
+		col++
+	}
+	if strings.HasPrefix(prev[col:], "- ") {
+		for col += 2; col < len(prev) && blank(prev[col]); col++ {
+		}
+	}
+	if col != j-p {
+		return assignment{}, false
+	}
+	k, n, found := strings.Cut(prev[col:], ":")
 	if !found || !pairNameKey(k) {
 		return assignment{}, false
 	}

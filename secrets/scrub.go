@@ -527,7 +527,11 @@ func (x *Redactor) mayHold(b []byte, ctype string) bool {
 	}
 	if formLike(ctype, b) {
 		for _, kv := range strings.Split(s, "&") {
-			if k, _, _ := strings.Cut(kv, "="); secretParam(k) {
+			k, _, _ := strings.Cut(kv, "=")
+			if u, err := url.QueryUnescape(k); err == nil {
+				k = u // api%5Fkey, as the check reads it
+			}
+			if secretParam(k) {
 				return true
 			}
 		}
@@ -563,10 +567,15 @@ func (x *Redactor) content(b []byte, ctype string) ([]byte, bool) {
 		return x.jsonBody(v)
 	}
 	switch {
-	case mt == "application/x-ndjson" || mt == "application/jsonl" || mt == "application/json-seq" || isNDJSON(b):
+	case isNDJSON(b):
 		return x.lines(b, false)
 	case formLike(ctype, b):
-		return x.form(b)
+		// A form by its look only is written as the text scan would
+		// write it ("[REDACTED]", not URL-encoded), as it was stored
+		// before forms were read by their look.
+		return x.form(b, isForm(ctype, b))
+	case mt == "application/x-ndjson" || mt == "application/jsonl" || mt == "application/json-seq":
+		return x.lines(b, false)
 	}
 	s, changed := x.text(string(b))
 	if changed {
@@ -655,15 +664,21 @@ func (x *Redactor) lines(b []byte, events bool) ([]byte, bool) {
 	if x.joinCrossings(ls, events) {
 		changed = true
 	}
-	return []byte(strings.Join(ls, "")), changed
+	out := strings.Join(ls, "")
+	// What spans lines (a YAML env list's name and value, sent as NDJSON)
+	// the check finds in the text whole: so is it scrubbed.
+	if t, ok := x.text(out); ok {
+		out, changed = t, true
+	}
+	return []byte(out), changed
 }
 
 // form scrubs an application/x-www-form-urlencoded body pair by pair,
 // keeping their order and encoding, and then as text whole: what the text
 // holds across pairs (a JSON fragment whose string runs past an "&") is
 // what the check, which reads the stored body as text, finds in it.
-func (x *Redactor) form(b []byte) ([]byte, bool) {
-	out, changed := x.pairs(string(b), true, x.text)
+func (x *Redactor) form(b []byte, escape bool) ([]byte, bool) {
+	out, changed := x.pairs(string(b), escape, x.text)
 	if t, ok := x.text(out); ok {
 		out, changed = t, true
 	}
@@ -736,13 +751,13 @@ func isNDJSON(b []byte) bool {
 	return err == nil
 }
 
-// isForm: a form body by its Content-Type, or one that looks like one:
-// name=value pairs joined by "&", no spaces.
 // formLike: b is a form by its Content-Type or by its look, whatever the
 // type says (a body sent as multipart that is "key=value"): the check and
 // the recorder read it as one both ways.
 func formLike(ctype string, b []byte) bool { return isForm(ctype, b) || ctype != "" && isForm("", b) }
 
+// isForm: a form body by its Content-Type, or one that looks like one:
+// name=value pairs joined by "&", no spaces.
 func isForm(ctype string, b []byte) bool {
 	if mt, _, _ := mime.ParseMediaType(ctype); mt == "application/x-www-form-urlencoded" {
 		return true

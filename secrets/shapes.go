@@ -501,7 +501,9 @@ func secretValueOf(k nameKind, v string) bool {
 	case passwordName:
 		return !placeholder(v) && !yesNo(v)
 	case strongName:
-		return !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v)
+		// A key or a token has no blanks: "your api key" and "the token
+		// from the login call" describe one (prose), "Bearer …" is none.
+		return !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !prose(v)
 	case weakName:
 		return credentialShaped(v)
 	}
