@@ -63,8 +63,11 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 	for _, a := range as {
 		v := s[a.start:a.end]
 		plain := v
-		if u, err := url.QueryUnescape(v); err == nil {
-			plain = u // api_key=%5BREDACTED%5D in a URL
+		if u, err := url.QueryUnescape(v); err == nil && a.form == formEquals {
+			// api_key=%5BREDACTED%5D in a URL. A JSON, YAML or flag value
+			// is read as it is written, as its decoded JSON has it ("+"
+			// is no space there).
+			plain = u
 		}
 		if isRedacted(plain) || !x.ruleName(a.name) && !secretValueOf(a.kind, plain) {
 			continue
