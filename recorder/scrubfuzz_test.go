@@ -57,6 +57,7 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 		"env:\n  - name: DB_PASSWORD\n    value: " + fake("", 14, 28) + "\n",
 		"env:\n  - name: DB_PASSWORD\n    value: |\n      " + fake("", 14, 29) + "\n- metadata:\n    name: API_KEY\n  value: abc123xyz9\n",
 		"token=abc123def456&api%5Fkey=" + fake("", 32, 30),
+		"cd /app && mysql -u root -p" + fake("", 14, 31) + " shop; docker login -u bob -p " + fake("", 20, 32) + " ghcr.io\ncurl -u admin:" + fake("", 14, 33) + " https://x",
 		`{"a":{"name":"code","value":"print(1)"},"b":{"key":"session","value":"run-2024-11-26"},"items":[{"Name":"Token","Value":"abc123def456"}]}`,
 		`<form><input type="password" value="` + fake("", 14, 23) + `"><add key="ApiKey" value="` + fake("", 32, 24) + `" /></form>`,
 		`{"env":[{"name":"OPENAI_API_KEY","value":"` + fake("", 32, 16) + `"},{"value":"` + fake("", 12, 17) + `", "name":"DB_PASSWORD"}]}`,

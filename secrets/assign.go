@@ -85,6 +85,11 @@ func assignments(s string) (out []assignment, keyed bool) {
 			out = append(out, a)
 		}
 	}
+	for i := range indexes(s, " -") {
+		if a, ok := passwordFlag(s, i); ok {
+			out = append(out, a)
+		}
+	}
 	for i := range indexes(s, "</") {
 		if a, ok := xmlAssignment(s, i); ok {
 			out = append(out, a)

@@ -80,6 +80,9 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			what = a.name + ": " + mask(v)
 		case formFlag:
 			what = "--" + a.name + " " + mask(v)
+			if strings.HasPrefix(a.name, "-") { // a short flag: -p
+				what = a.name + " " + mask(v)
+			}
 		case formPair:
 			what = strconv.Quote(a.name) + " value " + mask(v)
 		}
