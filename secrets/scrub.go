@@ -570,7 +570,17 @@ func (x *Redactor) content(b []byte, ctype string) ([]byte, bool) {
 		}
 	}
 	if v, err := decodeJSON(b); err == nil {
-		return x.jsonBody(v)
+		out, changed := x.jsonBody(v)
+		if !changed {
+			out = b
+		}
+		// The check also reads JSON as text, where a rule can read
+		// across a string's end ("…Password=", "…" reads as an
+		// assignment of ","): what it finds so is scrubbed too.
+		if t, ok := x.text(string(out)); ok {
+			return []byte(t), true
+		}
+		return out, changed
 	}
 	switch {
 	case isNDJSON(b):
