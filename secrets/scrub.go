@@ -558,41 +558,52 @@ func (x *Redactor) mayHold(b []byte, ctype string) bool {
 	return false
 }
 
-// content scrubs a body without its BOM, by its kind.
+// content scrubs a body without its BOM, by its kind, and then, but for a
+// multipart body, as text whole: the check reads every body as text too,
+// where a rule can read across what the kind's own scrub sees apart (a
+// JSON string's end, "…Password=", "…"; a YAML env list's lines sent as
+// NDJSON; a JSON fragment whose string runs past a form's "&").
 func (x *Redactor) content(b []byte, ctype string) ([]byte, bool) {
 	mt, _, _ := mime.ParseMediaType(ctype)
-	if mt == "text/event-stream" || isEventStream(b) {
-		return x.lines(b, true)
-	}
-	if boundary := multipartBoundary(ctype, b); boundary != "" {
+	if boundary := multipartBoundary(ctype, b); boundary != "" && mt != "text/event-stream" && !isEventStream(b) {
 		if parts := multipartParts(b, boundary); len(parts) > 0 {
 			return x.multipart(b, parts)
 		}
 	}
-	if v, err := decodeJSON(b); err == nil {
-		out, changed := x.jsonBody(v)
-		if !changed {
-			out = b
+	var out []byte
+	changed := false
+	if v, err := decodeJSON(b); err == nil && mt != "text/event-stream" && !isEventStream(b) {
+		out, changed = x.jsonBody(v)
+	} else {
+		switch {
+		case mt == "text/event-stream" || isEventStream(b):
+			out, changed = x.lines(b, true)
+		case isNDJSON(b):
+			out, changed = x.lines(b, false)
+		case formLike(ctype, b):
+			// A form by its look only is written as the text scan would
+			// write it ("[REDACTED]", not URL-encoded), as it was stored
+			// before forms were read by their look.
+			var f string
+			f, changed = x.pairs(string(b), isForm(ctype, b), x.text)
+			out = []byte(f)
+		case mt == "application/x-ndjson" || mt == "application/jsonl" || mt == "application/json-seq":
+			out, changed = x.lines(b, false)
+		default:
+			return x.plainText(b)
 		}
-		// The check also reads JSON as text, where a rule can read
-		// across a string's end ("…Password=", "…" reads as an
-		// assignment of ","): what it finds so is scrubbed too.
-		if t, ok := x.text(string(out)); ok {
-			return []byte(t), true
-		}
-		return out, changed
 	}
-	switch {
-	case isNDJSON(b):
-		return x.lines(b, false)
-	case formLike(ctype, b):
-		// A form by its look only is written as the text scan would
-		// write it ("[REDACTED]", not URL-encoded), as it was stored
-		// before forms were read by their look.
-		return x.form(b, isForm(ctype, b))
-	case mt == "application/x-ndjson" || mt == "application/jsonl" || mt == "application/json-seq":
-		return x.lines(b, false)
+	if !changed {
+		out = b
 	}
+	if t, ok := x.text(string(out)); ok {
+		return []byte(t), true
+	}
+	return out, changed
+}
+
+// plainText scrubs a body of no other kind as text.
+func (x *Redactor) plainText(b []byte) ([]byte, bool) {
 	s, changed := x.text(string(b))
 	if changed {
 		// Text that was not JSON may be once a secret in it is replaced
@@ -680,25 +691,7 @@ func (x *Redactor) lines(b []byte, events bool) ([]byte, bool) {
 	if x.joinCrossings(ls, events) {
 		changed = true
 	}
-	out := strings.Join(ls, "")
-	// What spans lines (a YAML env list's name and value, sent as NDJSON)
-	// the check finds in the text whole: so is it scrubbed.
-	if t, ok := x.text(out); ok {
-		out, changed = t, true
-	}
-	return []byte(out), changed
-}
-
-// form scrubs an application/x-www-form-urlencoded body pair by pair,
-// keeping their order and encoding, and then as text whole: what the text
-// holds across pairs (a JSON fragment whose string runs past an "&") is
-// what the check, which reads the stored body as text, finds in it.
-func (x *Redactor) form(b []byte, escape bool) ([]byte, bool) {
-	out, changed := x.pairs(string(b), escape, x.text)
-	if t, ok := x.text(out); ok {
-		out, changed = t, true
-	}
-	return []byte(out), changed
+	return []byte(strings.Join(ls, "")), changed
 }
 
 // pairs scrubs "name=value&..." (a query or a form) pair by pair, keeping
