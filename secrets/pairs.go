@@ -73,28 +73,19 @@ func pairAssignment(s string, i int, k string) (a assignment, key, ok bool) {
 	if !found || !closedAt(s, end) {
 		return a, false, false
 	}
+	next, ns, ne, found := nextString(s, end)
 	if pairNameKey(k) {
 		kind, secret := pairName(s[start:end])
 		if !secret {
 			return a, false, false
 		}
-		next, colon, found := nextMember(s, end)
 		if !found || !pairValueKey(next) {
 			return a, true, false
 		}
-		vs, ve, found := jsonStringAfter(s, colon)
-		if !found || !closedAt(s, ve) {
-			return a, true, false
-		}
-		vs, ve = afterScheme(s, vs, ve)
-		return assignment{name: s[start:end], kind: kind, start: vs, end: ve, form: formPair}, true, true
+		ns, ne = afterScheme(s, ns, ne)
+		return assignment{name: s[start:end], kind: kind, start: ns, end: ne, form: formPair}, true, true
 	}
-	next, colon, found := nextMember(s, end)
 	if !found || !pairNameKey(next) {
-		return a, false, false
-	}
-	ns, ne, found := jsonStringAfter(s, colon)
-	if !found || !closedAt(s, ne) {
 		return a, false, false
 	}
 	kind, secret := pairName(s[ns:ne])
@@ -103,6 +94,18 @@ func pairAssignment(s string, i int, k string) (a assignment, key, ok bool) {
 	}
 	start, end = afterScheme(s, start, end)
 	return assignment{name: s[ns:ne], kind: kind, start: start, end: end, form: formPair}, true, true
+}
+
+// nextString reads the member after a string value that ended at s[end]
+// when its value is a string closed by its quote: its key and the span of
+// its value.
+func nextString(s string, end int) (key string, start, stop int, ok bool) {
+	key, colon, ok := nextMember(s, end)
+	if !ok {
+		return "", 0, 0, false
+	}
+	start, stop, ok = jsonStringAfter(s, colon)
+	return key, start, stop, ok && closedAt(s, stop)
 }
 
 // nextMember reads the key of the member after a string value that ended
