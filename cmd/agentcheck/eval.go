@@ -53,11 +53,8 @@ func inputs(files []string, stdin io.Reader) []input {
 	return ins
 }
 
-// The pipeline: one goroutine splits the inputs into records and hands
-// them out in batches to workers that parse, score and format them; the
-// caller writes the batches back in input order. Batches are recycled, so
-// memory stays bounded by 2 batches per worker whatever the input's size.
-// batchSize is the batch of the deterministic metrics; judged runs take
+// The inputs are read, scored and written in batches (readScoreWrite,
+// pipeline). batchSize is the batch of the deterministic metrics; judged runs take
 // one sample at a time, so that a slow judgment holds up no other. Each
 // batch's memory is touched once, the first time round, and on a virtual
 // machine a page's first touch is dear (14 µs on the 2-core machine of
@@ -139,42 +136,13 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, sum
 	if summary != nil {
 		also = append(also, report.NewWriter(summary, report.Markdown, &res.run))
 	}
-	depth := 2*cfg.workers + 2
-	free := make(chan *batch, depth)
-	for range depth {
-		// Room for the records' texts at the outset, rather than memory
-		// doubled and dropped as a first batch grows, each page of which
-		// is first touched at a cost (batchSize).
-		free <- &batch{items: make([]item, 0, cfg.batch), text: make([]byte, 0, cfg.batch*textRoom), done: make(chan struct{}, 1)}
-	}
-	work := make(chan *batch, depth)
-	order := make(chan *batch, depth)
 	var stop atomic.Bool // set when the output fails: reading stops
 	// Interrupted (Ctrl-C), the run stops reading too: the samples read are
 	// still written, those the judge did not get to as errors.
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		if cfg.merge != nil {
-			cfg.merge.readBatches(cfg.batch, free, work, order, &stop)
-			return
-		}
-		readBatches(cfg.shard.inputs(ins), cfg.otel, cfg.batch, cfg.shard.keep, free, work, order, &stop)
-	})
-	for range cfg.workers {
-		wg.Go(func() {
-			sc := newScorer(ctx, cfg)
-			for b := range work {
-				sc.score(b)
-				b.done <- struct{}{}
-			}
-		})
-	}
-	defer wg.Wait()
-
 	var werr error
-	for b := range order {
-		<-b.done
+	// write writes a scored batch's cases, warnings and counts.
+	write := func(b *batch) {
 		for i := range b.items {
 			if werr == nil {
 				if werr = writeCase(wr, &b.cases[i], b.plain[i]); werr != nil {
@@ -189,7 +157,19 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, sum
 			cfg.warn.Write(b.warn)
 		}
 		res.collect(b)
-		free <- b
+	}
+	read := func(bt *batcher) {
+		defer bt.close()
+		if cfg.merge != nil {
+			cfg.merge.readBatches(bt, &stop)
+			return
+		}
+		readBatches(cfg.shard.inputs(ins), cfg.otel, bt, cfg.shard.keep, &stop)
+	}
+	if cfg.workers == 1 {
+		readScoreWrite(ctx, cfg, read, write)
+	} else {
+		pipeline(ctx, cfg, read, write)
 	}
 	res.run.Shard = cfg.shard.report(&cfg, stop.Load())
 	res.finish()
@@ -207,20 +187,80 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, sum
 	return res, werr
 }
 
-// batcher hands items out batchSize to a batch, each batch both to the
-// workers and, to keep the order, to the writer; close sends the last one
-// and ends both.
-type batcher struct {
-	b           *batch
-	size        int
-	free        <-chan *batch
-	work, order chan<- *batch
+// newBatch is an empty batch with room for the records' texts at the
+// outset, rather than memory doubled and dropped as a first batch grows,
+// each page of which is first touched at a cost (batchSize).
+func newBatch(size int) *batch {
+	return &batch{items: make([]item, 0, size), text: make([]byte, 0, size*textRoom), done: make(chan struct{}, 1)}
 }
 
-func newBatcher(size int, free <-chan *batch, work, order chan<- *batch) *batcher {
-	bt := &batcher{b: <-free, size: size, free: free, work: work, order: order}
-	bt.b.items, bt.b.text = bt.b.items[:0], bt.b.text[:0]
-	return bt
+// readScoreWrite is the run with one worker: each batch is scored and
+// written where it is read, by one goroutine. Handing batches between a
+// reader, a worker and a writer would cost their hand-offs for nothing,
+// and each hand-off wakes an idle processor that spins looking for work.
+func readScoreWrite(ctx context.Context, cfg evalConfig, read func(*batcher), write func(*batch)) {
+	sc := newScorer(ctx, cfg)
+	b := newBatch(cfg.batch)
+	read(newBatcher(cfg.batch, b, func(b *batch) *batch {
+		sc.score(b)
+		write(b)
+		return b
+	}, func() {}))
+}
+
+// pipeline is the run with several workers: one goroutine splits the
+// inputs into batches, the workers score them, and the caller writes
+// them back in input order. Batches are recycled, so memory stays bounded
+// by 2 batches per worker whatever the input's size.
+func pipeline(ctx context.Context, cfg evalConfig, read func(*batcher), write func(*batch)) {
+	depth := 2*cfg.workers + 2
+	free := make(chan *batch, depth)
+	for range depth {
+		free <- newBatch(cfg.batch)
+	}
+	work := make(chan *batch, depth)
+	order := make(chan *batch, depth)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		read(newBatcher(cfg.batch, <-free, func(b *batch) *batch {
+			order <- b
+			work <- b
+			return <-free
+		}, func() {
+			close(work)
+			close(order)
+		}))
+	})
+	for range cfg.workers {
+		wg.Go(func() {
+			sc := newScorer(ctx, cfg)
+			for b := range work {
+				sc.score(b)
+				b.done <- struct{}{}
+			}
+		})
+	}
+	defer wg.Wait()
+	for b := range order {
+		<-b.done
+		write(b)
+		free <- b
+	}
+}
+
+// batcher fills batches batchSize items at a time and hands each full
+// one out (handOut, which gives back the next to fill); close hands out
+// the last and ends the run (end).
+type batcher struct {
+	b       *batch
+	size    int
+	handOut func(*batch) *batch
+	end     func()
+}
+
+func newBatcher(size int, b *batch, handOut func(*batch) *batch, end func()) *batcher {
+	b.items, b.text = b.items[:0], b.text[:0]
+	return &batcher{b: b, size: size, handOut: handOut, end: end}
 }
 
 // add adds it to the batch, its record's text copied into the batch's
@@ -234,13 +274,11 @@ func (bt *batcher) add(it *item) {
 	}
 	if len(b.items) == bt.size {
 		bt.send()
-		bt.b = <-bt.free
-		bt.b.items, bt.b.text = bt.b.items[:0], bt.b.text[:0]
 	}
 }
 
 // send hands the batch out, its records' texts pointing into its memory,
-// which is not written again until the batch comes back free.
+// which is not written again until the batch comes back to be filled.
 func (bt *batcher) send() {
 	b := bt.b
 	at := 0
@@ -252,23 +290,20 @@ func (bt *batcher) send() {
 			at += n
 		}
 	}
-	bt.order <- b
-	bt.work <- b
+	bt.b = bt.handOut(b)
+	bt.b.items, bt.b.text = bt.b.items[:0], bt.b.text[:0]
 }
 
 func (bt *batcher) close() {
 	if len(bt.b.items) > 0 {
 		bt.send()
 	}
-	close(bt.work)
-	close(bt.order)
+	bt.end()
 }
 
 // readBatches splits the inputs into records and hands them out in
 // batches of batchSize, those keep keeps.
-func readBatches(ins []input, otel bool, batchSize int, keep func(*item) bool, free <-chan *batch, work, order chan<- *batch, stop *atomic.Bool) {
-	bt := newBatcher(batchSize, free, work, order)
-	defer bt.close()
+func readBatches(ins []input, otel bool, bt *batcher, keep func(*item) bool, stop *atomic.Bool) {
 	// it is every record's item in turn, on the heap once: keep takes its
 	// address.
 	var it item

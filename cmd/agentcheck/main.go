@@ -21,7 +21,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -38,7 +37,6 @@ func main() {
 	// writes fail with EPIPE, which ends the run quietly, rather than kill
 	// the process with SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
-	oneWorkerOneProc = true
 	// Interrupted, a judged run stops asking and still saves what it has
 	// recorded.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -46,16 +44,6 @@ func main() {
 	stop()
 	os.Exit(code)
 }
-
-// oneWorkerOneProc is set by main only: eval with --workers 1 then runs
-// Go's scheduler on one processor (GOMAXPROCS 1). The reader, the one
-// worker and the writer hand batches to each other over channels; with a
-// second processor idle, each hand-off wakes it and it spins looking for
-// work (strace: about 1,000 futex and 2,300 nanosleep calls a 100,000-sample
-// run), 10-15% of the run's CPU for nothing, where --workers 1 asks for
-// the least CPU. The tests, which run many evals in one process, leave the
-// process's GOMAXPROCS alone.
-var oneWorkerOneProc bool
 
 // Exit statuses.
 const (
@@ -310,9 +298,6 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitUsage
 	}
 	cfg.warn = stderr
-	if oneWorkerOneProc && cfg.workers == 1 {
-		runtime.GOMAXPROCS(1)
-	}
 	return scoreRun(ctx, cfg, inputs(files, stdin), files, sess.close, stdout, stderr)
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -548,15 +549,39 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestEvalOutputFails: a failing output stops the run with an error, and
-// every goroutine of the pipeline ends.
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// TestEvalOutputFails: a failing output stops the run with an error, the
+// rest of the input unread, with one worker (read, scored and written by
+// one goroutine) and with several (the pipeline), and every goroutine of
+// the pipeline ends.
 func TestEvalOutputFails(t *testing.T) {
+	for _, workers := range []string{"1", "3"} {
+		t.Run("workers="+workers, func(t *testing.T) { testEvalOutputFails(t, workers) })
+	}
+}
+
+func testEvalOutputFails(t *testing.T, workers string) {
 	before := runtime.NumGoroutine()
 	input := strings.Join(synthLines(5000, 11), "\n")
 	var stderr bytes.Buffer
-	code := run([]string{"eval", "--format", "jsonl", "--workers", "3", "-"}, strings.NewReader(input), &failingWriter{n: 100000}, &stderr)
+	in := &countingReader{r: strings.NewReader(input)}
+	code := run([]string{"eval", "--format", "jsonl", "--workers", workers, "-"}, in, &failingWriter{n: 100000}, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), "broken pipe") {
 		t.Errorf("exit %d, stderr %q; want 1 and the write error", code, stderr.String())
+	}
+	if in.n > len(input)/2 {
+		t.Errorf("Expected the run to stop reading once its output failed, but it read %d of the input's %d bytes", in.n, len(input))
 	}
 	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; {
 		if time.Now().After(deadline) {

@@ -353,9 +353,7 @@ func (m *mergeRun) facts(r *report.Run) {
 
 // readBatches hands the cases to eval's pipeline as readBatches hands
 // records: batchSize to a batch, in order.
-func (m *mergeRun) readBatches(batchSize int, free <-chan *batch, work, order chan<- *batch, stop *atomic.Bool) {
-	bt := newBatcher(batchSize, free, work, order)
-	defer bt.close()
+func (m *mergeRun) readBatches(bt *batcher, stop *atomic.Bool) {
 	for i := range m.cases {
 		if stop.Load() {
 			break
