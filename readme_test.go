@@ -510,11 +510,32 @@ func TestReadmeCodeBlocks(t *testing.T) {
 	}
 
 	// The harness can fail: with the agent booking the wrong time, the quick
-	// start fails, saying which argument differs.
+	// start fails, saying which argument differs, in the words the README
+	// shows under it.
 	out, err = runTests(judge.EnvBaseURL+"=http://127.0.0.1:9/v1", "README_AGENT_TIME=21:00")
 	if _, fail := passed(out); err == nil || !slices.Contains(fail, tests[0]) || !strings.Contains(out, `+ time: "21:00"`) {
 		t.Errorf("with the agent booking 21:00, %s should fail showing the time; exit %v:\n%s", tests[0], err, out)
 	}
+	shown := quickStartFailure(t, blocks, goBlocks[0])
+	for _, line := range strings.Split(strings.TrimRight(shown.text, "\n"), "\n") {
+		if line = strings.TrimRight(line, " "); line != "" && !strings.Contains(out, line) {
+			t.Errorf("README.md:%d shows the quick start's failure as\n%s\nbut with the agent booking 21:00 it prints no line %q:\n%s", shown.line, shown.text, line, out)
+			break
+		}
+	}
+}
+
+// quickStartFailure is the block that shows the quick start's failure: the
+// first untagged block after the quick start's Go block.
+func quickStartFailure(t *testing.T, blocks []codeBlock, quickStart codeBlock) codeBlock {
+	t.Helper()
+	for _, b := range blocks {
+		if b.line > quickStart.line && b.info == "" {
+			return b
+		}
+	}
+	t.Fatalf("README.md: no block after the quick start (line %d) shows its failure", quickStart.line)
+	return codeBlock{}
 }
 
 // TestReadmeHarness checks the harness on a README of its own: fragments
