@@ -2,6 +2,7 @@ package agenttest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -191,4 +192,27 @@ func (f fixedMetric) Name() string { return f.r.Metric }
 
 func (f fixedMetric) Evaluate(context.Context, agentcheck.Sample) (metric.Result, error) {
 	return f.r, nil
+}
+
+// failingMetric is a metric of a user's whose error does not name it.
+type failingMetric struct{ err error }
+
+func (failingMetric) Name() string { return "my_metric" }
+func (m failingMetric) Evaluate(context.Context, agentcheck.Sample) (metric.Result, error) {
+	return metric.Result{Metric: "my_metric"}, m.err
+}
+
+// A metric that cannot score the sample is named once in the message: the
+// package's metrics name themselves in their errors, a user's metric may
+// not, and either way the cause stays for errors.Is.
+func TestCheckScoreNamesAMetricThatCannotScoreOnce(t *testing.T) {
+	r := score(metric.ToolCallAccuracy{}, sample(t, `{"user_input":[{"type":"human","content":"hi"}]}`), 0.9)
+	if msg := r.String(); r.Err() == nil || !strings.HasPrefix(msg, "tool_call_accuracy needs reference_tool_calls") {
+		t.Errorf("Expected the message to start with the metric's own error, but it is %q (Err %v)", msg, r.Err())
+	}
+	cause := errors.New("the sample's tool is unknown")
+	r = score(failingMetric{err: cause}, sample(t, travel), 0.9)
+	if msg := r.String(); msg != "my_metric: the sample's tool is unknown" || !errors.Is(r.Err(), cause) {
+		t.Errorf("Expected a user's metric's error to be named by the metric and wrap its cause, but it is %q (errors.Is %v)", msg, errors.Is(r.Err(), cause))
+	}
 }
