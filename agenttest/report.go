@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/metricerr"
 	"github.com/agentcheck/agentcheck/internal/pyvalue"
 	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/metric"
@@ -75,15 +76,6 @@ func NewReport(ok bool, why, whyNot func() string, err error) Report {
 // failed is a Report with only an error.
 func failed(err error) Report { return Report{err: err} }
 
-// namedError is a metric's error named by the metric, once: the package
-// metric's errors start with the metric's name already.
-func namedError(name string, err error) error {
-	if strings.HasPrefix(err.Error(), name) {
-		return err
-	}
-	return fmt.Errorf("%s: %w", name, err)
-}
-
 // CheckScore scores the sample with m and compares the score with want: a
 // number, the least score that passes, or a Gomega matcher (anything with
 // Match(any) (bool, error), such as BeNumerically("~", 0.5, 0.01)). The
@@ -93,7 +85,7 @@ func namedError(name string, err error) error {
 func CheckScore(ctx context.Context, m metric.Metric, s agentcheck.Sample, want any) Report {
 	r, err := m.Evaluate(ctx, s)
 	if err != nil {
-		return failed(namedError(m.Name(), err))
+		return failed(metricerr.Named(m.Name(), err))
 	}
 	if r.Disagreement != "" {
 		return disagreed("on the "+r.Metric+" of the conversation "+summary(s.Conversation), r, explainJudgment(r))

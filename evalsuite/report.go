@@ -20,15 +20,6 @@ import (
 // again) or .md (a GitHub step summary).
 const ReportEnv = "AGENTCHECK_REPORT"
 
-// prefixed is err's message after the metric's name, which it starts with
-// unless the metric's own error left it out.
-func prefixed(name string, err error) string {
-	if msg := err.Error(); strings.HasPrefix(msg, name+": ") {
-		return msg
-	}
-	return name + ": " + err.Error()
-}
-
 // explain keeps, in run, the judges' verdicts and, for a run that did not
 // pass, its transcript and the report of each check it fell below: the
 // matchers' call diff for a tool call metric (agenttest.CheckScore), each

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/metricerr"
 	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/recorder"
 )
@@ -266,7 +267,7 @@ func (s Suite) runCase(ctx context.Context, c Case, id string, metrics []string)
 			for j, ch := range s.Checks {
 				r, err := evaluate(rctx, ch.Metric, sample)
 				if err != nil {
-					errs = append(errs, fmt.Errorf("run %d: %s", n, prefixed(metrics[j], err)))
+					errs = append(errs, fmt.Errorf("run %d: %w", n, metricerr.Named(metrics[j], err)))
 					continue
 				}
 				results[j] = r

@@ -274,3 +274,15 @@ func TestMissingBaselineFailsAndSaysHowToWriteIt(t *testing.T) {
 		t.Errorf("Expected a missing baseline to fail and say how to write it, but written=%v, err=%v", res.BaselineWritten, res.Err)
 	}
 }
+
+// A case its metric cannot score names the metric once in its run's error,
+// as agenttest's checks do.
+func TestUnscorableCaseNamesTheMetricOnce(t *testing.T) {
+	noReference := right()
+	noReference.ReferenceToolCalls = nil
+	res := Suite{Checks: accuracy(0.5)}.Evaluate(context.Background(), []Case{{ID: "a", Sample: noReference}})
+	err := res.Cases[0].Runs[0].Err
+	if err == nil || err.Error() != "run 1: tool_call_accuracy needs reference_tool_calls, and the sample has none" {
+		t.Errorf("Expected the run's error to name tool_call_accuracy once, but it is %v", err)
+	}
+}
