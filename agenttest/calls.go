@@ -316,13 +316,18 @@ func writeCallDiff(b *strings.Builder, d callDiff, wantName, gotName string) {
 
 func writeArgDiffs(b *strings.Builder, diffs []argDiff) {
 	for _, d := range diffs {
+		// A difference in the whole arguments has no path to name.
+		path := d.path
+		if path != "" {
+			path += ": "
+		}
 		switch d.kind {
 		case missing:
-			fmt.Fprintf(b, "      - %s: %s  (missing)\n", d.path, d.want)
+			fmt.Fprintf(b, "      - %s%s  (missing)\n", path, d.want)
 		case unexpected:
-			fmt.Fprintf(b, "      + %s: %s  (unexpected)\n", d.path, d.got)
+			fmt.Fprintf(b, "      + %s%s  (unexpected)\n", path, d.got)
 		default:
-			fmt.Fprintf(b, "      - %s: %s\n      + %s: %s\n", d.path, d.want, d.path, d.got)
+			fmt.Fprintf(b, "      - %s%s\n      + %s%s\n", path, d.want, path, d.got)
 		}
 		if d.note != "" {
 			fmt.Fprintf(b, "        %s\n", d.note)

@@ -383,7 +383,7 @@ func (c ExpectedCall) compare(tc agentcheck.ToolCall, res *callResult) callDiff 
 		return d
 	}
 	if tc.InvalidArgs != "" {
-		d.args = append(d.args, argDiff{kind: differs, want: renderExpected(c.args), got: "unparseable arguments " + strconv.Quote(tc.InvalidArgs), note: "the arguments are not valid JSON"})
+		d.args = append(d.args, unparseable(renderExpected(c.args), tc))
 		return d
 	}
 	args := tc.Args
@@ -577,6 +577,12 @@ func compareObject(path string, want map[string]any, got jsonvalue.Value, presen
 		return append(out, argDiff{path: path, kind: differs, want: renderExpected(want), got: renderJSON(got)})
 	}
 	return compareMembers(path, want, got, false, eq, out)
+}
+
+// unparseable is the difference of a call whose arguments are not valid
+// JSON from the arguments wanted, want rendered.
+func unparseable(want string, tc agentcheck.ToolCall) argDiff {
+	return argDiff{kind: differs, want: want, got: "unparseable arguments " + strconv.Quote(tc.InvalidArgs), note: "the arguments are not valid JSON"}
 }
 
 // Rendering.

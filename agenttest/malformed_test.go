@@ -4,8 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/agenttest"
 	"github.com/agentcheck/agentcheck/dataset"
+	"github.com/agentcheck/agentcheck/metric"
 	"github.com/agentcheck/agentcheck/trajectory"
 )
 
@@ -57,5 +59,31 @@ func TestMalformedArgumentsEndToEnd(t *testing.T) {
 	}
 	if r := agenttest.CheckToolCalls(conv, trajectory.Superset, agenttest.CallTo("book").With(agenttest.Args{"table": 7})); !r.OK() {
 		t.Errorf("Expected book with its table to match beside the malformed call, but: %s", r)
+	}
+}
+
+// A score's diff of a call with unparseable arguments says so, rather than
+// calling each reference argument missing; and a diff of the whole
+// arguments reads as a diff, with no empty argument name before it.
+func TestMalformedArgumentsInAScoresDiff(t *testing.T) {
+	s := sample(t, `{"user_input": [{"type": "human", "content": "Weather?"},
+	  {"type": "ai", "content": "", "tool_calls": [{"name": "get_weather", "args": {"city": "Paris"}}]}],
+	 "reference_tool_calls": [{"name": "get_weather", "args": {"city": "Paris", "unit": "C"}}]}`)
+	calls := s.Conversation[1].ToolCalls
+	calls[0].Args, calls[0].InvalidArgs = agentcheck.ParseArguments(`{"city": "Par`)
+	for _, m := range []metric.Metric{metric.ToolCallAccuracy{}, metric.ToolCallF1{}, metric.TrajectoryMatch{}} {
+		msg := score(m, s, 0.9).String()
+		if !strings.Contains(msg, `+ unparseable arguments "{\"city\": \"Par"`) || !strings.Contains(msg, "the arguments are not valid JSON") ||
+			strings.Contains(msg, "(missing)") {
+			t.Errorf("Expected %s's diff to say the arguments are not valid JSON, and no argument missing, but it is:\n%s", m.Name(), msg)
+		}
+	}
+	conv, err := dataset.ParseOpenAIMessages([]byte(malformedConversation))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := agenttest.CheckToolCalls(conv, trajectory.Superset, agenttest.CallTo("search").With(agenttest.Args{"city": "Paris"})).String()
+	if !strings.Contains(msg, "      - {\"city\":\"Paris\"}\n      + unparseable arguments") {
+		t.Errorf("Expected the whole arguments' diff to have no argument name, but it is:\n%s", msg)
 	}
 }

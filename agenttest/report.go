@@ -9,7 +9,6 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/metricerr"
 	"github.com/agentcheck/agentcheck/internal/pyvalue"
-	"github.com/agentcheck/agentcheck/jsonvalue"
 	"github.com/agentcheck/agentcheck/metric"
 )
 
@@ -235,7 +234,7 @@ func explainScore(r metric.Result, predicted, reference []agentcheck.ToolCall) s
 			if ref.Name != pred.Name {
 				fmt.Fprintf(&details, "      tool: want %s, got %s\n", ref.Name, pred.Name)
 			}
-			writeArgDiffs(&details, metricArgDiffs(ref.Args, pred.Args, f1))
+			writeArgDiffs(&details, metricArgDiffs(ref, pred, f1))
 		case rok:
 			if k := repeatOf(reference, p.Reference, f1); f1 && k >= 0 {
 				fmt.Fprintf(&details, "  ref[%d] repeats ref[%d]; ToolCallF1 counts a call once\n", p.Reference, k)
@@ -269,7 +268,7 @@ func writeClosestPredicted(b *strings.Builder, pairs []metric.CallPair, ri int, 
 		if pred.Name != ref.Name {
 			continue
 		}
-		d := metricArgDiffs(ref.Args, pred.Args, f1)
+		d := metricArgDiffs(ref, pred, f1)
 		if best < 0 || len(d) < len(bestDiffs) {
 			best, bestDiffs = j, d
 		}
@@ -291,8 +290,13 @@ func writeClosestPredicted(b *strings.Builder, pairs []metric.CallPair, ri int, 
 }
 
 // metricArgDiffs lists the reference arguments a predicted call lacks or
-// has otherwise, as the metric compares them.
-func metricArgDiffs(ref, pred jsonvalue.Value, f1 bool) []argDiff {
+// has otherwise, as the metric compares them; a predicted call whose
+// arguments are not valid JSON differs in them as a whole.
+func metricArgDiffs(refCall, predCall agentcheck.ToolCall, f1 bool) []argDiff {
+	if predCall.InvalidArgs != "" {
+		return []argDiff{unparseable(renderJSON(refCall.Args), predCall)}
+	}
+	ref, pred := refCall.Args, predCall.Args
 	var out []argDiff
 	nan := 0
 	for _, m := range ref.Members() {
