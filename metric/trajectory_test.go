@@ -833,5 +833,5 @@ func ExampleTrajectoryMatch_supersetArgs() {
 	fmt.Println(m.Compare(made[1:], expected).Reason)
 	// Output:
 	// 1
-	// unordered: the 1 call made do not match the 2 expected (arguments superset); expected, not made: [1] search({"q":"flights"})
+	// unordered: the 1 call made does not match the 2 expected (arguments superset); expected, not made: [1] search({"q":"flights"})
 }

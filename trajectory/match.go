@@ -221,11 +221,19 @@ func (c *compiled) reason(pairs []Pair, ok bool, note string) string {
 	if m.Scoring == ScoreF1 {
 		return c.reasonF1(pairs, note)
 	}
+	verb := "match"
+	if len(c.made) == 1 {
+		verb = "matches"
+	}
 	if ok {
-		return fmt.Sprintf("%s: the %s made match the %d expected (arguments %s)", m.Mode, plural(len(c.made), "call"), len(c.exp), m.Args)
+		return fmt.Sprintf("%s: the %s made %s the %d expected (arguments %s)", m.Mode, plural(len(c.made), "call"), verb, len(c.exp), m.Args)
+	}
+	verb = "do not match"
+	if len(c.made) == 1 {
+		verb = "does not match"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: the %s made do not match the %d expected (arguments %s)", m.Mode, plural(len(c.made), "call"), len(c.exp), m.Args)
+	fmt.Fprintf(&b, "%s: the %s made %s the %d expected (arguments %s)", m.Mode, plural(len(c.made), "call"), verb, len(c.exp), m.Args)
 	c.writeDetails(&b, pairs, note)
 	return b.String()
 }
