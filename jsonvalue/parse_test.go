@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/agentcheck/agentcheck/internal/pytext"
 )
 
 func TestParseErrors(t *testing.T) {
@@ -262,6 +265,100 @@ func TestStrIsStrScan(t *testing.T) {
 		s2, err2 := slow.strScan()
 		if s1 != s2 || fmt.Sprint(err1) != fmt.Sprint(err2) || err1 == nil && fast.pos != slow.pos {
 			t.Fatalf("text %q: str = %q, %v at %d; strScan = %q, %v at %d", text, s1, err1, fast.pos, s2, err2, slow.pos)
+		}
+	}
+}
+
+// strSlowByteByByte is strSlow as it was written first, a byte at a time:
+// the definition strSlow is held to.
+func (p *parser) strSlowByteByByte(start int) (string, error) {
+	var b []byte
+	i := start + 1
+	for i < len(p.src) {
+		c := p.src[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			if !utf8.Valid(b) && !pytext.ValidWTF8(b) {
+				return "", p.errorAt(start, "string is not valid UTF-8")
+			}
+			return string(b), nil
+		case c < 0x20:
+			return "", p.errorAt(i, "invalid control character %q in string", c)
+		case c != '\\':
+			b = append(b, c)
+			i++
+			continue
+		}
+		if i+1 >= len(p.src) {
+			break
+		}
+		esc := p.src[i+1]
+		i += 2
+		switch esc {
+		case '"', '\\', '/':
+			b = append(b, esc)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := hex4(p.src, i)
+			if !ok {
+				return "", p.errorAt(i-2, "invalid \\u escape")
+			}
+			i += 4
+			if r >= 0xD800 && r < 0xDC00 && i+6 <= len(p.src) && p.src[i] == '\\' && p.src[i+1] == 'u' {
+				if lo, ok := hex4(p.src, i+2); ok && lo >= 0xDC00 && lo < 0xE000 {
+					r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+					i += 6
+				}
+			}
+			b = pytext.AppendWTF8(b, r)
+		default:
+			return "", p.errorAt(i-2, "invalid escape \\%c", esc)
+		}
+	}
+	return "", p.errorAt(start, "unterminated string")
+}
+
+// TestStrSlowIsByteByByte holds strSlow, which copies the runs between
+// escapes whole, to strSlowByteByByte on 40,000 generated strings with
+// escapes: every escape, \\u escapes of surrogates alone and in pairs,
+// invalid escapes, a backslash at the text's end, control characters,
+// bytes above 0x7f (valid UTF-8, WTF-8 or not) and runs around the word
+// size, terminated or not.
+func TestStrSlowIsByteByByte(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(5, 6))
+	pieces := []string{"\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t", "\\u00e9", "\\u20AC", "\\ud83d\\ude00",
+		"\\ud800", "\\udc00", "\\ud800x", "\\u12", "\\uZZZZ", "\\x", "\\", "\x00", "\x1f", "é", "€", "\xed\xa0\x80", "\xff", "\xc3", "\""}
+	for range 40_000 {
+		var b strings.Builder
+		b.WriteByte('"')
+		for range 1 + r.IntN(12) {
+			if r.IntN(3) == 0 {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			} else {
+				b.WriteString(strings.Repeat(string(rune('a'+r.IntN(26))), r.IntN(20)))
+			}
+		}
+		if r.IntN(6) > 0 {
+			b.WriteByte('"')
+		}
+		b.WriteString(strings.Repeat("y", r.IntN(4)))
+		text := b.String()
+		fast, slow := parser{src: text}, parser{src: text}
+		s1, err1 := fast.strSlow(0)
+		s2, err2 := slow.strSlowByteByByte(0)
+		if s1 != s2 || fmt.Sprint(err1) != fmt.Sprint(err2) || err1 == nil && fast.pos != slow.pos {
+			t.Fatalf("text %q: strSlow = %q, %v at %d; byte by byte = %q, %v at %d", text, s1, err1, fast.pos, s2, err2, slow.pos)
 		}
 	}
 }
