@@ -100,8 +100,11 @@ func (r *Result) String() string {
 	var head string
 	switch re, isRun := r.Err.(*RunError); {
 	case r.Err != nil && !isRun:
-		head = fmt.Sprintf("Expected the scenario %q to run, but it cannot: %v", r.Name, r.Err)
-		return head
+		why := r.Err.Error()
+		if inv := (*invalidError)(nil); errors.As(r.Err, &inv) {
+			why = inv.problems
+		}
+		return fmt.Sprintf("Expected the scenario %q to run, but it cannot: %s", r.Name, why)
 	case r.Err != nil:
 		who := re.Role
 		if who == "" {

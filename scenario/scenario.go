@@ -170,7 +170,14 @@ func (s Scenario) validate() error {
 	for i, e := range errs {
 		msgs[i] = e.Error()
 	}
-	return fmt.Errorf("scenario %q cannot run: %s", s.name(), strings.Join(msgs, "; "))
+	return &invalidError{name: s.name(), problems: strings.Join(msgs, "; ")}
+}
+
+// invalidError is why a scenario cannot run: every problem found, joined.
+type invalidError struct{ name, problems string }
+
+func (e *invalidError) Error() string {
+	return fmt.Sprintf("scenario %q cannot run: %s", e.name, e.problems)
 }
 
 // isNil reports whether v is nil, or holds a nil pointer or func, whose
