@@ -415,16 +415,10 @@ func TestRecordedCorpusHoldsNoSecret(t *testing.T) {
 		t.Fatalf("Expected the corpus to hold at least 40 placements, but it holds %d", len(ps))
 	}
 	all := append(append([]placement(nil), ps...), clean...)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := placementServer(func(r *http.Request) placement {
 		i, _ := strconv.Atoi(r.Header.Get("X-Case"))
-		if p := all[i]; p.answer != nil {
-			p.answer(w, r)
-			return
-		}
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"ok":true}`)
-	}))
+		return all[i]
+	})
 	defer srv.Close()
 	path := filepath.Join(t.TempDir(), "corpus.yaml")
 	send := func(rec *Recorder, i int) (*http.Response, []byte, error) {
@@ -524,6 +518,20 @@ func TestRecordedCorpusHoldsNoSecret(t *testing.T) {
 			t.Errorf("%s: Expected a clean answer to replay as it was received, %q, but it replayed %q", all[i].name, live[i], b)
 		}
 	}
+}
+
+// placementServer answers each request as the placement that pick names
+// for it does, {"ok":true} when that one has no answer of its own.
+func placementServer(pick func(r *http.Request) placement) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := pick(r); p.answer != nil {
+			p.answer(w, r)
+			return
+		}
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"ok":true}`)
+	}))
 }
 
 func orEmpty(r io.Reader) io.Reader {

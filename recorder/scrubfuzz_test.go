@@ -62,6 +62,13 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 		`<form><input type="password" value="` + fake("", 14, 23) + `"><add key="ApiKey" value="` + fake("", 32, 24) + `" /></form>`,
 		`{"env":[{"name":"OPENAI_API_KEY","value":"` + fake("", 32, 16) + `"},{"value":"` + fake("", 12, 17) + `", "name":"DB_PASSWORD"}]}`,
 		`{"values":[{"key":"apiKey","type":"secret","value":"` + fake("", 32, 18) + `"}],"args":"{\"Name\":\"X-Api-Key\",\"Value\":\"` + fake("", 32, 19) + `\"}"}`,
+		// Arguments, escaped quotes, ENV, .netrc, base64 keys, forms
+		// carrying JSON, and what names a credential and holds none.
+		`{"code":"os.Setenv(\"OPENAI_API_KEY\", \"` + fake("", 32, 34) + `\")\nreq.Header.Set('X-Api-Key', '` + fake("", 32, 35) + `')","py":"connect(password=\"` + fake("", 12, 36) + `\")"}`,
+		"FROM alpine\nENV API_KEY " + fake("", 32, 37) + "\nmachine api.example.com login bob password " + fake("", 12, 38) + "\n",
+		"client-key-data: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UThSMjJSODZRODlEMjlC\nclient-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t\n",
+		"payload=%7B%22api_key%22%3A%22" + fake("", 32, 39) + "%22%7D&q=%7B%22a%22%3A1%7D",
+		`{"rules":"'password' => 'required|string|min:8'","tree":[{"role":"button","name":"Password","value":"Show"}],"api_key":"Show","k":"OPENAI_API_KEY=sk-..."}`,
 	} {
 		for i := range fuzzTypes {
 			f.Add(seed, uint8(i))

@@ -80,6 +80,18 @@ func assignments(s string) (out []assignment, keyed bool) {
 			out = append(out, a)
 		}
 	}
+	for i := range indexes(s, "ENV ") {
+		if a, ok := envInstruction(s, i); ok {
+			out = append(out, a)
+		}
+	}
+	for _, open := range []string{"(", "["} {
+		for i := range indexes(s, open) {
+			if a, ok := argumentPair(s, i); ok {
+				out = append(out, a)
+			}
+		}
+	}
 	for i := range indexes(s, "--") {
 		if a, ok := flagAssignment(s, i); ok {
 			out = append(out, a)
@@ -193,10 +205,21 @@ func codeExpression(v string) bool {
 	return inner == "" || inner[0] == '\'' || inner[0] == '"' || inner[0] == '_' || inner[0]|0x20 >= 'a' && inner[0]|0x20 <= 'z'
 }
 
-// quotedAt reads the value that a quote (" or ') at s[k] opens: the span
-// between it and its closing quote on the same line; quoted is false when
-// s[k] is no quote, ok false when the value is empty or not closed.
+// quotedAt reads the value that a quote (", ' or an escaped \") at s[k]
+// opens: the span between it and its closing quote on the same line;
+// quoted is false when s[k] is no quote, ok false when the value is empty
+// or not closed.
 func quotedAt(s string, k int) (start, end int, quoted, ok bool) {
+	if k+1 < len(s) && s[k] == '\\' && s[k+1] == '"' {
+		// An escaped quote, as code inside a JSON string writes one
+		// (password=\"…\"): the value runs to the next one.
+		start = k + 2
+		n := strings.Index(s[start:], `\"`)
+		if nl := strings.IndexByte(s[start:], '\n'); n < 0 || nl >= 0 && nl < n {
+			return start, start, true, false
+		}
+		return start, start + n, true, n > 0
+	}
 	if k >= len(s) || s[k] != '"' && s[k] != '\'' {
 		return k, k, false, false
 	}
@@ -245,6 +268,38 @@ func lineAssignment(s string, i int) (assignment, bool) {
 	}
 	start, end, ok := lineValue(s, i, stops)
 	return assignment{name: name, kind: weakName, start: start, end: end, form: formLine}, ok
+}
+
+// envInstruction reads a Dockerfile's ENV instruction in its form
+// without "=" at the "ENV " at i, which starts a line (after indentation,
+// or an escaped line break): `ENV API_KEY value`, the value the rest of
+// the line. ENV NAME=value is an equalsAssignment.
+func envInstruction(s string, i int) (assignment, bool) {
+	p := i
+	for p > 0 && blank(s[p-1]) {
+		p--
+	}
+	if !(p == 0 || s[p-1] == '\n' || p >= 2 && s[p-2] == '\\' && s[p-1] == 'n') {
+		return assignment{}, false
+	}
+	j := i + len("ENV ")
+	for j < len(s) && blank(s[j]) {
+		j++
+	}
+	e := j
+	for e < len(s) && nameByte(s[e]) {
+		e++
+	}
+	if e == j || e >= len(s) || !blank(s[e]) {
+		return assignment{}, false
+	}
+	name := s[j:e]
+	kind := fieldKind(name)
+	if kind == notSecret {
+		return assignment{}, false
+	}
+	start, end, ok := lineValue(s, e, `\"`)
+	return assignment{name: name, kind: kind, start: start, end: end}, ok
 }
 
 // lineValue reads the value after the ":" at i on a line: quoted, or the

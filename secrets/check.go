@@ -724,7 +724,7 @@ func (s *secretScan) json(at scalar, v any) {
 				}
 			}
 			for _, name := range names {
-				if str, ok := v[k].(string); ok && s.rules.secretValue(name, str, false) {
+				if str, ok := v[k].(string); ok && (what == " field " && s.rules.secretValue(name, str, false) || what == " value " && s.rules.pairValue(name, str)) {
 					s.report(at, str, strconv.Quote(name)+what+mask(str))
 					break
 				} else if n, ok := v[k].(json.Number); ok && s.rules.ruleName(name) {

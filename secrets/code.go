@@ -203,3 +203,52 @@ func passwordFlag(s string, i int) (assignment, bool) {
 	}
 	return assignment{}, false
 }
+
+// argumentPair reads a name and its value given as the first two
+// arguments of a call, or items of a tuple or a list, after the "(" or "["
+// at i: `os.Setenv("OPENAI_API_KEY", "…")`, `req.Header.Set("X-Api-Key",
+// "…")`, `[("Authorization", "Token …")]`, `["X-Api-Key", "…"]`, quotes
+// possibly escaped (code inside a JSON string). Lists also hold labels, so
+// that the value must look like a credential whatever the name (weakName).
+func argumentPair(s string, i int) (assignment, bool) {
+	k := i + 1
+	for k < len(s) && blank(s[k]) {
+		k++
+	}
+	var quote string // the name's quote, escaped or not
+	switch {
+	case k < len(s) && (s[k] == '"' || s[k] == '\''):
+		quote = s[k : k+1]
+	case strings.HasPrefix(s[k:], `\"`):
+		quote = `\"`
+	default:
+		return assignment{}, false
+	}
+	j := k + len(quote)
+	e := j
+	for e < len(s) && e-j <= 128 && nameByte(s[e]) {
+		e++
+	}
+	if e == j || e-j > 128 || !strings.HasPrefix(s[e:], quote) {
+		return assignment{}, false
+	}
+	c := e + len(quote)
+	for c < len(s) && blank(s[c]) {
+		c++
+	}
+	if c >= len(s) || s[c] != ',' {
+		return assignment{}, false
+	}
+	for c++; c < len(s) && blank(s[c]); c++ {
+	}
+	name := s[j:e]
+	if !strings.HasPrefix(s[c:], quote) || fieldKind(name) == notSecret {
+		return assignment{}, false
+	}
+	vs, ve, quoted, ok := quotedAt(s, c)
+	if !quoted || !ok {
+		return assignment{}, false
+	}
+	vs, ve = afterScheme(s, vs, ve)
+	return assignment{name: name, kind: weakName, start: vs, end: ve, form: formPair}, true
+}

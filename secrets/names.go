@@ -25,7 +25,7 @@ import (
 var credentialHeaders = []string{
 	"Authorization", "Proxy-Authorization", "Api-Key", "X-Api-Key",
 	"OpenAI-Organization", "OpenAI-Project", "Cookie", "Set-Cookie",
-	"Ocp-Apim-Subscription-Key", "X-RapidAPI-Key", "X-Goog-Api-Key",
+	"Ocp-Apim-Subscription-Key", "X-RapidAPI-Key", "X-Goog-Api-Key", "X-Honeycomb-Team",
 }
 
 // notCredentialHeaders say "key" or "token" without holding a credential:

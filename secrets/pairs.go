@@ -21,7 +21,12 @@ func pairNameKey(k string) bool  { return slices.Contains(pairNameKeys, k) }
 func pairValueKey(k string) bool { return slices.Contains(pairValueKeys, k) }
 
 // pairName: n can name a pair's value (identifier or header spelling, up
-// to 128 bytes) and names a secret, as a field does (fieldKind).
+// to 128 bytes) and names a secret, as a field does (fieldKind), but for a
+// password's name of one word, which judges a pair's value as a key's
+// does: such a name member also labels what a user sees ({"role":
+// "button", "name": "Password", "value": "Show"} in an accessibility
+// tree), so that one short ordinary word is no password there
+// (ordinaryWord); DB_PASSWORD names a setting.
 func pairName(n string) (nameKind, bool) {
 	if n == "" || len(n) > 128 {
 		return notSecret, false
@@ -32,7 +37,23 @@ func pairName(n string) (nameKind, bool) {
 		}
 	}
 	k := fieldKind(n)
+	if k == passwordName && len(nameWords(n)) == 1 {
+		k = strongName
+	}
 	return k, k != notSecret
+}
+
+// pairValue says whether v, the value member of a decoded name/value pair
+// whose name member is name (see pairNames), is a secret to remove.
+func (x *Redactor) pairValue(name, v string) bool {
+	if v == "" || isRedacted(v) {
+		return false
+	}
+	if x.ruleName(name) {
+		return true
+	}
+	k, _ := pairName(name)
+	return secretValueOf(k, v)
 }
 
 // pairNames are the names under which a decoded JSON object's value

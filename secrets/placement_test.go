@@ -135,6 +135,25 @@ func leaks() []leak {
 		leak{"escaped JSON key", k("", 32), "api_key", func(it *cassette.Interaction) { it.Request.Body = `{"\u0061pi_key":"` + k("", 32) + `"}` }},
 		leak{"JSON key with a tab", k("", 32), "api_key", func(it *cassette.Interaction) { it.Request.Body = "{\"api_key\"\t:\"" + k("", 32) + "\"}" }},
 	)
+	pem := "-----BEGIN PRIVATE KEY-----\n" + k("MIIEvQ", 58) + "\n-----END PRIVATE KEY-----\n"
+	b64pem := base64.StdEncoding.EncodeToString([]byte(pem))
+	sa, _ := json.Marshal(map[string]string{"type": "service_account", "private_key": pem})
+	args, _ := json.Marshal(map[string]string{"path": "sa.json", "content": string(sa)})
+	out = append(out,
+		leak{"private key escaped twice", pem[28:60], "private key", inContent("write " + string(args))},
+		leak{"private key in base64", b64pem[20:60], "private key in base64", inResponse("application/yaml", "users:\n- user:\n    client-key-data: "+b64pem+"\n")},
+		leak{"netrc", pw, ".netrc", inResponse("text/plain", "machine api.example.com\n  login bob\n  password "+pw+"\n")},
+		leak{"Dockerfile ENV", k("", 32), "API_KEY=", inResponse("text/plain", "FROM alpine\nENV API_KEY "+k("", 32)+"\n")},
+		leak{"Setenv argument", k("", 32), `"OPENAI_API_KEY" value`, inContent(`os.Setenv("OPENAI_API_KEY", "` + k("", 32) + `")`)},
+		leak{"header tuple", k("", 32), `"Authorization" value`, inContent(`headers = [("Authorization", "Token ` + k("", 32) + `")]`)},
+		leak{"escaped keyword argument", pw, "password=", inContent(`{"code":"connect(user=\"app\", password=\"` + pw + `\")"}`)},
+		leak{"SSWS scheme", k("00", 40), `"Authorization" field`, inJSONField("Authorization", "SSWS "+k("00", 40))},
+		leak{"Honeycomb header", k("", 32), "X-Honeycomb-Team header", func(it *cassette.Interaction) { it.Request.Headers["X-Honeycomb-Team"] = []string{k("", 32)} }},
+		leak{"JSON in a form field", k("", 32), `"api_key" field`, func(it *cassette.Interaction) {
+			it.Request.Headers["Content-Type"] = []string{"application/x-www-form-urlencoded"}
+			it.Request.Body = "payload=" + url.QueryEscape(`{"api_key":"`+k("", 32)+`"}`)
+		}},
+	)
 	for _, name := range []string{"bot_token", "hf_token", "private_token", "app_secret", "consumer_secret", "secret_token",
 		"aws_secret", "master_key", "encryption_key", "shared_secret", "signing_key", "AccountKey",
 		// The families beyond the examples.
@@ -218,6 +237,19 @@ func lookalikes() []leak {
 		{name: "pagination and tokenizer", edit: func(it *cassette.Interaction) {
 			it.Request.Body = `{"next_page_token":"CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA0","eos_token":"</s>","pad_token":"[PAD]","sort_key":"created_at","cache_key":"v1:user:42","public_key":"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGx7"}`
 		}},
+		{name: "validation rules", edit: inContent("$request->validate(['password' => 'required|string|min:8|confirmed', 'api_key' => 'nullable|string|max:64']);")},
+		{name: "accessibility tree", edit: func(it *cassette.Interaction) {
+			it.Response.Body = `{"tree":[{"role":"textbox","name":"Password","value":""},{"role":"button","name":"Password","value":"Show"}]}`
+		}},
+		{name: "one ordinary word for a key", edit: func(it *cassette.Interaction) {
+			it.Request.Body = `{"api_key":"Show","access_token":"refresh","client_secret":"Hidden","auth_token":"OK"}`
+		}},
+		{name: "key prefix and ellipsis", edit: inContent("export OPENAI_API_KEY=sk-...\nexport GITHUB_TOKEN=ghp_…\napi_key: sk-proj-...")},
+		{name: "netrc words and prose", edit: inContent("machine learning models; a password manager; the ENV variables API_KEY")},
+		{name: "certificate in base64", edit: func(it *cassette.Interaction) {
+			it.Response.Body = "client-certificate-data: " + base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nMIIC"+fakeHex(60)+"\n-----END CERTIFICATE-----\n")) + "\n"
+		}},
+		{name: "labels as arguments", edit: inContent(`form.add("password", "Enter your password"); t("api_key", "API key"); headers.get("Authorization", "")`)},
 		{name: "password policy words", edit: func(it *cassette.Interaction) {
 			it.Request.Body = `{"password_min_length":12,"password_required":true,"is_secret":false,"secret_name":"prod-db","api_key_id":"key_123"}`
 		}},

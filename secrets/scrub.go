@@ -52,7 +52,8 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 					}
 				}
 				secret := s[start:end]
-				if !f.plain && (!random(secret) || inBlob(s, start)) || isRedacted(secret) || placeholder(secret) || documentedExample(secret) {
+				if !f.plain && (!random(secret) || inBlob(s, start)) || isRedacted(secret) || placeholder(secret) || documentedExample(secret) ||
+					f.valid != nil && !f.valid(secret) {
 					continue
 				}
 				out = append(out, span{start, end, f.name + " " + mask(secret), ""})
@@ -351,6 +352,15 @@ func (x *Redactor) jsonCredentials(v any, key string, add func(v, from string)) 
 		names := pairNames(v)
 		for k, e := range v {
 			if names != nil && pairValueKey(k) {
+				if str, ok := e.(string); ok {
+					if i := slices.IndexFunc(names, func(n string) bool { return x.pairValue(n, str) }); i >= 0 {
+						add(str, strconv.Quote(names[i])+" value")
+						found = true
+					} else {
+						found = x.jsonCredentials(str, "", add) || found
+					}
+					continue
+				}
 				for _, n := range names {
 					found = x.jsonCredentials(e, n, add) || found
 				}
@@ -533,12 +543,17 @@ func (x *Redactor) mayHold(b []byte, ctype string) bool {
 	}
 	if formLike(ctype, b) {
 		for _, kv := range strings.Split(s, "&") {
-			k, _, _ := strings.Cut(kv, "=")
+			k, v, _ := strings.Cut(kv, "=")
 			if u, err := url.QueryUnescape(k); err == nil {
 				k = u // api%5Fkey, as the check reads it
 			}
 			if secretParam(k) {
 				return true
+			}
+			if u, err := url.QueryUnescape(v); err == nil {
+				if _, ok := x.escapedText(v, u); ok {
+					return true // what its escapes hide (pairs)
+				}
 			}
 		}
 	}
@@ -637,6 +652,15 @@ func (x *Redactor) json(v any, key string, changed *bool) any {
 		names := pairNames(v)
 		for _, k := range sortedKeys(v) {
 			if names != nil && pairValueKey(k) {
+				if str, ok := v[k].(string); ok {
+					if slices.ContainsFunc(names, func(n string) bool { return x.pairValue(n, str) }) {
+						*changed = true
+						v[k] = x.replacement(str)
+					} else {
+						v[k] = x.json(str, "", changed)
+					}
+					continue
+				}
 				for _, n := range names {
 					v[k] = x.json(v[k], n, changed)
 				}
@@ -694,47 +718,6 @@ func (x *Redactor) lines(b []byte, events bool) ([]byte, bool) {
 	return []byte(strings.Join(ls, "")), changed
 }
 
-// pairs scrubs "name=value&..." (a query or a form) pair by pair, keeping
-// their order and encoding: the value of a pair whose name says it is a
-// credential becomes its placeholder (URL-encoded when escape is set, as in
-// a form: a URL keeps "[REDACTED]" readable); other pairs go through rest,
-// when given.
-func (x *Redactor) pairs(s string, escape bool, rest func(string) (string, bool)) (string, bool) {
-	pairs := strings.Split(s, "&")
-	changed := false
-	for i, kv := range pairs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			if rest != nil {
-				if r, ok := rest(kv); ok {
-					pairs[i], changed = r, true
-				}
-			}
-			continue
-		}
-		name, err := url.QueryUnescape(k)
-		if err != nil {
-			name = k
-		}
-		plain, err := url.QueryUnescape(v)
-		if err != nil {
-			plain = v
-		}
-		if x.secretValue(name, plain, true) {
-			p := x.replacement(plain)
-			if escape {
-				p = url.QueryEscape(p)
-			}
-			pairs[i], changed = k+"="+p, true
-		} else if rest != nil {
-			if r, ok := rest(kv); ok {
-				pairs[i], changed = r, true
-			}
-		}
-	}
-	return strings.Join(pairs, "&"), changed
-}
-
 // isEventStream: a body of server-sent events, whose first field line is
 // "data:", "event:", "id:" or a comment.
 func isEventStream(b []byte) bool {
@@ -758,29 +741,6 @@ func isNDJSON(b []byte) bool {
 	}
 	_, err := decodeJSON(first)
 	return err == nil
-}
-
-// formLike: b is a form by its Content-Type or by its look, whatever the
-// type says (a body sent as multipart that is "key=value"): the check and
-// the recorder read it as one both ways.
-func formLike(ctype string, b []byte) bool { return isForm(ctype, b) || ctype != "" && isForm("", b) }
-
-// isForm: a form body by its Content-Type, or one that looks like one:
-// name=value pairs joined by "&", no spaces.
-func isForm(ctype string, b []byte) bool {
-	if mt, _, _ := mime.ParseMediaType(ctype); mt == "application/x-www-form-urlencoded" {
-		return true
-	}
-	if ctype != "" || len(b) == 0 || bytes.ContainsAny(b, " \t\r\n{}\"") {
-		return false
-	}
-	for _, kv := range bytes.Split(b, []byte("&")) {
-		k, _, ok := bytes.Cut(kv, []byte("="))
-		if !ok || len(k) == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // decodeBody undoes a body's Content-Encoding (gzip, deflate, br, zstd:

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"encoding/base64"
 	"regexp"
 	"slices"
 	"strconv"
@@ -29,6 +30,8 @@ type keyFormat struct {
 	// plain: the secret need not mix letters and digits (a private key's
 	// armour, a connection string's password).
 	plain bool
+	// valid, when set, must hold for a match to be a secret.
+	valid func(secret string) bool
 }
 
 // lazyRegexp is a regexp compiled on its first use, so that a program
@@ -78,7 +81,12 @@ func prefixed(name string, n int, prefixes ...string) keyFormat {
 // of its hints, which makes a clean body quick to scan.
 var keyFormats = []keyFormat{
 	{name: "private key", hints: []string{"PRIVATE KEY"}, plain: true,
-		re: lazy(`-----BEGIN [A-Z ]*PRIVATE KEY-----(?:(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*?-----END [A-Z ]*PRIVATE KEY-----|(?:[A-Za-z0-9+/=\r\n]|\\[nr])*)`)},
+		re: lazy(`-----BEGIN [A-Z ]*PRIVATE KEY-----(?:(?:[A-Za-z0-9+/=\s:,-]|\\+[nr])*?-----END [A-Z ]*PRIVATE KEY-----|(?:[A-Za-z0-9+/=\r\n]|\\+[nr])*)`)},
+	// A private key in base64, as Kubernetes writes its files
+	// (client-key-data, a Secret's tls.key): "-----BEGIN" encoded, up to
+	// the end of the run, when what it decodes to is a private key.
+	{name: "private key in base64", hints: []string{"LS0tLS1CRUdJTi"}, plain: true, valid: base64PrivateKey,
+		re: lazy(`LS0tLS1CRUdJTi[A-Za-z0-9+/]*={0,2}`)},
 	{name: "Age secret key", hints: []string{"AGE-SECRET-KEY-1"}, re: lazy(`AGE-SECRET-KEY-1[A-Z0-9]{50,}`)},
 	{name: "Anthropic API key", hints: []string{"sk-ant-"}, re: lazy(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
 	{name: "OpenRouter API key", hints: []string{"sk-or-"}, re: lazy(`\bsk-or-(?:v1-)?[A-Za-z0-9]{20,}`)},
@@ -158,6 +166,10 @@ var keyFormats = []keyFormat{
 	// its secret part starts with "AA".
 	{name: "Telegram bot token", hints: []string{"bot", ":AA"}, re: lazy(`bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})|\b([0-9]{8,10}:AA[A-Za-z0-9_-]{33})\b`)},
 	{name: "bearer token", fold: "bearer", re: lazy(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
+	// A .netrc entry (curl, git, ftp read it): machine HOST [login USER]
+	// password PASSWORD, on one line or several.
+	{name: "password in a .netrc entry", hints: []string{"machine"}, plain: true,
+		re: lazy(`\bmachine[ \t\r\n]+\S+(?:[ \t\r\n]+(?:login|account|port)[ \t\r\n]+\S+)*[ \t\r\n]+password[ \t]+([^\s"'\\]+)`)},
 	{name: "password in a connection string", hints: []string{"@"}, plain: true,
 		re: lazy(`\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@"'<>\\]*:([^\s/@"'<>\\]+)@[A-Za-z0-9\[]`)},
 }
@@ -322,7 +334,7 @@ func inBlob(s string, start int) bool {
 
 // authSchemes precede a credential in a header value; they are kept when
 // masking and are no secret on their own.
-var authSchemes = []string{"bearer", "basic", "token", "digest", "apikey", "key", "bot", "sharedaccesssignature"}
+var authSchemes = []string{"bearer", "basic", "token", "digest", "apikey", "key", "bot", "sharedaccesssignature", "ssws"}
 
 // isRedacted: nothing of v is left once the placeholders ("[REDACTED]",
 // "[REDACTED-2]", their URL-encoded forms) and an authorization scheme are
@@ -398,6 +410,14 @@ func placeholder(v string) bool {
 		return true
 	}
 	if strings.Trim(v, "*xX.•#-_ ") == "" {
+		return true
+	}
+	// A key's prefix then an ellipsis, as documentation elides one:
+	// sk-..., ghp_…
+	if head := strings.TrimSuffix(strings.TrimSuffix(v, "..."), "…"); len(head) < len(v) && len(head) <= 12 {
+		return true
+	}
+	if validationRules(v) {
 		return true
 	}
 	if _, err := strconv.ParseFloat(v, 64); err == nil {
@@ -502,8 +522,9 @@ func secretValueOf(k nameKind, v string) bool {
 		return !placeholder(v) && !yesNo(v)
 	case strongName:
 		// A key or a token has no blanks: "your api key" and "the token
-		// from the login call" describe one (prose), "Bearer …" is none.
-		return !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !prose(v)
+		// from the login call" describe one (prose), "Bearer …" is none;
+		// nor is it one ordinary word ("Show", "refresh").
+		return !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !prose(v) && !ordinaryWord(v)
 	case weakName:
 		return credentialShaped(v)
 	}
@@ -547,4 +568,44 @@ func maskStart(v string) string {
 		keep--
 	}
 	return v + "…"
+}
+
+// base64PrivateKey: s, base64 starting with "-----BEGIN" encoded, decodes
+// to a private key's armour (not a certificate's).
+func base64PrivateKey(s string) bool {
+	head := s[:min(len(s), 64)]
+	head = head[:len(head)/4*4]
+	d, err := base64.StdEncoding.DecodeString(head)
+	return err == nil && strings.Contains(string(d), "PRIVATE KEY")
+}
+
+// validationRule is one rule of a validation list: a word, possibly with
+// arguments after ":" (Laravel's required|string|min:8, max:64).
+var validationRule = lazy(`^[a-z][a-z_]*(?::[A-Za-z0-9_.,-]*)?$`)
+
+// validationRules: v is a list of validation rules joined by "|"
+// ('password' => 'required|string|min:8|confirmed'), which describes a
+// credential's field and holds none.
+func validationRules(v string) bool {
+	if !strings.Contains(v, "|") {
+		return false
+	}
+	for _, r := range strings.Split(v, "|") {
+		if !validationRule.get().MatchString(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// ordinaryWord: v is one short word as prose writes it (lower case,
+// capitalized or in capitals, up to ten letters: "Show", "refresh", "OK"),
+// not the letters of a generated token, which change case within and run
+// longer.
+func ordinaryWord(v string) bool {
+	if v == "" || len(v) > 10 || strings.ContainsFunc(v, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return false
+	}
+	_, size := utf8.DecodeRuneInString(v)
+	return !strings.ContainsFunc(v[size:], unicode.IsUpper) || !strings.ContainsFunc(v, unicode.IsLower)
 }
