@@ -157,3 +157,34 @@ func TestLoadCases(t *testing.T) {
 		}
 	}
 }
+
+// A repeated case's subtest says its runs' pass rate once: in its log when
+// it passed, in its failure (which ends with it) when it failed.
+func TestRepeatedCaseStatsSaidOnce(t *testing.T) {
+	ft := &fakeT{name: "TestSuite"}
+	n := 0
+	alternate := func(context.Context) (agentcheck.Sample, error) {
+		n++
+		if n%2 == 0 {
+			return half(), nil
+		}
+		return right(), nil
+	}
+	Run(ft, Suite{Checks: accuracy(0.9), Repeat: 2, RequireAllRuns: true}, []Case{{ID: "flaky", Run: alternate}, {ID: "steady", Sample: right()}})
+	count := func(sub *fakeT) int {
+		c := 0
+		for _, s := range append(append([]string{}, sub.logs...), sub.errs...) {
+			c += strings.Count(s, "of 2 runs passed: pass rate")
+		}
+		return c
+	}
+	for _, id := range []string{"flaky", "steady"} {
+		sub := ft.sub(id)
+		if sub == nil {
+			t.Fatalf("no subtest %s", id)
+		}
+		if c := count(sub); c != 1 {
+			t.Errorf("Expected case %s's subtest to say its pass rate once, but it says it %d times:\nlogs %q\nerrors %q", id, c, sub.logs, sub.errs)
+		}
+	}
+}
