@@ -38,5 +38,8 @@ func (r *Result) logShard(t any, given int) {
 	if !ok || !r.shard.Sharded() {
 		return
 	}
+	if h, ok := t.(interface{ Helper() }); ok {
+		h.Helper() // the line logged is the suite's Run in the user's test
+	}
 	l.Logf("%s=%s: ran %d of the %d cases; the other shards run the rest", ShardEnv, r.shard, len(r.Cases), given)
 }

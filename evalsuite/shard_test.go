@@ -3,7 +3,10 @@ package evalsuite
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,4 +117,29 @@ func TestShardUpdatesItsCasesOfTheBaseline(t *testing.T) {
 			t.Errorf("Expected case %s's baseline tool_call_accuracy to be %v, but it is %v (%d cases in the baseline)", c.ID, want, got, len(b))
 		}
 	}
+}
+
+// A sharded suite's note of how many cases it ran is logged at the suite's
+// Run in the test, not at a line of this package: the test binary is run
+// again with the shard set and one probe test that runs a suite.
+func TestShardNoteIsLoggedAtTheCaller(t *testing.T) {
+	if os.Getenv("EVALSUITE_SHARD_PROBE") == "1" {
+		t.Skip("the probe runs in the child")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestShardNoteProbe$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), "EVALSUITE_SHARD_PROBE=1", ShardEnv+"=1/2")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the probe failed: %v\n%s", err, out)
+	}
+	if !regexp.MustCompile(`shard_test\.go:\d+: AGENTCHECK_SHARD=1/2: ran`).Match(out) {
+		t.Errorf("Expected the shard's note at the probe's line in shard_test.go, but the output is:\n%s", out)
+	}
+}
+
+func TestShardNoteProbe(t *testing.T) {
+	if os.Getenv("EVALSUITE_SHARD_PROBE") != "1" {
+		t.Skip("run by TestShardNoteIsLoggedAtTheCaller")
+	}
+	Suite{Checks: twoChecks()}.Run(t, []Case{{ID: "a", Sample: right()}, {ID: "b", Sample: right()}})
 }
