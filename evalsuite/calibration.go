@@ -41,6 +41,9 @@ func logCalibration(t any, res *Result, required bool) {
 	if !ok || required {
 		return
 	}
+	if h, ok := t.(interface{ Helper() }); ok {
+		h.Helper()
+	}
 	for _, err := range res.Calibration {
 		l.Logf("warning: %v", err)
 	}

@@ -1,6 +1,7 @@
 package evalsuite
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,6 +14,9 @@ import (
 
 	"github.com/agentcheck/agentcheck/baseline"
 	"github.com/agentcheck/agentcheck/internal/shard"
+	"github.com/agentcheck/agentcheck/judge"
+	"github.com/agentcheck/agentcheck/judge/judgetest"
+	"github.com/agentcheck/agentcheck/metric"
 )
 
 // AGENTCHECK_SHARD=K/N runs shard K of N of the cases: over random suites
@@ -119,27 +123,37 @@ func TestShardUpdatesItsCasesOfTheBaseline(t *testing.T) {
 	}
 }
 
-// A sharded suite's note of how many cases it ran is logged at the suite's
-// Run in the test, not at a line of this package: the test binary is run
-// again with the shard set and one probe test that runs a suite.
-func TestShardNoteIsLoggedAtTheCaller(t *testing.T) {
-	if os.Getenv("EVALSUITE_SHARD_PROBE") == "1" {
+// A suite's notes, the shard's count of the cases it ran and a warning
+// about the judge's calibration, are logged at the suite's Run in the
+// test, not at a line of this package: the test binary is run again with
+// the shard set and one probe test that runs a suite.
+func TestSuiteNotesAreLoggedAtTheCaller(t *testing.T) {
+	if os.Getenv("EVALSUITE_NOTE_PROBE") == "1" {
 		t.Skip("the probe runs in the child")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestShardNoteProbe$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), "EVALSUITE_SHARD_PROBE=1", ShardEnv+"=1/2")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSuiteNoteProbe$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), "EVALSUITE_NOTE_PROBE=1", ShardEnv+"=1/1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the probe failed: %v\n%s", err, out)
 	}
-	if !regexp.MustCompile(`shard_test\.go:\d+: AGENTCHECK_SHARD=1/2: ran`).Match(out) {
-		t.Errorf("Expected the shard's note at the probe's line in shard_test.go, but the output is:\n%s", out)
+	for _, note := range []string{`AGENTCHECK_SHARD=1/1: ran`, `warning: .*calibration`} {
+		if !regexp.MustCompile(`shard_test\.go:\d+: ` + note).Match(out) {
+			t.Errorf("Expected the note %q at the probe's line in shard_test.go, but the output is:\n%s", note, out)
+		}
 	}
 }
 
-func TestShardNoteProbe(t *testing.T) {
-	if os.Getenv("EVALSUITE_SHARD_PROBE") != "1" {
-		t.Skip("run by TestShardNoteIsLoggedAtTheCaller")
+func TestSuiteNoteProbe(t *testing.T) {
+	if os.Getenv("EVALSUITE_NOTE_PROBE") != "1" {
+		t.Skip("run by TestSuiteNotesAreLoggedAtTheCaller")
 	}
-	Suite{Checks: twoChecks()}.Run(t, []Case{{ID: "a", Sample: right()}, {ID: "b", Sample: right()}})
+	srv := judgetest.Start(t, judgetest.BySchema(map[string]judgetest.Script{
+		"agent_goal_infer":   judgetest.Always(judgetest.JSON(map[string]any{"user_goal": "book table 4", "end_state": "table 4 booked"})),
+		"agent_goal_compare": judgetest.Always(judgetest.JSON(map[string]any{"reason": "table 4 is booked", "achieved": true})),
+	}))
+	goal := metric.AgentGoalAccuracy{Judge: judge.New(judge.WithBaseURL(srv.URL), judge.WithModel("scripted"), judge.WithAPIKey(""))}
+	sample, _ := goalSample(context.Background())
+	Suite{Checks: []Check{{Metric: goal, Threshold: 1}}, Calibration: filepath.Join(t.TempDir(), "missing.json")}.
+		Run(t, []Case{{ID: "a", Sample: sample}})
 }
