@@ -1,16 +1,14 @@
 // Package baseline is the file of a run's scores, sample by sample, that
 // the agentcheck CLI writes with --save-baseline and compares with
 // --baseline, and that evalsuite writes and compares in go test: one
-// format, read, written and compared here for both.
-//
-// The file diffs well: samples sorted, one a line, each with its metrics
-// sorted, scores written in full (as Python writes floats), and a trailing
-// newline:
+// format, read, written and compared here for both. The file diffs well:
+// samples sorted, one a line, each with its metrics sorted, scores written
+// in full (as Python writes floats), and a trailing newline:
 //
 //	{
 //	  "samples": {
 //	    "booking-1": {"tool_call_accuracy": 1.0, "tool_call_f1": 1.0},
-//	    "line 7": {"tool_call_accuracy": 0.5, "tool_call_f1": 0.6667}
+//	    "line 7": {"tool_call_accuracy": 0.5, "tool_call_f1": 0.6666666666666666}
 //	  }
 //	}
 package baseline
