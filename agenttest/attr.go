@@ -3,12 +3,14 @@ package agenttest
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/jsonvalue"
@@ -50,8 +52,9 @@ const AttrPrefix = "agentcheck."
 //
 // When the check did not pass and t has the method ArtifactDir() string, as
 // *testing.T has since Go 1.26, Record writes two files into that directory
-// (kept under go test's -outputdir when the test runs with -artifacts,
-// removed with the test otherwise): agentcheck-<check>.json, the
+// (kept under go test's -outputdir when the test runs with -artifacts;
+// without it, a *testing.T's directory goes with the test, and Record
+// writes nothing there and names nothing): agentcheck-<check>.json, the
 // conversation checked as a ragas sample (what agentcheck.ParseSample reads;
 // system messages, call IDs and tool errors are kept too), and
 // agentcheck-<check>.txt, the failure report with the judges' reasons. A
@@ -91,7 +94,7 @@ func Record(t any, check string, subject any, r Report) {
 		return
 	}
 	ad, ok := t.(interface{ ArtifactDir() string })
-	if !ok {
+	if !ok || artifactsRemoved(t) {
 		return
 	}
 	dir := ad.ArtifactDir()
@@ -107,6 +110,18 @@ func Record(t any, check string, subject any, r Report) {
 		}
 		attr.Attr(AttrPrefix+"artifacts", strings.Join(files, ","))
 	}
+}
+
+// artifactsRemoved reports whether t's artifact directory goes with the
+// test: t is the testing package's and go test runs without -artifacts,
+// so that files written there, and an agentcheck.artifacts attribute
+// naming them, would point at nothing once the test ends.
+func artifactsRemoved(t any) bool {
+	if _, ok := t.(testing.TB); !ok {
+		return false
+	}
+	f := flag.Lookup("test.artifacts")
+	return f != nil && f.Value.String() == "false"
 }
 
 // attrWord makes s fit an attribute's key or value: no space, no line

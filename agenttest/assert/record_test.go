@@ -130,3 +130,39 @@ func TestRealTestingTRecords(t *testing.T) {
 		t.Error("a passing test asked for an artifact directory")
 	}
 }
+
+// TestRealTestingTWithoutArtifacts runs the failing test of testdata/attrs
+// with go test -json and no -artifacts: its artifact directory goes with
+// the test, so no agentcheck.artifacts attribute names files in it, while
+// the check and its verdict are still recorded.
+func TestRealTestingTWithoutArtifacts(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds and runs testdata/attrs with go test; not in -short")
+	}
+	cmd := exec.Command(goTool(t), "test", "-json", "-count=1", "-run", "^TestToolCallsFail$", "./testdata/attrs")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if _, failed := err.(*exec.ExitError); err != nil && !failed {
+		t.Fatalf("go test ./testdata/attrs: %v\n%s", err, stderr.String())
+	}
+	attrs := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("go test -json printed %q: %v", sc.Text(), err)
+		}
+		if e.Action == "attr" && e.Test == "TestToolCallsFail" {
+			attrs[e.Key] = e.Value
+		}
+	}
+	if attrs["agentcheck.verdict"] != "fail" || attrs["agentcheck.check"] != "tool_calls" {
+		t.Fatalf("Expected TestToolCallsFail to record its failed check, but its attributes are %v\n%s%s", attrs, stdout, stderr.String())
+	}
+	if p, ok := attrs["agentcheck.artifacts"]; ok {
+		t.Errorf("Expected no agentcheck.artifacts without -artifacts, but it names %s, which go test removes with the test", p)
+	}
+}
