@@ -68,6 +68,8 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 		"FROM alpine\nENV API_KEY " + fake("", 32, 37) + "\nmachine api.example.com login bob password " + fake("", 12, 38) + "\n",
 		"client-key-data: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UThSMjJSODZRODlEMjlC\nclient-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t\n",
 		"payload=%7B%22api_key%22%3A%22" + fake("", 32, 39) + "%22%7D&q=%7B%22a%22%3A1%7D",
+		`{"token":"` + fake("", 40, 40) + `","logprobs":[{"token":"Python3"},{"token":"2024-11-26"}],"py":"login(password=b\"` + fake("", 12, 41) + `\")"}`,
+		"github.com:\n    token: " + fake("", 32, 42) + "\n-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n" + fake("lQOYBF", 40, 43) + "\n-----END PGP PRIVATE KEY BLOCK-----\n",
 		`{"rules":"'password' => 'required|string|min:8'","tree":[{"role":"button","name":"Password","value":"Show"}],"api_key":"Show","k":"OPENAI_API_KEY=sk-..."}`,
 	} {
 		for i := range fuzzTypes {

@@ -130,6 +130,16 @@ func wildPlacements() []placement {
 		{name: "php escaped slashes", secrets: []string{k(350) + "/" + k(351)[:10]}, req: get("/cfg"), answer: text("application/json", `{"storage":"AccountKey=`+k(350)+`\/`+k(351)[:10]+`==;"}`)},
 		{name: "mislabelled json", secrets: []string{k(352)}, req: post("text/plain", `{"model":"m","client_secret":"`+k(352)+`"}`)},
 		{name: "form with json payload", secrets: []string{k(353)}, req: post("application/x-www-form-urlencoded", "payload="+url.QueryEscape(`{"type":"x","api_key":"`+k(353)+`"}`))},
+		{name: "python bytes literal", secrets: []string{pw}, req: toolArgs(`{"code":"login(password=b\"` + pw + `\")"}`)},
+		{name: "login answer token", secrets: []string{fakeHex40(360)}, req: post("application/json", `{"user":"bob","password":"`+pw+`"}`),
+			answer: text("application/json", `{"token":"`+fakeHex40(360)+`","user":{"id":7,"name":"bob"}}`)},
+		{name: "bare token line and export", secrets: []string{k(361), k(362)}, req: get("/files/hosts"),
+			answer: text("text/plain", "github.com:\n    user: bob\n    token: "+k(361)+"\nexport TOKEN="+k(362)+"\n")},
+		{name: "token flag", secrets: []string{k(363)}, req: toolArgs(`{"cmd":"gh auth login --token ` + k(363) + ` --hostname github.com"}`)},
+		{name: "pgp private key block", secrets: []string{fake("lQOYBF", 60, 364)}, req: get("/files/key.asc"),
+			answer: text("text/plain", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\n"+fake("lQOYBF", 60, 364)+"\n=abcd\n-----END PGP PRIVATE KEY BLOCK-----\n")},
+		{name: "zapier and teams webhooks", secrets: []string{"123456/" + fake("", 7, 365), fake("", 36, 366)},
+			req: chat("post to https://hooks.zapier.com/hooks/catch/123456/" + fake("", 7, 365) + "/ and https://acme.webhook.office.com/webhookb2/" + fake("", 36, 366) + "@" + fake("", 36, 367) + "/IncomingWebhook/" + fakeHex40(368)[:32] + "/" + fake("", 36, 369))},
 		// Streams that split a secret.
 		{name: "tool arguments split across events", secrets: []string{k(354)}, req: get("/stream/1"), answer: text("text/event-stream",
 			`data: {"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"api_"}}]}}]}`+"\n\n"+
@@ -184,6 +194,8 @@ func wildCleanPlacements() []placement {
 		{name: "placeholders", req: chat("export OPENAI_API_KEY=sk-...\nexport ANTHROPIC_API_KEY=<your key>\npassword: ${DB_PASSWORD}\napi_key = os.environ[\"API_KEY\"]")},
 		{name: "docs urls", req: chat("see https://platform.openai.com/docs/api-reference/authentication and https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html")},
 		{name: "form labels", req: post(`{"fields":[{"label":"Password","type":"password","required":true,"placeholder":"Enter your password"},{"label":"API key","hint":"Find it under Settings"}]}`)},
+		{name: "logprobs tokens", req: post(`{"logprobs":{"content":[{"token":"Hello","logprob":-0.1},{"token":" world"},{"token":"Python3"},{"token":"getElementById"},{"token":"2024-11-26T10:00:00Z"},{"token":"________________"}]}}`)},
+		{name: "token words in code", req: chat("tokens = tokenizer.encode(text)\ntoken = tokens[0]\nfor token in stream: print(token)\n--token-budget 1000 --max-tokens 512")},
 		{name: "token usage", req: post(`{"usage":{"input_tokens":1200,"output_tokens":88,"cache_read_input_tokens":0},"stop_reason":"end_turn","token_type":"Bearer","expires_in":3600}`)},
 	}
 }

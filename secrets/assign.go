@@ -152,7 +152,7 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	switch {
 	case after == '?' || after == '&' || after == ';':
 		kind = paramKind(name)
-	case kind == weakName && !(j == 0 || after == '\n' || strings.HasSuffix(s[:j], "export ")):
+	case kind <= weakName && !(j == 0 || after == '\n' || strings.HasSuffix(s[:j], "export ")):
 		// A weak name in prose ("the key=value") is no assignment.
 		kind = notSecret
 	}
@@ -210,6 +210,16 @@ func codeExpression(v string) bool {
 // quoted is false when s[k] is no quote, ok false when the value is empty
 // or not closed.
 func quotedAt(s string, k int) (start, end int, quoted, ok bool) {
+	if k+1 < len(s) && strings.IndexByte("bBrRuUfF", s[k]) >= 0 {
+		// Python's string prefixes: b"…", r'…', rb"…", f"…".
+		q := k + 1
+		if strings.IndexByte("bBrRfF", s[q]) >= 0 && s[q]|0x20 != s[k]|0x20 && q+1 < len(s) {
+			q++
+		}
+		if s[q] == '"' || s[q] == '\'' || s[q] == '\\' && q+1 < len(s) && s[q+1] == '"' {
+			k = q
+		}
+	}
 	if k+1 < len(s) && s[k] == '\\' && s[k+1] == '"' {
 		// An escaped quote, as code inside a JSON string writes one
 		// (password=\"…\"): the value runs to the next one.
@@ -259,7 +269,8 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		return assignment{}, false
 	}
 	name := s[j:i]
-	if fieldKind(name) == notSecret {
+	kind := fieldKind(name)
+	if kind == notSecret {
 		return assignment{}, false
 	}
 	stops := `\"` // the end of a JSON string, or of a quoted header
@@ -267,7 +278,7 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		stops += `'`
 	}
 	start, end, ok := lineValue(s, i, stops)
-	return assignment{name: name, kind: weakName, start: start, end: end, form: formLine}, ok
+	return assignment{name: name, kind: min(kind, weakName), start: start, end: end, form: formLine}, ok
 }
 
 // envInstruction reads a Dockerfile's ENV instruction in its form
@@ -394,7 +405,8 @@ func flagAssignment(s string, i int) (assignment, bool) {
 		j++
 	}
 	name := s[i+2 : j]
-	if name == "" || j >= len(s) || !blank(s[j]) || fieldKind(name) == notSecret {
+	kind := min(fieldKind(name), weakName)
+	if name == "" || j >= len(s) || !blank(s[j]) || kind == notSecret {
 		return assignment{}, false
 	}
 	start := j
@@ -405,13 +417,13 @@ func flagAssignment(s string, i int) (assignment, bool) {
 		return assignment{}, false
 	}
 	if vs, ve, quoted, ok := quotedAt(s, start); quoted {
-		return assignment{name: name, kind: weakName, start: vs, end: ve, form: formFlag}, ok
+		return assignment{name: name, kind: kind, start: vs, end: ve, form: formFlag}, ok
 	}
 	end := start
 	for end < len(s) && !strings.ContainsRune(" \t\r\n\\\"'", rune(s[end])) {
 		end++
 	}
-	return assignment{name: name, kind: weakName, start: start, end: end, form: formFlag}, end > start
+	return assignment{name: name, kind: kind, start: start, end: end, form: formFlag}, end > start
 }
 
 // jsonAssignment reads `"name": "value"` around the ":" at i (quotes

@@ -56,7 +56,8 @@ func codeAssignment(s string, i int) (assignment, bool) {
 		}
 		name = s[j:e]
 	}
-	if name == "" || len(name) > 128 || fieldKind(name) == notSecret {
+	kind := min(fieldKind(name), weakName)
+	if name == "" || len(name) > 128 || kind == notSecret {
 		return assignment{}, false
 	}
 	k := opEnd
@@ -67,7 +68,7 @@ func codeAssignment(s string, i int) (assignment, bool) {
 	if !quoted || !ok {
 		return assignment{}, false
 	}
-	return assignment{name: name, kind: weakName, start: vs, end: ve}, true
+	return assignment{name: name, kind: kind, start: vs, end: ve}, true
 }
 
 // attributePair reads a tag's value attribute at the "=" at i when the
@@ -242,7 +243,8 @@ func argumentPair(s string, i int) (assignment, bool) {
 	for c++; c < len(s) && blank(s[c]); c++ {
 	}
 	name := s[j:e]
-	if !strings.HasPrefix(s[c:], quote) || fieldKind(name) == notSecret {
+	kind := min(fieldKind(name), weakName)
+	if !strings.HasPrefix(s[c:], quote) || kind == notSecret {
 		return assignment{}, false
 	}
 	vs, ve, quoted, ok := quotedAt(s, c)
@@ -250,5 +252,5 @@ func argumentPair(s string, i int) (assignment, bool) {
 		return assignment{}, false
 	}
 	vs, ve = afterScheme(s, vs, ve)
-	return assignment{name: name, kind: weakName, start: vs, end: ve, form: formPair}, true
+	return assignment{name: name, kind: kind, start: vs, end: ve, form: formPair}, true
 }

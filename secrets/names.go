@@ -141,6 +141,11 @@ type nameKind int
 const (
 	// notSecret: the name holds no credential (sort_key, max_tokens).
 	notSecret nameKind = iota
+	// tokenWord: a bare "token", which also names a tokenizer's piece of
+	// text (logprobs' {"token": "Hello"}): its value is a credential only
+	// when it looks generated, letters and digits mixed, 16 characters or
+	// more (a login's {"token": "…"}, a kubeconfig's token: …).
+	tokenWord
 	// weakName: a word that also means other things (secret, token, key,
 	// authorization, credentials, code): its value is a credential only
 	// when it looks like one (see credentialShaped).
@@ -286,7 +291,7 @@ func nameKindOf(name string) nameKind {
 	case last == "token":
 		switch {
 		case qual == "":
-			return notSecret // logprobs' "token"
+			return tokenWord // logprobs' "token" too
 		case slices.Contains(tokenLookalikes, qual):
 			return notSecret
 		}
@@ -333,7 +338,7 @@ var weakParams = []string{
 // paramKind is fieldKind for a query or form parameter.
 func paramKind(name string) nameKind {
 	k := fieldKind(name)
-	if k == notSecret && mayBeSecretName(name) && slices.Contains(weakParams, normalizeName(name)) {
+	if k <= tokenWord && mayBeSecretName(name) && slices.Contains(weakParams, normalizeName(name)) {
 		return weakName
 	}
 	return k

@@ -149,6 +149,11 @@ func leaks() []leak {
 		leak{"escaped keyword argument", pw, "password=", inContent(`{"code":"connect(user=\"app\", password=\"` + pw + `\")"}`)},
 		leak{"SSWS scheme", k("00", 40), `"Authorization" field`, inJSONField("Authorization", "SSWS "+k("00", 40))},
 		leak{"Honeycomb header", k("", 32), "X-Honeycomb-Team header", func(it *cassette.Interaction) { it.Request.Headers["X-Honeycomb-Team"] = []string{k("", 32)} }},
+		leak{"Python bytes literal", pw, "password=", inContent(`login(password=b"` + pw + `")`)},
+		leak{"login token", fakeHex(40), `"token" field`, inResponse("application/json", `{"token":"`+fakeHex(40)+`","user":{"id":7}}`)},
+		leak{"bare token line", k("", 32), "token: ", inResponse("text/plain", "github.com:\n    token: "+k("", 32)+"\n")},
+		leak{"PGP private key", k("lQOYBF", 60), "private key", inResponse("text/plain", "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n"+k("lQOYBF", 60)+"\n-----END PGP PRIVATE KEY BLOCK-----\n")},
+		leak{"Zapier webhook", "123456/" + k("", 7), "Zapier webhook URL", inContent("https://hooks.zapier.com/hooks/catch/123456/" + k("", 7) + "/")},
 		leak{"JSON in a form field", k("", 32), `"api_key" field`, func(it *cassette.Interaction) {
 			it.Request.Headers["Content-Type"] = []string{"application/x-www-form-urlencoded"}
 			it.Request.Body = "payload=" + url.QueryEscape(`{"api_key":"`+k("", 32)+`"}`)
@@ -248,6 +253,9 @@ func lookalikes() []leak {
 		{name: "netrc words and prose", edit: inContent("machine learning models; a password manager; the ENV variables API_KEY")},
 		{name: "certificate in base64", edit: func(it *cassette.Interaction) {
 			it.Response.Body = "client-certificate-data: " + base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nMIIC"+fakeHex(60)+"\n-----END CERTIFICATE-----\n")) + "\n"
+		}},
+		{name: "logprobs tokens", edit: func(it *cassette.Interaction) {
+			it.Response.Body = `{"logprobs":{"content":[{"token":"Hello"},{"token":"Python3"},{"token":"getElementById"},{"token":"2024-11-26T10:00:00Z"}]}}`
 		}},
 		{name: "labels as arguments", edit: inContent(`form.add("password", "Enter your password"); t("api_key", "API key"); headers.get("Authorization", "")`)},
 		{name: "password policy words", edit: func(it *cassette.Interaction) {

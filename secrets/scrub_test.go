@@ -40,7 +40,7 @@ func TestSecretNames(t *testing.T) {
 		"refresh_token": true, "client_secret": true, "auth_key": true, "password": true, "api_key": true, "apiKey": true,
 		"access_token": true, "secret": true, "private_key": true, "openai_api_key": true, "AWS_SECRET_ACCESS_KEY": true,
 		"sort_key": false, "cache_key": false, "key_points": false, "tokenizer": false, "max_tokens": false,
-		"prompt_tokens": false, "token": false, "key": false, "api_key_env": false, "password_min_length": false,
+		"prompt_tokens": false, "token": true, "key": false, "api_key_env": false, "password_min_length": false,
 		"AccountKey": true, "hf_token": true, "bot_token": true, "oauth_token_secret": true, "dsn": true, "webhook_url": true,
 		"connection_string": true, "master_key": true, "APIKey": true, "has_password": false, "is_secret": false,
 		"page_token": false, "public_key": false, "idempotency_key": false, "secret_name": false, "token_type": false,
@@ -102,7 +102,12 @@ func TestMessageDecodesBodies(t *testing.T) {
 			"event: x\r\ndata: {\"b\":{\"api_key\":\"[REDACTED]\"}}\r\n\r\ndata: [DONE]\r\n"},
 		"bom":  {"application/json", "\ufeff{ \"secret\": \"" + key + "\" }", "\ufeff{\"secret\":\"[REDACTED]\"}"},
 		"form": {"application/x-www-form-urlencoded", "a=1&code=" + key + "&b=2", "a=1&code=%5BREDACTED%5D&b=2"},
-		"text": {"text/plain", "token=" + key + " and api_key=" + key, "token=" + key + " and api_key=[REDACTED]"},
+		"text": {"text/plain", "token=" + key + " and api_key=" + key, "token=[REDACTED] and api_key=[REDACTED]"},
+		// A bare token is a tokenizer's piece of text unless its value
+		// looks generated.
+		"logprobs": {"application/json", `{"logprobs":{"content":[{"token":"Hello","logprob":-0.1},{"token":" world"},{"token":"Python3"},{"token":"getElementById"},{"token":"________________"},{"token":"2024-11-26T10:00:00Z"}]}}`,
+			`{"logprobs":{"content":[{"token":"Hello","logprob":-0.1},{"token":" world"},{"token":"Python3"},{"token":"getElementById"},{"token":"________________"},{"token":"2024-11-26T10:00:00Z"}]}}`},
+		"login token": {"application/json", `{"token":"` + fakeHex(40) + `","user":{"id":7}}`, `{"token":"[REDACTED]","user":{"id":7}}`},
 	} {
 		_, got := x.Message(http.Header{"Content-Type": {tc.ctype}}, []byte(tc.in))
 		if string(got) != tc.want {

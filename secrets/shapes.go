@@ -81,7 +81,7 @@ func prefixed(name string, n int, prefixes ...string) keyFormat {
 // of its hints, which makes a clean body quick to scan.
 var keyFormats = []keyFormat{
 	{name: "private key", hints: []string{"PRIVATE KEY"}, plain: true,
-		re: lazy(`-----BEGIN [A-Z ]*PRIVATE KEY-----(?:(?:[A-Za-z0-9+/=\s:,-]|\\+[nr])*?-----END [A-Z ]*PRIVATE KEY-----|(?:[A-Za-z0-9+/=\r\n]|\\+[nr])*)`)},
+		re: lazy(`-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----(?:(?:[A-Za-z0-9+/=\s:,.()-]|\\+[nr])*?-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\r\n]|\\+[nr])*)`)},
 	// A private key in base64, as Kubernetes writes its files
 	// (client-key-data, a Secret's tls.key): "-----BEGIN" encoded, up to
 	// the end of the run, when what it decodes to is a private key.
@@ -104,6 +104,10 @@ var keyFormats = []keyFormat{
 	{name: "Azure AD client secret", hints: []string{"Q~"}, re: lazy(`\b[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}`)},
 	{name: "Slack token", hints: []string{"xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xapp-"}, re: lazy(`\b(?:xox[abposre](?:\.xox[abposre])?|xapp)-[A-Za-z0-9-]{10,}`)},
 	{name: "Slack webhook URL", hints: []string{"hooks.slack.com/"}, re: lazy(`hooks\.slack\.com/((?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,})`)},
+	// plain: the path before the secret reads as a run of base64 (inBlob).
+	{name: "Zapier webhook URL", hints: []string{"hooks.zapier.com/"}, plain: true, re: lazy(`hooks\.zapier\.com/hooks/catch/([0-9]+/[A-Za-z0-9]{5,})`)},
+	{name: "Microsoft Teams webhook URL", hints: []string{"webhook.office.com/", "outlook.office.com/webhook"},
+		re: lazy(`(?:webhook\.office\.com/webhookb2|outlook\.office\.com/webhook)/([A-Za-z0-9@/_-]{40,})`)},
 	{name: "Discord webhook URL", hints: []string{"/api/webhooks/"}, re: lazy(`discord(?:app)?\.com/api/webhooks/([0-9]{5,}/[A-Za-z0-9_-]{20,})`)},
 	{name: "SendGrid API key", hints: []string{"SG."}, re: lazy(`\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`)},
 	{name: "Mapbox secret token", hints: []string{"sk.eyJ"}, re: lazy(`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}`)},
@@ -423,10 +427,16 @@ func placeholder(v string) bool {
 	if _, err := strconv.ParseFloat(v, 64); err == nil {
 		return true // a number: a count, a code, an id
 	}
+	if timestamp.get().MatchString(v) {
+		return true // a date or a time, as a number is
+	}
 	// An environment variable's name: OPENAI_API_KEY.
 	return strings.IndexFunc(v, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) < 0 &&
 		strings.ContainsRune(v, '_')
 }
+
+// timestamp is an ISO 8601 date, possibly with its time.
+var timestamp = lazy(`^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?$`)
 
 // yesNoWords answer a question or pick a mode: "has_password": "yes",
 // "credentials": "include", "authorization": "approved".
@@ -527,6 +537,8 @@ func secretValueOf(k nameKind, v string) bool {
 		return !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !prose(v) && !ordinaryWord(v)
 	case weakName:
 		return credentialShaped(v)
+	case tokenWord:
+		return len(strings.TrimSpace(v)) >= 16 && random(v) && credentialShaped(v)
 	}
 	return false
 }
