@@ -84,7 +84,7 @@ func TestBaselineRegressionFailsAndNamesTheCases(t *testing.T) {
 	if len(ft.errs) != 1 {
 		t.Fatalf("Expected the parent to fail once, but it has %q", ft.errs)
 	}
-	want := `Expected no score to fall more than 0.1 below the baseline ` + path + `, but 2 did, in 1 cases (AGENTCHECK_UPDATE_BASELINE=1 go test blesses the new scores):
+	want := `Expected no score to fall more than 0.1 below the baseline ` + path + `, but 2 did, in 1 case (AGENTCHECK_UPDATE_BASELINE=1 go test blesses the new scores):
   case     metric              score  baseline  change
   slipped  tool_call_accuracy  0.5    1         -0.5
   slipped  tool_call_f1        0.5    1         -0.5`
