@@ -284,7 +284,7 @@ func (d *sampleDecoder) fastCall(text string, i, depth int) (int, bool) {
 // fastText reads the string at text[i]: a plain one here, one with
 // escapes by d.p.
 func (d *sampleDecoder) fastText(text string, i int) (string, int, bool) {
-	if s, next, ok := plainString(text, i); ok {
+	if s, next, ok := plainText(text, i); ok {
 		return s, next, true
 	}
 	if i >= len(text) || text[i] != '"' {
@@ -352,12 +352,26 @@ const (
 )
 
 // plainString reads the string at text[i] if it has no escape: its text,
-// valid UTF-8, and the offset after it.
+// valid UTF-8, and the offset after it. plainText reads a string that may
+// be long (a message's text) the same way, with wordscan.TextEnd.
 func plainString(text string, i int) (string, int, bool) {
 	if i >= len(text) || text[i] != '"' {
 		return "", i, false
 	}
 	end, high := wordscan.StringEnd(text, i+1)
+	return plainEnd(text, i, end, high)
+}
+
+func plainText(text string, i int) (string, int, bool) {
+	if i >= len(text) || text[i] != '"' {
+		return "", i, false
+	}
+	end, high := wordscan.TextEnd(text, i+1)
+	return plainEnd(text, i, end, high)
+}
+
+// plainEnd is the string at text[i] whose plain run ends at end.
+func plainEnd(text string, i, end int, high bool) (string, int, bool) {
 	if end == len(text) || text[end] != '"' {
 		return "", end, false
 	}

@@ -112,17 +112,23 @@ func TestEqualExactMarksEveryByte(t *testing.T) {
 	}
 }
 
-// StringEnd stops where a byte-at-a-time reading stops, from every start,
-// in 20,000 generated strings of the bytes that matter, and says whether
-// a byte before it is above 0x7f.
+// StringEnd and TextEnd stop where a byte-at-a-time reading stops, from
+// every start, in 20,000 generated strings of the bytes that matter, and
+// say whether a byte before it is above 0x7f: short strings, and long runs
+// (up to 300 bytes, the bytes that matter one in 6, 60 or 600), which
+// TextEnd reads with IndexByte and four words at a time.
 func TestStringEndIsTheByteReading(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	alphabet := []byte{'a', ' ', '"', '\\', 0x00, 0x1f, 0x7f, 0x80, 0xc3, 0xa9, 0xff}
-	for range 20_000 {
-		b := make([]byte, r.IntN(40))
+	for n := range 20_000 {
+		size, every := 40, 6
+		if n%2 == 1 {
+			size, every = 300, []int{6, 60, 600}[r.IntN(3)]
+		}
+		b := make([]byte, r.IntN(size))
 		for k := range b {
 			b[k] = 'a'
-			if r.IntN(6) == 0 {
+			if r.IntN(every) == 0 {
 				b[k] = alphabet[r.IntN(len(alphabet))]
 			}
 		}
@@ -137,6 +143,9 @@ func TestStringEndIsTheByteReading(t *testing.T) {
 			}
 			if gotEnd, gotHigh := StringEnd(s, i); gotEnd != want || gotHigh != high {
 				t.Fatalf("StringEnd(%q, %d) = %d, %v; want %d, %v", s, i, gotEnd, gotHigh, want, high)
+			}
+			if gotEnd, gotHigh := TextEnd(s, i); gotEnd != want || gotHigh != high {
+				t.Fatalf("TextEnd(%q, %d) = %d, %v; want %d, %v", s, i, gotEnd, gotHigh, want, high)
 			}
 		}
 	}
