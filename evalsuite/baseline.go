@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strconv"
 	"strings"
 
 	"github.com/agentcheck/agentcheck/baseline"
@@ -69,12 +68,8 @@ func (r *Result) regressionReport() string {
 	for _, g := range r.Regressions {
 		cases[g.Sample] = true
 	}
-	in := strconv.Itoa(len(cases)) + " cases"
-	if len(cases) == 1 {
-		in = "1 case"
-	}
 	fmt.Fprintf(&b, "Expected no score to fall more than %s below the baseline %s, but %d did, in %s (%s=1 go test blesses the new scores):\n",
-		fmtScore(r.tolerance), r.baselinePath, len(r.Regressions), in, UpdateEnv)
+		fmtScore(r.tolerance), r.baselinePath, len(r.Regressions), count(len(cases), "case"), UpdateEnv)
 	rows := make([][]string, 0, len(r.Regressions))
 	for i, g := range r.Regressions {
 		if i == maxTableCases {

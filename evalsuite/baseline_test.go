@@ -94,7 +94,7 @@ func TestBaselineRegressionFailsAndNamesTheCases(t *testing.T) {
 	if len(res.NewCases) != 1 || res.NewCases[0] != "brand-new" {
 		t.Errorf("Expected brand-new to be noted as new, but the new cases are %q", res.NewCases)
 	}
-	if len(ft.logs) != 1 || !strings.HasSuffix(ft.logs[0], "has no scores for 1 cases yet (AGENTCHECK_UPDATE_BASELINE=1 adds them): brand-new") {
+	if len(ft.logs) != 1 || !strings.HasSuffix(ft.logs[0], "has no scores for 1 case yet (AGENTCHECK_UPDATE_BASELINE=1 adds them): brand-new") {
 		t.Errorf("Expected the parent to log the new case, but it logged %q", ft.logs)
 	}
 	// The file is left alone when comparing.
@@ -121,7 +121,7 @@ func TestUpdateEnvBlessesAndKeepsCasesThatDidNotRun(t *testing.T) {
 	if ft.failed || !res.BaselineWritten {
 		t.Fatalf("Expected the update to pass and write, but failed=%v, written=%v: %q", ft.failed, res.BaselineWritten, ft.errs)
 	}
-	if len(ft.logs) != 1 || ft.logs[0] != "wrote the scores of 1 cases to the baseline "+path {
+	if len(ft.logs) != 1 || ft.logs[0] != "wrote the scores of 1 case to the baseline "+path {
 		t.Errorf("Expected the parent to log the update, but it logged %q", ft.logs)
 	}
 	got, err := baseline.Read(path)

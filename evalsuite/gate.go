@@ -214,15 +214,15 @@ func (gr GateResult) String() string {
 	var b strings.Builder
 	switch g.kind {
 	case gateMean:
-		fmt.Fprintf(&b, "Expected the mean %s over %d cases to be at least %s, but it is %s; the cases under %s:",
-			g.metric, gr.cases, fmtScore(g.min), fmtScore(gr.Value), fmtScore(g.min))
+		fmt.Fprintf(&b, "Expected the mean %s over %s to be at least %s, but it is %s; the cases under %s:",
+			g.metric, count(gr.cases, "case"), fmtScore(g.min), fmtScore(gr.Value), fmtScore(g.min))
 	case gatePassRate:
 		lo, hi := Wilson95(gr.passed, gr.runs)
-		fmt.Fprintf(&b, "Expected the pass rate over %d runs to be at least %s, but it is %s (%d passed; 95%% Wilson interval [%.3f, %.3f]); the cases with failed runs:",
-			gr.runs, fmtScore(g.min), fmtScore(gr.Value), gr.passed, lo, hi)
+		fmt.Fprintf(&b, "Expected the pass rate over %s to be at least %s, but it is %s (%d passed; 95%% Wilson interval [%.3f, %.3f]); the cases with failed runs:",
+			count(gr.runs, "run"), fmtScore(g.min), fmtScore(gr.Value), gr.passed, lo, hi)
 	default:
-		fmt.Fprintf(&b, "Expected %s (the mean over %d cases of %d runs each) to be at least %s, but it is %s; the cases that pulled it down:",
-			g.label(), gr.cases, gr.runs/max(gr.cases, 1), fmtScore(g.min), fmtScore(gr.Value))
+		fmt.Fprintf(&b, "Expected %s (the mean over %s of %s each) to be at least %s, but it is %s; the cases that pulled it down:",
+			g.label(), count(gr.cases, "case"), count(gr.runs/max(gr.cases, 1), "run"), fmtScore(g.min), fmtScore(gr.Value))
 	}
 	b.WriteByte('\n')
 	writeTable(&b, []string{"case", "metric", "score", "threshold", "verdict"}, gr.tableRows())

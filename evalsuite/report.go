@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
@@ -19,6 +20,15 @@ import (
 // self-contained page), .json (the run, which agentcheck report renders
 // again) or .md (a GitHub step summary).
 const ReportEnv = "AGENTCHECK_REPORT"
+
+// count is n things, the noun in the plural unless n is 1: "1 case", "3
+// cases".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
 
 // explain keeps, in run, the judges' verdicts and, for a run that did not
 // pass, its transcript and the report of each check it fell below: the

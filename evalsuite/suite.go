@@ -155,11 +155,11 @@ func Run[T TB[T]](t T, s Suite, cases []Case) *Result {
 	}
 	if l, ok := any(t).(interface{ Logf(string, ...any) }); ok {
 		if res.BaselineWritten {
-			l.Logf("wrote the scores of %d cases to the baseline %s", len(res.Cases), s.Baseline)
+			l.Logf("wrote the scores of %s to the baseline %s", count(len(res.Cases), "case"), s.Baseline)
 		}
 		if len(res.NewCases) > 0 {
-			l.Logf("the baseline %s has no scores for %d cases yet (%s=1 adds them): %s",
-				s.Baseline, len(res.NewCases), UpdateEnv, strings.Join(res.NewCases, ", "))
+			l.Logf("the baseline %s has no scores for %s yet (%s=1 adds them): %s",
+				s.Baseline, count(len(res.NewCases), "case"), UpdateEnv, strings.Join(res.NewCases, ", "))
 		}
 	}
 	// A failed case has failed its own subtest, and with it t.

@@ -286,3 +286,15 @@ func TestUnscorableCaseNamesTheMetricOnce(t *testing.T) {
 		t.Errorf("Expected the run's error to name tool_call_accuracy once, but it is %v", err)
 	}
 }
+
+// A gate over one case, or one run, says so in the singular.
+func TestGateOverOneCaseIsSingular(t *testing.T) {
+	ft := &fakeT{name: "TestSuite"}
+	Run(ft, Suite{Checks: accuracy(0.9), Gates: []Gate{MeanAtLeast("tool_call_accuracy", 0.9), PassRateAtLeast(1)}}, []Case{{ID: "a", Sample: half()}})
+	msg := strings.Join(ft.errs, "\n")
+	for _, want := range []string{"Expected the mean tool_call_accuracy over 1 case to be", "Expected the pass rate over 1 run to be"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("Expected the failure to say %q, but it is:\n%s", want, msg)
+		}
+	}
+}
