@@ -310,7 +310,7 @@ func TestConversationOverSkipsTurnsButRunsChecks(t *testing.T) {
 	if !res.Passed || !checked || res.End != "user" {
 		t.Fatalf("checked %v:\n%s", checked, res)
 	}
-	if !strings.Contains(res.String(), `note: Script[1] UserSays("too late") skipped: the conversation was over (the user was done: the static user's 1 messages are said)`) {
+	if !strings.Contains(res.String(), `note: Script[1] UserSays("too late") skipped: the conversation was over (the user was done: the static user's 1 message is said)`) {
 		t.Errorf("report:\n%s", res)
 	}
 }

@@ -68,6 +68,9 @@ func (u staticUser) Next(_ context.Context, in UserInput) (UserReply, error) {
 		}
 	}
 	if said >= len(u) {
+		if len(u) == 1 {
+			return UserReply{Done: true, Reason: "the static user's 1 message is said"}, nil
+		}
 		return UserReply{Done: true, Reason: fmt.Sprintf("the static user's %d messages are said", len(u))}, nil
 	}
 	return UserReply{Message: u[said]}, nil
