@@ -503,6 +503,11 @@ func (c *Client) httpError(q judgment.Question, err error, log *attemptLog) erro
 	if len(notes) > 0 {
 		note = " (" + strings.Join(notes, "; ") + ")"
 	}
+	// A replay miss is said as the recorder says it, not in the SDK's words
+	// for how its body came back ("error, reading response body: ...").
+	if miss := (*recorder.ReplayMissError)(nil); errors.As(err, &miss) {
+		err = miss
+	}
 	return fmt.Errorf("judge: question %q (model %s at %s): %w%s", q.Name, c.model, redactURL(c.baseURL), err, note)
 }
 

@@ -233,6 +233,11 @@ func TestOlderPromptVersionMisses(t *testing.T) {
 	if !errors.As(err, &miss) {
 		t.Fatalf("replay with a newer prompt: %v, want a *ReplayMissError", err)
 	}
+	// The question says the miss itself, not the SDK's words for how it
+	// reached it (go-openai's "error, reading response body").
+	if !strings.Contains(err.Error(), "/v1): agentcheck: replay miss: ") || strings.Contains(err.Error(), "reading response body") {
+		t.Errorf("Expected the question's error to go straight from the question to the miss, but it is:\n%v", err)
+	}
 	for _, want := range []string{
 		"agent_goal_accuracy: every judge failed",
 		"agentcheck: replay miss: POST /v1/chat/completions: no recorded request has this body",
