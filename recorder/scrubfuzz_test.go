@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"context"
+	"encoding/base64"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -70,6 +71,7 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 		"payload=%7B%22api_key%22%3A%22" + fake("", 32, 39) + "%22%7D&q=%7B%22a%22%3A1%7D",
 		`{"token":"` + fake("", 40, 40) + `","logprobs":[{"token":"Python3"},{"token":"2024-11-26"}],"py":"login(password=b\"` + fake("", 12, 41) + `\")"}`,
 		"github.com:\n    token: " + fake("", 32, 42) + "\n-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n" + fake("lQOYBF", 40, 43) + "\n-----END PGP PRIVATE KEY BLOCK-----\n",
+		`{"file_data":"data:text/plain;base64,` + base64.StdEncoding.EncodeToString([]byte("HF_TOKEN="+fake("hf_", 34, 44)+"\n")) + `","image":"data:image/png;base64,iVBORw0KGgo="}`,
 		`{"rules":"'password' => 'required|string|min:8'","tree":[{"role":"button","name":"Password","value":"Show"}],"api_key":"Show","k":"OPENAI_API_KEY=sk-..."}`,
 	} {
 		for i := range fuzzTypes {

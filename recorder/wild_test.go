@@ -140,6 +140,26 @@ func wildPlacements() []placement {
 			answer: text("text/plain", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\n"+fake("lQOYBF", 60, 364)+"\n=abcd\n-----END PGP PRIVATE KEY BLOCK-----\n")},
 		{name: "zapier and teams webhooks", secrets: []string{"123456/" + fake("", 7, 365), fake("", 36, 366)},
 			req: chat("post to https://hooks.zapier.com/hooks/catch/123456/" + fake("", 7, 365) + "/ and https://acme.webhook.office.com/webhookb2/" + fake("", 36, 366) + "@" + fake("", 36, 367) + "/IncomingWebhook/" + fakeHex40(368)[:32] + "/" + fake("", 36, 369))},
+		// Encodings: compressed streams and requests, a file as a data URL.
+		{name: "zstd stream split", secrets: []string{fake("sk-ant-api03-", 60, 370)}, req: get("/stream/z", "Accept-Encoding", "zstd"),
+			answer: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.Header().Set("Content-Encoding", "zstd")
+				key := fake("sk-ant-api03-", 60, 370)
+				w.Write(encoded([]byte(`data: {"delta":{"text":"`+key[:20]+`"}}`+"\n\n"+`data: {"delta":{"text":"`+key[20:]+`"}}`+"\n\n"), "zstd"))
+			}},
+		{name: "br request form", secrets: []string{pw}, req: post("application/x-www-form-urlencoded", string(encoded([]byte("user=bob&password="+url.QueryEscape(pw)), "br")), "Content-Encoding", "br")},
+		{name: "gzip then br answer", secrets: []string{k(371)}, req: get("/two", "Accept-Encoding", "gzip, br"),
+			answer: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Content-Encoding", "gzip, br")
+				w.Write(encoded([]byte(`{"client_secret":"`+k(371)+`"}`), "gzip,br"))
+			}},
+		{name: "text file as a data URL", secrets: []string{fake("sk-proj-", 48, 372)}, req: post("application/json",
+			`{"model":"m","input":[{"role":"user","content":[{"type":"input_file","filename":".env","file_data":"data:text/plain;base64,`+
+				base64.StdEncoding.EncodeToString([]byte("OPENAI_API_KEY="+fake("sk-proj-", 48, 372)+"\nDEBUG=1\n"))+`"}]}]}`)},
+		{name: "multipart text file", secrets: []string{k(373)}, req: post("multipart/form-data; boundary=QwE9",
+			"--QwE9\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nassistants\r\n--QwE9\r\nContent-Disposition: form-data; name=\"file\"; filename=\"config.json\"\r\nContent-Type: application/json\r\n\r\n{\"api_key\":\""+k(373)+"\"}\r\n--QwE9--\r\n")},
 		// Streams that split a secret.
 		{name: "tool arguments split across events", secrets: []string{k(354)}, req: get("/stream/1"), answer: text("text/event-stream",
 			`data: {"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"api_"}}]}}]}`+"\n\n"+
@@ -196,6 +216,7 @@ func wildCleanPlacements() []placement {
 		{name: "form labels", req: post(`{"fields":[{"label":"Password","type":"password","required":true,"placeholder":"Enter your password"},{"label":"API key","hint":"Find it under Settings"}]}`)},
 		{name: "logprobs tokens", req: post(`{"logprobs":{"content":[{"token":"Hello","logprob":-0.1},{"token":" world"},{"token":"Python3"},{"token":"getElementById"},{"token":"2024-11-26T10:00:00Z"},{"token":"________________"}]}}`)},
 		{name: "token words in code", req: chat("tokens = tokenizer.encode(text)\ntoken = tokens[0]\nfor token in stream: print(token)\n--token-budget 1000 --max-tokens 512")},
+		{name: "clean text file as a data URL", req: post(`{"file_data":"data:text/markdown;base64,` + base64.StdEncoding.EncodeToString([]byte("# Notes\nRotate the API key yearly; the password policy is in the wiki.\n")) + `"}`)},
 		{name: "token usage", req: post(`{"usage":{"input_tokens":1200,"output_tokens":88,"cache_read_input_tokens":0},"stop_reason":"end_turn","token_type":"Bearer","expires_in":3600}`)},
 	}
 }

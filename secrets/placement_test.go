@@ -154,6 +154,8 @@ func leaks() []leak {
 		leak{"bare token line", k("", 32), "token: ", inResponse("text/plain", "github.com:\n    token: "+k("", 32)+"\n")},
 		leak{"PGP private key", k("lQOYBF", 60), "private key", inResponse("text/plain", "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n"+k("lQOYBF", 60)+"\n-----END PGP PRIVATE KEY BLOCK-----\n")},
 		leak{"Zapier webhook", "123456/" + k("", 7), "Zapier webhook URL", inContent("https://hooks.zapier.com/hooks/catch/123456/" + k("", 7) + "/")},
+		leak{"a .env as a data URL", k("sk-proj-", 40), "in a base64 data URL", inJSONField("file_data",
+			"data:text/plain;base64,"+base64.StdEncoding.EncodeToString([]byte("OPENAI_API_KEY="+k("sk-proj-", 40)+"\n")))},
 		leak{"JSON in a form field", k("", 32), `"api_key" field`, func(it *cassette.Interaction) {
 			it.Request.Headers["Content-Type"] = []string{"application/x-www-form-urlencoded"}
 			it.Request.Body = "payload=" + url.QueryEscape(`{"api_key":"`+k("", 32)+`"}`)
@@ -257,6 +259,7 @@ func lookalikes() []leak {
 		{name: "logprobs tokens", edit: func(it *cassette.Interaction) {
 			it.Response.Body = `{"logprobs":{"content":[{"token":"Hello"},{"token":"Python3"},{"token":"getElementById"},{"token":"2024-11-26T10:00:00Z"}]}}`
 		}},
+		{name: "a clean file as a data URL", edit: inJSONField("file_data", "data:text/plain;base64,"+base64.StdEncoding.EncodeToString([]byte("DEBUG=1\nREGION=eu-west-1\n# set OPENAI_API_KEY in the vault\n")))},
 		{name: "labels as arguments", edit: inContent(`form.add("password", "Enter your password"); t("api_key", "API key"); headers.get("Authorization", "")`)},
 		{name: "password policy words", edit: func(it *cassette.Interaction) {
 			it.Request.Body = `{"password_min_length":12,"password_required":true,"is_secret":false,"secret_name":"prod-db","api_key_id":"key_123"}`

@@ -60,6 +60,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			}
 		}
 	}
+	out = append(out, x.dataURLs(s)...)
 	as, keyed := assignments(s)
 	for _, a := range as {
 		v := s[a.start:a.end]
