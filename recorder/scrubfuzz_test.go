@@ -72,6 +72,8 @@ func FuzzRecorderAndCheckAgree(f *testing.F) {
 		`{"token":"` + fake("", 40, 40) + `","logprobs":[{"token":"Python3"},{"token":"2024-11-26"}],"py":"login(password=b\"` + fake("", 12, 41) + `\")"}`,
 		"github.com:\n    token: " + fake("", 32, 42) + "\n-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n" + fake("lQOYBF", 40, 43) + "\n-----END PGP PRIVATE KEY BLOCK-----\n",
 		`{"file_data":"data:text/plain;base64,` + base64.StdEncoding.EncodeToString([]byte("HF_TOKEN="+fake("hf_", 34, 44)+"\n")) + `","image":"data:image/png;base64,iVBORw0KGgo="}`,
+		`{"out":"HTTP/1.1 200 OK\nSet-Cookie: sid=` + fake("", 32, 45) + `; Path=/\nX: 1","cookies":[{"name":"sid","value":"` + fake("", 32, 46) + `","domain":"x","path":"/"},{"name":"theme","value":"dark","domain":"x","path":"/"}],"seed_phrase":"legal winner thank year wave sausage worth useful legal winner thank yellow","sign":"` + fake("", 32, 47) + `"}`,
+		"Set-Cookie: theme=dark; Path=/\nCB-ACCESS-SIGN: " + fake("", 32, 48) + "\n{\"mnemonic\":\"mov\"}",
 		`{"rules":"'password' => 'required|string|min:8'","tree":[{"role":"button","name":"Password","value":"Show"}],"api_key":"Show","k":"OPENAI_API_KEY=sk-..."}`,
 	} {
 		for i := range fuzzTypes {

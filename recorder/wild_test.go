@@ -140,6 +140,15 @@ func wildPlacements() []placement {
 			answer: text("text/plain", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\n"+fake("lQOYBF", 60, 364)+"\n=abcd\n-----END PGP PRIVATE KEY BLOCK-----\n")},
 		{name: "zapier and teams webhooks", secrets: []string{"123456/" + fake("", 7, 365), fake("", 36, 366)},
 			req: chat("post to https://hooks.zapier.com/hooks/catch/123456/" + fake("", 7, 365) + "/ and https://acme.webhook.office.com/webhookb2/" + fake("", 36, 366) + "@" + fake("", 36, 367) + "/IncomingWebhook/" + fakeHex40(368)[:32] + "/" + fake("", 36, 369))},
+		// Sessions, exchange signatures and wallets.
+		{name: "curl -i output with set-cookie", secrets: []string{k(374)}, req: toolArgs(`{"output":"HTTP/1.1 200 OK\nSet-Cookie: _app_session=` + k(374) + `; Path=/; HttpOnly; SameSite=Lax\nContent-Type: text/html\n"}`)},
+		{name: "playwright storage state", secrets: []string{k(375), k(376)}, req: get("/state"), answer: text("application/json",
+			`{"cookies":[{"name":"sessionid","value":"`+k(375)+`","domain":".shop.example","path":"/","expires":-1,"httpOnly":true,"secure":true,"sameSite":"Lax"},`+
+				`{"name":"JSESSIONID","value":"`+k(376)+`","domain":"shop.example","path":"/"},{"name":"theme","value":"dark","domain":"shop.example","path":"/"}],"origins":[]}`)},
+		{name: "exchange signatures", secrets: []string{fakeHex40(377), k(378)}, req: get("/api/v5/account/balance?sign="+fakeHex40(377)+"&timestamp=1700000000",
+			"OK-ACCESS-SIGN", k(378), "CB-ACCESS-SIGN", k(378))},
+		{name: "wallet seed phrase", secrets: []string{"legal winner thank year wave sausage worth useful legal winner thank yellow"},
+			req: toolArgs(`{"wallet":{"mnemonic":"legal winner thank year wave sausage worth useful legal winner thank yellow","path":"m/44'/60'/0'/0/0"}}`)},
 		// Encodings: compressed streams and requests, a file as a data URL.
 		{name: "zstd stream split", secrets: []string{fake("sk-ant-api03-", 60, 370)}, req: get("/stream/z", "Accept-Encoding", "zstd"),
 			answer: func(w http.ResponseWriter, r *http.Request) {
@@ -217,6 +226,7 @@ func wildCleanPlacements() []placement {
 		{name: "logprobs tokens", req: post(`{"logprobs":{"content":[{"token":"Hello","logprob":-0.1},{"token":" world"},{"token":"Python3"},{"token":"getElementById"},{"token":"2024-11-26T10:00:00Z"},{"token":"________________"}]}}`)},
 		{name: "token words in code", req: chat("tokens = tokenizer.encode(text)\ntoken = tokens[0]\nfor token in stream: print(token)\n--token-budget 1000 --max-tokens 512")},
 		{name: "clean text file as a data URL", req: post(`{"file_data":"data:text/markdown;base64,` + base64.StdEncoding.EncodeToString([]byte("# Notes\nRotate the API key yearly; the password policy is in the wiki.\n")) + `"}`)},
+		{name: "disassembly and harmless cookies", req: post(`{"insns":[{"mnemonic":"mov","op_str":"eax, 1"},{"mnemonic":"ret"}],"cookies":[{"name":"theme","value":"dark","domain":"x.example","path":"/"}],"notes":"Set-Cookie: theme=dark; Path=/","sign":"+","zodiac_sign":"Leo"}`)},
 		{name: "token usage", req: post(`{"usage":{"input_tokens":1200,"output_tokens":88,"cache_read_input_tokens":0},"stop_reason":"end_turn","token_type":"Bearer","expires_in":3600}`)},
 	}
 }

@@ -123,6 +123,25 @@ func indexes(s, sep string) iter.Seq[int] {
 	}
 }
 
+// nameStart is where the name that ends at s[e] starts: back over its
+// bytes, but not over the letter of an escape before it, so that a name
+// after a line break in JSON-escaped text (`\nAPI_KEY=…`) is API_KEY.
+func nameStart(s string, e int) int {
+	j := e
+	for j > 0 && nameByte(s[j-1]) {
+		j--
+	}
+	if j < e && j > 0 && s[j-1] == '\\' && strings.IndexByte("nrt", s[j]) >= 0 {
+		j++
+	}
+	return j
+}
+
+// lineStart: s[j] starts a line, or follows an escaped line break (\n).
+func lineStart(s string, j int) bool {
+	return j == 0 || s[j-1] == '\n' || j >= 2 && s[j-2] == '\\' && s[j-1] == 'n'
+}
+
 // equalsAssignment reads `name=value` around the "=" at i; "==", "!=",
 // "<=" and ">=" compare, and an unquoted value that is a call or an index
 // is code (`api_key = os.environ["KEY"]`, `password = getpass()`), not a
@@ -135,12 +154,9 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	for e > 0 && blank(s[e-1]) {
 		e--
 	}
-	j := e
-	for j > 0 && nameByte(s[j-1]) {
-		j--
-	}
+	j := nameStart(s, e)
 	name := s[j:e]
-	if name == "" || e < i && j > 0 && s[j-1] != '\n' && s[j-1] != ' ' && s[j-1] != '\t' {
+	if name == "" || e < i && !lineStart(s, j) && s[j-1] != ' ' && s[j-1] != '\t' {
 		// Spaces around "=" only in INI and .env lines.
 		return assignment{}, false
 	}
@@ -152,7 +168,7 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	switch {
 	case after == '?' || after == '&' || after == ';':
 		kind = paramKind(name)
-	case kind <= weakName && !(j == 0 || after == '\n' || strings.HasSuffix(s[:j], "export ")):
+	case kind <= weakName && !(lineStart(s, j) || strings.HasSuffix(s[:j], "export ")):
 		// A weak name in prose ("the key=value") is no assignment.
 		kind = notSecret
 	}
@@ -250,10 +266,7 @@ func quotedAt(s string, k int) (start, end int, quoted, ok bool) {
 // vault"), so that the value must look like a credential whatever the
 // name: the assignment's kind is weakName (credentialShaped).
 func lineAssignment(s string, i int) (assignment, bool) {
-	j := i
-	for j > 0 && nameByte(s[j-1]) {
-		j--
-	}
+	j := nameStart(s, i)
 	if j == i || i+1 >= len(s) || !blank(s[i+1]) {
 		return assignment{}, false
 	}
@@ -265,7 +278,7 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		for p--; p > 0 && blank(s[p-1]); p-- {
 		}
 	}
-	if !(p == 0 || s[p-1] == '\n' || s[p-1] == '"' || s[p-1] == '\'' || p >= 2 && s[p-2] == '\\' && s[p-1] == 'n') {
+	if !(lineStart(s, p) || s[p-1] == '"' || s[p-1] == '\'') {
 		return assignment{}, false
 	}
 	name := s[j:i]
@@ -278,7 +291,27 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		stops += `'`
 	}
 	start, end, ok := lineValue(s, i, stops)
-	return assignment{name: name, kind: min(kind, weakName), start: start, end: end, form: formLine}, ok
+	kind = min(kind, weakName)
+	if words := nameWords(name); len(words) > 0 && words[len(words)-1] == "cookie" {
+		if !ok || !cookieLine(s[start:end]) {
+			return assignment{}, false
+		}
+		kind = passwordName
+	}
+	return assignment{name: name, kind: kind, start: start, end: end, form: formLine}, ok
+}
+
+// cookieLine: v, the value of a line `Cookie: a=1; sid=…` or
+// `Set-Cookie: sid=…; Path=/`, holds a cookie whose value looks like a
+// credential, and is then one read whole (it is no prose, whatever its
+// blanks); theme=dark; Path=/ is none.
+func cookieLine(v string) bool {
+	for c := range strings.SplitSeq(v, ";") {
+		if _, val, ok := strings.Cut(c, "="); ok && credentialShaped(val) {
+			return true
+		}
+	}
+	return false
 }
 
 // envInstruction reads a Dockerfile's ENV instruction in its form
@@ -290,7 +323,7 @@ func envInstruction(s string, i int) (assignment, bool) {
 	for p > 0 && blank(s[p-1]) {
 		p--
 	}
-	if !(p == 0 || s[p-1] == '\n' || p >= 2 && s[p-2] == '\\' && s[p-1] == 'n') {
+	if !lineStart(s, p) {
 		return assignment{}, false
 	}
 	j := i + len("ENV ")

@@ -50,11 +50,7 @@ func codeAssignment(s string, i int) (assignment, bool) {
 		if bracket {
 			return assignment{}, false
 		}
-		j := e
-		for j > 0 && nameByte(s[j-1]) {
-			j--
-		}
-		name = s[j:e]
+		name = s[nameStart(s, e):e]
 	}
 	kind := min(fieldKind(name), weakName)
 	if name == "" || len(name) > 128 || kind == notSecret {

@@ -38,7 +38,7 @@ var notCredentialHeaders = []string{"Idempotency-Key", "Sec-Websocket-Key", "Sec
 var headerWords = []string{
 	"key", "apikey", "token", "secret", "auth", "authorization", "signature", "session", "sessionid",
 	"password", "passwd", "pwd", "credential", "credentials", "cred", "creds", "cookie", "jwt", "dsn",
-	"authentication", "passphrase",
+	"authentication", "passphrase", "sign",
 }
 
 // headerWordSuffixes make a compound word a credential word: Authtoken,
@@ -146,6 +146,11 @@ const (
 	// when it looks generated, letters and digits mixed, 16 characters or
 	// more (a login's {"token": "…"}, a kubeconfig's token: …).
 	tokenWord
+	// phraseName: a wallet's seed phrase (mnemonic, seed_phrase,
+	// recoveryPhrase): its value is one when it is 12 to 24 words of a
+	// seed's alphabet (seedPhrase); a disassembler's {"mnemonic": "mov"}
+	// is none.
+	phraseName
 	// weakName: a word that also means other things (secret, token, key,
 	// authorization, credentials, code): its value is a credential only
 	// when it looks like one (see credentialShaped).
@@ -222,6 +227,10 @@ var passOwners = []string{
 	"account", "basic", "auth", "api", "app", "service", "bind", "master",
 }
 
+// phraseOwners are what a "phrase" is the secret of: seed_phrase,
+// recoveryPhrase.
+var phraseOwners = []string{"seed", "recovery", "secret", "backup", "wallet", "mnemonic"}
+
 // passwordWords end a password's name.
 var passwordWords = []string{"password", "passwd", "passphrase", "passcode"}
 
@@ -276,6 +285,10 @@ func nameKindOf(name string) nameKind {
 		return passwordName
 	case slices.Contains(strongNames, n):
 		return strongName
+	case last == "cookie" || last == "cookies":
+		return strongName // Set-Cookie, session_cookie
+	case last == "mnemonic" || last == "phrase" && slices.Contains(phraseOwners, qual):
+		return phraseName
 	case last == "url" || last == "uri":
 		if slices.Contains(strongNames, normalizeName(strings.Join(words[:len(words)-1], ""))+"url") || qual == "webhook" {
 			return strongName
@@ -304,7 +317,7 @@ func nameKindOf(name string) nameKind {
 			return notSecret
 		}
 		return strongName
-	case last == "signature" || last == "sig":
+	case last == "signature" || last == "sig" || last == "sign": // CB-ACCESS-SIGN
 		if qual == "" {
 			return weakName
 		}
@@ -332,7 +345,7 @@ func nameKindOf(name string) nameKind {
 var weakParams = []string{
 	"key", "token", "auth", "sig", "signature", "code", "appid", "appkey", "session", "sessionid", "sid",
 	"xamzsignature", "xamzcredential", "xamzsecuritytoken", "xgoogsignature", "xgoogcredential",
-	"xgoogapikey", "pass", "secret", "pwd", "apikey", "accesstoken", "jwt", "bearer",
+	"xgoogapikey", "pass", "secret", "pwd", "apikey", "accesstoken", "jwt", "bearer", "sign",
 }
 
 // paramKind is fieldKind for a query or form parameter.
@@ -360,7 +373,7 @@ func mayBeSecretName(name string) bool {
 var secretTrigrams = sync.OnceValue(func() *[26 * 26 * 26]bool {
 	var t [26 * 26 * 26]bool
 	for _, f := range []string{"key", "tok", "sec", "pas", "pwd", "aut", "cre", "sig", "cod", "ses", "app", "sid",
-		"coo", "dsn", "jwt", "url", "uri", "sas", "hoo", "ear", "str", "con", "ssw"} {
+		"coo", "dsn", "jwt", "url", "uri", "sas", "hoo", "ear", "str", "con", "ssw", "mne", "phr"} {
 		i, _ := trigramIndex(f)
 		t[i] = true
 	}

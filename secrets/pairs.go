@@ -71,6 +71,9 @@ func pairNames(m map[string]any) []string {
 			}
 		}
 	}
+	if len(names) == 0 && cookieObject(m) {
+		names = append(names, "cookie")
+	}
 	if len(names) == 0 {
 		return nil
 	}
@@ -80,6 +83,30 @@ func pairNames(m map[string]any) []string {
 		}
 	}
 	return nil
+}
+
+// cookieAttributes are the members of a cookie written as an object (a HAR
+// entry's cookies, Playwright's storage state, DevTools' Network.getCookies),
+// besides its name and value.
+var cookieAttributes = []string{"domain", "path", "httpOnly", "secure", "sameSite", "expires"}
+
+// cookieObject: m is a cookie, {"name": …, "value": …, "domain": …, "path":
+// …}, whose value is a session's credential whatever its name (sessionid,
+// JSESSIONID, _session): it is judged as a cookie's (theme=dark stays).
+func cookieObject(m map[string]any) bool {
+	if _, ok := m["name"].(string); !ok {
+		return false
+	}
+	if _, ok := m["value"]; !ok {
+		return false
+	}
+	n := 0
+	for _, a := range cookieAttributes {
+		if _, ok := m[a]; ok {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // pairAssignment reads a name/value pair written as text, its two members
@@ -188,10 +215,7 @@ func nextMember(s string, end int) (key string, colon int, ok bool) {
 //
 // and the value is the rest of the line, quoted or not.
 func yamlPair(s string, i int) (assignment, bool) {
-	j := i
-	for j > 0 && nameByte(s[j-1]) {
-		j--
-	}
+	j := nameStart(s, i)
 	if !pairValueKey(s[j:i]) || i+1 >= len(s) || !blank(s[i+1]) {
 		return assignment{}, false
 	}

@@ -156,6 +156,12 @@ func leaks() []leak {
 		leak{"Zapier webhook", "123456/" + k("", 7), "Zapier webhook URL", inContent("https://hooks.zapier.com/hooks/catch/123456/" + k("", 7) + "/")},
 		leak{"a .env as a data URL", k("sk-proj-", 40), "in a base64 data URL", inJSONField("file_data",
 			"data:text/plain;base64,"+base64.StdEncoding.EncodeToString([]byte("OPENAI_API_KEY="+k("sk-proj-", 40)+"\n")))},
+		leak{"Set-Cookie line", k("", 32), "Set-Cookie: ", inContent("HTTP/1.1 200 OK\nSet-Cookie: _app_session=" + k("", 32) + "; Path=/; HttpOnly\n")},
+		leak{"a line after an escaped line break", k("", 32), "token: ", inContent(`{"output":"user: bob\ntoken: ` + k("", 32) + `\n"}`)},
+		leak{"cookie object", k("", 32), `"cookie" value`, inResponse("application/json", `{"cookies":[{"name":"sessionid","value":"`+k("", 32)+`","domain":".x.example","path":"/"}]}`)},
+		leak{"exchange signature header", k("", 32), "Cb-Access-Sign header", func(it *cassette.Interaction) { it.Request.Headers["Cb-Access-Sign"] = []string{k("", 32)} }},
+		leak{"seed phrase", "legal winner thank year wave sausage worth useful legal winner thank yellow", `"mnemonic" field`,
+			inJSONField("mnemonic", "legal winner thank year wave sausage worth useful legal winner thank yellow")},
 		leak{"JSON in a form field", k("", 32), `"api_key" field`, func(it *cassette.Interaction) {
 			it.Request.Headers["Content-Type"] = []string{"application/x-www-form-urlencoded"}
 			it.Request.Body = "payload=" + url.QueryEscape(`{"api_key":"`+k("", 32)+`"}`)
@@ -260,6 +266,9 @@ func lookalikes() []leak {
 			it.Response.Body = `{"logprobs":{"content":[{"token":"Hello"},{"token":"Python3"},{"token":"getElementById"},{"token":"2024-11-26T10:00:00Z"}]}}`
 		}},
 		{name: "a clean file as a data URL", edit: inJSONField("file_data", "data:text/plain;base64,"+base64.StdEncoding.EncodeToString([]byte("DEBUG=1\nREGION=eu-west-1\n# set OPENAI_API_KEY in the vault\n")))},
+		{name: "disassembly and harmless cookies", edit: func(it *cassette.Interaction) {
+			it.Response.Body = `{"insns":[{"mnemonic":"mov","op_str":"eax, 1"}],"cookies":[{"name":"theme","value":"dark","domain":"x.example","path":"/"}],"notes":"Set-Cookie: theme=dark; Path=/","zodiac_sign":"Leo"}`
+		}},
 		{name: "labels as arguments", edit: inContent(`form.add("password", "Enter your password"); t("api_key", "API key"); headers.get("Authorization", "")`)},
 		{name: "password policy words", edit: func(it *cassette.Interaction) {
 			it.Request.Body = `{"password_min_length":12,"password_required":true,"is_secret":false,"secret_name":"prod-db","api_key_id":"key_123"}`

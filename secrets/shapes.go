@@ -539,6 +539,8 @@ func secretValueOf(k nameKind, v string) bool {
 		return credentialShaped(v)
 	case tokenWord:
 		return len(strings.TrimSpace(v)) >= 16 && random(v) && credentialShaped(v)
+	case phraseName:
+		return seedPhrase(v)
 	}
 	return false
 }
@@ -620,4 +622,19 @@ func ordinaryWord(v string) bool {
 	}
 	_, size := utf8.DecodeRuneInString(v)
 	return !strings.ContainsFunc(v[size:], unicode.IsUpper) || !strings.ContainsFunc(v, unicode.IsLower)
+}
+
+// seedPhrase: v is a wallet's seed (BIP 39): 12, 15, 18, 21 or 24 words
+// of three to eight lower-case letters.
+func seedPhrase(v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 12 || len(words) > 24 || len(words)%3 != 0 {
+		return false
+	}
+	for _, w := range words {
+		if len(w) < 3 || len(w) > 8 || strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) {
+			return false
+		}
+	}
+	return true
 }
