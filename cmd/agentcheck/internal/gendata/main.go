@@ -3,6 +3,7 @@
 //
 //	go run ./cmd/agentcheck/internal/gendata -n 100000 > /tmp/100k.jsonl
 //	go run ./cmd/agentcheck/internal/gendata -n 100000 -array > /tmp/100k.json
+//	go run ./cmd/agentcheck/internal/gendata -n 20000 -mix results > /tmp/results.jsonl
 package main
 
 import (
@@ -18,9 +19,17 @@ func main() {
 	n := flag.Int("n", 1000, "number of samples")
 	seed := flag.Uint64("seed", 1, "random seed")
 	array := flag.Bool("array", false, "write a JSON array instead of JSON Lines")
+	mix := flag.String("mix", "", "the kind of sample: calls (the default), results (tools' JSON results in the tool messages) or chat (long messages)")
 	flag.Parse()
+	if *mix == "calls" {
+		*mix = ""
+	}
+	if m := synth.Mix(*mix); m != synth.Calls && m != synth.Results && m != synth.Chat {
+		fmt.Fprintf(os.Stderr, "gendata: -mix %q: want calls, results or chat\n", *mix)
+		os.Exit(2)
+	}
 	w := bufio.NewWriterSize(os.Stdout, 1<<16)
-	g := synth.New(*seed)
+	g := synth.NewMix(*seed, synth.Mix(*mix))
 	if *array {
 		w.WriteString("[\n")
 	}

@@ -14,11 +14,61 @@ import (
 )
 
 // Generator makes samples from a seeded random source.
-type Generator struct{ rng *rand.Rand }
+type Generator struct {
+	rng *rand.Rand
+	mix Mix
+}
 
-// New returns a Generator; the same seed gives the same samples.
-func New(seed uint64) *Generator {
-	return &Generator{rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))}
+// Mix is the kind of sample a Generator makes, for measuring eval on
+// other inputs than its default one.
+type Mix string
+
+const (
+	// Calls: short messages around the calls (the default).
+	Calls Mix = ""
+	// Results: each tool message holds the tool's JSON result, escaped
+	// in the message's string, about 500 bytes.
+	Results Mix = "results"
+	// Chat: three exchanges of 40 to 160 words before the calls.
+	Chat Mix = "chat"
+)
+
+// New returns a Generator of the default mix; the same seed gives the
+// same samples.
+func New(seed uint64) *Generator { return NewMix(seed, Calls) }
+
+// NewMix returns a Generator of the given mix.
+func NewMix(seed uint64, mix Mix) *Generator {
+	return &Generator{rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)), mix: mix}
+}
+
+var words = []string{"the", "agent", "flight", "price", "hotel", "weather", "please", "find", "me", "a",
+	"cheaper", "option", "for", "next", "week", "and", "compare", "it", "with", "last", "year's", "results", "thanks"}
+
+// text is n words.
+func (g *Generator) text(n int) string {
+	b := make([]byte, 0, 8*n)
+	for i := range n {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, g.pick(words)...)
+	}
+	return string(b)
+}
+
+// result is a tool's JSON result: a few records of every JSON kind.
+func (g *Generator) result() string {
+	b := []byte(`{"status": "ok", "results": [`)
+	for i := range 3 + g.rng.IntN(3) {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = fmt.Appendf(b, `{"id": %d, "name": %s, "city": %s, "price": %d.%02d, "available": %t, "tags": [%s, %s], "note": %s}`,
+			g.rng.IntN(100000), quote(g.text(2)), quote(g.pick(cities)), g.rng.IntN(900), g.rng.IntN(100),
+			g.rng.IntN(2) == 0, quote(g.pick(words)), quote(g.pick(words)), quote(g.text(4+g.rng.IntN(6))))
+	}
+	return string(append(b, "]}"...))
 }
 
 // arg is one argument, kept in order, with its JSON text.
@@ -140,6 +190,14 @@ func (g *Generator) AppendSample(b []byte) []byte {
 		pred = pred[:n-1]
 	}
 	b = append(b, `{"user_input": [`...)
+	if g.mix == Chat {
+		for range 3 {
+			b = appendMessage(b, "human", g.text(40+g.rng.IntN(80)))
+			b = append(b, "}, "...)
+			b = appendMessage(b, "ai", g.text(60+g.rng.IntN(100)))
+			b = append(b, "}, "...)
+		}
+	}
 	b = appendMessage(b, "human", fmt.Sprintf("Help with %s in %s", g.pick(topics), g.pick(cities)))
 	b = append(b, "}, "...)
 	// The calls are made one or two at a time, each batch answered by tools.
@@ -150,7 +208,11 @@ func (g *Generator) AppendSample(b []byte) []byte {
 		b = appendCalls(b, pred[i:i+k])
 		b = append(b, "}, "...)
 		for j := 0; j < k; j++ {
-			b = appendMessage(b, "tool", "ok #"+strconv.Itoa(g.rng.IntN(1000)))
+			result := "ok #" + strconv.Itoa(g.rng.IntN(1000))
+			if g.mix == Results {
+				result = g.result()
+			}
+			b = appendMessage(b, "tool", result)
 			b = append(b, "}, "...)
 		}
 		i += k
