@@ -48,7 +48,11 @@ type sampleParser struct {
 }
 
 func init() {
-	samplereuse.New = func() func(text string) (Sample, error) { return new(sampleParser).parse }
+	samplereuse.New = func(rawText bool) func(text string) (Sample, error) {
+		sp := new(sampleParser)
+		sp.d.rawText = rawText
+		return sp.parse
+	}
 }
 
 // parse parses one sample, as ParseSample does, into memory that the next
@@ -82,9 +86,13 @@ func (sp *sampleParser) parse(text string) (Sample, error) {
 // Messages and calls are gathered on scratch slices, reused from sample to
 // sample, and copied out once into slices of exactly the right size.
 type sampleDecoder struct {
-	p     jsonvalue.Decoder
-	msgs  []Message
-	calls []ToolCall
+	// rawText: a message's text with escapes is kept as it is written,
+	// its escapes checked but not read (fastContent), for a caller that
+	// reads no message's text (samplereuse.New).
+	rawText bool
+	p       jsonvalue.Decoder
+	msgs    []Message
+	calls   []ToolCall
 	// spans[i] is the range of msgs[i]'s calls in calls; start -1 for a
 	// message without "tool_calls".
 	spans  [][2]int

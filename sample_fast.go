@@ -161,7 +161,7 @@ func (d *sampleDecoder) fastMessage(text string, i int) (int, bool) {
 				typ, i, ok = plainString(text, i)
 			}
 		case 2:
-			m.Content, i, isText = d.fastText(text, i)
+			m.Content, i, isText = d.fastContent(text, i)
 			ok = isText
 		case 3:
 			if i >= len(text) || text[i] != '[' {
@@ -294,6 +294,21 @@ func (d *sampleDecoder) fastText(text string, i int) (string, int, bool) {
 	p.Seek(i)
 	s, err := p.ReadString()
 	return s, p.Offset(), err == nil
+}
+
+// fastContent reads a message's text at text[i] as fastText does or, when
+// d keeps text as it is written (rawText), a string with escapes as it is
+// written once wordscan.EscapedStringEnd has checked them: the escaped
+// JSON of a tool's result was half the instructions of such samples, read
+// and written out for scores that never look at it (BENCHMARKS.md, CPU6).
+// A string it does not take is read by fastText, for its text or error.
+func (d *sampleDecoder) fastContent(text string, i int) (string, int, bool) {
+	if d.rawText && i < len(text) && text[i] == '"' {
+		if end, ok := wordscan.EscapedStringEnd(text, i+1); ok {
+			return text[i+1 : end], end + 1, true
+		}
+	}
+	return d.fastText(text, i)
 }
 
 // fastSkip reads the value at text[i], of a field the sample does not

@@ -3,6 +3,9 @@ package agentcheck_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -181,7 +184,63 @@ func BenchmarkSampleParser(b *testing.B) {
 // newSampleParser makes the root's reusing sample parser, which
 // dataset.Parser uses.
 func newSampleParser() func(string) (agentcheck.Sample, error) {
-	return samplereuse.New.(func() func(string) (agentcheck.Sample, error))()
+	return samplereuse.New.(func(bool) func(string) (agentcheck.Sample, error))(false)
+}
+
+// TestRawTextIsTheFullReading: the parser that keeps a message's text as
+// written (samplereuse.New(true)) gives, on 20,000 generated samples whose
+// texts hold escapes (valid, invalid, \u escapes of surrogates), control
+// characters, UTF-8, WTF-8 and invalid bytes, what the full parser gives:
+// the same error, or the same Sample but for a message's text with
+// escapes, which is its JSON text as written.
+func TestRawTextIsTheFullReading(t *testing.T) {
+	full := newSampleParser()
+	raw := samplereuse.New.(func(bool) func(string) (agentcheck.Sample, error))(true)
+	r := rand.New(rand.NewPCG(11, 12))
+	pieces := []string{`\"`, `\\`, `\/`, `\n`, `\t`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\udc00x`, `\u12`, `\x`, "\x01", "é", "\xed\xa0\x80", "\xff", `{\"k\": [1, 2.5, null]}`}
+	text := func() string {
+		var b strings.Builder
+		for range r.IntN(6) {
+			if r.IntN(3) == 0 {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			} else {
+				b.WriteString(strings.Repeat("ab ", r.IntN(30)))
+			}
+		}
+		return b.String()
+	}
+	took := 0
+	for range 20_000 {
+		sample := fmt.Sprintf(`{"user_input": [{"type": "human", "content": "%s"}, {"type": "ai", "content": "%s", "tool_calls": [{"name": "f", "args": {"q": "%s"}}]}, {"type": "tool", "content": "%s"}], "reference_tool_calls": [{"name": "f", "args": {"q": 1}}], "reference": "%s"}`,
+			text(), text(), text(), text(), text())
+		want, werr := full(sample)
+		got, gerr := raw(sample)
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Fatalf("%s\nfull: %v\nraw text: %v", sample, werr, gerr)
+		}
+		if werr != nil {
+			continue
+		}
+		for i := range want.Conversation {
+			w, g := want.Conversation[i].Content, got.Conversation[i].Content
+			if w == g {
+				continue
+			}
+			// The text as written: the JSON string that reads as w.
+			v, err := jsonvalue.Parse([]byte(`"` + g + `"`))
+			if err != nil || v.Kind() != jsonvalue.StringKind || v.Text() != w {
+				t.Fatalf("%s\nmessage %d: the full text %q, kept as %q, which reads as %v (%v)", sample, i, w, g, v, err)
+			}
+			got.Conversation[i].Content = w
+			took++
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("%s\nfull: %#v\nraw text: %#v", sample, want, got)
+		}
+	}
+	if took < 5_000 {
+		t.Errorf("the raw-text parser kept %d texts as written, want 5,000 or more", took)
+	}
 }
 
 // TestSampleParserReusesMemory: a sample parsed by the reusing parser is

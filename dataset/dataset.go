@@ -88,6 +88,7 @@ func init() {
 	samplereuse.ReadRecords = func(r io.Reader, file string) iter.Seq2[Record, error] {
 		return readRecords(r, file, true)
 	}
+	samplereuse.KeepRawText = func(p *Parser) { p.rawText, p.parse = true, nil }
 }
 
 // readRecords is ReadRecords; with reuse set, JSON Lines are read into

@@ -67,12 +67,15 @@ func (r Record) SampleAs(f Format) (agentcheck.Sample, error) { return r.sample(
 type Parser struct {
 	Format Format
 	parse  func(text string) (agentcheck.Sample, error) // the root's reusing parser, made on first use
+	// rawText: ragas samples are parsed with their messages' text kept
+	// as written (samplereuse.KeepRawText).
+	rawText bool
 }
 
 // Sample parses the record as a sample written in p.Format.
 func (p *Parser) Sample(r Record) (agentcheck.Sample, error) {
 	if p.parse == nil {
-		p.parse = samplereuse.New.(func() func(string) (agentcheck.Sample, error))()
+		p.parse = samplereuse.New.(func(bool) func(string) (agentcheck.Sample, error))(p.rawText)
 	}
 	return r.sample(p.Format, p.parse)
 }

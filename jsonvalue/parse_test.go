@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentcheck/agentcheck/internal/pytext"
+	"github.com/agentcheck/agentcheck/internal/wordscan"
 )
 
 func TestParseErrors(t *testing.T) {
@@ -339,6 +340,7 @@ func TestStrSlowIsByteByByte(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	pieces := []string{"\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t", "\\u00e9", "\\u20AC", "\\ud83d\\ude00",
 		"\\ud800", "\\udc00", "\\ud800x", "\\u12", "\\uZZZZ", "\\x", "\\", "\x00", "\x1f", "é", "€", "\xed\xa0\x80", "\xff", "\xc3", "\""}
+	escaped, missed := 0, 0
 	for range 40_000 {
 		var b strings.Builder
 		b.WriteByte('"')
@@ -360,6 +362,21 @@ func TestStrSlowIsByteByByte(t *testing.T) {
 		if s1 != s2 || fmt.Sprint(err1) != fmt.Sprint(err2) || err1 == nil && fast.pos != slow.pos {
 			t.Fatalf("text %q: strSlow = %q, %v at %d; byte by byte = %q, %v at %d", text, s1, err1, fast.pos, s2, err2, slow.pos)
 		}
+		// A string EscapedStringEnd takes as it is written must read
+		// without an error, and end where it says.
+		if end, ok := wordscan.EscapedStringEnd(text, 1); ok {
+			escaped++
+			if err1 != nil || fast.pos != end+1 {
+				t.Fatalf("text %q: EscapedStringEnd = %d, true; strSlow = %v at %d", text, end, err1, fast.pos)
+			}
+		} else if err1 == nil && !strings.ContainsAny(s1, "\xed") {
+			missed++
+		}
+	}
+	// It takes most strings that read (not those of WTF-8 text, which it
+	// leaves to the full reading), or it saves nothing.
+	if escaped < 10_000 || missed > 0 {
+		t.Errorf("EscapedStringEnd took %d strings that read and missed %d; want 10,000 or more, and none missed", escaped, missed)
 	}
 }
 

@@ -367,7 +367,13 @@ type scorer struct {
 	// parser reuses its memory from sample to sample: a sample is scored
 	// and written out before the next is parsed.
 	parser dataset.Parser
-	calls  []agentcheck.ToolCall
+	// rawText: parser keeps the messages' text with escapes as written,
+	// as nothing the run shows reads it but a failure's transcript and a
+	// first request with escapes, for which full parses the sample again
+	// (withText).
+	rawText bool
+	full    dataset.Parser
+	calls   []agentcheck.ToolCall
 	// text is the current batch's memory for the tool-call metrics'
 	// reasons (batch.reasons).
 	text *[]byte
@@ -387,6 +393,10 @@ type scorer struct {
 func newScorer(ctx context.Context, cfg evalConfig) *scorer {
 	sc := &scorer{ctx: ctx, cfg: cfg, scores: make([]float64, len(cfg.metrics))}
 	sc.parser.Format = cfg.input
+	if sc.rawText = cfg.readsNoText(); sc.rawText {
+		samplereuse.KeepRawText.(func(*dataset.Parser))(&sc.parser)
+		sc.full.Format = cfg.input
+	}
 	sc.results = make([]metric.Result, len(cfg.metrics))
 	sc.errs = make([]error, len(cfg.metrics))
 	for _, n := range cfg.names {
@@ -444,11 +454,15 @@ func (sc *scorer) score(b *batch) {
 		sc.check(b, it, c)
 		if sc.cfg.request {
 			c.Request = firstRequest(s.Conversation)
+			if sc.rawText && strings.IndexByte(c.Request, '\\') >= 0 {
+				// Maybe kept as written, escapes and all.
+				c.Request = firstRequest(sc.withText(it, s).Conversation)
+			}
 		}
 		for _, n := range b.notes[notes:] {
 			if n.kind == noteBelow || n.kind == noteRegressed {
 				b.stats.failed++
-				sc.fail(c, b.notes[notes:], s)
+				sc.fail(c, b.notes[notes:], sc.withText(it, s))
 				break
 			}
 		}
@@ -456,6 +470,18 @@ func (sc *scorer) score(b *batch) {
 		sc.keepScored(it, c)
 		b.plain[i] = sc.plain
 	}
+}
+
+// withText is s, the item's sample, with its messages' text read in full
+// when the scorer's parser keeps it as written (rawText).
+func (sc *scorer) withText(it *item, s agentcheck.Sample) agentcheck.Sample {
+	if !sc.rawText || it.sample != nil || it.scored != nil {
+		return s
+	}
+	if full, err := sc.full.Sample(it.rec); err == nil {
+		return full
+	}
+	return s
 }
 
 // resetCase readies c, a batch's case from an earlier sample, for the

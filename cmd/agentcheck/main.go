@@ -366,9 +366,12 @@ type evalConfig struct {
 	otel    bool           // the input is OTLP JSON traces, a sample each
 	names   []string       // metric names, in output order
 	metrics []metric.Metric
-	opts    metricOptions
-	format  report.Format
-	workers int
+	// fullText: the messages' text is parsed in full even when nothing
+	// reads it (readsNoText), for the tests that compare the two.
+	fullText bool
+	opts     metricOptions
+	format   report.Format
+	workers  int
 	// request is set when the output shows each sample's first request;
 	// reasons when it shows the reason for each score (a failure's are
 	// always given).
@@ -425,6 +428,20 @@ func (c *evalConfig) passScore(j int) float64 {
 		}
 	}
 	return 1
+}
+
+// readsNoText reports whether nothing the run shows reads a message's
+// text but a failure's transcript and a sample's first request: only the
+// tool-call metrics score.
+func (c *evalConfig) readsNoText() bool {
+	for _, m := range c.metrics {
+		switch m.(type) {
+		case metric.ToolCallAccuracy, metric.ToolCallF1:
+		default:
+			return false
+		}
+	}
+	return !c.fullText
 }
 
 func (c *evalConfig) judged() bool {

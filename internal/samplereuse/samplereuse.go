@@ -7,11 +7,18 @@
 package samplereuse
 
 // New is set by package agentcheck, which initializes before any package
-// that imports it, to a func() func(text string) (agentcheck.Sample,
-// error). Each call makes a parser that parses samples as
-// agentcheck.ParseSample does, into memory that its next call reuses: the
-// Sample it returns is valid only until then.
+// that imports it, to a func(rawText bool) func(text string)
+// (agentcheck.Sample, error). Each call makes a parser that parses samples
+// as agentcheck.ParseSample does, into memory that its next call reuses:
+// the Sample it returns is valid only until then. With rawText, a
+// message's text that holds escapes is its JSON text as written, its
+// escapes checked but not read: for a caller that reads no message's text
+// (agentcheck eval scoring tool calls only).
 var New any
+
+// KeepRawText is set by package dataset to a func(*dataset.Parser) that
+// makes the parser parse as New(true) does.
+var KeepRawText any
 
 // ReadRecords is set by package dataset to a func(r io.Reader, file
 // string) iter.Seq2[dataset.Record, error] that reads as

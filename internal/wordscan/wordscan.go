@@ -12,6 +12,7 @@ package wordscan
 import (
 	"math/bits"
 	"strings"
+	"unicode/utf8"
 )
 
 const (
@@ -135,4 +136,54 @@ func TextEnd(s string, i int) (end int, high bool) {
 	}
 	end, high = StringEnd(run, j) // the rest, up to the run's end
 	return i + end, high || High(h) != 0
+}
+
+// EscapedStringEnd is the index of the quote that closes a JSON string
+// whose text starts at s[i], and true, when the text unescapes without an
+// error: every escape valid (\" \\ \/ \b \f \n \r \t, and \u with four hex
+// digits) and the text between escapes valid UTF-8 without a control
+// character. Otherwise it is false (an invalid escape, a control
+// character, invalid UTF-8, no closing quote), and the caller reads the
+// string in full, for its error. It checks a string's escapes without
+// writing what they stand for, for a reader that keeps a string's text as
+// it is written (a message's text that nothing reads).
+func EscapedStringEnd(s string, i int) (int, bool) {
+	for {
+		end, high := TextEnd(s, i)
+		if end >= len(s) || high && !utf8.ValidString(s[i:end]) {
+			return end, false
+		}
+		switch s[end] {
+		case '"':
+			return end, true
+		case '\\':
+			if end+1 >= len(s) {
+				return end, false
+			}
+			switch s[end+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i = end + 2
+			case 'u':
+				if end+6 > len(s) || !hex4(s[end+2:end+6]) {
+					return end, false
+				}
+				i = end + 6
+			default:
+				return end, false
+			}
+		default:
+			return end, false // a control character
+		}
+	}
+}
+
+// hex4 reports whether s is four hex digits.
+func hex4(s string) bool {
+	for i := range 4 {
+		c := s[i] | 0x20 // lower case for letters
+		if !('0' <= s[i] && s[i] <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
