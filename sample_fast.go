@@ -282,11 +282,16 @@ func (d *sampleDecoder) fastCall(text string, i, depth int) (int, bool) {
 }
 
 // fastText reads the string at text[i]: a plain one here, one with
-// escapes by d.p.
+// escapes by d.p (readString).
 func (d *sampleDecoder) fastText(text string, i int) (string, int, bool) {
 	if s, next, ok := plainText(text, i); ok {
 		return s, next, true
 	}
+	return d.readString(text, i)
+}
+
+// readString reads the string at text[i] with d.p.
+func (d *sampleDecoder) readString(text string, i int) (string, int, bool) {
 	if i >= len(text) || text[i] != '"' {
 		return "", i, false
 	}
@@ -301,14 +306,21 @@ func (d *sampleDecoder) fastText(text string, i int) (string, int, bool) {
 // written once wordscan.EscapedStringEnd has checked them: the escaped
 // JSON of a tool's result was half the instructions of such samples, read
 // and written out for scores that never look at it (BENCHMARKS.md, CPU6).
-// A string it does not take is read by fastText, for its text or error.
+// A string it does not take is read by readString, for its text or error.
 func (d *sampleDecoder) fastContent(text string, i int) (string, int, bool) {
-	if d.rawText && i < len(text) && text[i] == '"' {
-		if end, ok := wordscan.EscapedStringEnd(text, i+1); ok {
+	if i >= len(text) || text[i] != '"' {
+		return "", i, false
+	}
+	end, high := wordscan.TextEnd(text, i+1)
+	if s, next, ok := plainEnd(text, i, end, high); ok {
+		return s, next, true
+	}
+	if d.rawText && end < len(text) && text[end] == '\\' && (!high || utf8.ValidString(text[i+1:end])) {
+		if end, ok := wordscan.EscapedStringEnd(text, end); ok {
 			return text[i+1 : end], end + 1, true
 		}
 	}
-	return d.fastText(text, i)
+	return d.readString(text, i)
 }
 
 // fastSkip reads the value at text[i], of a field the sample does not

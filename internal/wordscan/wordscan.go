@@ -149,7 +149,7 @@ func TextEnd(s string, i int) (end int, high bool) {
 // it is written (a message's text that nothing reads).
 func EscapedStringEnd(s string, i int) (int, bool) {
 	for {
-		end, high := TextEnd(s, i)
+		end, high := StringEnd(s, i) // TextEnd costs more a run, and escaped text has short runs
 		if end >= len(s) || high && !utf8.ValidString(s[i:end]) {
 			return end, false
 		}
