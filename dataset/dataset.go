@@ -168,10 +168,12 @@ func readLines(br *bufio.Reader, file string, reuse bool, yield func(Record, err
 		// What was left from the last read has no line end.
 		end := 0
 		read := buf[len(buf) : len(buf)+n]
-		// The last line end: the last LF, or a CR after it.
+		// The last line end: the last LF, or a CR after it. A CR is looked
+		// for forward first, with vector instructions: LastIndexByte reads
+		// a byte at a time, and most inputs have no CR.
 		i := bytes.LastIndexByte(read, '\n')
-		if j := bytes.LastIndexByte(read[i+1:], '\r'); j >= 0 {
-			i += 1 + j
+		if tail := read[i+1:]; bytes.IndexByte(tail, '\r') >= 0 {
+			i += 1 + bytes.LastIndexByte(tail, '\r')
 		}
 		if i >= 0 {
 			end = len(buf) + i + 1

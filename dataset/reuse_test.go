@@ -4,6 +4,7 @@ import (
 	"io"
 	"iter"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -98,5 +99,31 @@ func TestReusingReaderReadsAsReadRecords(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The reusing reader's memory stays bounded by its block whatever the line
+// ends: 8 MB of lines ended by CR alone, or by LF or CRLF, allocate well
+// under a megabyte in all, where a block that ended at its last LF only
+// would grow to hold every CR-ended line after it (the whole input).
+func TestReusingReaderMemoryIsBoundedWhateverTheLineEnds(t *testing.T) {
+	reusing := samplereuse.ReadRecords.(func(io.Reader, string) iter.Seq2[dataset.Record, error])
+	line := `{"user_input": [{"type": "human", "content": "` + strings.Repeat("x", 250) + `"}]}`
+	for _, end := range []string{"\r", "\n", "\r\n"} {
+		input := strings.Repeat(line+end, 8<<20/(len(line)+len(end)))
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		n := 0
+		for rec, err := range reusing(strings.NewReader(input), "big.jsonl") {
+			if err != nil || rec.Text != line {
+				t.Fatalf("line end %q, record %d: %q, %v", end, n, rec.Text, err)
+			}
+			n++
+		}
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+			t.Errorf("line end %q: Expected reading %d lines to allocate under 1 MiB, but it allocated %d bytes", end, n, got)
+		}
 	}
 }
