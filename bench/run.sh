@@ -172,9 +172,9 @@ fi
 # The CPU the CLI spends against the floor's (issue 20): with --workers 1,
 # user + system time, at most 1.4x the parse's; with its default workers
 # (every core), wall time at most 0.8x the parse's. On the generator's
-# samples and on the shared spec's parity vectors (richer arguments)
-# replicated to 100,000 lines; BENCH_CPU_RUNS runs of each (default 5),
-# alternating, medians.
+# samples, on the shared spec's parity vectors (richer arguments)
+# replicated to 100,000 lines, and on two more of the generator's mixes;
+# BENCH_CPU_RUNS runs of each (default 5), alternating, medians.
 CPU_RUNS=${BENCH_CPU_RUNS:-5}
 VECTORS=$ROOT/../shared/spec/toolcall_vectors.jsonl
 MIXES=""
@@ -184,6 +184,11 @@ if [ "$FLOOR" = 1 ]; then
 		go run bench/replicate.go -n 100000 "$VECTORS" >"$OUT/vectors-100k.jsonl"
 		MIXES="samples vectors"
 	fi
+	# Two more mixes (gendata -mix): the tools' JSON results, escaped in
+	# the tool messages (270 MB), and long messages (420 MB).
+	"$OUT/gendata" -n 100000 -mix results >"$OUT/results-100k.jsonl"
+	"$OUT/gendata" -n 100000 -mix chat >"$OUT/chat-100k.jsonl"
+	MIXES="$MIXES results chat"
 fi
 echo "load before the CPU runs: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" >>"$OUT/machine.txt"
 # The floor split over two cores at its best: the parse of the file's two
@@ -378,6 +383,8 @@ if [ -n "$MIXES" ]; then
 		c1=$(cpustat $mix w1 2 | median) wa=$(cpustat $mix all 1 | median) ca=$(cpustat $mix all 2 | median)
 		label="generated ($(calc "sprintf(\"%.0f\", $(wc -c <"$OUT/$mix-100k.jsonl") / 1e6)") MB)"
 		[ "$mix" = vectors ] && label="spec parity vectors × $(calc "sprintf(\"%.0f\", 100000 / $(grep -c . "$VECTORS"))") ($(calc "sprintf(\"%.0f\", $(wc -c <"$OUT/$mix-100k.jsonl") / 1e6)") MB)"
+		[ "$mix" = results ] && label="tools' JSON results, gendata -mix results ($(calc "sprintf(\"%.0f\", $(wc -c <"$OUT/$mix-100k.jsonl") / 1e6)") MB)"
+		[ "$mix" = chat ] && label="long messages, gendata -mix chat ($(calc "sprintf(\"%.0f\", $(wc -c <"$OUT/$mix-100k.jsonl") / 1e6)") MB)"
 		printf '| %s | %.3f s | %.3f s | **%s×** | %s | %.3f s | %.3f s (%s×) | %.3f s (%.3f s) | **%s×** | %s |\n' "$label" "$fc" "$c1" \
 			"$(calc "sprintf(\"%.2f\", $c1 / $fc)")" "$(verdict "$c1 <= 1.4 * $fc")" "$fw" "$hw" "$(calc "sprintf(\"%.2f\", $hw / $fw)")" "$wa" "$ca" \
 			"$(calc "sprintf(\"%.2f\", $wa / $fw)")" "$(verdict "$wa <= 0.8 * $fw")"
