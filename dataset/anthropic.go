@@ -217,6 +217,9 @@ func (r *anthropicReader) message(i int, v jsonvalue.Value) error {
 	if v.Kind() != jsonvalue.ObjectKind {
 		return fail("", "a message must be an object, got %s", v.Kind())
 	}
+	if err := foreignCalls(Anthropic, v); err != nil {
+		return fail("", "%w", err)
+	}
 	rv, _ := v.Get("role")
 	if rv.Kind() != jsonvalue.StringKind {
 		return fail("", `"role" must be a string, got %s`, rv.Kind())

@@ -51,6 +51,41 @@ func ParseFormat(name string) (Format, error) {
 	return "", fmt.Errorf("unknown input format %q (want %s)", name, strings.Join(names, ", "))
 }
 
+// foreignCalls is an error when message m, read as format f, holds tool
+// calls or their results the way another format writes them, which f's
+// reader would pass over: a conversation read in the wrong format must
+// not score as one in which the agent called nothing.
+func foreignCalls(f Format, m jsonvalue.Value) error {
+	if f != OpenAI {
+		for _, k := range []string{"tool_calls", "function_call"} {
+			if v, ok := m.Get(k); ok && v.Kind() != jsonvalue.NullKind {
+				return fmt.Errorf("%q is how OpenAI chat messages write tool calls, not how %s messages do: read the sample as openai (or auto)", k, f)
+			}
+		}
+	}
+	if f != Responses {
+		if t, _ := m.Get("type"); t.Kind() == jsonvalue.StringKind && responsesItem(t.Text()) {
+			return fmt.Errorf("a %q item is how OpenAI's Responses API writes a call or its result, not how %s messages do: read the sample as responses (or auto)", t.Text(), f)
+		}
+	}
+	if f != Gemini {
+		if _, ok := m.Get("parts"); ok {
+			return fmt.Errorf(`"parts" is how Gemini contents write a message, not how %s messages do: read the sample as gemini (or auto)`, f)
+		}
+	}
+	if f != Anthropic {
+		if c, _ := m.Get("content"); c.Kind() == jsonvalue.ArrayKind {
+			for j := 0; j < c.Len(); j++ {
+				switch t, _ := c.Index(j).Get("type"); t.Text() {
+				case "tool_use", "tool_result", "server_tool_use":
+					return fmt.Errorf("content block %d is an Anthropic %q block, which %s messages do not have: read the sample as anthropic (or auto)", j, t.Text(), f)
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // SampleAs parses the record as a sample written in format f. The same
 // conversation written in any format gives the same Sample, and so the
 // same scores. Errors are *LoadError naming the file, line, sample and,

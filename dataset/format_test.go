@@ -133,3 +133,33 @@ func TestSampleAsErrorsSayWhere(t *testing.T) {
 		t.Errorf("ParseFormat(otel) = %v", err)
 	}
 }
+
+// TestReadAsAnotherFormatLosesNoCall: a run written in one provider's
+// format and read as another's either fails, naming the message and the
+// format to read it as, or reads the same calls: it never scores as a run
+// in which the agent called nothing.
+func TestReadAsAnotherFormatLosesNoCall(t *testing.T) {
+	providers := []dataset.Format{dataset.OpenAI, dataset.Responses, dataset.Anthropic, dataset.Gemini}
+	for _, written := range providers {
+		rec := dataset.Record{File: "run.jsonl", Line: 1, Text: sameRun[written]}
+		want, err := rec.SampleAs(written)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, read := range providers {
+			if read == written {
+				continue
+			}
+			s, err := rec.SampleAs(read)
+			if err != nil {
+				if !strings.Contains(err.Error(), "message ") || !strings.Contains(err.Error(), "read the sample as") {
+					t.Errorf("%s read as %s: Expected an error naming the message and the format to read it as, but got: %v", written, read, err)
+				}
+				continue
+			}
+			if got := s.Conversation.ToolCalls(); len(got) != len(want.Conversation.ToolCalls()) {
+				t.Errorf("%s read as %s: Expected an error or the %d calls, but it read %d calls and no error", written, read, len(want.Conversation.ToolCalls()), len(got))
+			}
+		}
+	}
+}

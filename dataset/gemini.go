@@ -223,6 +223,9 @@ func (r *geminiReader) content(i int, v jsonvalue.Value, role string) error {
 	if v.Kind() != jsonvalue.ObjectKind {
 		return fail("", "a content must be an object, got %s", v.Kind())
 	}
+	if err := foreignCalls(Gemini, v); err != nil {
+		return fail("", "%w", err)
+	}
 	switch rv, _ := v.Get("role"); rv.Kind() {
 	case jsonvalue.NullKind:
 	case jsonvalue.StringKind:

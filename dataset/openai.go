@@ -102,6 +102,9 @@ func openAIMessage(v jsonvalue.Value, i int) (agentcheck.Message, error) {
 	if v.Kind() != jsonvalue.ObjectKind {
 		return fail("", -1, "", "a message must be an object, got %s", v.Kind())
 	}
+	if err := foreignCalls(OpenAI, v); err != nil {
+		return fail("", -1, "", "%w", err)
+	}
 	r, _ := v.Get("role")
 	role, ok := openAIRole(stringText(r))
 	if !ok {

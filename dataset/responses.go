@@ -144,6 +144,16 @@ var responsesSkipped = map[string]bool{
 	"configuration_update":  true,
 }
 
+// responsesItem reports whether typ is the type of a Responses item that
+// is a call or a call's result.
+func responsesItem(typ string) bool {
+	switch {
+	case typ == "function_call", typ == "custom_tool_call", typ == "mcp_call":
+		return true
+	}
+	return responsesHosted[typ].name != "" || responsesResults[typ].content != nil
+}
+
 func (r *responsesReader) item(i int, v jsonvalue.Value) error {
 	if v.Kind() != jsonvalue.ObjectKind {
 		return &agentcheck.MessageError{Message: i, ToolCall: -1, Err: fmt.Errorf("an item must be an object, got %s", v.Kind())}
@@ -167,6 +177,9 @@ func (r *responsesReader) item(i int, v jsonvalue.Value) error {
 	}
 	switch {
 	case typ == "message":
+		if err := foreignCalls(Responses, v); err != nil {
+			return &agentcheck.MessageError{Message: i, ToolCall: -1, Err: err}
+		}
 		return r.message(i, v)
 	case typ == "function_call", typ == "custom_tool_call", typ == "mcp_call":
 		return r.call(i, typ, v)
