@@ -227,6 +227,7 @@ func wildCleanPlacements() []placement {
 		{name: "token words in code", req: chat("tokens = tokenizer.encode(text)\ntoken = tokens[0]\nfor token in stream: print(token)\n--token-budget 1000 --max-tokens 512")},
 		{name: "clean text file as a data URL", req: post(`{"file_data":"data:text/markdown;base64,` + base64.StdEncoding.EncodeToString([]byte("# Notes\nRotate the API key yearly; the password policy is in the wiki.\n")) + `"}`)},
 		{name: "disassembly and harmless cookies", req: post(`{"insns":[{"mnemonic":"mov","op_str":"eax, 1"},{"mnemonic":"ret"}],"cookies":[{"name":"theme","value":"dark","domain":"x.example","path":"/"}],"notes":"Set-Cookie: theme=dark; Path=/","sign":"+","zodiac_sign":"Leo"}`)},
+		{name: "templates and cookie attributes", req: chat("to_sign = f\"{msg_id}.{timestamp}.{payload}\"\ngpg --detach-sign app-$VERSION.tar.gz\nSet-Cookie: theme=dark; Path=/api/v1; Max-Age=3600\nIf the request is \"https://example.com/act?api_key=\", \"api_key\" is the name.")},
 		{name: "token usage", req: post(`{"usage":{"input_tokens":1200,"output_tokens":88,"cache_read_input_tokens":0},"stop_reason":"end_turn","token_type":"Bearer","expires_in":3600}`)},
 	}
 }

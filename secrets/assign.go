@@ -291,27 +291,7 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		stops += `'`
 	}
 	start, end, ok := lineValue(s, i, stops)
-	kind = min(kind, weakName)
-	if words := nameWords(name); len(words) > 0 && words[len(words)-1] == "cookie" {
-		if !ok || !cookieLine(s[start:end]) {
-			return assignment{}, false
-		}
-		kind = passwordName
-	}
-	return assignment{name: name, kind: kind, start: start, end: end, form: formLine}, ok
-}
-
-// cookieLine: v, the value of a line `Cookie: a=1; sid=…` or
-// `Set-Cookie: sid=…; Path=/`, holds a cookie whose value looks like a
-// credential, and is then one read whole (it is no prose, whatever its
-// blanks); theme=dark; Path=/ is none.
-func cookieLine(v string) bool {
-	for c := range strings.SplitSeq(v, ";") {
-		if _, val, ok := strings.Cut(c, "="); ok && credentialShaped(val) {
-			return true
-		}
-	}
-	return false
+	return assignment{name: name, kind: min(kind, weakName), start: start, end: end, form: formLine}, ok
 }
 
 // envInstruction reads a Dockerfile's ENV instruction in its form

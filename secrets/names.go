@@ -151,6 +151,10 @@ const (
 	// seed's alphabet (seedPhrase); a disassembler's {"mnemonic": "mov"}
 	// is none.
 	phraseName
+	// cookieName: a cookie (Cookie, Set-Cookie, session_cookie), whose
+	// value, "sid=…; Path=/" or the cookie's own, is a credential when a
+	// cookie's value in it looks like one (cookieValue).
+	cookieName
 	// weakName: a word that also means other things (secret, token, key,
 	// authorization, credentials, code): its value is a credential only
 	// when it looks like one (see credentialShaped).
@@ -204,7 +208,7 @@ var keyLookalikes = []string{
 // covers: a connection string, a DSN, a webhook URL.
 var strongNames = []string{
 	"dsn", "connectionstring", "connstring", "connstr", "connectionuri", "webhookurl", "webhook", "slackwebhook",
-	"sentrydsn", "databaseurl", "dburl", "redisurl", "mongouri", "mongodburi", "sas", "sastoken", "cookie",
+	"sentrydsn", "databaseurl", "dburl", "redisurl", "mongouri", "mongodburi", "sas", "sastoken",
 	"authcode", "authorizationcode", "oauthverifier", "bearer",
 }
 
@@ -286,7 +290,7 @@ func nameKindOf(name string) nameKind {
 	case slices.Contains(strongNames, n):
 		return strongName
 	case last == "cookie" || last == "cookies":
-		return strongName // Set-Cookie, session_cookie
+		return cookieName // Cookie, Set-Cookie, session_cookie
 	case last == "mnemonic" || last == "phrase" && slices.Contains(phraseOwners, qual):
 		return phraseName
 	case last == "url" || last == "uri":
@@ -317,7 +321,9 @@ func nameKindOf(name string) nameKind {
 			return notSecret
 		}
 		return strongName
-	case last == "signature" || last == "sig" || last == "sign": // CB-ACCESS-SIGN
+	case last == "sign":
+		return weakName // CB-ACCESS-SIGN; to_sign, --detach-sign name what is signed
+	case last == "signature" || last == "sig":
 		if qual == "" {
 			return weakName
 		}

@@ -158,6 +158,7 @@ func leaks() []leak {
 			"data:text/plain;base64,"+base64.StdEncoding.EncodeToString([]byte("OPENAI_API_KEY="+k("sk-proj-", 40)+"\n")))},
 		leak{"Set-Cookie line", k("", 32), "Set-Cookie: ", inContent("HTTP/1.1 200 OK\nSet-Cookie: _app_session=" + k("", 32) + "; Path=/; HttpOnly\n")},
 		leak{"a line after an escaped line break", k("", 32), "token: ", inContent(`{"output":"user: bob\ntoken: ` + k("", 32) + `\n"}`)},
+		leak{"Set-Cookie in a JSON header map", k("", 32), `"Set-Cookie" field`, inResponse("application/json", `{"headers":{"Set-Cookie":"sid=`+k("", 32)+`; Path=/; HttpOnly"}}`)},
 		leak{"cookie object", k("", 32), `"cookie" value`, inResponse("application/json", `{"cookies":[{"name":"sessionid","value":"`+k("", 32)+`","domain":".x.example","path":"/"}]}`)},
 		leak{"exchange signature header", k("", 32), "Cb-Access-Sign header", func(it *cassette.Interaction) { it.Request.Headers["Cb-Access-Sign"] = []string{k("", 32)} }},
 		leak{"seed phrase", "legal winner thank year wave sausage worth useful legal winner thank yellow", `"mnemonic" field`,
@@ -269,6 +270,8 @@ func lookalikes() []leak {
 		{name: "disassembly and harmless cookies", edit: func(it *cassette.Interaction) {
 			it.Response.Body = `{"insns":[{"mnemonic":"mov","op_str":"eax, 1"}],"cookies":[{"name":"theme","value":"dark","domain":"x.example","path":"/"}],"notes":"Set-Cookie: theme=dark; Path=/","zodiac_sign":"Leo"}`
 		}},
+		{name: "templates and punctuation", edit: inContent("to_sign = f\"{msg_id}.{timestamp}.{payload}\"\ngpg --detach-sign opentelemetry-go-$VERSION.tar.gz\n" +
+			`If the request is \"https://example.com/act?api_key=\", \"api_key\" is the name.` + "\nSet-Cookie: theme=dark; Path=/api/v1; Max-Age=3600\n" + `{"Set-Cookie":"lang=en; Domain=.x.example"}`)},
 		{name: "labels as arguments", edit: inContent(`form.add("password", "Enter your password"); t("api_key", "API key"); headers.get("Authorization", "")`)},
 		{name: "password policy words", edit: func(it *cassette.Interaction) {
 			it.Request.Body = `{"password_min_length":12,"password_required":true,"is_secret":false,"secret_name":"prod-db","api_key_id":"key_123"}`

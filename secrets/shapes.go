@@ -413,8 +413,11 @@ func placeholder(v string) bool {
 	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{{") || strings.HasPrefix(v, "%(") || isRedacted(v) {
 		return true
 	}
-	if strings.Trim(v, "*xX.•#-_ ") == "" {
-		return true
+	if strings.Trim(v, "*xX.•#-_ ") == "" || !strings.ContainsFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return true // masked, or punctuation: `?api_key=", "` read across a string's end
+	}
+	if templateRef.get().MatchString(v) {
+		return true // a template: $VERSION, ${TOKEN}, f"{msg_id}.{ts}", %(key)s
 	}
 	// A key's prefix then an ellipsis, as documentation elides one:
 	// sk-..., ghp_…
@@ -434,6 +437,9 @@ func placeholder(v string) bool {
 	return strings.IndexFunc(v, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) < 0 &&
 		strings.ContainsRune(v, '_')
 }
+
+// templateRef is a reference that a template or a shell fills in.
+var templateRef = lazy(`\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]{2,}|\{[A-Za-z_][A-Za-z0-9_.]*\}|%\([A-Za-z_][A-Za-z0-9_]*\)[sd]`)
 
 // timestamp is an ISO 8601 date, possibly with its time.
 var timestamp = lazy(`^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?$`)
@@ -541,6 +547,8 @@ func secretValueOf(k nameKind, v string) bool {
 		return len(strings.TrimSpace(v)) >= 16 && random(v) && credentialShaped(v)
 	case phraseName:
 		return seedPhrase(v)
+	case cookieName:
+		return cookieValue(v)
 	}
 	return false
 }
@@ -637,4 +645,25 @@ func seedPhrase(v string) bool {
 		}
 	}
 	return true
+}
+
+// cookieAttributeNames are the attributes of a Set-Cookie line, no
+// cookies.
+var cookieAttributeNames = []string{"path", "domain", "expires", "max-age", "samesite", "priority", "version", "comment"}
+
+// cookieValue: v, a cookie's value or a cookie line's (`a=1; sid=…`,
+// `sid=…; Path=/; HttpOnly`), holds a cookie whose value looks like a
+// credential, and is then one read whole (no prose, whatever its blanks):
+// theme=dark; Path=/api/v1 is none.
+func cookieValue(v string) bool {
+	if !strings.Contains(v, "=") {
+		return credentialShaped(v)
+	}
+	for c := range strings.SplitSeq(v, ";") {
+		name, val, ok := strings.Cut(c, "=")
+		if ok && !slices.Contains(cookieAttributeNames, strings.ToLower(strings.TrimSpace(name))) && credentialShaped(val) {
+			return true
+		}
+	}
+	return false
 }
