@@ -36,12 +36,12 @@ func TestToolCallAccuracyGivesMalformedArgumentsNoCredit(t *testing.T) {
 			}{
 				// The names line up, so the other call is scored; the
 				// malformed one adds 0.
-				{"beside a good call", []agentcheck.ToolCall{malformed("search", `{"city": "Par`), book}, []agentcheck.ToolCall{search, book}, 0.5, 0, "2 calls aligned by name"},
+				{"beside a good call", []agentcheck.ToolCall{malformed("search", `{"city": "Par`), book}, []agentcheck.ToolCall{search, book}, 0.5, 0, "2 calls aligned by name; mean argument score 0.5; arguments that are not valid JSON score 0: search"},
 				// A reference without arguments is not matched by arguments
 				// that could not be read, nor by their absence.
-				{"against an empty object", []agentcheck.ToolCall{malformed("now", "{")}, []agentcheck.ToolCall{now}, 0, 0, "1 call aligned by name"},
+				{"against an empty object", []agentcheck.ToolCall{malformed("now", "{")}, []agentcheck.ToolCall{now}, 0, 0, "1 call aligned by name; mean argument score 0; arguments that are not valid JSON score 0: now"},
 				{"against no arguments", []agentcheck.ToolCall{malformed("now", "{")}, []agentcheck.ToolCall{{Name: "now"}}, 0, 0, "1 call aligned by name"},
-				{"as the reference", []agentcheck.ToolCall{now}, []agentcheck.ToolCall{malformed("now", "{")}, 0, 0, "1 call aligned by name"},
+				{"as the reference", []agentcheck.ToolCall{now}, []agentcheck.ToolCall{malformed("now", "{")}, 0, 0, "arguments that are not valid JSON score 0: now"},
 				{"on both sides, the same text", []agentcheck.ToolCall{malformed("now", "{")}, []agentcheck.ToolCall{malformed("now", "{")}, 0, 0, "1 call aligned by name"},
 				// A malformed call's name still counts: a wrong name fails
 				// the whole sample, as for any call.
@@ -50,6 +50,9 @@ func TestToolCallAccuracyGivesMalformedArgumentsNoCredit(t *testing.T) {
 				r := m.Compare(tt.pred, tt.ref)
 				if r.Score != tt.score || !strings.Contains(r.Reason, tt.reasonMentions) {
 					t.Errorf("%s, %s, any order %v: Expected score %v with a reason mentioning %q, but got %v (%s)", tt.name, sim, anyOrder, tt.score, tt.reasonMentions, r.Score, r.Reason)
+				}
+				if score, reason := m.AppendReason(nil, tt.pred, tt.ref); score != r.Score || string(reason) != r.Reason {
+					t.Errorf("%s, %s, any order %v: Expected AppendReason to give Compare's %v (%s), but got %v (%s)", tt.name, sim, anyOrder, r.Score, r.Reason, score, reason)
 				}
 				if s := m.Score(tt.pred, tt.ref); s != r.Score {
 					t.Errorf("%s, %s: Expected Score to equal Compare's %v, but got %v", tt.name, sim, r.Score, s)

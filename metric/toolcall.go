@@ -295,6 +295,7 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 	}
 	r.Score = score
 	b = appendAligned(b, n, score)
+	b = appendUnparseable(b, predicted, reference, pi[:n], ri[:n])
 	reasonOf(&r, b, d, dst)
 	if d == detailFull {
 		sc.text = b[:0]
@@ -312,6 +313,27 @@ func appendAligned(b []byte, n int, score float64) []byte {
 		b = append(b, " calls aligned by name; mean argument score "...)
 	}
 	return appendScore4(b, score)
+}
+
+// appendUnparseable names, after a reason, the aligned calls whose
+// arguments are not valid JSON (ToolCall.InvalidArgs) on either side,
+// which score 0 whatever they hold: a mean of 0 says why.
+func appendUnparseable(b []byte, predicted, reference []agentcheck.ToolCall, pi, ri []int) []byte {
+	first := true
+	for i := range pi {
+		p, r := &predicted[pi[i]], &reference[ri[i]]
+		if p.InvalidArgs == "" && r.InvalidArgs == "" {
+			continue
+		}
+		if first {
+			b = append(b, "; arguments that are not valid JSON score 0: "...)
+			first = false
+		} else {
+			b = append(b, ", "...)
+		}
+		b = append(b, p.Name...)
+	}
+	return b
 }
 
 // sameCalls reports whether predicted and reference are the same calls in
