@@ -243,46 +243,19 @@ func TestRecordedWildPlacementsHoldNoSecret(t *testing.T) {
 	record := func(t *testing.T, p placement) (data []byte, sent string, path string) {
 		t.Helper()
 		current = p
-		path = filepath.Join(t.TempDir(), "wild.yaml")
-		rec, err := Open(path, WithMode(RecordMissing), env())
-		if err != nil {
-			t.Fatal(err)
-		}
 		req := p.req(srv.URL)
 		if req.Body != nil {
 			b, _ := io.ReadAll(req.Body)
 			sent = string(b)
 			req.Body = io.NopCloser(strings.NewReader(sent))
 		}
-		resp, err := rec.RoundTrip(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if err := rec.Close(); err != nil {
-			t.Fatal(err)
-		}
-		data, err = os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data, path = recordAlone(t, req)
 		return data, sent, path
 	}
 	for _, p := range wildPlacements() {
 		t.Run(p.name, func(t *testing.T) {
 			data, _, path := record(t, p)
-			for _, s := range p.secrets {
-				for enc, text := range encodings(s) {
-					if i := bytes.Index(data, []byte(text)); i >= 0 {
-						t.Errorf("Expected the cassette to hold no trace of the secret, but it holds it %s at line %d:\n%s",
-							enc, 1+bytes.Count(data[:i], []byte("\n")), lineAt(data, i))
-					}
-				}
-			}
-			if found, err := secrets.Check(path, secrets.Rules{}); err != nil || len(found) > 0 {
-				t.Errorf("Expected the check to pass on what the recorder stored, but it found:\n%v(error %v)", found, err)
-			}
+			assertScrubbed(t, data, path, p.secrets...)
 		})
 	}
 	for _, p := range wildCleanPlacements() {
@@ -295,9 +268,55 @@ func TestRecordedWildPlacementsHoldNoSecret(t *testing.T) {
 			if its[0].Request.Body != sent {
 				t.Errorf("Expected the request stored as sent,\n%s\nbut it was stored as\n%s", sent, its[0].Request.Body)
 			}
-			if found, err := secrets.Check(path, secrets.Rules{}); err != nil || len(found) > 0 {
+			if found, err := checkFile(path); err != nil || len(found) > 0 {
 				t.Errorf("Expected no finding, but the check found:\n%v(error %v)\n%s", found, err, data)
 			}
 		})
 	}
 }
+
+// recordAlone records req through a recorder into a cassette of its own:
+// the file and its path.
+func recordAlone(t *testing.T, req *http.Request) (data []byte, path string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "alone.yaml")
+	rec, err := Open(path, WithMode(RecordMissing), env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := rec.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err = os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, path
+}
+
+// assertScrubbed: the cassette at path, data, holds no trace of the
+// secrets (raw, URL-encoded, path-escaped, base64) and the check passes
+// on it.
+func assertScrubbed(t *testing.T, data []byte, path string, secrets ...string) {
+	t.Helper()
+	for _, s := range secrets {
+		for enc, text := range encodings(s) {
+			if i := bytes.Index(data, []byte(text)); i >= 0 {
+				t.Errorf("Expected the cassette to hold no trace of %q, but it holds it %s at line %d:\n%s",
+					s, enc, 1+bytes.Count(data[:i], []byte("\n")), lineAt(data, i))
+			}
+		}
+	}
+	if found, err := checkFile(path); err != nil || len(found) > 0 {
+		t.Errorf("Expected the check to pass on what the recorder stored, but it found:\n%v(error %v)", found, err)
+	}
+}
+
+// checkFile is the check with the default rules.
+func checkFile(path string) ([]secrets.Finding, error) { return secrets.Check(path, secrets.Rules{}) }
