@@ -22,6 +22,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/samplereuse"
 	"github.com/agentcheck/agentcheck/internal/shell"
+	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
 // LoadError is a sample that could not be loaded, located by file, line
@@ -35,8 +36,14 @@ type LoadError struct {
 }
 
 // Error is "file:line: sample n: " and the problem; a file name that a
-// terminal would not show as itself is quoted (strconv.Quote).
+// terminal would not show as itself is quoted (strconv.Quote). Where the
+// JSON broke, Line is the file's line and the problem its column (from the
+// sample's start on the sample's first line): "data.jsonl:4: sample 3:
+// column 40: unterminated string", not the sample's own "line 1".
 func (e *LoadError) Error() string {
+	if se, ok := e.Err.(*jsonvalue.SyntaxError); ok {
+		return fmt.Sprintf("%s:%d: sample %d: column %d: %s", shownFile(e.File), e.Line, e.Sample, se.Column, se.Msg)
+	}
 	return fmt.Sprintf("%s:%d: sample %d: %v", shownFile(e.File), e.Line, e.Sample, e.Err)
 }
 

@@ -135,13 +135,13 @@ func TestReadSamplesErrors(t *testing.T) {
 			"syntax error", "data.jsonl",
 			sampleB + "\n" + `{"user_input": [{"type": "human", "content": "x"},]}` + "\n" + sampleB,
 			2,
-			[]string{`data.jsonl:2: sample 1: line 1, column 51: unexpected ']', want a value`},
+			[]string{`data.jsonl:2: sample 1: column 51: unexpected ']', want a value`},
 		},
 		{
 			"syntax error inside a multi-line array element", "data.json",
 			"[\n" + sampleB + ",\n{\n  \"user_input\": [\n    {\"type\": \"human\" \"content\": \"x\"}\n  ]\n},\n" + sampleB + "]",
 			2,
-			[]string{`data.json:5: sample 1: line 3, column 22: unexpected '"' in object, want ',' or '}'`},
+			[]string{`data.json:5: sample 1: column 22: unexpected '"' in object, want ',' or '}'`},
 		},
 		{
 			"tool message first", "data.jsonl",
@@ -232,7 +232,7 @@ func TestLoadErrorUnwraps(t *testing.T) {
 	if !errors.As(err, &se) || se.Line != 2 || se.Column != 16 || !errors.As(err, &le) || le.Line != 11 {
 		t.Errorf("syntax error %v, want line 2 column 16 of the record, line 11 of the file", err)
 	}
-	if want := "set.jsonl:11: sample 4: line 2, column 16: unexpected '}', want a value"; err == nil || err.Error() != want {
+	if want := "set.jsonl:11: sample 4: column 16: unexpected '}', want a value"; err == nil || err.Error() != want {
 		t.Errorf("error text %q, want %q", err, want)
 	}
 }

@@ -121,7 +121,7 @@ func TestSampleAsErrorsSayWhere(t *testing.T) {
 		{dataset.Auto, `{"messages": [{"role": "user", "content": "hi"}], "reference_tool_calls": [{"name": "f", "args": 3}]}`,
 			`runs.jsonl:7: sample 4: reference_tool_calls[0]: "args" must be an object, got int`},
 		{dataset.OpenAI, `{"user_input": []}`, `runs.jsonl:7: sample 4: "messages" is missing`},
-		{dataset.Gemini, `{"messages": [`, `runs.jsonl:7: sample 4: line 1, column 15: unexpected end of input`},
+		{dataset.Gemini, `{"messages": [`, `runs.jsonl:7: sample 4: column 15: unexpected end of input`},
 		{dataset.Auto, `{"no": "conversation"}`, `runs.jsonl:7: sample 4: "user_input" is missing`},
 	} {
 		_, err := dataset.Record{File: "runs.jsonl", Line: 7, Index: 4, Text: c.text}.SampleAs(c.format)

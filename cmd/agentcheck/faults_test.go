@@ -25,9 +25,9 @@ var badSamples = []struct {
 	name, line, problem string
 }{
 	{"invalid JSON", `{"user_input": [{"type": "human", "content": "hi"}], "reference_tool_calls": [] oops}`,
-		`line 1, column 81: unexpected 'o' in object, want ',' or '}'`},
+		`column 81: unexpected 'o' in object, want ',' or '}'`},
 	{"truncated line", `{"user_input": [{"type": "human", "content": "Book a ta`,
-		`line 1, column 46: unterminated string`},
+		`column 46: unterminated string`},
 	{"not an object", `[{"type": "human", "content": "hi"}]`,
 		`a sample must be a JSON object, got array`},
 	{"a string", `"user_input"`,
@@ -71,15 +71,15 @@ var badSamples = []struct {
 	{"reference not a string", `{"user_input": [{"type": "human", "content": "hi"}], "reference_tool_calls": [], "reference": ["a"]}`,
 		`"reference" must be a string, got array`},
 	{"integer over 4300 digits", `{"user_input": [{"type": "ai", "content": "", "tool_calls": [{"name": "f", "args": {"n": ` + strings.Repeat("7", 4301) + `}}]}], "reference_tool_calls": []}`,
-		`line 1, column 90: integer literal of 4301 digits exceeds Python's limit of 4300`},
+		`column 90: integer literal of 4301 digits exceeds Python's limit of 4300`},
 	{"nesting too deep", `{"user_input": [{"type": "ai", "content": "", "tool_calls": [{"name": "f", "args": {"n": ` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}]}], "reference_tool_calls": []}`,
 		`nesting deeper than 990 levels`},
 	{"invalid UTF-8", "{\"user_input\": [{\"type\": \"human\", \"content\": \"caf\xe9\"}], \"reference_tool_calls\": []}",
-		`line 1, column 46: string is not valid UTF-8`},
+		`column 46: string is not valid UTF-8`},
 	{"a control character in a string", "{\"user_input\": [{\"type\": \"human\", \"content\": \"a\x01b\"}], \"reference_tool_calls\": []}",
-		`line 1, column 48: invalid control character '\x01' in string`},
+		`column 48: invalid control character '\x01' in string`},
 	{"an unquoted key", `{"user_input": [{"type": "human", "content": "hi"}], "reference_tool_calls": [], NaN: 1}`,
-		`line 1, column 82: unexpected 'N', want an object key`},
+		`column 82: unexpected 'N', want an object key`},
 }
 
 // goodAround are the samples around each bad one: a lone surrogate, which
@@ -149,7 +149,7 @@ func TestEvalBadSamples(t *testing.T) {
 	out, _, code := runAgentcheck(t, "", "eval", "--format", "jsonl", cut)
 	objs := parseJSONL(t, out)
 	if code != 1 || len(objs) != 2 || strings.Split(out, "\n")[0] != want[0] ||
-		!strings.HasPrefix(fmt.Sprint(objs[1]["error"]), cut+":2: sample 1: line 1, column 70: unexpected end of input, want a value") {
+		!strings.HasPrefix(fmt.Sprint(objs[1]["error"]), cut+":2: sample 1: column 70: unexpected end of input, want a value") {
 		t.Errorf("a file cut mid-sample: exit %d:\n%s", code, out)
 	}
 }

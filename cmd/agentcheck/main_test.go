@@ -101,7 +101,7 @@ func TestEvalJSONLContract(t *testing.T) {
 	wantErr := map[int]string{
 		1200: `data.jsonl:1201: sample 1200: message 1 (ai), tool call 0 "search": "args" is missing`,
 		1201: `data.jsonl:1202: sample 1201: tool_call_accuracy needs reference_tool_calls`,
-		2500: `data.jsonl:2501: sample 2500: line 1, column 46: unterminated string`,
+		2500: `data.jsonl:2501: sample 2500: column 46: unterminated string`,
 	}
 	for i, l := range bad {
 		lines[i] = l

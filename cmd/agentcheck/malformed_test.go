@@ -38,7 +38,7 @@ func TestEvalScoresMalformedArguments(t *testing.T) {
 		if want := `{"tool_call_accuracy":1.0,"tool_call_f1":1.0}`; got[1] != want {
 			t.Errorf("--input-format %s: Expected the good sample to score %s, but got %s", format, want, got[1])
 		}
-		if !strings.Contains(got[2], "runs.jsonl:3: sample 2: line 1, column ") || !strings.Contains(got[2], "unterminated string") {
+		if !strings.Contains(got[2], "runs.jsonl:3: sample 2: column ") || !strings.Contains(got[2], "unterminated string") {
 			t.Errorf("--input-format %s: Expected the broken line to be an error on line 3, but got %s", format, got[2])
 		}
 		if !strings.Contains(got[3], `runs.jsonl:4: sample 3: `) || !strings.Contains(got[3], `message 1 (ai), tool call 0: \"function.name\" must be a non-empty string`) {
