@@ -349,6 +349,11 @@ func (r *runResult) report(w io.Writer) {
 	if r.total.errors > 0 {
 		fmt.Fprintf(w, "%s%d of %d samples could not be scored\n", p, r.total.errors, r.total.samples)
 	}
+	if r.total.samples == 0 && len(r.sampleGates) > 0 && r.run.Shard == nil {
+		// A gate over nothing passes; say so, as an empty input is more
+		// likely a mistake (a wrong path, an empty export) than a run.
+		fmt.Fprintf(w, "%swarning: the input holds no sample, so --sample-threshold had nothing to check\n", p)
+	}
 	for _, g := range slices.Concat(r.failUnder, r.sampleGates) {
 		if !g.pass {
 			r.writeGate(w, g)

@@ -172,3 +172,25 @@ func TestEvalSummaryJSON(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
+
+// A --sample-threshold over an input without samples passes, as a gate
+// over nothing does, and says so on standard error; over samples, and
+// without the gate, nothing is said.
+func TestSampleThresholdOverNoSampleWarns(t *testing.T) {
+	empty := writeFile(t, "empty.jsonl", "\n\n")
+	one := writeFile(t, "one.jsonl", `{"user_input": [{"type": "ai", "content": "", "tool_calls": [{"name": "a", "args": {}}]}], "reference_tool_calls": [{"name": "a", "args": {}}]}`+"\n")
+	const warning = "warning: the input holds no sample, so --sample-threshold had nothing to check"
+	for _, tt := range []struct {
+		args []string
+		warn bool
+	}{
+		{[]string{"eval", "--sample-threshold", "tool_call_f1=0.8", empty}, true},
+		{[]string{"eval", "--sample-threshold", "tool_call_f1=0.8", one}, false},
+		{[]string{"eval", empty}, false},
+	} {
+		_, stderr, code := runAgentcheck(t, "", tt.args...)
+		if code != exitOK || strings.Contains(stderr, warning) != tt.warn {
+			t.Errorf("%v: exit %d, stderr %q; want exit 0 and the warning %v", tt.args, code, stderr, tt.warn)
+		}
+	}
+}
