@@ -141,6 +141,11 @@ func (r Record) sample(f Format, parse func(string) (agentcheck.Sample, error)) 
 			return agentcheck.Sample{}, r.locate(err)
 		}
 		if _, ok := v.Get("messages"); !ok {
+			if _, otlp := v.Get("resourceSpans"); otlp {
+				// An OpenTelemetry trace export, whose samples are traces
+				// that may spread over records: ReadOTLPTraces reads them.
+				err = errors.New(`"resourceSpans" makes this an OpenTelemetry trace export, not a sample: read the file with ReadOTLPTraces (agentcheck eval --input-format otel)`)
+			}
 			return agentcheck.Sample{}, r.locate(err)
 		}
 		s, err = messagesSample(v, Auto)

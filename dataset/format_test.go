@@ -2,6 +2,7 @@ package dataset_test
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -161,5 +162,28 @@ func TestReadAsAnotherFormatLosesNoCall(t *testing.T) {
 				t.Errorf("%s read as %s: Expected an error or the %d calls, but it read %d calls and no error", written, read, len(want.Conversation.ToolCalls()), len(got))
 			}
 		}
+	}
+}
+
+// An OpenTelemetry trace export read as samples fails with a hint to
+// read it as traces, not with what a ragas sample lacks.
+func TestOTLPExportReadAsSamplesSaysHow(t *testing.T) {
+	f, err := os.Open("testdata/otel/weather.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	for rec, err := range dataset.ReadRecords(f, "weather.jsonl") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := rec.Sample(); err == nil || !strings.Contains(err.Error(), "OpenTelemetry trace export") || !strings.Contains(err.Error(), "--input-format otel") {
+			t.Errorf("record %d: Expected an error saying to read the file as OTLP traces, but got %v", rec.Index, err)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no records in testdata/otel/weather.jsonl")
 	}
 }
