@@ -42,6 +42,8 @@ func ReadJSON(r io.Reader, name string) (*Run, error) {
 			return nil, fmt.Errorf("%s: not JSON: %v", at(se.Offset), se)
 		case errors.As(err, &te):
 			return nil, fmt.Errorf("%s: %s", at(te.Offset), typeProblem(te))
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, fmt.Errorf("%s: cut short: the run's JSON ends there, after %d bytes, before it is complete (a run whose writing stopped): write it again", at(int64(len(data))), len(data))
 		case errors.Is(err, io.EOF):
 			return nil, fmt.Errorf("%s: empty: not a run written by --format json", name)
 		}

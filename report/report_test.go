@@ -265,6 +265,7 @@ func TestReadJSONErrors(t *testing.T) {
 		{"[]", `run.json:1: the document: want an object, got an array`},
 		{"{\"samples\": 5, \"summary\": {}, \"run\": {}}", `run.json:1: samples: want an array, got a number`},
 		{"", `run.json: empty: not a run written by --format json`},
+		{"{\"samples\": [\n{\"tool_call_f1\": 1.0},\n{\"tool_c", `run.json:3: cut short: the run's JSON ends there, after 45 bytes`},
 	} {
 		_, err := ReadJSON(strings.NewReader(tc.in), "run.json")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
