@@ -149,6 +149,9 @@ func wildPlacements() []placement {
 			"OK-ACCESS-SIGN", k(378), "CB-ACCESS-SIGN", k(378))},
 		{name: "wallet seed phrase", secrets: []string{"legal winner thank year wave sausage worth useful legal winner thank yellow"},
 			req: toolArgs(`{"wallet":{"mnemonic":"legal winner thank year wave sausage worth useful legal winner thank yellow","path":"m/44'/60'/0'/0/0"}}`)},
+		{name: "rpc endpoint in the request path", secrets: []string{fake("", 32, 379)}, req: func(base string) *http.Request {
+			return newReq(http.MethodPost, base+"/eth-mainnet.g.alchemy.com/v2/"+fake("", 32, 379), "application/json", `{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}`)
+		}},
 		// Encodings: compressed streams and requests, a file as a data URL.
 		{name: "zstd stream split", secrets: []string{fake("sk-ant-api03-", 60, 370)}, req: get("/stream/z", "Accept-Encoding", "zstd"),
 			answer: func(w http.ResponseWriter, r *http.Request) {

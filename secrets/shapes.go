@@ -108,6 +108,9 @@ var keyFormats = []keyFormat{
 	{name: "Zapier webhook URL", hints: []string{"hooks.zapier.com/"}, plain: true, re: lazy(`hooks\.zapier\.com/hooks/catch/([0-9]+/[A-Za-z0-9]{5,})`)},
 	{name: "Microsoft Teams webhook URL", hints: []string{"webhook.office.com/", "outlook.office.com/webhook"},
 		re: lazy(`(?:webhook\.office\.com/webhookb2|outlook\.office\.com/webhook)/([A-Za-z0-9@/_-]{40,})`)},
+	// A blockchain RPC endpoint whose path is the project's key.
+	{name: "RPC endpoint key", hints: []string{"alchemy.com/v2/", "infura.io/v3/", "quiknode.pro/"},
+		re: lazy(`(?:alchemy\.com/v2|infura\.io/v3|quiknode\.pro)/([A-Za-z0-9_-]{20,})`)},
 	{name: "Discord webhook URL", hints: []string{"/api/webhooks/"}, re: lazy(`discord(?:app)?\.com/api/webhooks/([0-9]{5,}/[A-Za-z0-9_-]{20,})`)},
 	{name: "SendGrid API key", hints: []string{"SG."}, re: lazy(`\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`)},
 	{name: "Mapbox secret token", hints: []string{"sk.eyJ"}, re: lazy(`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}`)},
