@@ -57,7 +57,9 @@ func wildPlacements() []placement {
 		"private_key": pem, "client_email": "bot@shop-prod.iam.gserviceaccount.com"})
 	ps := []placement{
 		// Cloud credentials.
-		{name: "aws pair in prose", secrets: []string{awsID}, req: chat("id " + awsID + " secret " + awsSecret)},
+		{name: "aws pair in prose", secrets: []string{awsID, awsSecret}, req: chat("id " + awsID + " secret " + awsSecret)},
+		{name: "aws credentials csv", secrets: []string{awsID, fake("", 40, 380)}, req: get("/files/credentials.csv"),
+			answer: text("text/csv", "User name,Password,Access key ID,Secret access key,Console login link\nbob,,"+awsID+","+fake("", 40, 380)+",https://123456789012.signin.aws.amazon.com/console\n")},
 		{name: "aws sts json", secrets: []string{awsSecret, fake("IQoJb3JpZ2luX2Vj", 200, 306)}, req: get("/sts?Action=GetSessionToken"),
 			answer: text("application/json", `{"Credentials":{"AccessKeyId":"ASIA`+upper(fake("", 16, 307))+`","SecretAccessKey":"`+awsSecret+`","SessionToken":"`+fake("IQoJb3JpZ2luX2Vj", 200, 306)+`","Expiration":"2026-11-27T00:00:00Z"}}`)},
 		{name: "aws security token header", secrets: []string{fake("IQoJb3JpZ2luX2Vj", 200, 308)}, req: get("/s3/bucket/key", "X-Amz-Security-Token", fake("IQoJb3JpZ2luX2Vj", 200, 308))},

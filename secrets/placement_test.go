@@ -153,6 +153,7 @@ func leaks() []leak {
 		leak{"login token", fakeHex(40), `"token" field`, inResponse("application/json", `{"token":"`+fakeHex(40)+`","user":{"id":7}}`)},
 		leak{"bare token line", k("", 32), "token: ", inResponse("text/plain", "github.com:\n    token: "+k("", 32)+"\n")},
 		leak{"PGP private key", k("lQOYBF", 60), "private key", inResponse("text/plain", "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n"+k("lQOYBF", 60)+"\n-----END PGP PRIVATE KEY BLOCK-----\n")},
+		leak{"AWS secret next to its key ID", k("", 40), "AWS secret access key", inContent("Access key ID,Secret access key\nAKIA" + strings.ToUpper(fakeHex(16)) + "," + k("", 40) + "\n")},
 		leak{"RPC endpoint key", fakeHex(32), "RPC endpoint key", inContent("rpc: https://mainnet.infura.io/v3/" + fakeHex(32))},
 		leak{"Zapier webhook", "123456/" + k("", 7), "Zapier webhook URL", inContent("https://hooks.zapier.com/hooks/catch/123456/" + k("", 7) + "/")},
 		leak{"a .env as a data URL", k("sk-proj-", 40), "in a base64 data URL", inJSONField("file_data",

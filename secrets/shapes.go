@@ -95,6 +95,12 @@ var keyFormats = []keyFormat{
 		re: lazy(`\b(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})`)},
 	{name: "ElevenLabs API key", hints: []string{"sk_"}, re: lazy(`\bsk_[a-f0-9]{40,}\b`)},
 	{name: "AWS access key ID", hints: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, re: lazy(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`)},
+	// An AWS secret access key next to its key ID, with no name between
+	// (the console's credentials CSV, "id AKIA… secret …" in prose): forty
+	// characters of base64 within 80 of the ID, on its line; in XML or
+	// JSON a name says what it is.
+	{name: "AWS secret access key", hints: []string{"AKIA", "ASIA"},
+		re: lazy(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b[^\n<>"]{0,80}?(?:^|[^A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`)},
 	{name: "GitHub token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, re: lazy(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`)},
 	{name: "GitLab token", hints: []string{"glpat-", "gldt-", "glptt-", "glrt-", "glsoat-", "glcbt-", "glimt-", "gloas-", "glffct-", "glagent-", "GR1348941"},
 		re: lazy(`\b(?:gl(?:pat|dt|ptt|rt|soat|cbt|imt|oas|ffct|agent)-|GR1348941)[A-Za-z0-9_-]{20,}`)},
