@@ -40,7 +40,11 @@ import (
 	"strings"
 )
 
-// Redacted replaces the secret values the Redactor removes.
+// Redacted replaces the secret values the Redactor removes. In the
+// requests of a recording, distinct secrets are numbered in the order they
+// first appear: the first is Redacted, the second "[REDACTED-2]", the third
+// "[REDACTED-3]" (see the package documentation); the Rules below say
+// "[REDACTED]" for whichever of these a value gets.
 const Redacted = "[REDACTED]"
 
 // minKnownLen is the shortest environment value or learned credential that

@@ -176,3 +176,15 @@ func TestCassettesMergeBoundsItsInput(t *testing.T) {
 		}
 	}
 }
+
+// A cassette cut short is an error that says so once under the command's
+// name, without the library's own "agentcheck: " after it.
+func TestCassettesMergeSaysACutCassetteOnce(t *testing.T) {
+	dir := t.TempDir()
+	a := writeIn(t, dir, "a.yaml", "---\nversion: 2\ninteractions: []\n")
+	cut := writeIn(t, dir, "cut.yaml", "version: 2\ninteractions:\n  - id: 0\n    request:\n      proto: HTTP/1.1\n")
+	_, stderr, code := runAgentcheck(t, "", "cassettes", "merge", a, cut)
+	if code == exitOK || !strings.HasPrefix(stderr, "agentcheck cassettes merge: cassette ") || !strings.Contains(stderr, "cut short") || strings.Contains(stderr, ": agentcheck: ") {
+		t.Errorf("Expected one \"agentcheck cassettes merge: cassette …\" error saying the cassette was cut short, but got exit %d:\n%s", code, stderr)
+	}
+}
