@@ -21,10 +21,11 @@ var clock = regexp.MustCompile(`\d{4}-\d\d-\d\d[T ][\d:.]+(Z| UTC)|\d+(\.\d+)?(n
 // non-ASCII text, in every format, with a gate that fails some samples
 // (whose transcripts show their text) and with 1 and 2 workers.
 func TestRawTextIsNotShown(t *testing.T) {
+	t.Parallel() // 24 runs: it overlaps the package's other slow tests
 	var lines []string
 	for k, mix := range []synth.Mix{synth.Results, synth.Chat, synth.Calls} {
 		g := synth.NewMix(uint64(20+k), mix)
-		for range 150 {
+		for range 50 {
 			lines = append(lines, string(g.AppendSample(nil)))
 		}
 	}
