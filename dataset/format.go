@@ -58,7 +58,7 @@ func ParseFormat(name string) (Format, error) {
 func foreignCalls(f Format, m jsonvalue.Value) error {
 	if f != OpenAI {
 		for _, k := range []string{"tool_calls", "function_call"} {
-			if v, ok := m.Get(k); ok && v.Kind() != jsonvalue.NullKind {
+			if v, _ := m.Get(k); holds(v) {
 				return fmt.Errorf("%q is how OpenAI chat messages write tool calls, not how %s messages do: read the sample as openai (or auto)", k, f)
 			}
 		}
@@ -69,7 +69,7 @@ func foreignCalls(f Format, m jsonvalue.Value) error {
 		}
 	}
 	if f != Gemini {
-		if _, ok := m.Get("parts"); ok {
+		if v, _ := m.Get("parts"); holds(v) {
 			return fmt.Errorf(`"parts" is how Gemini contents write a message, not how %s messages do: read the sample as gemini (or auto)`, f)
 		}
 	}
@@ -84,6 +84,13 @@ func foreignCalls(f Format, m jsonvalue.Value) error {
 		}
 	}
 	return nil
+}
+
+// holds reports whether v can hold a call or a part: an object, or a list
+// that is not empty (a converter may leave "tool_calls": [] on every
+// message, which loses nothing).
+func holds(v jsonvalue.Value) bool {
+	return v.Kind() == jsonvalue.ObjectKind || v.Kind() == jsonvalue.ArrayKind && v.Len() > 0
 }
 
 // SampleAs parses the record as a sample written in format f. The same

@@ -163,6 +163,12 @@ func TestReadAsAnotherFormatLosesNoCall(t *testing.T) {
 			}
 		}
 	}
+	// Empty lists and nulls of another format's fields hold nothing to
+	// lose: they are no error.
+	rec := dataset.Record{File: "run.jsonl", Line: 1, Text: `{"messages": [{"role": "user", "content": "Hi", "tool_calls": [], "parts": []}, {"role": "assistant", "content": [{"type": "text", "text": "Hello"}], "tool_calls": null, "function_call": null}], "reference_tool_calls": []}`}
+	if _, err := rec.SampleAs(dataset.Anthropic); err != nil {
+		t.Errorf("Expected empty and null fields of other formats to be no error, but got %v", err)
+	}
 }
 
 // An OpenTelemetry trace export read as samples fails with a hint to
