@@ -305,7 +305,7 @@ func (d *sampleDecoder) readString(text string, i int) (string, int, bool) {
 // d keeps text as it is written (rawText), a string with escapes as it is
 // written once wordscan.EscapedStringEnd has checked them: the escaped
 // JSON of a tool's result was half the instructions of such samples, read
-// and written out for scores that never look at it (BENCHMARKS.md, CPU6).
+// and written out for scores that never look at it (BENCHMARKS.md, CPU7).
 // A string it does not take is read by readString, for its text or error.
 func (d *sampleDecoder) fastContent(text string, i int) (string, int, bool) {
 	if i >= len(text) || text[i] != '"' {

@@ -659,7 +659,7 @@ func (p *parser) strSlow(start int) (string, error) {
 // tool's result has a plain run of about seven bytes between escapes; a
 // byte at a time, into memory grown as it went, such text took a sixth of
 // a run's CPU, and found by wordscan.StringEnd and appended, a third of
-// the instructions of a sample (BENCHMARKS.md, CPU6).
+// the instructions of a sample (BENCHMARKS.md, CPU7).
 func (p *parser) unescape(start int, b []byte) (string, []byte, error) {
 	src := p.src
 	var high uint64 // the plain bytes' high bits: b must be checked for UTF-8

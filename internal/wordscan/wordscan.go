@@ -102,7 +102,7 @@ func StringEnd(s string, i int) (end int, high bool) {
 // instructions, and then for control characters and high bytes four words
 // at a time. StringEnd alone took 40% of the instructions of a sample of
 // long messages; TextEnd is not StringEnd itself because its calls cost
-// StringEnd, a function without a frame, a frame (BENCHMARKS.md, CPU6).
+// StringEnd, a function without a frame, a frame (BENCHMARKS.md, CPU7).
 func TextEnd(s string, i int) (end int, high bool) {
 	var h uint64
 	for k := 0; k < 8 && i+8 <= len(s); k++ {
