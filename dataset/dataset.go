@@ -27,7 +27,9 @@ import (
 
 // LoadError is a sample that could not be loaded, located by file, line
 // (1-based, where the sample starts or where the JSON broke) and the
-// sample's index in the file (0-based).
+// sample's index in the file (0-based); or, with Sample -1, the input's
+// own framing, which no sample holds: an array of samples not closed,
+// bytes after it or between its samples.
 type LoadError struct {
 	File   string
 	Line   int
@@ -39,8 +41,12 @@ type LoadError struct {
 // terminal would not show as itself is quoted (strconv.Quote). Where the
 // JSON broke, Line is the file's line and the problem its column (from the
 // sample's start on the sample's first line): "data.jsonl:4: sample 3:
-// column 40: unterminated string", not the sample's own "line 1".
+// column 40: unterminated string", not the sample's own "line 1". An
+// error of the framing is "file:line: " and the problem.
 func (e *LoadError) Error() string {
+	if e.Sample < 0 {
+		return fmt.Sprintf("%s:%d: %v", shownFile(e.File), e.Line, e.Err)
+	}
 	if se, ok := e.Err.(*jsonvalue.SyntaxError); ok {
 		return fmt.Sprintf("%s:%d: sample %d: column %d: %s", shownFile(e.File), e.Line, e.Sample, se.Column, se.Msg)
 	}
@@ -260,8 +266,14 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 		}
 		lastCR = c == '\r'
 	}
-	fail := func(format string, args ...any) {
-		yield(Record{}, &LoadError{File: file, Line: line, Sample: index, Err: fmt.Errorf(format, args...)})
+	// fail ends the reading at an error of the sample at index, or of the
+	// framing around the samples (framing).
+	fail := func(framing bool, format string, args ...any) {
+		n := index
+		if framing {
+			n = -1
+		}
+		yield(Record{}, &LoadError{File: file, Line: line, Sample: n, Err: fmt.Errorf(format, args...)})
 	}
 	next := func() (byte, bool) {
 		c, err := br.ReadByte()
@@ -297,14 +309,14 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 		c, ok := skip()
 		if !ok {
 			if inArray {
-				fail("unexpected end of input: the array of samples is not closed with ']'")
+				fail(true, "unexpected end of input: the array of samples is not closed with ']'")
 			}
 			return
 		}
 		if inArray {
 			if c == ']' {
 				if c2, ok := skip(); ok {
-					fail("unexpected %q after the array of samples", c2)
+					fail(true, "unexpected %q after the array of samples", c2)
 				}
 				return
 			}
@@ -313,7 +325,7 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 				continue
 			}
 			if !expectValue {
-				fail("unexpected %q between samples, want ',' or ']'", c)
+				fail(true, "unexpected %q between samples, want ',' or ']'", c)
 				return
 			}
 		}
@@ -329,7 +341,7 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 		for depth > 0 || inString {
 			chunk, err := br.Peek(max(br.Buffered(), 1))
 			if err != nil {
-				fail("unexpected end of input inside the sample that starts on line %d", start)
+				fail(false, "unexpected end of input inside the sample that starts on line %d", start)
 				return
 			}
 			i := 0

@@ -195,7 +195,27 @@ func TestReadSamplesErrors(t *testing.T) {
 			"unclosed array", "data.json",
 			"[\n" + sampleB + ",\n" + sampleB,
 			2,
-			[]string{`data.json:3: sample 2: unexpected end of input: the array of samples is not closed with ']'`},
+			[]string{`data.json:3: unexpected end of input: the array of samples is not closed with ']'`},
+		},
+		// The framing around the samples is no sample's: its error names
+		// none (there is no sample 2 below), unlike a sample cut short.
+		{
+			"bytes after the array", "data.json",
+			"[\n" + sampleB + ",\n" + sampleB + "\n] x",
+			2,
+			[]string{`data.json:4: unexpected 'x' after the array of samples`},
+		},
+		{
+			"no comma between samples", "data.json",
+			"[\n" + sampleB + "\n" + sampleB + "]",
+			1,
+			[]string{`data.json:3: unexpected '{' between samples, want ',' or ']'`},
+		},
+		{
+			"a sample cut short", "data.json",
+			"[\n" + sampleB + ",\n" + sampleB[:len(sampleB)-1],
+			1,
+			[]string{`data.json:3: sample 1: unexpected end of input inside the sample that starts on line 3`},
 		},
 	}
 	for _, tt := range tests {

@@ -293,7 +293,11 @@ func appendMarshal(b []byte, v any) []byte {
 func (w *Writer) appendSummaryJSON(b []byte) []byte {
 	r := w.run
 	scored := r.Samples - r.Errors
-	b = fmt.Appendf(b, `{"samples":%d,"scored":%d,"errors":%d,"failed":%d,"means":{`, r.Samples, scored, r.Errors, r.Failed)
+	b = fmt.Appendf(b, `{"samples":%d,"scored":%d,"errors":%d,"failed":%d,`, r.Samples, scored, r.Errors, r.Failed)
+	if r.Unread > 0 {
+		b = fmt.Appendf(b, `"unread":%d,`, r.Unread)
+	}
+	b = append(b, `"means":{`...)
 	for j, m := range r.Metrics {
 		if j > 0 {
 			b = append(b, ',')

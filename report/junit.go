@@ -158,9 +158,9 @@ func (w *Writer) writeJUnit() error {
 	attrs := func(names ...string) []xml.Attr {
 		values := map[string]string{
 			"name":     shown.Text(title),
-			"tests":    strconv.Itoa(r.Samples + len(gates)),
+			"tests":    strconv.Itoa(r.Samples + r.Unread + len(gates)),
 			"failures": strconv.Itoa(failed),
-			"errors":   strconv.Itoa(r.Errors),
+			"errors":   strconv.Itoa(r.Errors + r.Unread),
 			"skipped":  "0",
 		}
 		var a []xml.Attr

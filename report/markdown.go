@@ -83,7 +83,8 @@ func (m *markdownCases) appendMarkdown(b []byte, r *Run) []byte {
 		title = "agentcheck"
 	}
 	b = fmt.Appendf(b, "### %s %s: %s\n\n", mdText(title), mdCode(oneLine(strings.Join(r.Inputs, " "), maxMarkdownText)), verdict)
-	b = fmt.Appendf(b, "%d %s, %d scored, %d could not be scored.\n\n", r.Samples, inflect(r.Samples, "sample", "samples"), scored, r.Errors)
+	b = fmt.Appendf(b, "%d %s, %d scored, %d could not be scored", r.Samples, inflect(r.Samples, "sample", "samples"), scored, r.Errors)
+	b = append(appendUnread(b, r.Unread), ".\n\n"...)
 	b = append(b, "| metric | mean | gates |\n|---|---:|---|\n"...)
 	for _, mt := range r.Metrics {
 		mean := "–"
@@ -163,6 +164,15 @@ func saidIn(failures []string, reason string) bool {
 		}
 	}
 	return false
+}
+
+// appendUnread ends a run's counts with its inputs not read to the end,
+// when there are any: ", 1 input not read to the end".
+func appendUnread(b []byte, n int) []byte {
+	if n == 0 {
+		return b
+	}
+	return fmt.Appendf(b, ", %d %s not read to the end", n, inflect(n, "input", "inputs"))
 }
 
 func inflect(n int, one, many string) string {

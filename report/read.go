@@ -56,7 +56,7 @@ func ReadJSON(r io.Reader, name string) (*Run, error) {
 		Title: doc.Run.Title, Inputs: doc.Run.Inputs, Commit: doc.Run.Commit,
 		Judges: doc.Run.Judges, PromptVersions: doc.Run.PromptVersions, CassetteMode: doc.Run.CassetteMode,
 		Shard:   doc.Run.Shard,
-		Samples: doc.Summary.Samples, Errors: doc.Summary.Errors, Failed: doc.Summary.Failed,
+		Samples: doc.Summary.Samples, Errors: doc.Summary.Errors, Failed: doc.Summary.Failed, Unread: doc.Summary.Unread,
 		Pass: doc.Summary.Pass, Problems: doc.Summary.Problems,
 	}
 	if doc.Run.Started != "" {
@@ -142,6 +142,7 @@ type jsonSummary struct {
 	Samples  int  `json:"samples"`
 	Errors   int  `json:"errors"`
 	Failed   int  `json:"failed"`
+	Unread   int  `json:"unread"`
 	Pass     bool `json:"pass"`
 	Problems []string
 	Gates    []struct {

@@ -47,9 +47,14 @@ type Run struct {
 	Gates []Gate
 	// Baseline is the comparison with a baseline, nil without one.
 	Baseline *Comparison
-	// Samples counts the cases, Errors those that could not be scored and
-	// Failed those that failed a threshold or fell below the baseline.
+	// Samples counts the cases that are samples, Errors those that could
+	// not be scored and Failed those that failed a threshold or fell below
+	// the baseline. Unread counts the inputs that could not be read to the
+	// end (a file that does not open, an array of samples not closed): a
+	// case each with its Error and Index -1, where the reading stopped,
+	// and no sample.
 	Samples, Errors, Failed int
+	Unread                  int
 	// Pass is the run's verdict: every case scored, every gate and the
 	// baseline passed.
 	Pass bool

@@ -135,7 +135,8 @@ func (w *Writer) appendTableSummary(b []byte) []byte {
 		}
 		b = appendCell(b, cell, columnWidth(m.Name))
 	}
-	return fmt.Appendf(b, "  %d %s, %d scored, %d could not be scored\n", r.Samples, inflect(r.Samples, "sample", "samples"), scored, r.Errors)
+	b = fmt.Appendf(b, "  %d %s, %d scored, %d could not be scored", r.Samples, inflect(r.Samples, "sample", "samples"), scored, r.Errors)
+	return append(appendUnread(b, r.Unread), '\n')
 }
 
 // appendShortScore writes a score rounded to four decimals, "-" for NaN.

@@ -68,7 +68,9 @@ const batchSize = 64
 const textRoom = 1 << 10
 
 // item is one sample's record, or an error that stands in its place in the
-// output (a file that does not open, a broken JSON array).
+// output: of the sample (broken JSON), or of an input that could not be read
+// to its end (a file that does not open, an array of samples not closed),
+// which is no sample (unread).
 type item struct {
 	rec    dataset.Record
 	sample *agentcheck.Sample // already read (an OTLP trace), else nil
@@ -78,6 +80,22 @@ type item struct {
 	// copyText: rec.Text is in the reader's memory, which it reuses, until
 	// the batcher copies it into the batch's.
 	copyText bool
+}
+
+// unread says that the item is an input, or the rest of one, that could
+// not be read, rather than a sample: a file that does not open or fails
+// midway, an array of samples not closed (a *dataset.LoadError of no
+// sample), an OTLP file's part that no trace holds (a *dataset.TraceError
+// of no trace). Its error stands in the output where it was met, counted
+// apart from the samples (stats.unread); merge gives it back as a plain
+// error.
+func (it *item) unread() bool {
+	if it.err == nil || it.sample != nil || it.scored != nil {
+		return false
+	}
+	var le *dataset.LoadError
+	var te *dataset.TraceError
+	return !(errors.As(it.err, &le) && le.Sample >= 0) && !(errors.As(it.err, &te) && te.TraceID != "")
 }
 
 type batch struct {
@@ -101,12 +119,13 @@ type batch struct {
 // whole run.
 type stats struct {
 	samples, errors int
+	unread          int                    // inputs not read to their end (item.unread)
 	failed          int                    // samples below a threshold or their baseline
 	metrics         []report.MetricSummary // per metric, over the samples that scored
 }
 
 func (s *stats) reset(cfg *evalConfig) {
-	s.samples, s.errors, s.failed = 0, 0, 0
+	s.samples, s.errors, s.unread, s.failed = 0, 0, 0, 0
 	s.metrics = s.metrics[:0]
 	for j, n := range cfg.names {
 		s.metrics = append(s.metrics, report.MetricSummary{Name: n, Threshold: cfg.passScore(j)})
@@ -116,6 +135,7 @@ func (s *stats) reset(cfg *evalConfig) {
 func (s *stats) add(t *stats) {
 	s.samples += t.samples
 	s.errors += t.errors
+	s.unread += t.unread
 	s.failed += t.failed
 	for i := range t.metrics {
 		s.metrics[i].Merge(&t.metrics[i])
@@ -332,8 +352,10 @@ func readBatches(ins []input, otel bool, bt *batcher, keep func(*item) bool, sto
 				if err == nil {
 					it.sample = &ts.Sample
 				}
+				if !it.unread() {
+					i++ // a trace's index
+				}
 				add(it)
-				i++
 				if stop.Load() {
 					break
 				}
@@ -344,6 +366,9 @@ func readBatches(ins []input, otel bool, bt *batcher, keep func(*item) bool, sto
 		for rec, err := range readRecords(r, in.name) {
 			if err != nil {
 				rec.File = in.name
+				if le := (*dataset.LoadError)(nil); errors.As(err, &le) && le.Sample >= 0 {
+					rec.Line, rec.Index = le.Line, le.Sample // a sample cut short
+				}
 			}
 			add(item{rec: rec, err: err, copyText: rec.Text != ""})
 			if stop.Load() {
@@ -423,7 +448,12 @@ func (sc *scorer) score(b *batch) {
 		it := &b.items[i]
 		c := resetCase(&b.cases[i], it)
 		sc.plain, b.plain[i] = 0, 0 // set again once the sample is scored
-		b.stats.samples++
+		unread := it.unread()
+		if unread {
+			b.stats.unread++
+		} else {
+			b.stats.samples++
+		}
 		var s agentcheck.Sample
 		err := it.err
 		if it.scored != nil {
@@ -439,7 +469,9 @@ func (sc *scorer) score(b *batch) {
 			}
 		}
 		if err != nil {
-			b.stats.errors++
+			if !unread {
+				b.stats.errors++
+			}
 			c.Status, c.Error = report.Error, err.Error()
 			c.Scores, c.Reasons, c.Verdicts = c.Scores[:0], c.Reasons[:0], c.Verdicts[:0]
 			if sc.cfg.base != nil || sc.cfg.saveBaseline != "" {
@@ -490,8 +522,8 @@ func (sc *scorer) withText(it *item, s agentcheck.Sample) agentcheck.Sample {
 func resetCase(c *report.Case, it *item) *report.Case {
 	*c = report.Case{File: it.rec.File, Line: it.rec.Line, Index: it.rec.Index, Status: report.Pass,
 		Scores: c.Scores[:0], Reasons: c.Reasons[:0], Verdicts: c.Verdicts[:0]}
-	if it.err != nil && it.sample == nil {
-		c.Index = -1 // a record that could not be read: no index or line
+	if it.unread() {
+		c.Index = -1 // no sample: no index
 	}
 	c.ID = it.id
 	return c

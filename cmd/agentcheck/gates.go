@@ -279,7 +279,7 @@ func (r *runResult) finish() {
 func (r *runResult) fillRun() {
 	run := &r.run
 	run.Duration = time.Since(run.Started).Round(time.Millisecond)
-	run.Samples, run.Errors, run.Failed = r.total.samples, r.total.errors, r.total.failed
+	run.Samples, run.Errors, run.Unread, run.Failed = r.total.samples, r.total.errors, r.total.unread, r.total.failed
 	run.Metrics = r.total.metrics
 	for j := range run.Metrics {
 		if m := &run.Metrics[j]; m.N == 0 {
@@ -328,10 +328,10 @@ func (r *runResult) baselinePass() bool {
 	return r.base == nil || (r.base.nRegressed == 0 && r.nDups == 0)
 }
 
-// pass says whether the run passes: every sample scored, every gate and the
-// baseline passed.
+// pass says whether the run passes: every input read, every sample
+// scored, every gate and the baseline passed.
 func (r *runResult) pass() bool {
-	if r.total.errors > 0 || !r.baselinePass() {
+	if r.total.errors > 0 || r.total.unread > 0 || !r.baselinePass() {
 		return false
 	}
 	for _, g := range slices.Concat(r.failUnder, r.sampleGates) {
@@ -349,7 +349,10 @@ func (r *runResult) report(w io.Writer) {
 	if r.total.errors > 0 {
 		fmt.Fprintf(w, "%s%d of %d samples could not be scored\n", p, r.total.errors, r.total.samples)
 	}
-	if r.total.samples == 0 && len(r.sampleGates) > 0 && r.run.Shard == nil {
+	if n := r.total.unread; n > 0 {
+		fmt.Fprintf(w, "%s%d %s could not be read to the end (the output says why, where it stopped)\n", p, n, inflect(n, "input", "inputs"))
+	}
+	if r.total.samples == 0 && r.total.unread == 0 && len(r.sampleGates) > 0 && r.run.Shard == nil {
 		// A gate over nothing passes; say so, as an empty input is more
 		// likely a mistake (a wrong path, an empty export) than a run.
 		fmt.Fprintf(w, "%swarning: the input holds no sample, so --sample-threshold had nothing to check\n", p)

@@ -289,9 +289,9 @@ func TestReadRecordsArrayErrors(t *testing.T) {
 	for data, want := range map[string]string{
 		"[{\"user_input\": []},\n{\"user_input\": [\n": `x.json:3: sample 1: unexpected end of input inside the sample that starts on line 2`,
 		"[{\"user_input\": []},\n{\"a\": \"b\\\"}\n]":  `x.json:3: sample 1: unexpected end of input inside the sample that starts on line 2`,
-		"[{\"user_input\": []}\n":                      `x.json:2: sample 1: unexpected end of input: the array of samples is not closed with ']'`,
-		"[{\"user_input\": []} {\"user_input\": []}]":  `x.json:1: sample 1: unexpected '{' between samples, want ',' or ']'`,
-		"[{\"user_input\": []}]\n]":                    `x.json:2: sample 1: unexpected ']' after the array of samples`,
+		"[{\"user_input\": []}\n":                      `x.json:2: unexpected end of input: the array of samples is not closed with ']'`,
+		"[{\"user_input\": []} {\"user_input\": []}]":  `x.json:1: unexpected '{' between samples, want ',' or ']'`,
+		"[{\"user_input\": []}]\n]":                    `x.json:2: unexpected ']' after the array of samples`,
 	} {
 		var errs []string
 		for _, err := range dataset.ReadRecords(iotest.HalfReader(strings.NewReader(data)), "x.json") {

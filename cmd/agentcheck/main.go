@@ -48,7 +48,7 @@ func main() {
 // Exit statuses.
 const (
 	exitOK     = 0
-	exitFailed = 1 // a sample could not be scored, a gate or the baseline failed, or output failed
+	exitFailed = 1 // a sample could not be scored, an input read, a gate or the baseline failed, or output failed
 	exitUsage  = 2
 )
 
@@ -87,8 +87,10 @@ Every sample gets one output line, in input order. A sample that cannot be
 scored gets {"error": "..."} naming file, line, sample and message; the
 others are still scored and the exit status is 1.
 
-Exit status: 0 when every sample was scored and every gate passed; 1 when a
-sample could not be scored, a gate failed (--fail-under, --sample-threshold)
+Exit status: 0 when every input was read, every sample scored and every
+gate passed; 1 when a sample could not be scored, an input could not be
+read to the end (its error stands where the reading stopped, counted apart
+from the samples), a gate failed (--fail-under, --sample-threshold)
 or a score fell below the --baseline, each said on standard error; 2 for a
 usage error. When the reader of the output goes away (| head), eval stops
 quietly with status 0.
