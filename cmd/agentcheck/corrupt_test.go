@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// One bad sample never hides the scores of the others: a JSON Lines file
+// with one line corrupted at random (cut, a byte put in or taken out, the
+// line replaced by noise) gives, with 1 and 2 workers, every other line's
+// output as the clean file gives it, and in the corrupted line's place
+// either scores or an error naming the file, line and sample; the exit
+// status is 1 exactly when there is an error.
+func TestACorruptedLineLosesNoOtherSample(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(26, 11))
+	noise := []byte("\"{}[]\\,:0aé\x00\x01\x7f\xff\xc3 \t")
+	for round := range 120 {
+		n := 1 + rng.IntN(12)
+		lines := synthLines(n, uint64(round))
+		clean := writeFile(t, "clean.jsonl", strings.Join(lines, "\n")+"\n")
+		cleanOut, _, _ := runAgentcheck(t, "", "eval", "--format", "jsonl", clean)
+		want := strings.Split(strings.TrimSuffix(cleanOut, "\n"), "\n")
+		if len(want) != n {
+			t.Fatalf("the clean file gives %d lines for %d samples:\n%s", len(want), n, cleanOut)
+		}
+
+		i := rng.IntN(n)
+		bad := []byte(lines[i])
+		var how string
+		switch p := rng.IntN(len(bad)); rng.IntN(4) {
+		case 0:
+			bad, how = bad[:p], fmt.Sprintf("cut at %d", p)
+		case 1:
+			c := noise[rng.IntN(len(noise))]
+			bad, how = append(bad[:p:p], append([]byte{c}, bad[p:]...)...), fmt.Sprintf("%q put in at %d", c, p)
+		case 2:
+			bad, how = append(bad[:p:p], bad[p+1:]...), fmt.Sprintf("byte %d taken out", p)
+		default:
+			bad = bad[:0]
+			for range 1 + rng.IntN(40) {
+				bad = append(bad, noise[rng.IntN(len(noise))])
+			}
+			how = fmt.Sprintf("replaced by %q", bad)
+		}
+		if strings.TrimSpace(string(bad)) == "" {
+			continue // a blank line is no sample
+		}
+		corrupted := append([]string(nil), lines...)
+		corrupted[i] = string(bad)
+		file := writeFile(t, "data.jsonl", strings.Join(corrupted, "\n")+"\n")
+		for _, workers := range []string{"1", "2"} {
+			out, stderr, code := runAgentcheck(t, "", "eval", "--workers", workers, "--format", "jsonl", file)
+			got := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if len(got) != n {
+				t.Fatalf("round %d, line %d %s, --workers %s: %d lines of output for %d samples:\n%s%s", round, i+1, how, workers, len(got), n, out, stderr)
+			}
+			for j := range got {
+				if j != i && got[j] != want[j] {
+					t.Errorf("round %d, line %d %s, --workers %s: line %d is %s, clean %s", round, i+1, how, workers, j+1, got[j], want[j])
+				}
+			}
+			isErr := strings.HasPrefix(got[i], `{"error":`)
+			if isErr && !strings.HasPrefix(got[i], fmt.Sprintf(`{"error":"%s:%d: sample %d: `, file, i+1, i)) {
+				t.Errorf("round %d, line %d %s: the error does not name the file, line and sample: %s", round, i+1, how, got[i])
+			}
+			if !isErr && !strings.HasPrefix(got[i], `{"tool_call_accuracy":`) {
+				t.Errorf("round %d, line %d %s: neither scores nor an error: %s", round, i+1, how, got[i])
+			}
+			if wantCode := map[bool]int{false: exitOK, true: exitFailed}[isErr]; code != wantCode {
+				t.Errorf("round %d, line %d %s: exit %d, want %d; stderr %q", round, i+1, how, code, wantCode, stderr)
+			}
+		}
+	}
+}
