@@ -90,25 +90,31 @@ func (r Record) Sample() (agentcheck.Sample, error) { return r.SampleAs(Auto) }
 // that does not start with '['), a JSON array of samples, or JSON objects
 // one after another (.json files). Lines end with LF, CRLF or CR alike, and
 // a UTF-8 byte order mark is skipped at the start of the input, of a line
-// and between samples. Memory stays bounded by the largest sample,
-// whatever the file's size. A framing error (an unterminated array, say) is
-// yielded once and ends the sequence.
+// and between samples. A sample over 64 MiB is an error of its own (a
+// *LoadError naming it), its bytes skipped unread, and the samples after it
+// are read on: memory stays bounded, whatever the file's size. A framing
+// error (an unterminated array, say) is yielded once and ends the sequence.
 func ReadRecords(r io.Reader, file string) iter.Seq2[Record, error] {
-	return readRecords(r, file, false)
+	return readRecords(r, file, false, maxSample, "")
 }
 
+// maxSample is the most bytes a sample may hold as ReadRecords reads.
+const maxSample = 64 << 20
+
 func init() {
-	samplereuse.ReadRecords = func(r io.Reader, file string) iter.Seq2[Record, error] {
-		return readRecords(r, file, true)
+	samplereuse.ReadRecords = func(r io.Reader, file string, bound int, boundName string) iter.Seq2[Record, error] {
+		return readRecords(r, file, true, bound, boundName)
 	}
 	samplereuse.KeepRawText = func(p *Parser) { p.rawText, p.parse = true, nil }
 }
 
 // readRecords is ReadRecords; with reuse set, JSON Lines are read into
 // one block of memory over and over, so that a record's Text is valid only
-// until the next record is read.
-func readRecords(r io.Reader, file string, reuse bool) iter.Seq2[Record, error] {
+// until the next record is read. A sample over bound bytes is an error,
+// which names the bound by boundName when it is set (a flag that sets it).
+func readRecords(r io.Reader, file string, reuse bool, bound int, boundName string) iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
+		over := overBound(file, "sample", bound, boundName)
 		br := bufio.NewReaderSize(r, 1<<16)
 		skipBOM(br)
 		ext := strings.ToLower(filepath.Ext(file))
@@ -121,12 +127,25 @@ func readRecords(r io.Reader, file string, reuse bool) iter.Seq2[Record, error] 
 		}
 		switch {
 		case ext == ".jsonl" || ext == ".ndjson":
-			readLines(br, file, reuse, yield)
+			readLines(br, file, reuse, bound, over, yield)
 		case first == '[' || ext == ".json":
-			readValues(br, file, first == '[', yield)
+			readValues(br, file, first == '[', bound, over, yield)
 		default:
-			readLines(br, file, reuse, yield)
+			readLines(br, file, reuse, bound, over, yield)
 		}
+	}
+}
+
+// overBound is the error in place of a record of file over bound bytes,
+// at its line and index: what names the record ("sample"), boundName what
+// sets the bound, if anything does.
+func overBound(file, what string, bound int, boundName string) func(line, index int) error {
+	if boundName != "" {
+		boundName = " (" + boundName + ")"
+	}
+	return func(line, index int) error {
+		return &LoadError{File: file, Line: line, Sample: index,
+			Err: fmt.Errorf("the %s is over %d bytes, the most one %s may hold%s: it was skipped", what, bound, what, boundName)}
 	}
 }
 
@@ -166,8 +185,9 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 // copy of its own. What follows a block's last line end starts the next
 // block. A record kept after reading keeps its block alive. With reuse
 // set, the next block is the same memory, its records valid only until the
-// next is read.
-func readLines(br *bufio.Reader, file string, reuse bool, yield func(Record, error) bool) {
+// next is read. A line over bound bytes is over(line, index) in its place,
+// its bytes skipped as they are read.
+func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(line, index int) error, yield func(Record, error) bool) {
 	line, index := 0, 0
 	buf := make([]byte, 0, readBlock)
 	// afterCR: the last block ended with CR, so an LF that starts the next
@@ -196,6 +216,20 @@ func readLines(br *bufio.Reader, file string, reuse bool, yield func(Record, err
 			end = len(buf) // the last line may have no line end
 		}
 		if end == 0 && err == nil {
+			if len(buf) > bound {
+				// A line over the bound, its end not read yet: skip to it.
+				var cr bool
+				if cr, err = skipLine(br); err != nil && err != io.EOF {
+					yield(Record{}, fmt.Errorf("%s:%d: %w", file, line+1, err))
+					return
+				}
+				line++
+				if !yield(Record{}, over(line, index)) || err != nil {
+					return
+				}
+				index++
+				buf, afterCR = buf[:0], cr
+			}
 			continue
 		}
 		// buf[:end] is not written again (unless reuse is set): the next
@@ -223,13 +257,18 @@ func readLines(br *bufio.Reader, file string, reuse bool, yield func(Record, err
 				block = ""
 			}
 			line++
+			long := len(text) > bound // the line, spaces and all
 			if len(text) < 2 || text[0] != '{' || text[len(text)-1] != '}' {
 				// Not a sample object end to end (most lines are): trim
 				// the space and byte order mark around it.
 				text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), bom))
 			}
 			if text != "" {
-				if !yield(Record{File: file, Line: line, Index: index, Text: text}, nil) {
+				rec, err := Record{File: file, Line: line, Index: index, Text: text}, error(nil)
+				if long {
+					rec, err = Record{}, over(line, index)
+				}
+				if !yield(rec, err) {
 					return
 				}
 				index++
@@ -251,10 +290,28 @@ func readLines(br *bufio.Reader, file string, reuse bool, yield func(Record, err
 	}
 }
 
+// skipLine discards the input up to its next line end and the line end,
+// and says whether that was a CR, which an LF may follow.
+func skipLine(br *bufio.Reader) (cr bool, err error) {
+	for {
+		chunk, err := br.Peek(max(br.Buffered(), 1))
+		if len(chunk) == 0 {
+			return false, err
+		}
+		if i := bytes.IndexAny(chunk, "\r\n"); i >= 0 {
+			br.Discard(i + 1)
+			return chunk[i] == '\r', nil
+		}
+		br.Discard(len(chunk))
+	}
+}
+
 // readValues yields the elements of a top-level array, or top-level values
 // one after another, by tracking nesting and strings without parsing. Lines
-// end with LF, CRLF or CR; a byte order mark between values is skipped.
-func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, error) bool) {
+// end with LF, CRLF or CR; a byte order mark between values is skipped. A
+// value over bound bytes is over(its line, index) in its place, its bytes
+// skipped as they are read.
+func readValues(br *bufio.Reader, file string, inArray bool, bound int, over func(line, index int) error, yield func(Record, error) bool) {
 	line := 1
 	index := 0
 	// lastCR: the last byte read was a CR, so that an LF right after it
@@ -331,6 +388,7 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 		}
 		start := line
 		buf = append(buf[:0], c)
+		size := 1 // the value's bytes, kept in buf up to the bound
 		depth := 0
 		if c == '{' || c == '[' {
 			depth = 1
@@ -388,7 +446,9 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 					depth--
 				}
 			}
-			buf = append(buf, chunk[:i]...)
+			if size += i; size <= bound {
+				buf = append(buf, chunk[:i]...)
+			}
 			br.Discard(i)
 		}
 		if c := buf[0]; c != '{' && c != '[' && c != '"' {
@@ -399,10 +459,16 @@ func readValues(br *bufio.Reader, file string, inArray bool, yield func(Record, 
 					break
 				}
 				c, _ := next()
-				buf = append(buf, c)
+				if size++; size <= bound {
+					buf = append(buf, c)
+				}
 			}
 		}
-		if !yield(Record{File: file, Line: start, Index: index, Text: string(buf)}, nil) {
+		rec, err := Record{File: file, Line: start, Index: index, Text: string(buf)}, error(nil)
+		if size > bound {
+			rec, err = Record{}, over(start, index)
+		}
+		if !yield(rec, err) {
 			return
 		}
 		index++

@@ -136,10 +136,11 @@ func (rd *otlpReader) read(r io.Reader, file string) {
 		rd.record(rec)
 		return true
 	}
+	over := overBound(file, "export", maxSample, "")
 	if lines {
-		readLines(in, file, false, records)
+		readLines(in, file, false, maxSample, over, records)
 	} else {
-		readValues(in, file, first[0] == '[', records)
+		readValues(in, file, first[0] == '[', maxSample, over, records)
 	}
 }
 

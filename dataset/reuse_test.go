@@ -23,7 +23,7 @@ import (
 // which it reads as ReadRecords does.
 func TestReusingReaderReadsAsReadRecords(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
-	reusing := samplereuse.ReadRecords.(func(io.Reader, string) iter.Seq2[dataset.Record, error])
+	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string) iter.Seq2[dataset.Record, error])
 	type got struct {
 		Rec dataset.Record
 		Err string
@@ -94,7 +94,7 @@ func TestReusingReaderReadsAsReadRecords(t *testing.T) {
 				if i%5 == 0 {
 					in = iotest.OneByteReader(in)
 				}
-				if diff := cmp.Diff(want, collect(reusing(in, name))); diff != "" {
+				if diff := cmp.Diff(want, collect(reusing(in, name, 64<<20, ""))); diff != "" {
 					t.Fatalf("input %d (%d bytes): the reusing reader differs from ReadRecords (-want +got):\n%s", i, len(text), diff)
 				}
 			}
@@ -107,7 +107,7 @@ func TestReusingReaderReadsAsReadRecords(t *testing.T) {
 // under a megabyte in all, where a block that ended at its last LF only
 // would grow to hold every CR-ended line after it (the whole input).
 func TestReusingReaderMemoryIsBoundedWhateverTheLineEnds(t *testing.T) {
-	reusing := samplereuse.ReadRecords.(func(io.Reader, string) iter.Seq2[dataset.Record, error])
+	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string) iter.Seq2[dataset.Record, error])
 	line := `{"user_input": [{"type": "human", "content": "` + strings.Repeat("x", 250) + `"}]}`
 	for _, end := range []string{"\r", "\n", "\r\n"} {
 		input := strings.Repeat(line+end, 8<<20/(len(line)+len(end)))
@@ -115,7 +115,7 @@ func TestReusingReaderMemoryIsBoundedWhateverTheLineEnds(t *testing.T) {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		n := 0
-		for rec, err := range reusing(strings.NewReader(input), "big.jsonl") {
+		for rec, err := range reusing(strings.NewReader(input), "big.jsonl", 64<<20, "") {
 			if err != nil || rec.Text != line {
 				t.Fatalf("line end %q, record %d: %q, %v", end, n, rec.Text, err)
 			}

@@ -63,6 +63,15 @@ func inputs(files []string, stdin io.Reader) []input {
 // (callgrind) for the hand-offs.
 const batchSize = 64
 
+// batchText is how many bytes of records' text a batch takes before it is
+// handed out, fewer than batchSize records if need be: a batch's memory
+// stays under batchText and one sample (--max-sample-bytes), however large
+// the samples.
+const batchText = 8 << 20
+
+// defaultMaxSample is --max-sample-bytes's default.
+const defaultMaxSample = 64 << 20
+
 // textRoom is the room a batch makes for a record's text at the outset: a
 // sample of the spec's vectors takes 290 bytes, a generated one 790.
 const textRoom = 1 << 10
@@ -184,7 +193,7 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, sum
 			cfg.merge.readBatches(bt, &stop)
 			return
 		}
-		readBatches(cfg.shard.inputs(ins), cfg.otel, bt, cfg.shard.keep, &stop)
+		readBatches(cfg.shard.inputs(ins), cfg.otel, cfg.maxSample, bt, cfg.shard.keep, &stop)
 	}
 	if cfg.workers == 1 {
 		readScoreWrite(ctx, cfg, read, write)
@@ -292,7 +301,7 @@ func (bt *batcher) add(it *item) {
 	if it.copyText {
 		b.text = append(b.text, it.rec.Text...)
 	}
-	if len(b.items) == bt.size {
+	if len(b.items) == bt.size || len(b.text) >= batchText {
 		bt.send()
 	}
 }
@@ -323,7 +332,7 @@ func (bt *batcher) close() {
 
 // readBatches splits the inputs into records and hands them out in
 // batches of batchSize, those keep keeps.
-func readBatches(ins []input, otel bool, bt *batcher, keep func(*item) bool, stop *atomic.Bool) {
+func readBatches(ins []input, otel bool, maxSample int, bt *batcher, keep func(*item) bool, stop *atomic.Bool) {
 	// it is every record's item in turn, on the heap once: keep takes its
 	// address.
 	var it item
@@ -333,7 +342,7 @@ func readBatches(ins []input, otel bool, bt *batcher, keep func(*item) bool, sto
 			bt.add(&it)
 		} // else another shard's (--shard)
 	}
-	readRecords := samplereuse.ReadRecords.(func(io.Reader, string) iter.Seq2[dataset.Record, error])
+	readRecords := samplereuse.ReadRecords.(func(io.Reader, string, int, string) iter.Seq2[dataset.Record, error])
 	for _, in := range ins {
 		if stop.Load() {
 			break
@@ -363,7 +372,7 @@ func readBatches(ins []input, otel bool, bt *batcher, keep func(*item) bool, sto
 			r.Close()
 			continue
 		}
-		for rec, err := range readRecords(r, in.name) {
+		for rec, err := range readRecords(r, in.name, maxSample, "--max-sample-bytes") {
 			if err != nil {
 				rec.File = in.name
 				if le := (*dataset.LoadError)(nil); errors.As(err, &le) && le.Sample >= 0 {

@@ -78,6 +78,7 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	var formatName report.Format
 	fs.TextVar(&formatName, "format", report.Table, "")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "")
+	maxSample := fs.Int("max-sample-bytes", defaultMaxSample, "")
 	topicMode := fs.String("topic-mode", "f1", "")
 	var models stringsFlag
 	fs.Var(&models, "judge-model", "")
@@ -117,6 +118,10 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 		return cfg, nil, fmt.Errorf("--workers must be at least 1, got %d", *workers)
 	}
 	cfg.workers = *workers
+	if *maxSample < 1 {
+		return cfg, nil, fmt.Errorf("--max-sample-bytes must be at least 1, got %d", *maxSample)
+	}
+	cfg.maxSample = *maxSample
 	cfg.opts = opts
 	cfg.opts.strictOrder, cfg.opts.argSimilarity = *strict, argSim
 	if opts.turnAware && opts.trajectory != trajectory.Strict {

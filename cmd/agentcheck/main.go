@@ -160,6 +160,11 @@ Flags:
   --workers N             samples are parsed and scored on N goroutines
                           (default: the number of CPUs; judged runs use
                           --judge-concurrency instead)
+  --max-sample-bytes N    the most bytes one sample may hold (default 64 MiB,
+                          67108864): a larger one is an error of its own, its
+                          bytes skipped unread, and the samples after it are
+                          scored: memory stays bounded, however large the
+                          input
   --shard K/N             score shard K of N of the input (K from 1): a sample
                           by its "id" (FNV-1a mod N), else by its position
                           (round robin); agentcheck merge puts the N shards'
@@ -374,6 +379,8 @@ type evalConfig struct {
 	opts     metricOptions
 	format   report.Format
 	workers  int
+	// maxSample is the most bytes a sample may hold (--max-sample-bytes).
+	maxSample int
 	// request is set when the output shows each sample's first request;
 	// reasons when it shows the reason for each score (a failure's are
 	// always given).

@@ -44,7 +44,7 @@ var errEmptyShard = errors.New("want K/N, shard K of N, such as 1/4")
 // itself); TestEveryEvalFlagIsClassified holds every flag to one list.
 var scoreFlags = []string{
 	"metrics", "strict-order", "arg-similarity", "trajectory-mode", "turn-aware", "args-mode",
-	"topic-mode", "judge-model", "aggregation", "tolerance", "input-format",
+	"topic-mode", "judge-model", "aggregation", "tolerance", "input-format", "max-sample-bytes",
 }
 
 // shardRun is a sharded eval's slice and what it learns of the whole input

@@ -21,7 +21,9 @@ var New any
 var KeepRawText any
 
 // ReadRecords is set by package dataset to a func(r io.Reader, file
-// string) iter.Seq2[dataset.Record, error] that reads as
-// dataset.ReadRecords does, but JSON Lines into one block of memory over
-// and over: a record's Text is valid only until the next record is read.
+// string, bound int, boundName string) iter.Seq2[dataset.Record, error]
+// that reads as dataset.ReadRecords does, but JSON Lines into one block of
+// memory over and over (a record's Text is valid only until the next
+// record is read), and with bound, not 64 MiB, the most bytes a sample may
+// hold; its error names boundName, what sets it.
 var ReadRecords any

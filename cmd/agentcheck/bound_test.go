@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// --max-sample-bytes: a sample over it is an error naming its file, line,
+// sample and the flag; every other sample scores as without the bound, in
+// JSON Lines and arrays alike, with 1 and 2 workers; a bound under 1 is a
+// usage error.
+func TestEvalMaxSampleBytes(t *testing.T) {
+	lines := synthLines(40, 64)
+	longest, bound := 0, 0
+	for _, l := range lines {
+		longest = max(longest, len(l))
+	}
+	bound = longest * 2 / 3
+	for _, tc := range []struct {
+		name, text string
+		firstLine  int // the first sample's line
+	}{
+		{"data.jsonl", strings.Join(lines, "\n") + "\n", 1},
+		{"data.json", "[\n" + strings.Join(lines, ",\n") + "\n]\n", 2},
+	} {
+		file := writeFile(t, tc.name, tc.text)
+		free, _, code := runAgentcheck(t, "", "eval", "--format", "jsonl", file)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d without a bound", tc.name, code)
+		}
+		want := strings.Split(strings.TrimSuffix(free, "\n"), "\n")
+		over := 0
+		for _, workers := range []string{"1", "2"} {
+			out, stderr, code := runAgentcheck(t, "", "eval", "--workers", workers, "--max-sample-bytes", fmt.Sprint(bound), "--format", "jsonl", file)
+			got := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if len(got) != len(lines) {
+				t.Fatalf("%s: %d lines for %d samples:\n%s", tc.name, len(got), len(lines), out)
+			}
+			over = 0
+			for i, l := range lines {
+				if len(l) <= bound {
+					if got[i] != want[i] {
+						t.Errorf("%s, sample %d of %d bytes, under the bound %d: %s, without the bound %s", tc.name, i, len(l), bound, got[i], want[i])
+					}
+					continue
+				}
+				over++
+				msg := fmt.Sprintf(`{"error":"%s:%d: sample %d: the sample is over %d bytes, the most one sample may hold (--max-sample-bytes): it was skipped"}`, file, i+tc.firstLine, i, bound)
+				if got[i] != msg {
+					t.Errorf("%s, sample %d of %d bytes, over the bound %d:\n got %s\nwant %s", tc.name, i, len(l), bound, got[i], msg)
+				}
+			}
+			if wantErr := fmt.Sprintf("agentcheck eval: %d of %d samples could not be scored\n", over, len(lines)); stderr != wantErr || code != exitFailed {
+				t.Errorf("%s: exit %d, stderr %q; want %d, %q", tc.name, code, stderr, exitFailed, wantErr)
+			}
+		}
+		if over == 0 || over == len(lines) {
+			t.Fatalf("%s: %d of %d samples over the bound %d: the test tells nothing", tc.name, over, len(lines), bound)
+		}
+	}
+	for _, v := range []string{"0", "-1"} {
+		if _, stderr, code := runAgentcheck(t, "", "eval", "--max-sample-bytes", v); code != exitUsage || !strings.Contains(stderr, "--max-sample-bytes must be at least 1, got "+v) {
+			t.Errorf("--max-sample-bytes %s: exit %d, %q", v, code, stderr)
+		}
+	}
+}
