@@ -97,6 +97,31 @@ func shapeMakers() []shapeMaker {
 			body := randomOf(r, alnum+"+/", 64)
 			return "-----BEGIN RSA PRIVATE KEY-----\n" + body + "\n" + randomOf(r, alnum+"+/", 64) + "\n-----END RSA PRIVATE KEY-----", body
 		}},
+		{"Discord bot token", func(r *rand.Rand) (string, string) {
+			id := randomOf(r, "123456789", 1) + randomOf(r, "0123456789", 16+r.IntN(4))
+			s := base64.RawURLEncoding.EncodeToString([]byte(id)) + "." + randomOf(r, alnum+"_-", 6) + "." + randomOf(r, alnum+"_-", 27+r.IntN(12))
+			return s, s
+		}},
+		{"Authorization header as text", func(r *rand.Rand) (string, string) {
+			s := randomOf(r, alnum+"._~+/-", 8+r.IntN(56))
+			scheme := []string{"Bot ", "Token ", "Basic ", "SSWS ", ""}[r.IntN(5)]
+			return []string{"authorization: ", "Authorization=", `"Authorization": "`}[r.IntN(3)] + scheme + s, s
+		}},
+		prefixed("OpenAI session key", "sess-", alnum, 40),
+		prefixed("Amazon Bedrock API key", "ABSKQmVkcm9ja0FQSUtleS", alnum+"+/", 56),
+		{"Firebase Cloud Messaging server key", func(r *rand.Rand) (string, string) {
+			s := randomOf(r, alnum+"_-", 11) + ":APA91b" + randomOf(r, alnum+"_-", 134)
+			return s, s
+		}},
+		prefixed("Google OAuth refresh token", "1//0", alnum+"_-", 100),
+		{"Terraform Cloud token", func(r *rand.Rand) (string, string) {
+			s := randomOf(r, alnum, 14) + ".atlasv1." + randomOf(r, alnum+"_-", 67)
+			return s, s
+		}},
+		{"PuTTY private key", func(r *rand.Rand) (string, string) {
+			lines := randomOf(r, alnum+"+/", 64)
+			return "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 1\nAAAAC3NzaC1lZDI1NTE5\nPrivate-Lines: 1\n" + lines + "\nPrivate-MAC: " + randomOf(r, hexDigits, 64), lines
+		}},
 		{"connection string password", func(r *rand.Rand) (string, string) {
 			pw := randomOf(r, alnum, 14) + "!"
 			return "postgres://app:" + pw + "@db.internal:5432/shop", pw

@@ -88,6 +88,9 @@ func leaks() []leak {
 		{"Bitbucket token", k("ATBB", 40)},
 		{"Telegram bot token", "7123456789:AA" + k("", 33)},
 		{"Meta access token", k("EAAG", 120)},
+		{"Discord bot token", base64.RawURLEncoding.EncodeToString([]byte("1087654321098765432")) + ".Gx7yZ2." + k("", 38)},
+		{"Firebase Cloud Messaging server key", k("AAAA", 7) + ":APA91b" + k("", 134)},
+		{"Terraform Cloud token", k("", 14) + ".atlasv1." + k("", 67)},
 	} {
 		text := "my key is " + shape.key + " ok"
 		if strings.HasPrefix(shape.key, "services/") {
@@ -101,6 +104,8 @@ func leaks() []leak {
 		leak{"Telegram bot token in a Bot API path", bot, "Telegram bot token", func(it *cassette.Interaction) {
 			it.Request.URL = "https://api.telegram.org/bot" + bot + "/sendMessage"
 		}},
+		leak{"Authorization header in a log line", k("", 40), "authorization value", inContent("2026/11/26 DEBUG > Authorization: Bot " + k("", 40) + " (discord)")},
+		leak{"Basic credentials in prose", base64.StdEncoding.EncodeToString([]byte("bob:" + pw)), "authorization value", inContent("send authorization=Basic " + base64.StdEncoding.EncodeToString([]byte("bob:"+pw)) + ", then retry")},
 		leak{"postgres connection string", pw, "password in a connection string", inContent("connect with postgres://app:" + pw + "@db.internal:5432/shop")},
 		leak{"redis connection string", pw, "password in a connection string", inResponse("text/plain", "cache at redis://:"+pw+"@cache:6379/0")},
 		leak{"azure AccountKey", k("", 86) + "==", "AccountKey=", inResponse("text/plain",
@@ -275,6 +280,7 @@ func lookalikes() []leak {
 		{name: "templates and punctuation", edit: inContent("to_sign = f\"{msg_id}.{timestamp}.{payload}\"\ngpg --detach-sign opentelemetry-go-$VERSION.tar.gz\n" +
 			`If the request is \"https://example.com/act?api_key=\", \"api_key\" is the name.` + "\nSet-Cookie: theme=dark; Path=/api/v1; Max-Age=3600\n" + `{"Set-Cookie":"lang=en; Domain=.x.example"}`)},
 		{name: "labels as arguments", edit: inContent(`form.add("password", "Enter your password"); t("api_key", "API key"); headers.get("Authorization", "")`)},
+		{name: "authorization prose", edit: inContent("Authorization: required. Set the Authorization: Bearer header; authorization=approved, Authorization: AWS4-HMAC-SHA256 names the algorithm.")},
 		{name: "password policy words", edit: func(it *cassette.Interaction) {
 			it.Request.Body = `{"password_min_length":12,"password_required":true,"is_secret":false,"secret_name":"prod-db","api_key_id":"key_123"}`
 		}},

@@ -42,7 +42,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			if !set.has(i) {
 				continue
 			}
-			for _, m := range f.re.get().FindAllStringSubmatchIndex(s, -1) {
+			for _, m := range f.matches(s) {
 				// The secret is the group that matched, when the format
 				// has groups (of alternatives, one matches), else the match.
 				start, end := m[0], m[1]

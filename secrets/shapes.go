@@ -32,6 +32,18 @@ type keyFormat struct {
 	plain bool
 	// valid, when set, must hold for a match to be a secret.
 	valid func(secret string) bool
+	// find, when set, finds what re matches, faster: re then only
+	// documents it (and FuzzFormatHints holds the hints to it).
+	find func(s string) [][]int
+}
+
+// matches are the submatch indexes of f's matches in s, as
+// regexp.FindAllStringSubmatchIndex gives them.
+func (f *keyFormat) matches(s string) [][]int {
+	if f.find != nil {
+		return f.find(s)
+	}
+	return f.re.get().FindAllStringSubmatchIndex(s, -1)
 }
 
 // lazyRegexp is a regexp compiled on its first use, so that a program
@@ -167,6 +179,18 @@ var keyFormats = []keyFormat{
 	prefixed("PlanetScale token", 30, "pscale_tkn_", "pscale_pw_", "pscale_oauth_"),
 	prefixed("Prefect or Readme key", 30, "pnu_", "rdme_"),
 	prefixed("Typeform token", 30, "tfp_"),
+	prefixed("OpenAI session key", 32, "sess-"),
+	// Amazon Bedrock API keys: the long-term one is "ABSK" and
+	// "BedrockAPIKey-…" in base64, the short-term one a presigned URL in
+	// base64.
+	{name: "Amazon Bedrock API key", hints: []string{"ABSKQmVkcm9ja0FQSUtleS", "bedrock-api-key-"},
+		re: lazy(`\b(?:ABSKQmVkcm9ja0FQSUtleS|bedrock-api-key-)[A-Za-z0-9+/]{20,}={0,2}`)},
+	{name: "Firebase Cloud Messaging server key", hints: []string{":APA91b"}, re: lazy(`\b[A-Za-z0-9_-]{7,11}:APA91b[A-Za-z0-9_-]{100,}`)},
+	{name: "Google OAuth refresh token", hints: []string{"1//0"}, re: lazy(`\b1//0[A-Za-z0-9_-]{40,}`)},
+	{name: "Terraform Cloud token", hints: []string{".atlasv1."}, re: lazy(`\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`)},
+	// A PuTTY key file's private lines (base64, one line or several).
+	{name: "PuTTY private key", hints: []string{"Private-Lines:"}, plain: true,
+		re: lazy(`Private-Lines: *[0-9]+(?:\r?\n|\\+[nr])((?:[A-Za-z0-9+/=]|\r?\n|\\+[nr])+?)(?:\r?\n|\\+[nr])?Private-MAC`)},
 	{name: "Twilio API key", hints: []string{"SK"}, re: lazy(`\bSK[0-9a-f]{32}\b`)},
 	{name: "Meta access token", hints: []string{"EAA"}, re: lazy(`\bEAA[A-Za-z0-9]{60,}`)},
 	{name: "Mailchimp API key", hints: []string{"-us0", "-us1", "-us2", "-us3", "-us4", "-us5", "-us6", "-us7", "-us8", "-us9"}, re: lazy(`\b[0-9a-f]{32}-us[0-9]{1,2}\b`)},
@@ -179,6 +203,17 @@ var keyFormats = []keyFormat{
 	// its secret part starts with "AA".
 	{name: "Telegram bot token", hints: []string{"bot", ":AA"}, re: lazy(`bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})|\b([0-9]{8,10}:AA[A-Za-z0-9_-]{33})\b`)},
 	{name: "bearer token", fold: "bearer", re: lazy(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
+	// The value of an Authorization header written as text, anywhere (a
+	// log line, a curl command, prose), after its scheme if it has one
+	// (Bot, Token, Basic, SSWS): an algorithm's name is a scheme too
+	// (AWS4-HMAC-SHA256, whose signature is a format of its own), and the
+	// token must mix letters and digits, as "required" does not.
+	{name: "authorization value", fold: "authorization", valid: notAlgorithm,
+		re: lazy(`(?i)\bauthorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:bot|token|basic|bearer|apikey|key|ssws|sharedaccesssignature|digest)[ \t]+)?([A-Za-z0-9._~+/-]{8,}=*)`)},
+	// A Discord bot token: three base64url parts joined by dots, the first
+	// the bot's numeric id in base64 (which find checks).
+	{name: "Discord bot token", hints: []string{"."}, find: discordTokens,
+		re: lazy(`(?:^|[^A-Za-z0-9_-])([MNO][A-Za-z0-9_-]{22,26}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:$|[^A-Za-z0-9_-])`)},
 	// A .netrc entry (curl, git, ftp read it): machine HOST [login USER]
 	// password PASSWORD, on one line or several.
 	{name: "password in a .netrc entry", hints: []string{"machine"}, plain: true,
@@ -675,4 +710,55 @@ func cookieValue(v string) bool {
 		}
 	}
 	return false
+}
+
+// notAlgorithm: v is no algorithm's name (AWS4-HMAC-SHA256 starts an
+// Authorization header's value as a scheme does).
+func notAlgorithm(v string) bool {
+	return !algorithmName(v) && !strings.Contains(strings.ToUpper(v), "HMAC-SHA")
+}
+
+// tokenByte is a byte of base64url, as tokens are written.
+func tokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// discordTokens finds Discord bot tokens at each "." of s: a part of 23 to
+// 27 base64url characters that decodes to a numeric id of 17 digits or
+// more, "." and 6 characters, "." and 27 to 38 characters, each part a
+// whole run of base64url.
+func discordTokens(s string) [][]int {
+	var out [][]int
+	for i := range indexes(s, ".") {
+		if i+8 > len(s) || s[i+7] != '.' {
+			continue
+		}
+		mid := true
+		for j := i + 1; j < i+7; j++ {
+			mid = mid && tokenByte(s[j])
+		}
+		if !mid {
+			continue
+		}
+		start := i
+		for start > 0 && i-start <= 27 && tokenByte(s[start-1]) {
+			start--
+		}
+		end := i + 8
+		for end < len(s) && end-i-8 <= 38 && tokenByte(s[end]) {
+			end++
+		}
+		if n := i - start; n < 23 || n > 27 || start > 0 && tokenByte(s[start-1]) || strings.IndexByte("MNO", s[start]) < 0 {
+			continue
+		}
+		if n := end - i - 8; n < 27 || n > 38 || end < len(s) && tokenByte(s[end]) {
+			continue
+		}
+		id, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(s[start:i], "="))
+		if err != nil || len(id) < 17 || strings.IndexFunc(string(id), func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+			continue
+		}
+		out = append(out, []int{start, end})
+	}
+	return out
 }

@@ -1,7 +1,9 @@
 package secrets
 
 import (
+	"encoding/base64"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -26,6 +28,7 @@ func FuzzFormatHints(f *testing.F) {
 	f.Add("-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----")
 	f.Add("bot123456789:" + mixed)
 	f.Add("eyJhbGciOi.eyJzdWIiOi.sig")
+	f.Add("MTA4NzY1NDMyMTA5ODc2NTQz.GxYz12." + mixed[:30])
 	f.Fuzz(func(t *testing.T, s string) {
 		t.Parallel() // the seeds at once; no effect when fuzzing
 		set := formatsIn(s)
@@ -64,5 +67,50 @@ func TestContainsFold(t *testing.T) {
 			b.WriteString(alphabet[r.IntN(len(alphabet))])
 		}
 		check(b.String())
+	}
+}
+
+// TestDiscordTokensFindWhatTheRegexpMatches: the Discord format's finder
+// finds, in generated texts, exactly the regexp's matches whose first part
+// is a numeric id in base64, and no token whose id is not one.
+func TestDiscordTokensFindWhatTheRegexpMatches(t *testing.T) {
+	f := keyFormats[slices.IndexFunc(keyFormats, func(k keyFormat) bool { return k.name == "Discord bot token" })]
+	r := rand.New(rand.NewPCG(3, 9))
+	const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+	run := func(alphabet string, n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	found := 0
+	for range 3000 {
+		var id string
+		switch r.IntN(3) {
+		case 0: // a numeric id: a token
+			id = base64.RawURLEncoding.EncodeToString([]byte(run("123456789", 1) + run("0123456789", 15+r.IntN(7))))
+		case 1: // the same shape, no id
+			id = run("MNO", 1) + run(b64, 21+r.IntN(7))
+		default: // an id of letters
+			id = base64.RawURLEncoding.EncodeToString([]byte(run("abcdefgh", 16+r.IntN(4))))
+		}
+		text := run(" ,;:\"'(x", r.IntN(3)) + id + "." + run(b64, 5+r.IntN(3)) + "." + run(b64, 25+r.IntN(16)) + run(" ,;\")'.", r.IntN(3))
+		var want [][]int
+		for _, m := range f.re.get().FindAllStringSubmatchIndex(text, -1) {
+			m = m[2:]
+			if d, err := base64.RawURLEncoding.DecodeString(text[m[0] : strings.IndexByte(text[m[0]:], '.')+m[0]]); err == nil &&
+				len(d) >= 17 && strings.Trim(string(d), "0123456789") == "" {
+				want = append(want, m)
+			}
+		}
+		got := discordTokens(text)
+		found += len(got)
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("Expected discordTokens(%q) to be %v, as the regexp says, but it is %v", text, want, got)
+		}
+	}
+	if found < 100 {
+		t.Fatalf("Expected at least 100 tokens among the generated texts, but %d were found", found)
 	}
 }
