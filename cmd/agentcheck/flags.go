@@ -21,6 +21,11 @@ import (
 // flight holds a goroutine, its requests and a connection.
 const maxJudgeConcurrency = 256
 
+// maxWorkers bounds --workers: each worker holds two batches (up to
+// batchText and a sample each), and the tool-call metrics are CPU-bound, so
+// workers past the machine's cores add memory, not speed.
+const maxWorkers = 256
+
 // parseInterleaved parses args with fs, flags and file names in any order:
 // the flag package alone stops at the first file name. A bool flag written
 // without "=" takes the next argument as its value when that is true or
@@ -77,7 +82,7 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	fs.BoolVar(&opts.turnAware, "turn-aware", false, "")
 	var formatName report.Format
 	fs.TextVar(&formatName, "format", report.Table, "")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "")
+	workers := fs.Int("workers", min(runtime.GOMAXPROCS(0), maxWorkers), "")
 	maxSample := fs.Int("max-sample-bytes", defaultMaxSample, "")
 	topicMode := fs.String("topic-mode", "f1", "")
 	var models stringsFlag
@@ -114,8 +119,8 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	if err != nil {
 		return cfg, nil, fmt.Errorf("--arg-similarity: %v", err)
 	}
-	if *workers < 1 {
-		return cfg, nil, fmt.Errorf("--workers must be at least 1, got %d", *workers)
+	if *workers < 1 || *workers > maxWorkers {
+		return cfg, nil, fmt.Errorf("--workers must be between 1 and %d, got %d", maxWorkers, *workers)
 	}
 	cfg.workers = *workers
 	if *maxSample < 1 {

@@ -157,9 +157,9 @@ Flags:
                           from the last chat span's gen_ai.input.messages and
                           gen_ai.output.messages, the references from the root
                           span's agentcheck.reference_tool_calls)
-  --workers N             samples are parsed and scored on N goroutines
-                          (default: the number of CPUs; judged runs use
-                          --judge-concurrency instead)
+  --workers N             samples are parsed and scored on N goroutines, 1 to
+                          256 (default: the number of CPUs, up to 256; judged
+                          runs use --judge-concurrency instead)
   --max-sample-bytes N    the most bytes one sample may hold (default 64 MiB,
                           67108864): a larger one is an error of its own, its
                           bytes skipped unread, and the samples after it are

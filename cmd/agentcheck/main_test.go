@@ -527,7 +527,8 @@ func TestUsage(t *testing.T) {
 		{args: []string{"eval", "--arg-similarity", "cosine"}, code: 2, error: `unknown string similarity "cosine"`},
 		{args: []string{"eval", "--format", "csv"}, code: 2, error: `unknown format "csv" (want table, jsonl, json, junit, markdown or html)`},
 		{args: []string{"eval", "--strict-order=maybe"}, code: 2, error: "invalid boolean value"},
-		{args: []string{"eval", "--workers", "0"}, code: 2, error: "--workers must be at least 1"},
+		{args: []string{"eval", "--workers", "0"}, code: 2, error: "--workers must be between 1 and 256, got 0"},
+		{args: []string{"eval", "--workers", "257"}, code: 2, error: "--workers must be between 1 and 256, got 257"},
 		{args: []string{"eval", "--verbose"}, code: 2, error: "flag provided but not defined: -verbose"},
 	}
 	for _, tt := range tests {
