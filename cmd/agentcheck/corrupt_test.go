@@ -75,3 +75,59 @@ func TestACorruptedLineLosesNoOtherSample(t *testing.T) {
 		}
 	}
 }
+
+// In a JSON array of samples, a sample corrupted at random cannot hide the
+// samples before it: their output is the clean file's, whatever the
+// corruption does to the framing after it; the run fails or the corrupted
+// sample still reads, and each error names the file and a line.
+func TestACorruptedArraySampleLosesNoSampleBeforeIt(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(26, 12))
+	noise := []byte("\"{}[]\\,:0aé\x00\x7f\xff ")
+	for round := range 120 {
+		n := 1 + rng.IntN(10)
+		lines := synthLines(n, uint64(round))
+		clean := writeFile(t, "clean.json", "[\n"+strings.Join(lines, ",\n")+"\n]\n")
+		cleanOut, _, _ := runAgentcheck(t, "", "eval", "--format", "jsonl", clean)
+		want := strings.Split(strings.TrimSuffix(cleanOut, "\n"), "\n")
+
+		i := rng.IntN(n)
+		bad := []byte(lines[i])
+		p := rng.IntN(len(bad))
+		var how string
+		switch rng.IntN(3) {
+		case 0:
+			bad, how = bad[:p], fmt.Sprintf("cut at %d", p)
+		case 1:
+			c := noise[rng.IntN(len(noise))]
+			bad, how = append(bad[:p:p], append([]byte{c}, bad[p:]...)...), fmt.Sprintf("%q put in at %d", c, p)
+		default:
+			bad, how = append(bad[:p:p], bad[p+1:]...), fmt.Sprintf("byte %d taken out", p)
+		}
+		corrupted := append([]string(nil), lines...)
+		corrupted[i] = string(bad)
+		file := writeFile(t, "data.json", "[\n"+strings.Join(corrupted, ",\n")+"\n]\n")
+		out, stderr, code := runAgentcheck(t, "", "eval", "--format", "jsonl", file)
+		got := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(got) < i {
+			t.Fatalf("round %d, sample %d %s: %d lines of output, fewer than the %d samples before it:\n%s%s", round, i, how, len(got), i, out, stderr)
+		}
+		for j := range i {
+			if got[j] != want[j] {
+				t.Errorf("round %d, sample %d %s: sample %d is %s, clean %s", round, i, how, j, got[j], want[j])
+			}
+		}
+		errs := 0
+		for _, l := range got {
+			if strings.HasPrefix(l, `{"error":`) {
+				errs++
+				if !strings.HasPrefix(l, `{"error":"`+file+`:`) {
+					t.Errorf("round %d, sample %d %s: an error that names no file and line: %s", round, i, how, l)
+				}
+			}
+		}
+		if (errs > 0) != (code == exitFailed) || (code != exitOK && code != exitFailed) {
+			t.Errorf("round %d, sample %d %s: exit %d with %d errors; stderr %q", round, i, how, code, errs, stderr)
+		}
+	}
+}
