@@ -59,10 +59,12 @@ type htmlPage struct {
 	Title             string
 	Started, Duration string
 	Metrics           []htmlMetric
-	// Failing counts the failing and erring cases, Flaky the flaky ones;
-	// Show is the filter the page opens with.
-	Failing, Flaky int
-	Show           string
+	// Failing counts the failing and erring cases, Flaky the flaky ones,
+	// FailingSamples the failing and erring cases that are samples (not an
+	// input not read to the end, Run.Unread); Show is the filter the page
+	// opens with.
+	Failing, Flaky, FailingSamples int
+	Show                           string
 	// Full are the cases shown in full, failing first; Capped counts the
 	// failing and flaky cases summarised because Full was full, capped are
 	// those of them kept whole (flaky ones, past the failing ones).
@@ -198,6 +200,7 @@ func newHTMLPage(r *Run, h *htmlCases) *htmlPage {
 		p.Metrics = append(p.Metrics, newHTMLMetric(m))
 	}
 	p.Failing, p.Flaky = h.nFailing, h.nFlaky
+	p.FailingSamples = max(0, h.nFailing-r.Unread)
 	switch {
 	case p.Failing > 0:
 		p.Show = "failing"

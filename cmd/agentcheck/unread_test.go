@@ -80,6 +80,15 @@ func TestAnInputNotReadIsNoSample(t *testing.T) {
 					t.Errorf("the table does not end with %q:\n%s", summary, table)
 				}
 
+				html, _, _ := runAgentcheck(t, "", append([]string{"eval", "--format", "html"}, tc.files...)...)
+				verdict := fmt.Sprintf("FAIL · %d cases · %d failing (%d could not be scored) · 0 flaky", tc.want.Samples, tc.want.Errors, tc.want.Errors)
+				if tc.want.Unread > 0 {
+					verdict += " · 1 input not read to the end"
+				}
+				if !strings.Contains(html, ">"+verdict+"</div>") {
+					t.Errorf("the html page's verdict is not %q", verdict)
+				}
+
 				junit, _, _ := runAgentcheck(t, "", append([]string{"eval", "--format", "junit"}, tc.files...)...)
 				tests := regexp.MustCompile(`<testsuite [^>]*tests="(\d+)"[^>]*errors="(\d+)"`).FindStringSubmatch(junit)
 				if tests == nil {
@@ -97,7 +106,7 @@ func TestAnInputNotReadIsNoSample(t *testing.T) {
 				}
 				shards := shardRuns(t, 3, tc.files...)
 				dir := t.TempDir()
-				for _, format := range []string{"table", "json", "junit"} {
+				for _, format := range []string{"table", "json", "junit", "html", "markdown"} {
 					want := runFor(t, dir, append([]string{"eval", "--format", format}, tc.files...)...)
 					got := runFor(t, dir, append([]string{"merge", "--format", format}, shards...)...)
 					if d := cmp.Diff(want, got); d != "" {
