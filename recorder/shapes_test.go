@@ -122,6 +122,16 @@ func shapeMakers() []shapeMaker {
 			lines := randomOf(r, alnum+"+/", 64)
 			return "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 1\nAAAAC3NzaC1lZDI1NTE5\nPrivate-Lines: 1\n" + lines + "\nPrivate-MAC: " + randomOf(r, hexDigits, 64), lines
 		}},
+		{"anti-forgery token in a page", func(r *rand.Rand) (string, string) {
+			s := randomOf(r, alnum+"+/_-", 20+r.IntN(70))
+			name := []string{"csrf-token", "_csrf", "csrfmiddlewaretoken", "authenticity_token", "__RequestVerificationToken", "XSRF-TOKEN", "csrf_token"}[r.IntN(7)]
+			attr := []string{"content", "value"}[r.IntN(2)]
+			tag := []string{"meta", "input type=\"hidden\""}[r.IntN(2)]
+			if r.IntN(2) == 0 {
+				return "<html><" + tag + " name=\"" + name + "\" " + attr + "=\"" + s + "\"></html>", s
+			}
+			return "<form>\n<" + tag + " " + attr + "='" + s + "'\n  name='" + name + "' /></form>", s
+		}},
 		{"connection string password", func(r *rand.Rand) (string, string) {
 			pw := randomOf(r, alnum, 14) + "!"
 			return "postgres://app:" + pw + "@db.internal:5432/shop", pw

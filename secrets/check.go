@@ -607,7 +607,7 @@ func (s *secretScan) query(at scalar, raw, kind string) {
 			if s.rules.secretValue(name, v, true) {
 				s.report(at, v, name+" "+kind+" "+mask(v))
 			}
-			s.text(at, v, "")
+			s.value(at, v)
 		}
 	}
 }
@@ -622,7 +622,7 @@ func (s *secretScan) params(id int, where, kind string, m *yaml.Node) {
 			if s.rules.secretValue(name, v.Value, true) {
 				s.report(at, v.Value, name+" "+kind+" "+mask(v.Value))
 			}
-			s.text(at, v.Value, "")
+			s.value(at, v.Value)
 		}
 	}
 }
@@ -741,8 +741,18 @@ func (s *secretScan) json(at scalar, v any) {
 	case string:
 		// Decoded, a string shows what its escapes hid: JSON inside JSON,
 		// a key right after "\n".
-		s.text(at, v, "")
+		s.value(at, v)
 	}
+}
+
+// value reports the secrets of a value that may be JSON (a JSON string, a
+// form field, a query parameter): in its decoded strings, as the recorder
+// reads them (Redactor.valueText), and in its text.
+func (s *secretScan) value(at scalar, v string) {
+	if inner, ok := nestedJSON(v); ok {
+		s.json(at, inner)
+	}
+	s.text(at, v, "")
 }
 
 // walkPath calls visit with each value at segs, as redactPath reaches them.

@@ -172,7 +172,7 @@ func TestCheckFindsEachKindOfLeak(t *testing.T) {
 		{"Postman variable, members sorted apart", respBody(`{"values":[{"enabled":true,"key":"apiKey","type":"secret","value":"` + hexKey + `"}]}`), hexKey, "response body", `"apiKey" value "3f9a…"`},
 		{"a Python dict in tool call arguments", reqBody(`{"tool_calls":[{"function":{"name":"python","arguments":"{\"code\":\"client = Client({'api_key': '` + hexKey + `'})\"}"}}]}`), hexKey, "request body", `api_key="3f9a…"`},
 		{"a password field's value in a page", respBody(`<form><input type="password" name="pw" value="` + password + `"></form>`), password, "response body", `"password" value "hunt…"`},
-		{"a token after its scheme in a JSON string", reqBody(`{"note":"{\"Authorization\": \"Token ` + hexKey + `\"}"}`), hexKey, "request body", `authorization value "3f9a…"`},
+		{"a token after its scheme in a JSON string", reqBody(`{"note":"{\"Authorization\": \"Token ` + hexKey + `\"}"}`), hexKey, "request body", `"Authorization" field "Token 3f9a…"`},
 		{"mysql's -p<password> in a shell tool call", reqBody(`{"tool_calls":[{"function":{"name":"shell","arguments":"{\"cmd\":\"mysql -u root -p` + password + ` shop\"}"}}]}`), password, "request body", `-p "hunt…"`},
 		{"JWT", respBody(`{"id_token_hint":"` + jwt + `"}`), jwt, "response body", `JWT "eyJh…"`},
 		{"api_key JSON field", reqBody(`{"model":"m","api_key":"` + hexKey + `"}`), hexKey, "request body", `"api_key" field "3f9a…"`},

@@ -71,10 +71,12 @@ func codeAssignment(s string, i int) (assignment, bool) {
 // tag says what the value is in another attribute: `<input type="password"
 // value="…">`, `<input name="api_key" value="…">`, `<add key="ApiKey"
 // value="…" />` (a .NET config), a name/value pair written as attributes
-// (pairName). Attributes may be quoted or not and be on lines of their
+// (pairName); a meta tag's content the same way (`<meta name="csrf-token"
+// content="…">`). Attributes may be quoted or not and be on lines of their
 // own; entities in the value are not decoded.
 func attributePair(s string, i int) (assignment, bool) {
-	if i < 6 || !strings.EqualFold(s[i-5:i], "value") || !tagSpace(s[i-6]) {
+	if !(i >= 6 && strings.EqualFold(s[i-5:i], "value") && tagSpace(s[i-6]) ||
+		i >= 8 && strings.EqualFold(s[i-7:i], "content") && tagSpace(s[i-8])) {
 		return assignment{}, false
 	}
 	vs, ve, ok := attributeValue(s, i+1)

@@ -55,13 +55,31 @@ func (x *Redactor) pairs(s string, escape bool, rest func(string) (string, bool)
 }
 
 // escapedText is Text of plain, a parameter's value v unescaped, when
-// the escapes changed it (else ok is false: the text of v is scanned as
-// it is) and it holds a secret.
+// the escapes changed it or it is JSON (else ok is false: the text of v is
+// scanned as it is) and it holds a secret; JSON is read decoded, as the
+// check reads it (valueText).
 func (x *Redactor) escapedText(v, plain string) (string, bool) {
 	if plain == v {
-		return "", false
+		if _, ok := nestedJSON(plain); !ok {
+			return "", false
+		}
 	}
-	return x.text(plain)
+	return x.valueText(plain)
+}
+
+// valueText is Text of a value that may be JSON (a form field's, a query
+// parameter's): its decoded strings scrubbed first, as a JSON body's are.
+func (x *Redactor) valueText(v string) (string, bool) {
+	changed := false
+	if inner, ok := nestedJSON(v); ok {
+		if inner = x.json(inner, "", &changed); changed {
+			v = string(encodeJSON(inner))
+		}
+	}
+	if t, ok := x.text(v); ok {
+		return t, true
+	}
+	return v, changed
 }
 
 // formLike: b is a form by its Content-Type or by its look, whatever the

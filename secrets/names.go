@@ -220,7 +220,7 @@ var compoundSuffixes = []string{
 	"subscriptionkey", "secretaccesskey", "webhooksecret", "signingsecret", "signingkey", "masterkey",
 	"encryptionkey", "accountkey", "sharedsecret", "appsecret", "consumersecret", "bottoken", "privatetoken",
 	"securitytoken", "sharedaccesskey", "licensekey", "servicekey", "adminkey", "secrettoken", "oauthtoken",
-	"oauthsignature", "tokensecret",
+	"oauthsignature", "tokensecret", "csrftoken", "xsrftoken", "middlewaretoken", "verificationtoken",
 }
 
 // passOwners are what a "pass" is a password of (db_pass, SMTP_PASS,
@@ -333,6 +333,8 @@ func nameKindOf(name string) nameKind {
 			return weakName
 		}
 		return strongName
+	case last == "csrf" || last == "xsrf":
+		return weakName // a form's anti-forgery token: _csrf, X-XSRF
 	case last == "authorization" || last == "auth" || last == "pwd" || last == "pass" && slices.Contains(passOwners, qual):
 		return weakName // db_pass, SMTP_PASS; first_pass, judge_pass grade
 	case len(words) == 1 && slices.ContainsFunc(compoundSuffixes, func(s string) bool { return strings.HasSuffix(last, s) }):
@@ -379,7 +381,7 @@ func mayBeSecretName(name string) bool {
 var secretTrigrams = sync.OnceValue(func() *[26 * 26 * 26]bool {
 	var t [26 * 26 * 26]bool
 	for _, f := range []string{"key", "tok", "sec", "pas", "pwd", "aut", "cre", "sig", "cod", "ses", "app", "sid",
-		"coo", "dsn", "jwt", "url", "uri", "sas", "hoo", "ear", "str", "con", "ssw", "mne", "phr"} {
+		"coo", "dsn", "jwt", "url", "uri", "sas", "hoo", "ear", "str", "con", "ssw", "mne", "phr", "srf"} {
 		i, _ := trigramIndex(f)
 		t[i] = true
 	}

@@ -104,6 +104,13 @@ func leaks() []leak {
 		leak{"Telegram bot token in a Bot API path", bot, "Telegram bot token", func(it *cassette.Interaction) {
 			it.Request.URL = "https://api.telegram.org/bot" + bot + "/sendMessage"
 		}},
+		leak{"CSRF meta tag", k("", 43), `"csrf-token" value`, inResponse("text/html", `<head><meta content="`+k("", 43)+`" name="csrf-token"></head>`)},
+		leak{"Django's CSRF input", k("", 64), `"csrfmiddlewaretoken" value`, inResponse("text/html", `<input type="hidden" name="csrfmiddlewaretoken" value="`+k("", 64)+`">`)},
+		leak{"a page in Go-encoded tool-call arguments", k("", 40), `"_csrf" value`, func(it *cassette.Interaction) {
+			args, _ := json.Marshal(map[string]string{"html": `<form><input type="hidden" name="_csrf" value="` + k("", 40) + `"></form>`})
+			body, _ := json.Marshal(map[string]any{"tool_calls": []any{map[string]any{"function": map[string]string{"name": "fill", "arguments": string(args)}}}})
+			it.Request.Body = string(body) // both levels written with \u003c for "<", as Go's encoding/json writes them
+		}},
 		leak{"Authorization header in a log line", k("", 40), "authorization value", inContent("2026/11/26 DEBUG > Authorization: Bot " + k("", 40) + " (discord)")},
 		leak{"Basic credentials in prose", base64.StdEncoding.EncodeToString([]byte("bob:" + pw)), "authorization value", inContent("send authorization=Basic " + base64.StdEncoding.EncodeToString([]byte("bob:"+pw)) + ", then retry")},
 		leak{"postgres connection string", pw, "password in a connection string", inContent("connect with postgres://app:" + pw + "@db.internal:5432/shop")},
@@ -280,6 +287,7 @@ func lookalikes() []leak {
 		{name: "templates and punctuation", edit: inContent("to_sign = f\"{msg_id}.{timestamp}.{payload}\"\ngpg --detach-sign opentelemetry-go-$VERSION.tar.gz\n" +
 			`If the request is \"https://example.com/act?api_key=\", \"api_key\" is the name.` + "\nSet-Cookie: theme=dark; Path=/api/v1; Max-Age=3600\n" + `{"Set-Cookie":"lang=en; Domain=.x.example"}`)},
 		{name: "labels as arguments", edit: inContent(`form.add("password", "Enter your password"); t("api_key", "API key"); headers.get("Authorization", "")`)},
+		{name: "page metadata", edit: inResponse("text/html", `<meta name="csrf-param" content="authenticity_token"><meta name="description" content="Reset your password with a token"><input type="hidden" name="_csrf" value="enabled"><meta name="csrf-token" content="">`)},
 		{name: "authorization prose", edit: inContent("Authorization: required. Set the Authorization: Bearer header; authorization=approved, Authorization: AWS4-HMAC-SHA256 names the algorithm.")},
 		{name: "password policy words", edit: func(it *cassette.Interaction) {
 			it.Request.Body = `{"password_min_length":12,"password_required":true,"is_secret":false,"secret_name":"prod-db","api_key_id":"key_123"}`

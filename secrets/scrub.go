@@ -378,6 +378,9 @@ func (x *Redactor) jsonCredentials(v any, key string, add func(v, from string)) 
 			add(v, strconv.Quote(key)+" field")
 			return true
 		}
+		if inner, ok := nestedJSON(v); ok {
+			found = x.jsonCredentials(inner, "", add) || found
+		}
 		for _, sp := range x.spans(v) {
 			add(v[sp.start:sp.end], "request body secret")
 			found = true
@@ -683,12 +686,26 @@ func (x *Redactor) json(v any, key string, changed *bool) any {
 			*changed = true
 			return x.replacement(v)
 		}
-		if s, ok := x.text(v); ok {
+		// JSON in a string (tool-call arguments) is read decoded, as the
+		// check reads it: its escapes (\u003c, \u0026, \") hide nothing
+		// then.
+		if s, ok := x.valueText(v); ok {
 			*changed = true
 			return s
 		}
 	}
 	return v
+}
+
+// nestedJSON is the value of v, a string that holds a JSON object or array
+// (tool-call arguments, a tool's JSON output), decoded.
+func nestedJSON(v string) (any, bool) {
+	t := strings.TrimSpace(v)
+	if len(t) < 2 || !(t[0] == '{' && t[len(t)-1] == '}' || t[0] == '[' && t[len(t)-1] == ']') {
+		return nil, false
+	}
+	inner, err := decodeJSON([]byte(t))
+	return inner, err == nil
 }
 
 // lines scrubs NDJSON or server-sent events line by line: a JSON line (an

@@ -201,7 +201,7 @@ var keyFormats = []keyFormat{
 	{name: "JWT", hints: []string{"eyJ"}, re: lazy(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`)},
 	// In the Bot API's paths (bot<token>/sendMessage), or on its own, where
 	// its secret part starts with "AA".
-	{name: "Telegram bot token", hints: []string{"bot", ":AA"}, re: lazy(`bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})|\b([0-9]{8,10}:AA[A-Za-z0-9_-]{33})\b`)},
+	{name: "Telegram bot token", hints: []string{"bot", ":AA"}, re: lazy(`bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})|\b([0-9]{8,10}:AA[A-Za-z0-9_-]{33})(?:[^A-Za-z0-9_-]|$)`)},
 	{name: "bearer token", fold: "bearer", re: lazy(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
 	// The value of an Authorization header written as text, anywhere (a
 	// log line, a curl command, prose), after its scheme if it has one
