@@ -132,6 +132,13 @@ func shapeMakers() []shapeMaker {
 			}
 			return "<form>\n<" + tag + " " + attr + "='" + s + "'\n  name='" + name + "' /></form>", s
 		}},
+		{"session id", func(r *rand.Rand) (string, string) {
+			s := randomOf(r, []string{"abcdefghijklmnopqrstuvwxyz0123456789", "0123456789ABCDEF", alnum}[r.IntN(3)], 16+r.IntN(48))
+			name := []string{"session_id", "sessionId", "SESSION_ID", "sessionid", "sid", "session", "PHPSESSID"}[r.IntN(7)]
+			// Where a name says what the value is anywhere in a text: a JSON
+			// member, a URL's query.
+			return []string{`{"` + name + `": "` + s + `"}`, "https://app.example/cb?lang=en&" + name + "=" + s}[r.IntN(2)], s
+		}},
 		{"connection string password", func(r *rand.Rand) (string, string) {
 			pw := randomOf(r, alnum, 14) + "!"
 			return "postgres://app:" + pw + "@db.internal:5432/shop", pw

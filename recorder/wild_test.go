@@ -223,6 +223,7 @@ func wildCleanPlacements() []placement {
 		{name: "accessibility tree", req: post(`{"tree":[{"role":"textbox","name":"Password","value":""},{"role":"button","name":"Password","value":"Show"},{"role":"checkbox","name":"Remember password","value":"false"}]}`)},
 		{name: "one-word values", req: post(`{"api_key":"Show","access_token":"refresh","client_secret":"Hidden","auth_token":"OK","secret":"hidden","token":"none"}`)},
 		{name: "prose about passwords", req: chat("Reset your password from the settings page; the password must be 12 characters. Your API key is shown once. Rotate the secret key yearly.")},
+		{name: "session ids that name things", req: post(`{"session_id":"3f7c9e0a-2b4d-4e6f-8a1b-9c0d2e4f6a8b","sessionId":"sess_8Hk2mQ9xZ4pL7vR1","sid":"SM` + fakeHex40(401)[:32] + `","session":"default","chat_session_id":"run-2024-11-26","session_token_count":12}`)},
 		{name: "ids and hashes", req: post(`{"request_id":"3f7c9e0a-2b4d-4e6f-8a1b-9c0d2e4f6a8b","commit":"` + fakeHex40(400) + `","sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","trace_id":"4bf92f3577b34da6a3ce929d0e0e4736","model":"gpt-4o-2024-08-06"}`)},
 		{name: "model names", req: chat("compare gpt-4o-mini-2024-07-18, claude-3-5-sonnet-20241022, gemini-1.5-pro-002, meta-llama/Llama-3.1-70B-Instruct and sk-learn-style pipelines")},
 		{name: "placeholders", req: chat("export OPENAI_API_KEY=sk-...\nexport ANTHROPIC_API_KEY=<your key>\npassword: ${DB_PASSWORD}\napi_key = os.environ[\"API_KEY\"]")},

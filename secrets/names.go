@@ -146,6 +146,12 @@ const (
 	// when it looks generated, letters and digits mixed, 16 characters or
 	// more (a login's {"token": "…"}, a kubeconfig's token: …).
 	tokenWord
+	// sessionName: a session's id (session_id, sessionid, sid, session),
+	// which is its bearer's credential when the server made it (a
+	// generated value: 16 characters or more, letters and digits mixed,
+	// one token) and an ordinary id when the client did (a UUID, a typed
+	// id such as sess_… or conv-…; see sessionValue).
+	sessionName
 	// phraseName: a wallet's seed phrase (mnemonic, seed_phrase,
 	// recoveryPhrase): its value is one when it is 12 to 24 words of a
 	// seed's alphabet (seedPhrase); a disassembler's {"mnemonic": "mov"}
@@ -235,6 +241,9 @@ var passOwners = []string{
 // recoveryPhrase.
 var phraseOwners = []string{"seed", "recovery", "secret", "backup", "wallet", "mnemonic"}
 
+// sessionWords are one-word names of a session's id.
+var sessionWords = []string{"session", "sessionid", "sid", "sessid", "jsessionid", "phpsessid"}
+
 // passwordWords end a password's name.
 var passwordWords = []string{"password", "passwd", "passphrase", "passcode"}
 
@@ -298,6 +307,8 @@ func nameKindOf(name string) nameKind {
 			return strongName
 		}
 		return notSecret
+	case len(words) == 1 && slices.Contains(sessionWords, last) || last == "id" && qual == "session":
+		return sessionName
 	case slices.Contains(metaWords, last):
 		return notSecret
 	case last == "secret" || last == "secrets":
@@ -359,7 +370,7 @@ var weakParams = []string{
 // paramKind is fieldKind for a query or form parameter.
 func paramKind(name string) nameKind {
 	k := fieldKind(name)
-	if k <= tokenWord && mayBeSecretName(name) && slices.Contains(weakParams, normalizeName(name)) {
+	if k <= sessionName && mayBeSecretName(name) && slices.Contains(weakParams, normalizeName(name)) {
 		return weakName
 	}
 	return k

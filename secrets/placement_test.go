@@ -111,6 +111,8 @@ func leaks() []leak {
 			body, _ := json.Marshal(map[string]any{"tool_calls": []any{map[string]any{"function": map[string]string{"name": "fill", "arguments": string(args)}}}})
 			it.Request.Body = string(body) // both levels written with \u003c for "<", as Go's encoding/json writes them
 		}},
+		leak{"session id in a login answer", fakeHex(32), `"session_id" field`, inResponse("application/json", `{"user":"bob","session_id":"`+fakeHex(32)+`"}`)},
+		leak{"sessionid in a YAML note", k("", 26), "sessionid: ", inContent("cookie jar:\n  sessionid: " + k("", 26) + "\n")},
 		leak{"Authorization header in a log line", k("", 40), "authorization value", inContent("2026/11/26 DEBUG > Authorization: Bot " + k("", 40) + " (discord)")},
 		leak{"Basic credentials in prose", base64.StdEncoding.EncodeToString([]byte("bob:" + pw)), "authorization value", inContent("send authorization=Basic " + base64.StdEncoding.EncodeToString([]byte("bob:"+pw)) + ", then retry")},
 		leak{"postgres connection string", pw, "password in a connection string", inContent("connect with postgres://app:" + pw + "@db.internal:5432/shop")},
@@ -173,7 +175,7 @@ func leaks() []leak {
 		leak{"Set-Cookie line", k("", 32), "Set-Cookie: ", inContent("HTTP/1.1 200 OK\nSet-Cookie: _app_session=" + k("", 32) + "; Path=/; HttpOnly\n")},
 		leak{"a line after an escaped line break", k("", 32), "token: ", inContent(`{"output":"user: bob\ntoken: ` + k("", 32) + `\n"}`)},
 		leak{"Set-Cookie in a JSON header map", k("", 32), `"Set-Cookie" field`, inResponse("application/json", `{"headers":{"Set-Cookie":"sid=`+k("", 32)+`; Path=/; HttpOnly"}}`)},
-		leak{"cookie object", k("", 32), `"cookie" value`, inResponse("application/json", `{"cookies":[{"name":"sessionid","value":"`+k("", 32)+`","domain":".x.example","path":"/"}]}`)},
+		leak{"cookie object", k("", 32), `"sessionid" value`, inResponse("application/json", `{"cookies":[{"name":"sessionid","value":"`+k("", 32)+`","domain":".x.example","path":"/"}]}`)},
 		leak{"exchange signature header", k("", 32), "Cb-Access-Sign header", func(it *cassette.Interaction) { it.Request.Headers["Cb-Access-Sign"] = []string{k("", 32)} }},
 		leak{"seed phrase", "legal winner thank year wave sausage worth useful legal winner thank yellow", `"mnemonic" field`,
 			inJSONField("mnemonic", "legal winner thank year wave sausage worth useful legal winner thank yellow")},
@@ -287,6 +289,7 @@ func lookalikes() []leak {
 		{name: "templates and punctuation", edit: inContent("to_sign = f\"{msg_id}.{timestamp}.{payload}\"\ngpg --detach-sign opentelemetry-go-$VERSION.tar.gz\n" +
 			`If the request is \"https://example.com/act?api_key=\", \"api_key\" is the name.` + "\nSet-Cookie: theme=dark; Path=/api/v1; Max-Age=3600\n" + `{"Set-Cookie":"lang=en; Domain=.x.example"}`)},
 		{name: "labels as arguments", edit: inContent(`form.add("password", "Enter your password"); t("api_key", "API key"); headers.get("Authorization", "")`)},
+		{name: "session ids that name things", edit: inResponse("application/json", `{"session_id":"3f7c9e0a-2b4d-4e6f-8a1b-9c0d2e4f6a8b","sessionId":"sess_8Hk2mQ9xZ4pL7vR1","sid":"SM`+fakeHex(32)+`","session":"default","session_id_2":"abc123"}`)},
 		{name: "page metadata", edit: inResponse("text/html", `<meta name="csrf-param" content="authenticity_token"><meta name="description" content="Reset your password with a token"><input type="hidden" name="_csrf" value="enabled"><meta name="csrf-token" content="">`)},
 		{name: "authorization prose", edit: inContent("Authorization: required. Set the Authorization: Bearer header; authorization=approved, Authorization: AWS4-HMAC-SHA256 names the algorithm.")},
 		{name: "password policy words", edit: func(it *cassette.Interaction) {

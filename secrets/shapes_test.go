@@ -114,3 +114,36 @@ func TestDiscordTokensFindWhatTheRegexpMatches(t *testing.T) {
 		t.Fatalf("Expected at least 100 tokens among the generated texts, but %d were found", found)
 	}
 }
+
+// TestExampleWordsByChanceInAKey: a generated key may hold an example
+// word in mixed case by chance ("LyOURsiat"): it is still a key; written
+// as a word is ("your", "EXAMPLE", "Dummy"), it marks an example.
+func TestExampleWordsByChanceInAKey(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 1))
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	x, _ := Rules{}.Redactor()
+	for range 500 {
+		b := []byte("sk-proj-")
+		for range 48 {
+			b = append(b, alnum[r.IntN(len(alnum))])
+		}
+		b[len(b)-1] = '7' // a digit, as random wants
+		w := []byte(exampleWords[r.IntN(len(exampleWords))])
+		word := string(w)
+		for i := range w {
+			if i%2 == 1 {
+				w[i] -= 'a' - 'A' // mixed case: yOuR
+			}
+		}
+		at := 8 + r.IntN(40-len(w))
+		mixed := string(b[:at]) + string(w) + string(b[at+len(w):])
+		if len(x.spans(mixed)) == 0 {
+			t.Fatalf("Expected %q, holding %q by chance, to be a key", mixed, w)
+		}
+		for _, as := range []string{word, strings.ToUpper(word), strings.ToUpper(word[:1]) + word[1:]} {
+			if example := string(b[:at]) + as + string(b[at+len(as):]); len(x.spans(example)) > 0 {
+				t.Fatalf("Expected %q, holding %q, to be a documented example", example, as)
+			}
+		}
+	}
+}
