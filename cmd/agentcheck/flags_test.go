@@ -6,16 +6,26 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 )
 
+// asCommandEnv, set in the environment of a run of the test binary, makes
+// it the agentcheck command: TestMain runs main, with the arguments given,
+// instead of the tests. The tests that need the command as a process of its
+// own (a closed pipe, --version) run the test binary so (command), the
+// same main as the built command's, where a go build for them linked the
+// command anew on every run of the tests (seconds of CPU).
+const asCommandEnv = "AGENTCHECK_TEST_BINARY_IS_THE_COMMAND"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(asCommandEnv) == "1" {
+		main()
+		return // main exits
+	}
 	// On GitHub Actions every eval the tests run would append to the job's
 	// summary; the tests that want one set their own.
 	os.Unsetenv(stepSummaryEnv)
@@ -25,11 +35,7 @@ func TestMain(m *testing.M) {
 	// (alternating runs of the test binary). The command itself is not
 	// changed: it runs at Go's default in its own process.
 	debug.SetGCPercent(400)
-	code := m.Run()
-	if built.path != "" {
-		os.RemoveAll(filepath.Dir(built.path))
-	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // TestEvalFlagsAnywhere: flags may come after the files, and a bool flag
@@ -117,6 +123,7 @@ func TestVersion(t *testing.T) {
 	}{
 		{&debug.BuildInfo{Main: debug.Module{Path: "github.com/agentcheck/agentcheck", Version: "v1.4.0"}}, true, "agentcheck v1.4.0"},
 		{&debug.BuildInfo{Main: debug.Module{Path: "github.com/agentcheck/agentcheck", Version: "(devel)"}}, true, "agentcheck (devel)"},
+		{&debug.BuildInfo{Main: debug.Module{Path: "github.com/agentcheck/agentcheck", Version: "v0.0.0-20261126201500-86218ed1a2b3+dirty"}}, true, "agentcheck v0.0.0-20261126201500-86218ed1a2b3+dirty"},
 		{&debug.BuildInfo{}, true, "agentcheck (devel)"},
 		{nil, false, "agentcheck (devel)"},
 	} {
@@ -130,43 +137,27 @@ func TestVersion(t *testing.T) {
 			t.Errorf("agentcheck %s: exit %d, stdout %q, stderr %q", arg, code, out, stderr)
 		}
 	}
-	bin := buildAgentcheck(t)
-	out, err := exec.Command(bin, "--version").CombinedOutput()
-	// Built from a checkout: (devel), or the version go build stamps from
-	// the VCS (v0.0.0-DATE-COMMIT, +dirty).
+	// As a process of its own, with the build information go test gave
+	// it: (devel), as a build from a checkout has, or a version (a go build
+	// stamps one from the VCS, v0.0.0-DATE-COMMIT+dirty, as the table's has;
+	// .ci/install-check runs the installed command's, a release's).
+	out, err := command(t, "--version").CombinedOutput()
 	if err != nil || !regexp.MustCompile(`^agentcheck (\(devel\)|v\d+\.\d+\.\d+\S*)\n$`).Match(out) {
-		t.Errorf("the built command's --version: %v, %q", err, out)
+		t.Errorf("the command's --version as a process: %v, %q", err, out)
 	}
 }
 
-var built struct {
-	once sync.Once
-	path string
-	err  error
-	out  []byte
-}
-
-// buildAgentcheck builds the command once for the tests that need a real
-// process.
-func buildAgentcheck(t *testing.T) string {
+// command is exec.Command of the agentcheck command with args, for the
+// tests that need it as a process: the test binary, with asCommandEnv set.
+func command(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the command")
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	built.once.Do(func() {
-		dir, err := os.MkdirTemp("", "agentcheck-test-")
-		if err != nil {
-			built.err = err
-			return
-		}
-		built.path = filepath.Join(dir, "agentcheck")
-		cmd := exec.Command("go", "build", "-o", built.path, ".")
-		built.out, built.err = cmd.CombinedOutput()
-	})
-	if built.err != nil {
-		t.Fatalf("go build: %v\n%s", built.err, built.out)
-	}
-	return built.path
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), asCommandEnv+"=1")
+	return cmd
 }
 
 // TestEvalClosedPipe: when the reader of the output goes away (| head),
@@ -179,14 +170,13 @@ func TestEvalClosedPipe(t *testing.T) {
 	path := writeFile(t, "big.jsonl", input)
 
 	t.Run("process", func(t *testing.T) {
-		bin := buildAgentcheck(t)
 		for _, format := range []string{"jsonl", "table", "json", "junit"} {
 			r, w, err := os.Pipe()
 			if err != nil {
 				t.Fatal(err)
 			}
 			var stderr bytes.Buffer
-			cmd := exec.Command(bin, "eval", path, "--format", format)
+			cmd := command(t, "eval", path, "--format", format)
 			cmd.Stdout, cmd.Stderr = w, &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
