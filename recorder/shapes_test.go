@@ -139,6 +139,18 @@ func shapeMakers() []shapeMaker {
 			// member, a URL's query.
 			return []string{`{"` + name + `": "` + s + `"}`, "https://app.example/cb?lang=en&" + name + "=" + s}[r.IntN(2)], s
 		}},
+		{"AWS SigV4 Authorization as text", func(r *rand.Rand) (string, string) {
+			sig := randomOf(r, hexDigits, 64)
+			return "Authorization: AWS4-HMAC-SHA256 Credential=AKIA" + "IOSFODNN7EXAMPLE/20261126/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=" + sig, sig
+		}},
+		{"presigned URL signature", func(r *rand.Rand) (string, string) {
+			sig := randomOf(r, hexDigits, 64)
+			return "https://b.s3.amazonaws.com/k.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20261126T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature=" + sig, sig
+		}},
+		{"presigned URL session token", func(r *rand.Rand) (string, string) {
+			tok := "IQoJb3JpZ2luX2Vj" + randomOf(r, alnum+"+/", 100+r.IntN(300))
+			return "https://b.s3.amazonaws.com/k.pdf?X-Amz-Security-Token=" + url.QueryEscape(tok) + "&X-Amz-Signature=" + randomOf(r, hexDigits, 64), tok
+		}},
 		{"connection string password", func(r *rand.Rand) (string, string) {
 			pw := randomOf(r, alnum, 14) + "!"
 			return "postgres://app:" + pw + "@db.internal:5432/shop", pw

@@ -44,7 +44,7 @@ func (x *Redactor) dataURLs(s string) []span {
 			continue
 		}
 		if inner := x.spans(string(text)); len(inner) > 0 {
-			out = append(out, span{start, end, inner[0].what + " (in a base64 data URL)", ""})
+			out = append(out, span{start, end, inner[0].what + " (in a base64 data URL)", "", start})
 		}
 	}
 	return out

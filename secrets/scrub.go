@@ -20,6 +20,11 @@ type span struct {
 	start, end int
 	what       string
 	secret     string // the secret itself, when the span is an encoding of it
+	// from is where what tells the secret starts, at or before start: a
+	// format's whole match ("Authorization: Basic …"), an assignment's
+	// name; a stream whose events split there and the secret apart hides
+	// it from each event's own scan (crossings).
+	from int
 }
 
 // spans finds the secrets in a text: matches of the rules' patterns, keys
@@ -34,7 +39,7 @@ func (x *Redactor) spans(s string) []span {
 func (x *Redactor) scan(s string) (out []span, keyed bool) {
 	for _, p := range x.patterns {
 		for _, m := range p.re.FindAllStringIndex(s, -1) {
-			out = append(out, span{m[0], m[1], mask(s[m[0]:m[1]]) + " (rule: pattern " + p.text + ")", ""})
+			out = append(out, span{m[0], m[1], mask(s[m[0]:m[1]]) + " (rule: pattern " + p.text + ")", "", m[0]})
 		}
 	}
 	if set := formatsIn(s); !set.empty() {
@@ -56,7 +61,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 					f.valid != nil && !f.valid(secret) {
 					continue
 				}
-				out = append(out, span{start, end, f.name + " " + mask(secret), ""})
+				out = append(out, span{start, end, f.name + " " + mask(secret), "", m[0]})
 			}
 		}
 	}
@@ -88,7 +93,11 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 		case formPair:
 			what = strconv.Quote(a.name) + " value " + mask(v)
 		}
-		out = append(out, span{a.start, a.end, what, ""})
+		from := a.start
+		if n := strings.LastIndex(s[:a.start], a.name); n >= 0 {
+			from = n
+		}
+		out = append(out, span{a.start, a.end, what, "", from})
 	}
 	for _, k := range x.known {
 		for i := 0; ; {
@@ -96,7 +105,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			if j < 0 {
 				break
 			}
-			out = append(out, span{i + j, i + j + len(k.text), k.what + " " + mask(k.text), k.value})
+			out = append(out, span{i + j, i + j + len(k.text), k.what + " " + mask(k.text), k.value, i + j})
 			i += j + len(k.text)
 		}
 	}
@@ -110,7 +119,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 				if j < 0 {
 					break
 				}
-				out = append(out, span{i + j, i + j + len(secret), mask(secret) + " (rule: func)", ""})
+				out = append(out, span{i + j, i + j + len(secret), mask(secret) + " (rule: func)", "", i + j})
 				i += j + len(secret)
 			}
 		}

@@ -210,6 +210,13 @@ var keyFormats = []keyFormat{
 	// token must mix letters and digits, as "required" does not.
 	{name: "authorization value", fold: "authorization", valid: notAlgorithm,
 		re: lazy(`(?i)\bauthorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:bot|token|basic|bearer|apikey|key|ssws|sharedaccesssignature|digest)[ \t]+)?([A-Za-z0-9._~+/-]{8,}=*)`)},
+	// An AWS Signature Version 4 (or Google's V4, which is longer) as an
+	// Authorization header's Signature= or a presigned URL's
+	// X-Amz-Signature=, and a presigned URL's session token, wherever
+	// the text holds them (a logged header, a URL in a JSON string).
+	{name: "request signature", hints: []string{"Signature=", "signature="}, re: lazy(`(?i)\bsignature=([0-9a-f]{64,})\b`)},
+	{name: "AWS security token", hints: []string{"Security-Token=", "security-token="}, plain: true,
+		re: lazy(`(?i)\bx-amz-security-token=([A-Za-z0-9%+/=_-]{40,})`)},
 	// A Discord bot token: three base64url parts joined by dots, the first
 	// the bot's numeric id in base64 (which find checks).
 	{name: "Discord bot token", hints: []string{"."}, find: discordTokens,

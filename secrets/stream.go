@@ -131,10 +131,13 @@ func (x *Redactor) crossings(ls []string, events bool) []crossing {
 		}
 		text := j.text.String()
 		for _, sp := range x.spans(text) {
+			told := slices.IndexFunc(j.pieces, func(p piece) bool { return p.end > min(sp.from, sp.start) })
 			first := slices.IndexFunc(j.pieces, func(p piece) bool { return p.end > sp.start })
 			last := slices.IndexFunc(j.pieces, func(p piece) bool { return p.end >= sp.end })
-			if first < 0 || last < 0 || first == last {
-				continue // within one piece: the line's own scrubbing sees it
+			if told < 0 || first < 0 || last < 0 || told == last {
+				// Within one piece, what tells it too: the line's own
+				// scrubbing sees it.
+				continue
 			}
 			secret := sp.secret
 			if secret == "" {
