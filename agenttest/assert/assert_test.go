@@ -2,6 +2,7 @@ package assert_test
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,7 +18,14 @@ import (
 
 // The judged assertions and the failing requires use goroutines; none may
 // be left when the tests end.
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		if attrsTest.dir != "" {
+			os.RemoveAll(attrsTest.dir)
+		}
+		os.Exit(code)
+	}))
+}
 
 // recordingT records what the assertions do to a test: the errors, the
 // Helper calls and the attributes. It has a Name, as *testing.T does, so

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
@@ -31,28 +32,62 @@ func goTool(t *testing.T) string {
 	return p
 }
 
+// attrsTest is the test binary of testdata/attrs, built once (go test -c)
+// for the tests that run it; TestMain removes its directory.
+var attrsTest struct {
+	once      sync.Once
+	dir, path string
+	err       error
+	out       []byte
+}
+
+// goTestJSON runs the tests of testdata/attrs as go test -json runs them,
+// with the test flags args (-test.run, -test.artifacts, ...): their test
+// binary, built once, in the package's directory with go test's own flags,
+// its output through test2json. A go test of its own for each test linked
+// the binary anew each time (seconds of CPU). err is the run's; a failed
+// test is an *exec.ExitError.
+func goTestJSON(t *testing.T, args ...string) (stdout []byte, stderr string, err error) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs testdata/attrs with go test; not in -short")
+	}
+	goCmd := goTool(t)
+	attrsTest.once.Do(func() {
+		if attrsTest.dir, attrsTest.err = os.MkdirTemp("", "attrs-test-"); attrsTest.err != nil {
+			return
+		}
+		attrsTest.path = filepath.Join(attrsTest.dir, "attrs.test")
+		// Linked as go test links the binaries it runs.
+		attrsTest.out, attrsTest.err = exec.Command(goCmd, "test", "-c", "-o", attrsTest.path, "-ldflags=-s -w", "./testdata/attrs").CombinedOutput()
+	})
+	if attrsTest.err != nil {
+		t.Fatalf("go test -c ./testdata/attrs: %v\n%s", attrsTest.err, attrsTest.out)
+	}
+	cmd := exec.Command(goCmd, append([]string{"tool", "test2json", "-t", attrsTest.path,
+		"-test.v=test2json", "-test.paniconexit0", "-test.timeout=10m0s", "-test.count=1"}, args...)...)
+	cmd.Dir = filepath.Join("testdata", "attrs")
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	stdout, err = cmd.Output()
+	return stdout, errOut.String(), err
+}
+
 // event is a line of go test -json.
 type event struct {
 	Action, Test, Key, Value, Path, Output string
 }
 
 // TestRealTestingTRecords runs the tests of testdata/attrs, whose
-// assertions get a real *testing.T, with go test -json -artifacts, and reads
-// what they recorded: the attributes in the JSON stream, and the failure's
-// artifacts under -outputdir.
+// assertions get a real *testing.T, as go test -json -artifacts does, and
+// reads what they recorded: the attributes in the JSON stream, and the
+// failure's artifacts under -outputdir.
 func TestRealTestingTRecords(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
-	if testing.Short() {
-		t.Skip("builds and runs testdata/attrs with go test; not in -short")
-	}
 	out := t.TempDir()
-	cmd := exec.Command(goTool(t), "test", "-json", "-count=1", "-artifacts", "-outputdir", out,
-		"-run", "^(TestScorePasses|TestToolCallsFail)$", "./testdata/attrs")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
+	stdout, stderr, err := goTestJSON(t, "-test.artifacts", "-test.outputdir="+out, "-test.run=^(TestScorePasses|TestToolCallsFail)$")
 	if _, failed := err.(*exec.ExitError); err != nil && !failed {
-		t.Fatalf("go test ./testdata/attrs: %v\n%s", err, stderr.String())
+		t.Fatalf("go test ./testdata/attrs: %v\n%s", err, stderr)
 	}
 
 	attrs := map[string]map[string]string{} // test -> key -> value
@@ -81,7 +116,7 @@ func TestRealTestingTRecords(t *testing.T) {
 		}
 	}
 	if result["TestScorePasses"] != "pass" || result["TestToolCallsFail"] != "fail" {
-		t.Fatalf("results %v, want TestScorePasses to pass and TestToolCallsFail to fail\n%s%s", result, output.String(), stderr.String())
+		t.Fatalf("results %v, want TestScorePasses to pass and TestToolCallsFail to fail\n%s%s", result, output.String(), stderr)
 	}
 	if got := attrs["TestScorePasses"]; got["agentcheck.tool_call_accuracy"] != "0.75" || got["agentcheck.verdict"] != "pass" || got["agentcheck.check"] != "score" {
 		t.Errorf("attributes of TestScorePasses = %v, want agentcheck.tool_call_accuracy 0.75, verdict pass, check score", got)
@@ -132,20 +167,14 @@ func TestRealTestingTRecords(t *testing.T) {
 }
 
 // TestRealTestingTWithoutArtifacts runs the failing test of testdata/attrs
-// with go test -json and no -artifacts: its artifact directory goes with
-// the test, so no agentcheck.artifacts attribute names files in it, while
-// the check and its verdict are still recorded.
+// as go test -json does with no -artifacts: its artifact directory goes
+// with the test, so no agentcheck.artifacts attribute names files in it,
+// while the check and its verdict are still recorded.
 func TestRealTestingTWithoutArtifacts(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds and runs testdata/attrs with go test; not in -short")
-	}
-	cmd := exec.Command(goTool(t), "test", "-json", "-count=1", "-run", "^TestToolCallsFail$", "./testdata/attrs")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
+	stdout, stderr, err := goTestJSON(t, "-test.run=^TestToolCallsFail$")
 	if _, failed := err.(*exec.ExitError); err != nil && !failed {
-		t.Fatalf("go test ./testdata/attrs: %v\n%s", err, stderr.String())
+		t.Fatalf("go test ./testdata/attrs: %v\n%s", err, stderr)
 	}
 	attrs := map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(stdout))
@@ -160,7 +189,7 @@ func TestRealTestingTWithoutArtifacts(t *testing.T) {
 		}
 	}
 	if attrs["agentcheck.verdict"] != "fail" || attrs["agentcheck.check"] != "tool_calls" {
-		t.Fatalf("Expected TestToolCallsFail to record its failed check, but its attributes are %v\n%s%s", attrs, stdout, stderr.String())
+		t.Fatalf("Expected TestToolCallsFail to record its failed check, but its attributes are %v\n%s%s", attrs, stdout, stderr)
 	}
 	if p, ok := attrs["agentcheck.artifacts"]; ok {
 		t.Errorf("Expected no agentcheck.artifacts without -artifacts, but it names %s, which go test removes with the test", p)
