@@ -1,6 +1,7 @@
 package dataset_test
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -17,9 +18,11 @@ import (
 
 // A sample over the bound is an error in its place, naming its line and
 // index and the bound, and every other sample is read as without the bound:
-// 200 generated inputs (JSON Lines and arrays, lines from empty to past a
-// block, LF, CRLF and CR line ends, blank lines, reads of one byte at a
-// time) under bounds from 1 byte to past a block.
+// 300 generated inputs (JSON Lines, their lines padded with spaces or blank
+// and of any length up to past a block; JSON arrays; LF, CRLF and CR line
+// ends; reads of one byte at a time) under bounds from 1 byte to past a
+// block. A line's bytes count, spaces and all: a blank line over the bound
+// is an error too, however the reads split it.
 func TestASampleOverTheBoundIsAnErrorOfItsOwn(t *testing.T) {
 	t.Parallel()
 	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string) iter.Seq2[dataset.Record, error])
@@ -29,49 +32,76 @@ func TestASampleOverTheBoundIsAnErrorOfItsOwn(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(64, 20))
 	pad := strings.Repeat("x", 90_000)
+	spaces := strings.Repeat(" ", 90_000)
+	size := func() int {
+		if rng.IntN(15) == 0 {
+			return 60_000 + rng.IntN(30_000)
+		}
+		return rng.IntN(300)
+	}
 	ends := []string{"\n", "\r\n", "\r"}
-	for i := range 200 {
-		var b strings.Builder
-		array := rng.IntN(4) == 0
-		if array {
-			b.WriteString("[")
-		}
-		for j := range rng.IntN(30) {
-			if array && j > 0 {
-				b.WriteString(",")
-			}
-			size := rng.IntN(300)
-			if rng.IntN(15) == 0 {
-				size = 60_000 + rng.IntN(30_000)
-			}
-			fmt.Fprintf(&b, `{"user_input": "%s"}`, pad[:size])
-			b.WriteString(ends[rng.IntN(len(ends))])
-			if rng.IntN(5) == 0 {
-				b.WriteString(ends[rng.IntN(len(ends))])
-			}
-		}
-		if array {
-			b.WriteString("]")
-		}
-		text, name := b.String(), "in.jsonl"
-		if array {
-			name = "in.json"
-		}
+	for i := range 300 {
 		bound := 1 + rng.IntN(400)
 		if rng.IntN(3) == 0 {
 			bound = 50_000 + rng.IntN(50_000)
 		}
-		var want []got
-		for rec, err := range dataset.ReadRecords(strings.NewReader(text), name) {
-			if err != nil {
-				t.Fatalf("input %d: %v", i, err)
-			}
-			g := got{Rec: rec}
-			if len(rec.Text) > bound {
-				g = got{Err: fmt.Sprintf("%s:%d: sample %d: the sample is over %d bytes, the most one sample may hold (--max): it was skipped", name, rec.Line, rec.Index, bound)}
-			}
-			want = append(want, g)
+		overErr := func(name string, line, index int) got {
+			return got{Err: fmt.Sprintf("%s:%d: sample %d: the sample is over %d bytes, the most one sample may hold (--max): it was skipped", name, line, index, bound)}
 		}
+		var b strings.Builder
+		var want []got
+		name := "in.jsonl"
+		if rng.IntN(4) == 0 {
+			// An array: a value's bytes count, not the spaces around it.
+			name = "in.json"
+			b.WriteString("[")
+			for j := range rng.IntN(30) {
+				if j > 0 {
+					b.WriteString(",")
+				}
+				b.WriteString(ends[rng.IntN(len(ends))])
+				b.WriteString(spaces[:rng.IntN(3)])
+				b.WriteString(`{"user_input": "` + pad[:size()] + `"}`)
+			}
+			b.WriteString("]")
+			for rec, err := range dataset.ReadRecords(strings.NewReader(b.String()), name) {
+				if err != nil {
+					t.Fatalf("input %d: %v", i, err)
+				}
+				g := got{Rec: rec}
+				if len(rec.Text) > bound {
+					g = overErr(name, rec.Line, rec.Index)
+				}
+				want = append(want, g)
+			}
+		} else {
+			index := 0
+			for line := 1; line <= rng.IntN(30); line++ {
+				var text, raw string
+				switch rng.IntN(6) {
+				case 0: // blank, maybe long
+					raw = spaces[:size()]
+				case 1: // a sample with spaces around it
+					text = `{"user_input": "` + pad[:size()] + `"}`
+					raw = spaces[:rng.IntN(300)] + text + spaces[:rng.IntN(300)]
+				default:
+					text = `{"user_input": "` + pad[:size()] + `"}`
+					raw = text
+				}
+				b.WriteString(raw)
+				b.WriteString(ends[rng.IntN(len(ends))])
+				switch {
+				case len(raw) > bound:
+					want = append(want, overErr(name, line, index))
+				case text == "":
+					continue // a blank line is no sample
+				default:
+					want = append(want, got{Rec: dataset.Record{File: name, Line: line, Index: index, Text: text}})
+				}
+				index++
+			}
+		}
+		text := b.String()
 		var in io.Reader = strings.NewReader(text)
 		if i%4 == 0 {
 			in = iotest.OneByteReader(in)
@@ -141,6 +171,61 @@ func TestASampleOverTheBoundIsNotHeld(t *testing.T) {
 		}
 		if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
 			t.Errorf("%s: Expected reading a 64 MiB sample over a 1 MiB bound to allocate under 8 MiB, but it allocated %d bytes", tc.name, got)
+		}
+	}
+}
+
+// ReadSamples reads on past a sample over the bound (64 MiB), as past any
+// other bad sample.
+func TestReadSamplesReadsOnPastASampleOverTheBound(t *testing.T) {
+	one := `{"user_input": [{"type": "human", "content": "hi"}]}`
+	in := io.MultiReader(strings.NewReader(one+"\n"+`{"user_input": "`), &repeated{'y', 64<<20 + 1}, strings.NewReader("\"}\n"+one+"\n"))
+	var got []string
+	for s, err := range dataset.ReadSamples(in, "big.jsonl") {
+		if err != nil {
+			got = append(got, err.Error())
+		} else {
+			got = append(got, s.Conversation[0].Content)
+		}
+	}
+	want := []string{"hi", "big.jsonl:2: sample 1: the sample is over 67108864 bytes, the most one sample may hold: it was skipped", "hi"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// An error of the input's reader, met anywhere (between lines, between
+// values or inside one, after an array's end), is yielded as the input's
+// error, naming the file and line: not as the end of the input (a framing
+// error, or a sample cut short), nor dropped; the samples before it are
+// read.
+func TestTheReadersErrorIsTheInputsError(t *testing.T) {
+	fire := errors.New("disk on fire")
+	for _, tc := range []struct {
+		name, data string
+		records    int
+		line       int
+	}{
+		{"in.jsonl", "{\"a\": 1}\n{\"b\": 2}\n", 2, 3},
+		{"in.jsonl", "{\"a\": 1}\n{\"b\": ", 1, 2},
+		{"in.json", "{\"a\": 1}\n{\"b\": 2}\n", 2, 3},
+		{"in.json", "[{\"a\": 1},\n{\"b\": 2}", 2, 2},
+		{"in.json", "[{\"a\": 1},\n{\"b\":", 1, 2},
+		{"in.json", "[{\"a\": 1}]", 1, 1},
+	} {
+		records := 0
+		var errs []error
+		for rec, err := range dataset.ReadRecords(io.MultiReader(strings.NewReader(tc.data), iotest.ErrReader(fire)), tc.name) {
+			if err != nil {
+				errs = append(errs, err)
+			} else if rec.Text != "" {
+				records++
+			}
+		}
+		var le *dataset.LoadError
+		if records != tc.records || len(errs) != 1 || !errors.Is(errs[0], fire) || errors.As(errs[0], &le) ||
+			!strings.HasPrefix(errs[0].Error(), fmt.Sprintf("%s:%d: ", tc.name, tc.line)) {
+			t.Errorf("%s %q: %d records, errors %v; want %d records and the reader's error at line %d, not a *LoadError", tc.name, tc.data, records, errs, tc.records, tc.line)
 		}
 	}
 }

@@ -165,6 +165,9 @@ func skipBOM(br *bufio.Reader) {
 	}
 }
 
+// peekNonSpace is the input's first byte that is not a space, as far as
+// the first 64 KiB go (a space past them): what tells an array of samples
+// from JSON Lines.
 func peekNonSpace(br *bufio.Reader) (byte, error) {
 	for i := 1; i <= 1<<16; i++ {
 		b, err := br.Peek(i)
@@ -175,7 +178,7 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 			return c, nil
 		}
 	}
-	return 0, errors.New("no JSON in the first 64 KiB")
+	return ' ', nil // 64 KiB of space: not an array, whatever follows
 }
 
 // readLines yields the non-blank lines, ended by LF, CRLF or CR. The input
@@ -212,9 +215,9 @@ func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(l
 			end = len(buf) + i + 1
 		}
 		buf = buf[:len(buf)+n]
-		if err != nil {
+		if err == io.EOF {
 			end = len(buf) // the last line may have no line end
-		}
+		} // else a line the reader's error cut short is not a sample
 		if end == 0 && err == nil {
 			if len(buf) > bound {
 				// A line over the bound, its end not read yet: skip to it.
@@ -263,7 +266,9 @@ func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(l
 				// the space and byte order mark around it.
 				text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), bom))
 			}
-			if text != "" {
+			// A line over the bound is a sample's error, blank or not, as
+			// it is when its end is not read yet (the skip above).
+			if text != "" || long {
 				rec, err := Record{File: file, Line: line, Index: index, Text: text}, error(nil)
 				if long {
 					rec, err = Record{}, over(line, index)
@@ -325,7 +330,14 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 	}
 	// fail ends the reading at an error of the sample at index, or of the
 	// framing around the samples (framing).
+	// readErr is the input's error, other than its end: the input's
+	// error, not the sample's or the framing's, is what stopped the reading.
+	var readErr error
 	fail := func(framing bool, format string, args ...any) {
+		if readErr != nil {
+			yield(Record{}, fmt.Errorf("%s:%d: %w", file, line, readErr))
+			return
+		}
 		n := index
 		if framing {
 			n = -1
@@ -335,6 +347,9 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 	next := func() (byte, bool) {
 		c, err := br.ReadByte()
 		if err != nil {
+			if err != io.EOF {
+				readErr = err
+			}
 			return 0, false
 		}
 		if c == '\n' || c == '\r' {
@@ -365,7 +380,7 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 	for {
 		c, ok := skip()
 		if !ok {
-			if inArray {
+			if inArray || readErr != nil {
 				fail(true, "unexpected end of input: the array of samples is not closed with ']'")
 			}
 			return
@@ -374,6 +389,8 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 			if c == ']' {
 				if c2, ok := skip(); ok {
 					fail(true, "unexpected %q after the array of samples", c2)
+				} else if readErr != nil {
+					fail(true, "") // the input's error
 				}
 				return
 			}
@@ -399,6 +416,9 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 		for depth > 0 || inString {
 			chunk, err := br.Peek(max(br.Buffered(), 1))
 			if err != nil {
+				if err != io.EOF {
+					readErr = err
+				}
 				fail(false, "unexpected end of input inside the sample that starts on line %d", start)
 				return
 			}
@@ -494,8 +514,12 @@ func ReadSamples(r io.Reader, file string) iter.Seq2[agentcheck.Sample, error] {
 	return func(yield func(agentcheck.Sample, error) bool) {
 		for rec, err := range ReadRecords(r, file) {
 			if err != nil {
-				yield(agentcheck.Sample{}, err)
-				return
+				// A sample over the bound, or the input's error, which
+				// ends ReadRecords's sequence itself.
+				if !yield(agentcheck.Sample{}, err) {
+					return
+				}
+				continue
 			}
 			s, err := rec.Sample()
 			if !yield(s, err) {

@@ -358,7 +358,7 @@ func TestReadOTLPTracesBadTraces(t *testing.T) {
 	}
 	want := []string{
 		`runs.otlp.jsonl:2: trace t2, span s2 "chat", gen_ai.output.messages: message 0 (ai), tool call 1: part 1 (tool_call): "name" must be a non-empty string`,
-		`runs.otlp.jsonl:3: line 1, column 74: unexpected end of input, want an object key`,
+		`runs.otlp.jsonl:3: column 74: unexpected end of input, want an object key`,
 		`runs.otlp.jsonl:4: trace t3: no chat span (a span with gen_ai.operation.name "chat")`,
 		`runs.otlp.jsonl:5: trace t4, span s4 "chat", agentcheck.reference_tool_calls: references belong on the trace's root span, and this span's parent is r4`,
 		`runs.otlp.jsonl:7: trace t5, span s5 "chat", agentcheck.reference_tool_calls: reference_tool_calls[0]: "args" must be an object, got string`,

@@ -136,11 +136,13 @@ func (rd *otlpReader) read(r io.Reader, file string) {
 		rd.record(rec)
 		return true
 	}
-	over := overBound(file, "export", maxSample, "")
+	// The whole input is held anyway, to put each trace's spans together:
+	// an export is not bounded on its own.
+	over := overBound(file, "export", math.MaxInt, "")
 	if lines {
-		readLines(in, file, false, maxSample, over, records)
+		readLines(in, file, false, math.MaxInt, over, records)
 	} else {
-		readValues(in, file, first[0] == '[', maxSample, over, records)
+		readValues(in, file, first[0] == '[', math.MaxInt, over, records)
 	}
 }
 
@@ -151,7 +153,10 @@ func (rd *otlpReader) record(rec Record) {
 		line := rec.Line
 		var se *jsonvalue.SyntaxError
 		if errors.As(err, &se) {
-			line += se.Line - 1
+			// The file's line, and the column on it, as a sample's
+			// LoadError gives them.
+			rd.fail(line+se.Line-1, "column %d: %s", se.Column, se.Msg)
+			return
 		}
 		rd.fail(line, "%v", err)
 		return

@@ -61,7 +61,7 @@ type htmlPage struct {
 	Metrics           []htmlMetric
 	// Failing counts the failing and erring cases, Flaky the flaky ones,
 	// FailingSamples the failing and erring cases that are samples (not an
-	// input not read to the end, Run.Unread); Show is the filter the page
+	// input error, Run.Unread); Show is the filter the page
 	// opens with.
 	Failing, Flaky, FailingSamples int
 	Show                           string

@@ -166,13 +166,13 @@ func saidIn(failures []string, reason string) bool {
 	return false
 }
 
-// appendUnread ends a run's counts with its inputs not read to the end,
-// when there are any: ", 1 input not read to the end".
+// appendUnread ends a run's counts with its input errors (Run.Unread),
+// when there are any: ", 1 input error".
 func appendUnread(b []byte, n int) []byte {
 	if n == 0 {
 		return b
 	}
-	return fmt.Appendf(b, ", %d %s not read to the end", n, inflect(n, "input", "inputs"))
+	return fmt.Appendf(b, ", %d %s", n, inflect(n, "input error", "input errors"))
 }
 
 func inflect(n int, one, many string) string {

@@ -49,10 +49,10 @@ type Run struct {
 	Baseline *Comparison
 	// Samples counts the cases that are samples, Errors those that could
 	// not be scored and Failed those that failed a threshold or fell below
-	// the baseline. Unread counts the inputs that could not be read to the
-	// end (a file that does not open, an array of samples not closed): a
-	// case each with its Error and Index -1, where the reading stopped,
-	// and no sample.
+	// the baseline. Unread counts the input's errors that are no sample's:
+	// a file that does not open or fails as it is read, an array of samples
+	// not closed, an OTLP export that cannot be read. Each is a case with
+	// its Error and Index -1, where it was met, and no sample.
 	Samples, Errors, Failed int
 	Unread                  int
 	// Pass is the run's verdict: every case scored, every gate and the

@@ -92,6 +92,11 @@ func genRun(rng *rand.Rand) *Run {
 			r.Failed++
 		}
 	}
+	for range rng.IntN(3) {
+		// An input error: no sample, where it was met.
+		r.Cases = append(r.Cases, Case{File: oddText(rng), Line: rng.IntN(9), Index: -1, Status: Error, Error: "unread: " + oddText(rng)})
+		r.Unread++
+	}
 	r.Gates = []Gate{
 		{Name: "--fail-under " + names[0], Flag: "fail-under", Kind: gateMean, Metric: names[0], Threshold: 0.9, Value: r.Metrics[0].Mean, Pass: rng.IntN(2) == 0, Detail: oddText(rng)},
 		{Name: "--sample-threshold " + names[0], Flag: "sample-threshold", Kind: gateSample, Metric: names[0], Threshold: 0.5, Value: math.NaN(), Below: 3, Cases: []string{oddText(rng), oddText(rng)}},

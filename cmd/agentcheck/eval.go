@@ -77,9 +77,8 @@ const defaultMaxSample = 64 << 20
 const textRoom = 1 << 10
 
 // item is one sample's record, or an error that stands in its place in the
-// output: of the sample (broken JSON), or of an input that could not be read
-// to its end (a file that does not open, an array of samples not closed),
-// which is no sample (unread).
+// output: of the sample (broken JSON), or of the input (a file that does
+// not open, an array of samples not closed), which is no sample (unread).
 type item struct {
 	rec    dataset.Record
 	sample *agentcheck.Sample // already read (an OTLP trace), else nil
@@ -128,7 +127,7 @@ type batch struct {
 // whole run.
 type stats struct {
 	samples, errors int
-	unread          int                    // inputs not read to their end (item.unread)
+	unread          int                    // input errors (item.unread)
 	failed          int                    // samples below a threshold or their baseline
 	metrics         []report.MetricSummary // per metric, over the samples that scored
 }
@@ -375,8 +374,8 @@ func readBatches(ins []input, otel bool, maxSample int, bt *batcher, keep func(*
 		for rec, err := range readRecords(r, in.name, maxSample, "--max-sample-bytes") {
 			if err != nil {
 				rec.File = in.name
-				if le := (*dataset.LoadError)(nil); errors.As(err, &le) && le.Sample >= 0 {
-					rec.Line, rec.Index = le.Line, le.Sample // a sample cut short
+				if le := (*dataset.LoadError)(nil); errors.As(err, &le) {
+					rec.Line, rec.Index = le.Line, le.Sample // where it was met
 				}
 			}
 			add(item{rec: rec, err: err, copyText: rec.Text != ""})
@@ -483,7 +482,7 @@ func (sc *scorer) score(b *batch) {
 			}
 			c.Status, c.Error = report.Error, err.Error()
 			c.Scores, c.Reasons, c.Verdicts = c.Scores[:0], c.Reasons[:0], c.Verdicts[:0]
-			if sc.cfg.base != nil || sc.cfg.saveBaseline != "" {
+			if !unread && (sc.cfg.base != nil || sc.cfg.saveBaseline != "") {
 				b.keyed = append(b.keyed, keyed{name: sc.name(c), at: place{it.rec.File, it.rec.Line}})
 			}
 			continue

@@ -328,8 +328,8 @@ func (r *runResult) baselinePass() bool {
 	return r.base == nil || (r.base.nRegressed == 0 && r.nDups == 0)
 }
 
-// pass says whether the run passes: every input read, every sample
-// scored, every gate and the baseline passed.
+// pass says whether the run passes: no input error, every sample scored,
+// every gate and the baseline passed.
 func (r *runResult) pass() bool {
 	if r.total.errors > 0 || r.total.unread > 0 || !r.baselinePass() {
 		return false
@@ -350,7 +350,7 @@ func (r *runResult) report(w io.Writer) {
 		fmt.Fprintf(w, "%s%d of %d samples could not be scored\n", p, r.total.errors, r.total.samples)
 	}
 	if n := r.total.unread; n > 0 {
-		fmt.Fprintf(w, "%s%d %s could not be read to the end (the output says why, where it stopped)\n", p, n, inflect(n, "input", "inputs"))
+		fmt.Fprintf(w, "%s%d %s (the output says why, where %s met)\n", p, n, inflect(n, "input error", "input errors"), inflect(n, "it was", "each was"))
 	}
 	if r.total.samples == 0 && r.total.unread == 0 && len(r.sampleGates) > 0 && r.run.Shard == nil {
 		// A gate over nothing passes; say so, as an empty input is more

@@ -48,7 +48,7 @@ func main() {
 // Exit statuses.
 const (
 	exitOK     = 0
-	exitFailed = 1 // a sample could not be scored, an input read, a gate or the baseline failed, or output failed
+	exitFailed = 1 // a sample could not be scored, an input error, a gate or the baseline failed, or output failed
 	exitUsage  = 2
 )
 
@@ -83,14 +83,16 @@ default with all four metrics, the judged ones replayed from a cassette
 built into agentcheck. Flags may come before or after the files; a bool
 flag takes its value after "=" or a space (--strict-order false).
 
-Every sample gets one output line, in input order. A sample that cannot be
-scored gets {"error": "..."} naming file, line, sample and message; the
-others are still scored and the exit status is 1.
+Every sample gets one output line, in input order, and so does an input
+error. A sample that cannot be scored gets {"error": "..."} naming file,
+line, sample and message; the others are still scored and the exit status
+is 1.
 
 Exit status: 0 when every input was read, every sample scored and every
-gate passed; 1 when a sample could not be scored, an input could not be
-read to the end (its error stands where the reading stopped, counted apart
-from the samples), a gate failed (--fail-under, --sample-threshold)
+gate passed; 1 when a sample could not be scored, the input could not be
+read (a file that does not open, an array not closed: an input error, which
+stands where it was met, counted apart from the samples), a gate failed
+(--fail-under, --sample-threshold)
 or a score fell below the --baseline, each said on standard error; 2 for a
 usage error. When the reader of the output goes away (| head), eval stops
 quietly with status 0.

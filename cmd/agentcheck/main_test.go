@@ -493,7 +493,7 @@ func TestEvalBrokenInput(t *testing.T) {
 	// The sample cut short is a sample that could not be scored; the
 	// missing file is no sample, but an input not read.
 	wantErr := "agentcheck eval: 1 of 3 samples could not be scored\n" +
-		"agentcheck eval: 1 input could not be read to the end (the output says why, where it stopped)\n"
+		"agentcheck eval: 1 input error (the output says why, where it was met)\n"
 	if stderr != wantErr {
 		t.Errorf("stderr (-want +got):\n%s", cmp.Diff(wantErr, stderr))
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -65,7 +66,7 @@ func TestAnInputNotReadIsNoSample(t *testing.T) {
 					wantErr += fmt.Sprintf("agentcheck eval: %d of %d samples could not be scored\n", e, tc.want.Samples)
 				}
 				if tc.want.Unread > 0 {
-					wantErr += "agentcheck eval: 1 input could not be read to the end (the output says why, where it stopped)\n"
+					wantErr += "agentcheck eval: 1 input error (the output says why, where it was met)\n"
 				}
 				if stderr != wantErr {
 					t.Errorf("stderr (-want +got):\n%s", cmp.Diff(wantErr, stderr))
@@ -74,7 +75,7 @@ func TestAnInputNotReadIsNoSample(t *testing.T) {
 				table, _, _ := runAgentcheck(t, "", append([]string{"eval"}, tc.files...)...)
 				summary := fmt.Sprintf("%d %s, %d scored, %d could not be scored", tc.want.Samples, inflect(tc.want.Samples, "sample", "samples"), tc.want.Samples-tc.want.Errors, tc.want.Errors)
 				if tc.want.Unread > 0 {
-					summary += ", 1 input not read to the end"
+					summary += ", 1 input error"
 				}
 				if !strings.HasSuffix(table, summary+"\n") {
 					t.Errorf("the table does not end with %q:\n%s", summary, table)
@@ -83,7 +84,7 @@ func TestAnInputNotReadIsNoSample(t *testing.T) {
 				html, _, _ := runAgentcheck(t, "", append([]string{"eval", "--format", "html"}, tc.files...)...)
 				verdict := fmt.Sprintf("FAIL · %d cases · %d failing (%d could not be scored) · 0 flaky", tc.want.Samples, tc.want.Errors, tc.want.Errors)
 				if tc.want.Unread > 0 {
-					verdict += " · 1 input not read to the end"
+					verdict += " · 1 input error"
 				}
 				if !strings.Contains(html, ">"+verdict+"</div>") {
 					t.Errorf("the html page's verdict is not %q", verdict)
@@ -115,5 +116,36 @@ func TestAnInputNotReadIsNoSample(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// Input errors are no samples of a baseline: two exports of an OTLP file
+// that cannot be read (named alike: by their file) neither stop
+// --save-baseline as a name given twice nor stand in the baseline, and
+// neither do files that do not open; the samples read are saved.
+func TestInputErrorsAreNoBaselineSamples(t *testing.T) {
+	dir := t.TempDir()
+	traces, err := os.ReadFile("../../dataset/testdata/otel/weather.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	otel := writeFile(t, "bad.jsonl", string(traces)+"{broken\n{broken\n")
+	out, stderr, code := runAgentcheck(t, "", "eval", "--input-format", "otel", "--metrics", "tool_call_f1", "--save-baseline", filepath.Join(dir, "otel.json"), otel)
+	if code != exitFailed || strings.Contains(stderr, "given twice") || strings.Contains(stderr, "not written") ||
+		!strings.Contains(out, "bad.jsonl:4: column 2: unexpected 'b', want an object key") {
+		t.Fatalf("exit %d, stderr:\n%s\n%s", code, stderr, out)
+	}
+	good := writeFile(t, "good.jsonl", strings.Join(synthLines(3, 5), "\n"))
+	saved := filepath.Join(dir, "base.json")
+	_, stderr, code = runAgentcheck(t, "", "eval", "--save-baseline", saved, filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), good)
+	if code != exitFailed || strings.Contains(stderr, "given twice") || strings.Contains(stderr, "not written") {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), `": {"tool_call_accuracy"`); n != 3 || strings.Contains(string(b), "a.jsonl") {
+		t.Errorf("the baseline holds %d samples, want the 3 read:\n%s", n, b)
 	}
 }
