@@ -211,6 +211,10 @@ func shapePlacements() []shapePlacement {
 		{"NDJSON answer", func(s string) placement {
 			return placement{req: get, answer: answer("application/x-ndjson", []byte(jsonOf(map[string]any{"message": map[string]string{"content": s}})+"\n"+`{"done":true}`+"\n"))}
 		}},
+		{"URL-encoded twice in a URL in chat", func(s string) placement {
+			inner := "https://api.example/cb?state=1&note=" + url.QueryEscape(s)
+			return placement{req: post("application/json", chat("open https://app.example/login?next="+url.QueryEscape(inner)+" now"))}
+		}},
 		{"form field", func(s string) placement {
 			return placement{req: post("application/x-www-form-urlencoded", "user=bob&note="+url.QueryEscape(s))}
 		}},

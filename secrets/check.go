@@ -749,10 +749,11 @@ func (s *secretScan) json(at scalar, v any) {
 // form field, a query parameter): in its decoded strings, as the recorder
 // reads them (Redactor.valueText), and in its text.
 func (s *secretScan) value(at scalar, v string) {
-	if inner, ok := nestedJSON(v); ok {
+	sp, keyed := s.rules.scan(v)
+	if inner, ok := s.rules.nestedJSON(v, keyed); ok {
 		s.json(at, inner)
 	}
-	s.text(at, v, "")
+	s.reportSpans(at, v, sp, "")
 }
 
 // walkPath calls visit with each value at segs, as redactPath reaches them.

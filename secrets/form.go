@@ -59,24 +59,27 @@ func (x *Redactor) pairs(s string, escape bool, rest func(string) (string, bool)
 // scanned as it is) and it holds a secret; JSON is read decoded, as the
 // check reads it (valueText).
 func (x *Redactor) escapedText(v, plain string) (string, bool) {
+	sp, keyed := x.scan(plain)
 	if plain == v {
-		if _, ok := nestedJSON(plain); !ok {
+		if _, ok := x.nestedJSON(plain, keyed); !ok {
 			return "", false
 		}
 	}
-	return x.valueText(plain)
+	return x.valueText(plain, sp, keyed)
 }
 
 // valueText is Text of a value that may be JSON (a form field's, a query
-// parameter's): its decoded strings scrubbed first, as a JSON body's are.
-func (x *Redactor) valueText(v string) (string, bool) {
+// parameter's, a JSON string's), given its scan: its decoded strings
+// scrubbed first, as a JSON body's are.
+func (x *Redactor) valueText(v string, sp []span, keyed bool) (string, bool) {
 	changed := false
-	if inner, ok := nestedJSON(v); ok {
+	if inner, ok := x.nestedJSON(v, keyed); ok {
 		if inner = x.json(inner, "", &changed); changed {
 			v = string(encodeJSON(inner))
+			sp = x.spans(v)
 		}
 	}
-	if t, ok := x.text(v); ok {
+	if t, ok := x.replaceSpans(v, sp); ok {
 		return t, true
 	}
 	return v, changed

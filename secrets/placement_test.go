@@ -118,6 +118,8 @@ func leaks() []leak {
 			`{"url":"https://b.s3.amazonaws.com/k?X-Amz-Security-Token=`+k("IQoJb3JpZ2luX2Vj", 120)+`\u0026X-Amz-Signature=`+fakeHex(64)+`"}`)},
 		leak{"a password's name and value in two events", "Xy" + k("", 12), "split across", inResponse("text/event-stream",
 			`data: {"choices":[{"delta":{"content":"db:\n  password: "}}]}`+"\n\n"+`data: {"choices":[{"delta":{"content":"Xy`+k("", 12)+`\n"}}]}`+"\n\n")},
+		leak{"a token encoded twice in a callback URL", k("", 32), "token=", inContent("redirecting to /login?next=%2Fcb%3Fstate%3D1%26token%253D" + k("", 32) + " now")},
+		leak{"a key after an encoded equals sign", k("sk-proj-", 48), "OpenAI API key", inContent("GET /proxy?u=https%3A%2F%2Fapi.example%2Fv1%3Fkey%3D" + k("sk-proj-", 48))},
 		leak{"Authorization header in a log line", k("", 40), "authorization value", inContent("2026/11/26 DEBUG > Authorization: Bot " + k("", 40) + " (discord)")},
 		leak{"Basic credentials in prose", base64.StdEncoding.EncodeToString([]byte("bob:" + pw)), "authorization value", inContent("send authorization=Basic " + base64.StdEncoding.EncodeToString([]byte("bob:"+pw)) + ", then retry")},
 		leak{"postgres connection string", pw, "password in a connection string", inContent("connect with postgres://app:" + pw + "@db.internal:5432/shop")},

@@ -99,6 +99,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 		}
 		out = append(out, span{a.start, a.end, what, "", from})
 	}
+	out = append(out, x.percentSpans(s)...)
 	for _, k := range x.known {
 		for i := 0; ; {
 			j := strings.Index(s[i:], k.text)
@@ -136,7 +137,11 @@ func (x *Redactor) Text(s string) string {
 }
 
 func (x *Redactor) text(s string) (string, bool) {
-	sp := x.spans(s)
+	return x.replaceSpans(s, x.spans(s))
+}
+
+// replaceSpans replaces the spans found in s with their placeholders.
+func (x *Redactor) replaceSpans(s string, sp []span) (string, bool) {
 	if len(sp) == 0 {
 		return s, false
 	}
@@ -387,10 +392,11 @@ func (x *Redactor) jsonCredentials(v any, key string, add func(v, from string)) 
 			add(v, strconv.Quote(key)+" field")
 			return true
 		}
-		if inner, ok := nestedJSON(v); ok {
+		sp, keyed := x.scan(v)
+		if inner, ok := x.nestedJSON(v, keyed); ok {
 			found = x.jsonCredentials(inner, "", add) || found
 		}
-		for _, sp := range x.spans(v) {
+		for _, sp := range sp {
 			add(v[sp.start:sp.end], "request body secret")
 			found = true
 		}
@@ -698,7 +704,8 @@ func (x *Redactor) json(v any, key string, changed *bool) any {
 		// JSON in a string (tool-call arguments) is read decoded, as the
 		// check reads it: its escapes (\u003c, \u0026, \") hide nothing
 		// then.
-		if s, ok := x.valueText(v); ok {
+		sp, keyed := x.scan(v)
+		if s, ok := x.valueText(v, sp, keyed); ok {
 			*changed = true
 			return s
 		}
@@ -707,8 +714,14 @@ func (x *Redactor) json(v any, key string, changed *bool) any {
 }
 
 // nestedJSON is the value of v, a string that holds a JSON object or array
-// (tool-call arguments, a tool's JSON output), decoded.
-func nestedJSON(v string) (any, bool) {
+// (tool-call arguments, a tool's JSON output), decoded, when its text may
+// hide what the JSON shows: it has escapes, or a key of a secret name
+// (keyed, see scan), or the rules must see JSON decoded. Other JSON holds
+// nothing that the scan of its text misses, as for a body (mayHold).
+func (x *Redactor) nestedJSON(v string, keyed bool) (any, bool) {
+	if !keyed && strings.IndexByte(v, '\\') < 0 && !x.mustDecode() {
+		return nil, false
+	}
 	t := strings.TrimSpace(v)
 	if len(t) < 2 || !(t[0] == '{' && t[len(t)-1] == '}' || t[0] == '[' && t[len(t)-1] == ']') {
 		return nil, false
