@@ -151,6 +151,22 @@ func shapeMakers() []shapeMaker {
 			tok := "IQoJb3JpZ2luX2Vj" + randomOf(r, alnum+"+/", 100+r.IntN(300))
 			return "https://b.s3.amazonaws.com/k.pdf?X-Amz-Security-Token=" + url.QueryEscape(tok) + "&X-Amz-Signature=" + randomOf(r, hexDigits, 64), tok
 		}},
+		{"credential given to a command", func(r *rand.Rand) (string, string) {
+			s := randomOf(r, alnum+"_-", 20+r.IntN(40))
+			header := []string{"X-Api-Key", "Authorization", "X-Auth-Token", "Private-Token", "api-key"}[r.IntN(5)]
+			if header == "Authorization" {
+				s = []string{"Bearer ", "Token ", "Bot "}[r.IntN(3)] + s
+			}
+			return []string{
+				`curl -s -H "` + header + `:` + s + `" https://api.example/v1/items`,
+				`wget --header=` + strings.ReplaceAll(header+`:`+s, " ", "") + ` https://api.example/v1/items`,
+				`curl --header '` + header + `: ` + s + `' https://api.example/v1/items`,
+				`wget "--header=` + header + `: ` + s + `" -O - https://api.example/v1/items`,
+				`tool run --api-key=` + s + ` --verbose`,
+				`gh auth login --token ` + s,
+				"* Connected\n> GET /v1/items HTTP/1.1\n> " + header + ": " + s + "\n> Accept: */*\n",
+			}[r.IntN(7)], s[strings.LastIndexByte(s, ' ')+1:]
+		}},
 		{"connection string password", func(r *rand.Rand) (string, string) {
 			pw := randomOf(r, alnum, 14) + "!"
 			return "postgres://app:" + pw + "@db.internal:5432/shop", pw

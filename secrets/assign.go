@@ -102,6 +102,15 @@ func assignments(s string) (out []assignment, keyed bool) {
 			out = append(out, a)
 		}
 	}
+	for _, flag := range []string{"-H", "--header"} {
+		for i := range indexes(s, flag) {
+			if i == 0 || blank(s[i-1]) || strings.IndexByte("\n\"'", s[i-1]) >= 0 {
+				if a, ok := headerFlag(s, i); ok {
+					out = append(out, a)
+				}
+			}
+		}
+	}
 	for i := range indexes(s, "</") {
 		if a, ok := xmlAssignment(s, i); ok {
 			out = append(out, a)
@@ -277,6 +286,9 @@ func lineAssignment(s string, i int) (assignment, bool) {
 	if p > 0 && s[p-1] == '-' && p < j { // "- name:", an item of a list
 		for p--; p > 0 && blank(s[p-1]); p-- {
 		}
+	}
+	if p > 0 && p < j && (s[p-1] == '>' || s[p-1] == '<') && lineStart(s, p-1) {
+		p-- // "> X-Auth-Token: …", a header curl -v shows sent ("<" received)
 	}
 	if !(lineStart(s, p) || s[p-1] == '"' || s[p-1] == '\'') {
 		return assignment{}, false
@@ -566,4 +578,66 @@ func xmlAssignment(s string, i int) (assignment, bool) {
 		end--
 	}
 	return assignment{name: name, kind: kind, start: start, end: end}, end > start
+}
+
+// headerFlag reads a header given to a command by its flag, at i, where a
+// word starts: curl's -H and --header, wget's --header=, with
+// "Name: value" or "Name:value" after a blank or "=", quoted or not. The
+// header is a credential's by its name (credentialHeaders, or a name
+// whose words say so), and its value, after a scheme (Bearer, Token),
+// must look like one (weakName's test).
+func headerFlag(s string, i int) (assignment, bool) {
+	var k int
+	switch {
+	case strings.HasPrefix(s[i:], "-H"):
+		k = i + 2
+	case strings.HasPrefix(s[i:], "--header"):
+		k = i + len("--header")
+	default:
+		return assignment{}, false
+	}
+	if k < len(s) && s[k] == '=' {
+		k++
+	}
+	for k < len(s) && blank(s[k]) {
+		k++
+	}
+	quote := ""
+	switch {
+	case strings.HasPrefix(s[k:], `\"`):
+		quote = `\"`
+	case k < len(s) && (s[k] == '"' || s[k] == '\''):
+		quote = s[k : k+1]
+	}
+	j := k + len(quote)
+	e := j
+	for e < len(s) && nameByte(s[e]) && e-j <= 64 {
+		e++
+	}
+	if e == j || e >= len(s) || s[e] != ':' {
+		return assignment{}, false
+	}
+	name := s[j:e]
+	kind := min(fieldKind(name), weakName)
+	if slices.ContainsFunc(credentialHeaders, func(h string) bool { return strings.EqualFold(h, name) }) {
+		kind = weakName
+	}
+	if kind == notSecret {
+		return assignment{}, false
+	}
+	start := e + 1
+	for start < len(s) && blank(s[start]) {
+		start++
+	}
+	end := start
+	for end < len(s) && s[end] != '\n' && s[end] != '\r' && (quote != "" && !strings.HasPrefix(s[end:], quote) || quote == "" && !blank(s[end]) && s[end] != '\\') {
+		end++
+	}
+	if quote != "" && !strings.HasPrefix(s[end:], quote) {
+		return assignment{}, false
+	}
+	if sp := strings.IndexByte(s[start:end], ' '); sp > 0 && slices.ContainsFunc(authSchemes, func(a string) bool { return strings.EqualFold(a, s[start:start+sp]) }) {
+		start += sp + 1 // the token after its scheme
+	}
+	return assignment{name: name, kind: kind, start: start, end: end, form: formLine}, end > start
 }

@@ -500,6 +500,12 @@ func TestRedactorScrubsLinesAndFlags(t *testing.T) {
 		`env: [{"name": "OPENAI_API_KEY", "value": "` + key + `"}]`: `env: [{"name": "OPENAI_API_KEY", "value": "` + Redacted + `"}]`,
 		`{\"Value\":\"` + key + `\",\"Name\":\"X-Api-Key\"}`:        `{\"Value\":\"` + Redacted + `\",\"Name\":\"X-Api-Key\"}`,
 		`[{"name":"Reset password","value":"` + key + `"}]`:         `[{"name":"Reset password","value":"` + key + `"}]`,
+		// Headers given to a command, and what curl -v shows it sent.
+		`curl -H "X-Api-Key:` + key + `" https://x`:                                                     `curl -H "X-Api-Key:` + Redacted + `" https://x`,
+		`wget --header=Private-Token:` + key + ` https://x`:                                             `wget --header=Private-Token:` + Redacted + ` https://x`,
+		`wget "--header=Authorization: Token ` + key + `" https://x`:                                    `wget "--header=Authorization: Token ` + Redacted + `" https://x`,
+		"> GET / HTTP/1.1\n> X-Auth-Token: " + key + "\n> Accept: */*":                                  "> GET / HTTP/1.1\n> X-Auth-Token: " + Redacted + "\n> Accept: */*",
+		`curl -H "Content-Type:application/json" -H "X-Api-Key: $API_KEY" --header=X-Request-Id:` + key: `curl -H "Content-Type:application/json" -H "X-Api-Key: $API_KEY" --header=X-Request-Id:` + key,
 	} {
 		if got := x.Text(in); got != want {
 			t.Errorf("Text(%q) = %q, want %q", in, got, want)

@@ -173,11 +173,23 @@ func (x *Redactor) joinCrossings(ls []string, events bool) bool {
 		}
 	}
 	apply := func(s string, cs []cut) string {
-		slices.SortFunc(cs, func(a, b cut) int { return b.start - a.start })
+		// Several rules find one secret (a format, a name, its encoding):
+		// their cuts overlap, and are made once, as one.
+		slices.SortFunc(cs, func(a, b cut) int { return a.start - b.start })
+		var merged []cut
 		for _, c := range cs {
-			if c.start >= 0 && c.end <= len(s) && c.start <= c.end {
-				s = s[:c.start] + c.placeholder + s[c.end:]
+			if c.start < 0 || c.end > len(s) || c.start > c.end {
+				continue
 			}
+			if n := len(merged); n > 0 && c.start < merged[n-1].end {
+				merged[n-1].end = max(merged[n-1].end, c.end)
+				continue
+			}
+			merged = append(merged, c)
+		}
+		for i := len(merged) - 1; i >= 0; i-- {
+			c := merged[i]
+			s = s[:c.start] + c.placeholder + s[c.end:]
 		}
 		return s
 	}
