@@ -201,6 +201,33 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	return assignment{name: name, kind: kind, start: start, end: k}, k > start
 }
 
+// codeValue: v, an unquoted value that runs to the end of its line
+// (`name: value`), is code a program assigns, not a credential: a call,
+// a conversion or a composite literal, possibly taken by address or left
+// open for the next lines (`make(map[string]int),`, `&Config{`,
+// `[]byte(pem),`, `anthropic.F(x)`, `map[string]any{`, `func() {`), as
+// codeExpression says for one after "=". A password with brackets
+// (Winter(2024)) is none.
+func codeValue(v string) bool {
+	v = strings.TrimRight(v, ",; \t")
+	v = strings.TrimLeft(v, "&*")
+	for _, p := range []string{"[]", "map[", "func(", "chan ", "struct{", "<-"} {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	i := strings.IndexAny(v, "({")
+	switch {
+	case i <= 0 || strings.ContainsAny(v[:i], " \t"):
+		return false
+	case strings.HasSuffix(v, "(") || strings.HasSuffix(v, "{"):
+		return codeExpression(v[:i] + "(") // opened here, closed on a later line
+	case v[i] == '{' && strings.HasSuffix(v, "}"):
+		return codeExpression(v[:i] + "(" + v[i+1:len(v)-1] + ")") // Config{Token: t}
+	}
+	return codeExpression(v)
+}
+
 // codeExpression: v, an unquoted value, is a call or an index: a name
 // (dotted, of letters, digits and "_") then "(" or "[", cut at it (os.environ[
 // before a quote) or closed at the end around nothing, a name or a string.
@@ -303,6 +330,9 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		stops += `'`
 	}
 	start, end, ok := lineValue(s, i, stops)
+	if ok && (start == 0 || s[start-1] != '"' && s[start-1] != '\'') && codeValue(s[start:end]) {
+		return assignment{}, false // cookies: make(map[…]struct{}), in a Go literal
+	}
 	return assignment{name: name, kind: min(kind, weakName), start: start, end: end, form: formLine}, ok
 }
 

@@ -492,7 +492,8 @@ func TestRedactorScrubsLinesAndFlags(t *testing.T) {
 	for in, want := range map[string]string{
 		"db:\n  host: db.internal\n  password: " + key + "\n": "db:\n  host: db.internal\n  password: " + Redacted + "\n",
 		"clients:\n  - client_secret: '" + key + "'  # web\n": "clients:\n  - client_secret: '" + Redacted + "'  # web\n",
-		"API_KEY: " + key:                                           "API_KEY: " + Redacted,
+		"API_KEY: " + key: "API_KEY: " + Redacted,
+		"db:\n  password: Winter(2024)\n  token: " + key + "{1}\n":  "db:\n  password: " + Redacted + "\n  token: " + Redacted + "\n",
 		"Password: see the vault\nsecret: true\n":                   "Password: see the vault\nsecret: true\n",
 		"mysql --password " + key + " -h db":                        "mysql --password " + Redacted + " -h db",
 		"login --auth-token '" + key + "'":                          "login --auth-token '" + Redacted + "'",

@@ -208,6 +208,7 @@ var keyLookalikes = []string{
 	"chart", "series", "color", "theme", "react", "answer", "display", "dimension", "metadata", "name",
 	"model", "tool", "data", "value", "redis", "kv", "bucket", "s3", "storage_object", "cluster", "version",
 	"request", "response", "dedupe", "primarykey", "next", "previous", "prev", "start", "end", "min", "max",
+	"protobuf", "proto", // a map's key in a struct tag: protobuf_key:"bytes,1,opt,name=key"
 }
 
 // strongNames are whole normalized names of credentials that no family
