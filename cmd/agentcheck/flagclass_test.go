@@ -1,8 +1,12 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -18,7 +22,8 @@ var runFlags = []string{
 
 // Every flag eval's usage lists is a flag eval takes, and is either one
 // that decides scores (scoreFlags, which merge holds the shards to) or one
-// that does not (runFlags), never both: a new flag must be put in one.
+// that does not (runFlags), never both: a new flag must be put in one. And
+// every flag eval takes is in its usage.
 func TestEveryEvalFlagIsClassified(t *testing.T) {
 	var listed []string
 	for _, m := range regexp.MustCompile(`(?m)^  --([a-z-]+)`).FindAllStringSubmatch(evalUsageText, -1) {
@@ -42,6 +47,46 @@ func TestEveryEvalFlagIsClassified(t *testing.T) {
 	for _, name := range slices.Concat(scoreFlags, runFlags) {
 		if !slices.Contains(listed, name) {
 			t.Errorf("--%s is classified, but not in eval's usage", name)
+		}
+	}
+	// And every flag parseEvalFlags defines is in the usage: the flags it
+	// defines are read from its source, the names given to fs's methods.
+	file, err := parser.ParseFile(token.NewFileSet(), "flags.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var defined []string
+	for _, d := range file.Decls {
+		if f, ok := d.(*ast.FuncDecl); ok && f.Name.Name == "parseEvalFlags" {
+			ast.Inspect(f.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, isIdent := sel.X.(*ast.Ident); !isIdent || x.Name != "fs" || sel.Sel.Name == "Parse" || sel.Sel.Name == "SetOutput" || sel.Sel.Name == "Lookup" {
+					return true
+				}
+				for _, a := range call.Args {
+					if lit, ok := a.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						name, _ := strconv.Unquote(lit.Value)
+						defined = append(defined, name)
+						break
+					}
+				}
+				return true
+			})
+		}
+	}
+	if len(defined) < len(listed) {
+		t.Fatalf("parseEvalFlags defines %d flags, %v, fewer than the usage lists", len(defined), defined)
+	}
+	for _, name := range defined {
+		if !slices.Contains(listed, name) {
+			t.Errorf("--%s is a flag of eval, but not in its usage", name)
 		}
 	}
 }
