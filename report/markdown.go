@@ -135,7 +135,11 @@ func (m *markdownCases) appendMarkdown(b []byte, r *Run) []byte {
 	if total == 0 {
 		return append(b, '\n')
 	}
-	b = fmt.Appendf(b, "\n#### Failing cases (%d)\n\n", total)
+	heading := "Failing cases"
+	if r.Unread > 0 {
+		heading = "Failing cases and input errors"
+	}
+	b = fmt.Appendf(b, "\n#### %s (%d)\n\n", heading, total)
 	// What is left for the cases, less room for the note.
 	const noteRoom = 200
 	for i, c := range m.cases {

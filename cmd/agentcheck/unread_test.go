@@ -90,6 +90,15 @@ func TestAnInputNotReadIsNoSample(t *testing.T) {
 					t.Errorf("the html page's verdict is not %q", verdict)
 				}
 
+				md, _, _ := runAgentcheck(t, "", append([]string{"eval", "--format", "markdown"}, tc.files...)...)
+				heading := fmt.Sprintf("#### Failing cases (%d)", tc.want.Errors)
+				if tc.want.Unread > 0 {
+					heading = fmt.Sprintf("#### Failing cases and input errors (%d)", tc.want.Errors+tc.want.Unread)
+				}
+				if !strings.Contains(md, summary+".\n") || !strings.Contains(md, heading+"\n") {
+					t.Errorf("the markdown summary lacks %q or %q:\n%s", summary+".", heading, md)
+				}
+
 				junit, _, _ := runAgentcheck(t, "", append([]string{"eval", "--format", "junit"}, tc.files...)...)
 				tests := regexp.MustCompile(`<testsuite [^>]*tests="(\d+)"[^>]*errors="(\d+)"`).FindStringSubmatch(junit)
 				if tests == nil {
