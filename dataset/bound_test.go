@@ -45,8 +45,11 @@ func TestASampleOverTheBoundIsAnErrorOfItsOwn(t *testing.T) {
 		if rng.IntN(3) == 0 {
 			bound = 50_000 + rng.IntN(50_000)
 		}
-		overErr := func(name string, line, index int) got {
-			return got{Err: fmt.Sprintf("%s:%d: sample %d: the sample is over %d bytes, the most one sample may hold (--max): it was skipped", name, line, index, bound)}
+		// A sample over the bound: its error, and a Record holding its
+		// first bytes (4 KiB, or the bound if less), trimmed.
+		overErr := func(name string, line, index int, text string) got {
+			return got{Rec: dataset.Record{File: name, Line: line, Index: index, Text: strings.TrimSpace(text[:min(len(text), 4<<10, bound)])},
+				Err: fmt.Sprintf("%s:%d: sample %d: the sample is over %d bytes, the most one sample may hold (--max): it was skipped", name, line, index, bound)}
 		}
 		var b strings.Builder
 		var want []got
@@ -70,7 +73,7 @@ func TestASampleOverTheBoundIsAnErrorOfItsOwn(t *testing.T) {
 				}
 				g := got{Rec: rec}
 				if len(rec.Text) > bound {
-					g = overErr(name, rec.Line, rec.Index)
+					g = overErr(name, rec.Line, rec.Index, rec.Text)
 				}
 				want = append(want, g)
 			}
@@ -92,7 +95,7 @@ func TestASampleOverTheBoundIsAnErrorOfItsOwn(t *testing.T) {
 				b.WriteString(ends[rng.IntN(len(ends))])
 				switch {
 				case len(raw) > bound:
-					want = append(want, overErr(name, line, index))
+					want = append(want, overErr(name, line, index, raw))
 				case text == "":
 					continue // a blank line is no sample
 				default:

@@ -91,8 +91,9 @@ func (r Record) Sample() (agentcheck.Sample, error) { return r.SampleAs(Auto) }
 // one after another (.json files). Lines end with LF, CRLF or CR alike, and
 // a UTF-8 byte order mark is skipped at the start of the input, of a line
 // and between samples. A sample over 64 MiB is an error of its own (a
-// *LoadError naming it), its bytes skipped unread, and the samples after it
-// are read on: memory stays bounded, whatever the file's size. A framing
+// *LoadError naming it, with a Record holding its first 4 KiB, trimmed), its other
+// bytes skipped unread, and the samples after it are read on: memory stays
+// bounded, whatever the file's size. A framing
 // error (an unterminated array, say) is yielded once and ends the sequence.
 func ReadRecords(r io.Reader, file string) iter.Seq2[Record, error] {
 	return readRecords(r, file, false, maxSample, "")
@@ -100,6 +101,10 @@ func ReadRecords(r io.Reader, file string) iter.Seq2[Record, error] {
 
 // maxSample is the most bytes a sample may hold as ReadRecords reads.
 const maxSample = 64 << 20
+
+// overHead is how much of a sample over the bound its error's Record holds:
+// enough to name it by its "id", which mostly comes first.
+const overHead = 4 << 10
 
 func init() {
 	samplereuse.ReadRecords = func(r io.Reader, file string, bound int, boundName string) iter.Seq2[Record, error] {
@@ -227,7 +232,8 @@ func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(l
 					return
 				}
 				line++
-				if !yield(Record{}, over(line, index)) || err != nil {
+				head := lineHead(string(buf[:min(overHead, bound)]))
+				if !yield(Record{File: file, Line: line, Index: index, Text: head}, over(line, index)) || err != nil {
 					return
 				}
 				index++
@@ -261,17 +267,19 @@ func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(l
 			}
 			line++
 			long := len(text) > bound // the line, spaces and all
-			if len(text) < 2 || text[0] != '{' || text[len(text)-1] != '}' {
+			if long {
+				text = lineHead(text[:min(overHead, bound)])
+			} else if len(text) < 2 || text[0] != '{' || text[len(text)-1] != '}' {
 				// Not a sample object end to end (most lines are): trim
 				// the space and byte order mark around it.
-				text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), bom))
+				text = lineHead(text)
 			}
 			// A line over the bound is a sample's error, blank or not, as
 			// it is when its end is not read yet (the skip above).
 			if text != "" || long {
 				rec, err := Record{File: file, Line: line, Index: index, Text: text}, error(nil)
 				if long {
-					rec, err = Record{}, over(line, index)
+					err = over(line, index)
 				}
 				if !yield(rec, err) {
 					return
@@ -293,6 +301,13 @@ func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(l
 			return
 		}
 	}
+}
+
+// lineHead is a line's text, the space and byte order mark around it
+// trimmed; for a line over the bound, of its first bytes, which its
+// error's Record holds (the same bytes however the reads split the line).
+func lineHead(raw string) string {
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(raw), bom))
 }
 
 // skipLine discards the input up to its next line end and the line end,
@@ -419,7 +434,14 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 				if err != io.EOF {
 					readErr = err
 				}
-				fail(false, "unexpected end of input inside the sample that starts on line %d", start)
+				if readErr == nil {
+					// The sample cut short: its error, and its first bytes,
+					// which may name it.
+					yield(Record{File: file, Line: line, Index: index, Text: string(buf[:min(len(buf), overHead)])},
+						&LoadError{File: file, Line: line, Sample: index, Err: fmt.Errorf("unexpected end of input inside the sample that starts on line %d", start)})
+					return
+				}
+				fail(false, "") // the input's error
 				return
 			}
 			i := 0
@@ -466,9 +488,10 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 					depth--
 				}
 			}
-			if size += i; size <= bound {
-				buf = append(buf, chunk[:i]...)
-			}
+			// Up to the bound: the value's first bytes, however the reads
+			// split it.
+			buf = append(buf, chunk[:min(i, max(bound-len(buf), 0))]...)
+			size += i
 			br.Discard(i)
 		}
 		if c := buf[0]; c != '{' && c != '[' && c != '"' {
@@ -479,14 +502,16 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 					break
 				}
 				c, _ := next()
-				if size++; size <= bound {
+				if size++; len(buf) < bound {
 					buf = append(buf, c)
 				}
 			}
 		}
-		rec, err := Record{File: file, Line: start, Index: index, Text: string(buf)}, error(nil)
+		rec, err := Record{File: file, Line: start, Index: index}, error(nil)
 		if size > bound {
-			rec, err = Record{}, over(start, index)
+			rec.Text, err = string(buf[:min(len(buf), overHead)]), over(start, index)
+		} else {
+			rec.Text = string(buf)
 		}
 		if !yield(rec, err) {
 			return

@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -62,6 +65,48 @@ func TestEvalMaxSampleBytes(t *testing.T) {
 	for _, v := range []string{"0", "-1"} {
 		if _, stderr, code := runAgentcheck(t, "", "eval", "--max-sample-bytes", v); code != exitUsage || !strings.Contains(stderr, "--max-sample-bytes must be at least 1, got "+v) {
 			t.Errorf("--max-sample-bytes %s: exit %d, %q", v, code, stderr)
+		}
+	}
+}
+
+// A sample that cannot be scored is named by its "id" as far as its text
+// reads before it breaks: one cut short, or over --max-sample-bytes (whose
+// first 4 KiB are read), in JSON Lines and in an array; a --baseline then
+// finds it in the run, not missing.
+func TestASampleThatBreaksKeepsItsID(t *testing.T) {
+	lines := synthLines(4, 9)
+	for i := range lines {
+		lines[i] = fmt.Sprintf(`{"id": "s%d", `, i) + strings.TrimPrefix(lines[i], "{")
+	}
+	bound := 0
+	for _, l := range lines {
+		bound = max(bound, len(l))
+	}
+	over := strings.TrimSuffix(lines[2], "}") + `, "pad": "` + strings.Repeat("p", bound) + `"}`
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.json")
+	if _, stderr, code := runAgentcheck(t, "", "eval", "--save-baseline", base, writeFile(t, "all.jsonl", strings.Join(lines, "\n"))); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, tc := range []struct{ name, text string }{
+		{"data.jsonl", lines[0] + "\n" + lines[1][:len(lines[1])/2] + "\n" + over + "\n" + lines[3] + "\n"},
+		{"data.json", "[\n" + lines[0] + ",\n" + over + ",\n" + lines[1][:len(lines[1])/2]},
+	} {
+		file := writeFile(t, tc.name, tc.text)
+		out, stderr, _ := runAgentcheck(t, "", "eval", "--max-sample-bytes", fmt.Sprint(bound), "--baseline", base, "--format", "jsonl", file)
+		errs := regexp.MustCompile(`(?m)^\{"id":"(s[0-9])","error":`).FindAllStringSubmatch(out, -1)
+		var ids []string
+		for _, e := range errs {
+			ids = append(ids, e[1])
+		}
+		want := map[string][]string{"data.jsonl": {"s1", "s2"}, "data.json": {"s2", "s1"}}[tc.name]
+		if !slices.Equal(ids, want) || strings.Count(out, `"error":`) != len(want) {
+			t.Errorf("%s: the errors are named %v, want %v:\n%s", tc.name, ids, want, out)
+		}
+		for _, id := range want {
+			if regexp.MustCompile(`not in this run: .*\b` + id + `\b`).MatchString(stderr) {
+				t.Errorf("%s: the baseline misses %s, which is in the run:\n%s", tc.name, id, stderr)
+			}
 		}
 	}
 }

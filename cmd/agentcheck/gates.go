@@ -98,20 +98,44 @@ func caseName(c *report.Case, several bool) string {
 var oneInput, severalInputs = &report.Run{}, &report.Run{Inputs: []string{"", ""}}
 
 // recordID is a sample's top-level "id", a string or an integer; "" when it
-// has none.
+// has none. A record that is not valid JSON (cut short, broken, the start
+// of one over --max-sample-bytes) gives the id it holds before it breaks,
+// so that its error is named as the sample is.
 func recordID(text string) string {
 	if !hasIDKey(text) {
 		return ""
 	}
 	v, err := jsonvalue.Parse([]byte(text))
 	if err != nil {
-		return ""
+		return idBeforeBreak(text)
 	}
-	id, ok := v.Get("id")
+	return idText(v.Get("id"))
+}
+
+func idText(id jsonvalue.Value, ok bool) string {
 	if !ok || (id.Kind() != jsonvalue.StringKind && id.Kind() != jsonvalue.IntKind) {
 		return ""
 	}
 	return id.Text()
+}
+
+// idBeforeBreak is the top-level "id" of text, which is not valid JSON, as
+// far as its members read whole go: the last one, as Parse keeps the last
+// of a key given twice.
+func idBeforeBreak(text string) string {
+	var d jsonvalue.Decoder
+	d.Reset(text)
+	id := ""
+	for key, more, err := d.NextKey(true); more && err == nil; key, more, err = d.NextKey(false) {
+		v, err := d.Value(1)
+		if err != nil {
+			break
+		}
+		if key == "id" {
+			id = idText(v, true)
+		}
+	}
+	return id
 }
 
 // hasIDKey is strings.Contains(text, `"id"`), which every record without
