@@ -257,6 +257,16 @@ func shapePlacements() []shapePlacement {
 		{"text file as a data URL", func(s string) placement {
 			return placement{req: post("application/json", jsonOf(map[string]string{"file_data": "data:text/plain;base64," + base64.StdEncoding.EncodeToString([]byte("NOTE="+s+"\n"))}))}
 		}},
+		{"file in base64 in a JSON answer", func(s string) placement {
+			// As GitHub's contents API sends a file: base64 in lines of 60.
+			enc := base64.StdEncoding.EncodeToString([]byte("# settings\nDEBUG=1\nNOTE=" + s + "\n"))
+			var lines []string
+			for len(enc) > 60 {
+				lines, enc = append(lines, enc[:60]), enc[60:]
+			}
+			lines = append(lines, enc)
+			return placement{req: get, answer: answer("application/json", []byte(jsonOf(map[string]string{"name": ".env", "encoding": "base64", "content": strings.Join(lines, "\n") + "\n"})))}
+		}},
 		{"response header", func(s string) placement {
 			if strings.Contains(s, "\n") {
 				return placement{} // a header holds one line

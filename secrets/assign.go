@@ -5,6 +5,7 @@ import (
 	"iter"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // assignment is a value assigned to a name in a text: `"api_key":
@@ -222,8 +223,10 @@ func codeValue(v string) bool {
 		return false
 	case strings.HasSuffix(v, "(") || strings.HasSuffix(v, "{"):
 		return codeExpression(v[:i] + "(") // opened here, closed on a later line
-	case v[i] == '{' && strings.HasSuffix(v, "}"):
-		return codeExpression(v[:i] + "(" + v[i+1:len(v)-1] + ")") // Config{Token: t}
+	case v[i] == '{' && strings.HasSuffix(v, "}") || v[i] == '(' && strings.HasSuffix(v, ")"):
+		// Config{Token: t}, SpanID([8]byte{42}): a call or a literal of
+		// something, a letter among its arguments (Winter(2024) has none).
+		return codeExpression(v[:i]+"(") && strings.ContainsFunc(v[i+1:len(v)-1], unicode.IsLetter)
 	}
 	return codeExpression(v)
 }

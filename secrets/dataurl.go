@@ -54,3 +54,78 @@ func (x *Redactor) dataURLs(s string) []span {
 func base64Byte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
 }
+
+// minBase64Text is the shortest run of base64 read as a text it may
+// encode: shorter runs are keys and hashes, not files.
+const minBase64Text = 40
+
+// base64Texts finds, in s, runs of base64 that encode text holding a
+// secret once decoded: a file as an API sends it (GitHub's and GitLab's
+// contents, "encoding": "base64", its lines split by "\n", escaped or
+// not), a .env a tool returned encoded. The run is the span, as in a data
+// URL. A run that decodes to bytes that are not text (an image, a key, a
+// hash) is not read further than its first bytes.
+func (x *Redactor) base64Texts(s string) []span {
+	var out []span
+	inRun := func(i int) bool {
+		c := s[i]
+		return base64Byte(c) && c != '=' || c == '\n' || c == '\r' ||
+			c == '\\' && i+1 < len(s) && (s[i+1] == 'n' || s[i+1] == 'r') ||
+			(c == 'n' || c == 'r') && i > 0 && s[i-1] == '\\'
+	}
+	// A run of minBase64Text bytes or more holds one of the bytes at
+	// minBase64Text-1, 2*minBase64Text-1, …: only those are looked at
+	// first.
+	const L = minBase64Text
+	for p := L - 1; p < len(s); p += L {
+		if !base64Byte(s[p]) || s[p] == '=' {
+			continue
+		}
+		start, end := p, p
+		for start > 0 && inRun(start-1) {
+			start--
+		}
+		for end < len(s) && inRun(end) {
+			end++
+		}
+		p = end + (L-1-end%L+L)%L - L // the next look is past the run
+		for start < end && !base64Byte(s[start]) {
+			start++ // a run starts at base64, not a line break
+		}
+		for end > start && !base64Byte(s[end-1]) {
+			end--
+		}
+		for end < len(s) && s[end] == '=' {
+			end++ // its padding
+		}
+		if end-start < L {
+			continue
+		}
+		if text, ok := base64Text(s[start:end]); ok {
+			if inner := x.spans(text); len(inner) > 0 {
+				out = append(out, span{start, end, inner[0].what + " (in base64)", "", start})
+			}
+		}
+	}
+	return out
+}
+
+// base64Text is the text that run, base64 possibly split into lines,
+// encodes: ok is false when it is not base64 of text (UTF-8, no control
+// bytes but line breaks and tabs), which its first bytes tell for most.
+func base64Text(run string) (string, bool) {
+	clean := strings.NewReplacer(`\n`, "", `\r`, "", "\n", "", "\r", "").Replace(run)
+	clean = strings.TrimRight(clean, "=")
+	text := func(b []byte) bool {
+		return utf8.Valid(b) && !slices.ContainsFunc(b, func(c byte) bool { return c < ' ' && c != '\n' && c != '\r' && c != '\t' || c == 0x7f })
+	}
+	head := clean[:min(len(clean), 64)]
+	if b, err := base64.RawStdEncoding.DecodeString(head[:len(head)/4*4]); err != nil || !text(b[:max(0, len(b)-3)]) {
+		return "", false
+	}
+	b, err := base64.RawStdEncoding.DecodeString(clean)
+	if err != nil || !text(b) {
+		return "", false
+	}
+	return string(b), true
+}
