@@ -1,7 +1,9 @@
 package recorder
 
 import (
+	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -50,5 +52,37 @@ interactions:
 	}
 	if !strings.Contains(msg, "client_secret") || !strings.Contains(msg, "second") {
 		t.Errorf("Expected the miss message to diff the requests (client_secret, second), but it is:\n%s", msg)
+	}
+}
+
+// TestReplayMissPrintsNoShape: whatever credential format a hand-written
+// cassette holds in its closest request (each of shapeMakers, freshly
+// generated), the miss's message prints none of it.
+func TestReplayMissPrintsNoShape(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 26))
+	for _, sm := range shapeMakers() {
+		text, secret := sm.make(r)
+		t.Run(sm.name, func(t *testing.T) {
+			body, _ := json.Marshal(map[string]any{"model": "m", "q": "first", "note": text})
+			path := filepath.Join(t.TempDir(), "handwritten.yaml")
+			cassette := "---\nversion: 2\ninteractions:\n    - id: 0\n      request:\n        body: '" + strings.ReplaceAll(string(body), "'", "''") +
+				"'\n        url: https://api.example.com/v1/ask\n        method: POST\n      response:\n        body: '{\"answer\":1}'\n        status: 200 OK\n        code: 200\n"
+			if err := os.WriteFile(path, []byte(cassette), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := Open(path, WithMode(RecordNone), env(), WithUpstream(offline(t)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rec.Close()
+			_, err = rec.RoundTrip(newReq(http.MethodPost, "https://api.example.com/v1/ask", "application/json", `{"model":"m","q":"second"}`))
+			var miss *ReplayMissError
+			if !errors.As(err, &miss) {
+				t.Fatalf("Expected a replay miss, but got %v", err)
+			}
+			if msg := miss.Error(); strings.Contains(msg, secret) || !strings.Contains(msg, "first") {
+				t.Errorf("Expected the miss message to diff the requests and print no %s, but it is:\n%s", sm.name, msg)
+			}
+		})
 	}
 }
