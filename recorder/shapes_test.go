@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -282,10 +283,23 @@ func shapePlacements() []shapePlacement {
 // check passes on it.
 func TestEveryShapeInEveryPlacementIsScrubbed(t *testing.T) {
 	r := rand.New(rand.NewPCG(2026, 11))
-	var current placement // the subtests run one after another
-	srv := placementServer(func(*http.Request) placement { return current })
-	defer srv.Close()
-	n := 0
+	// Each case has its own path on one server, /case/N/…, so that the
+	// cases run in parallel; the server answers as case N's placement says.
+	var cases []placement
+	srv := placementServer(func(req *http.Request) placement {
+		n, _, _ := strings.Cut(strings.TrimPrefix(req.URL.Path, "/case/"), "/")
+		i, err := strconv.Atoi(n)
+		if err != nil || i >= len(cases) {
+			return placement{}
+		}
+		return cases[i]
+	})
+	t.Cleanup(srv.Close) // after the parallel subtests
+	type shapeCase struct {
+		name, secret string
+		i            int
+	}
+	var run []shapeCase
 	for _, sp := range shapePlacements() {
 		for _, sm := range shapeMakers() {
 			text, secret := sm.make(r)
@@ -293,15 +307,18 @@ func TestEveryShapeInEveryPlacementIsScrubbed(t *testing.T) {
 			if p.req == nil {
 				continue
 			}
-			n++
-			t.Run(sp.name+"/"+sm.name, func(t *testing.T) {
-				current = p
-				data, path := recordAlone(t, p.req(srv.URL))
-				assertScrubbed(t, data, path, secret)
-			})
+			run = append(run, shapeCase{sp.name + "/" + sm.name, secret, len(cases)})
+			cases = append(cases, p)
 		}
 	}
-	if want := len(shapeMakers()) * (len(shapePlacements()) - 1); n < want {
-		t.Errorf("Expected at least %d shape placements, but %d placements made %d", want, len(shapePlacements()), n)
+	if want := len(shapeMakers()) * (len(shapePlacements()) - 1); len(run) < want {
+		t.Errorf("Expected at least %d shape placements, but %d placements made %d", want, len(shapePlacements()), len(run))
+	}
+	for _, c := range run {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			data, path := recordAlone(t, cases[c.i].req(srv.URL+"/case/"+strconv.Itoa(c.i)))
+			assertScrubbed(t, data, path, c.secret)
+		})
 	}
 }

@@ -224,9 +224,11 @@ func codeValue(v string) bool {
 	case strings.HasSuffix(v, "(") || strings.HasSuffix(v, "{"):
 		return codeExpression(v[:i] + "(") // opened here, closed on a later line
 	case v[i] == '{' && strings.HasSuffix(v, "}") || v[i] == '(' && strings.HasSuffix(v, ")"):
-		// Config{Token: t}, SpanID([8]byte{42}): a call or a literal of
-		// something, a letter among its arguments (Winter(2024) has none).
-		return codeExpression(v[:i]+"(") && strings.ContainsFunc(v[i+1:len(v)-1], unicode.IsLetter)
+		// Config{Token: t}, SpanID([8]byte{42}), &Config{}: a call or a
+		// literal of something, no argument or a letter among them
+		// (Winter(2024) has none).
+		inner := v[i+1 : len(v)-1]
+		return codeExpression(v[:i]+"(") && (inner == "" || strings.ContainsFunc(inner, unicode.IsLetter))
 	}
 	return codeExpression(v)
 }

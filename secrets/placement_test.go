@@ -300,7 +300,7 @@ func lookalikes() []leak {
 		{name: "labels as arguments", edit: inContent(`form.add("password", "Enter your password"); t("api_key", "API key"); headers.get("Authorization", "")`)},
 		{name: "session ids that name things", edit: inResponse("application/json", `{"session_id":"3f7c9e0a-2b4d-4e6f-8a1b-9c0d2e4f6a8b","sessionId":"sess_8Hk2mQ9xZ4pL7vR1","sid":"SM`+fakeHex(32)+`","session":"default","session_id_2":"abc123"}`)},
 		{name: "Go code assigning to secret names", edit: inContent("e := &eventPort{\n\tcookies: make(map[*fileObjCookie]struct{}),\n\tcreds:   &AwsSecurityCredentials{AccessKeyID: id},\n" +
-			"\tPrivateKey: []byte(pemData),\n\tAuth: anthropic.F(anthropic.AuthParam{\n\tToken: oauth2.StaticTokenSource(tok2),\n\tsecret: Config{Name: n1},\n\tapiKey: os.Getenv(\"OPENAI_API_KEY\"),\n\tsid: SpanID([8]byte{42}),\n}\n" +
+			"\tPrivateKey: []byte(pemData),\n\tAuth: anthropic.F(anthropic.AuthParam{\n\tToken: oauth2.StaticTokenSource(tok2),\n\tsecret: Config{Name: n1},\n\tapiKey: os.Getenv(\"OPENAI_API_KEY\"),\n\tsid: SpanID([8]byte{42}),\n\tUserOAuth: &config.UserOAuth{},\n}\n" +
 			"type Entry struct {\n\tLabels map[string]string `protobuf:\"bytes,3,rep,name=labels,proto3\" protobuf_key:\"bytes,1,opt,name=key,proto3\" protobuf_val:\"bytes,2,opt,name=value,proto3\"`\n}\n")},
 		{name: "page metadata", edit: inResponse("text/html", `<meta name="csrf-param" content="authenticity_token"><meta name="description" content="Reset your password with a token"><input type="hidden" name="_csrf" value="enabled"><meta name="csrf-token" content="">`)},
 		{name: "authorization prose", edit: inContent("Authorization: required. Set the Authorization: Bearer header; authorization=approved, Authorization: AWS4-HMAC-SHA256 names the algorithm.")},
