@@ -268,7 +268,8 @@ func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(l
 			line++
 			long := len(text) > bound // the line, spaces and all
 			if long {
-				text = lineHead(text[:min(overHead, bound)])
+				// A copy: a block can be the whole long line.
+				text = strings.Clone(lineHead(text[:min(overHead, bound)]))
 			} else if len(text) < 2 || text[0] != '{' || text[len(text)-1] != '}' {
 				// Not a sample object end to end (most lines are): trim
 				// the space and byte order mark around it.
@@ -437,7 +438,7 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 				if readErr == nil {
 					// The sample cut short: its error, and its first bytes,
 					// which may name it.
-					yield(Record{File: file, Line: line, Index: index, Text: string(buf[:min(len(buf), overHead)])},
+					yield(Record{File: file, Line: start, Index: index, Text: strings.TrimSpace(string(buf[:min(len(buf), overHead)]))},
 						&LoadError{File: file, Line: line, Sample: index, Err: fmt.Errorf("unexpected end of input inside the sample that starts on line %d", start)})
 					return
 				}
@@ -509,7 +510,7 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 		}
 		rec, err := Record{File: file, Line: start, Index: index}, error(nil)
 		if size > bound {
-			rec.Text, err = string(buf[:min(len(buf), overHead)]), over(start, index)
+			rec.Text, err = strings.TrimSpace(string(buf[:min(len(buf), overHead)])), over(start, index)
 		} else {
 			rec.Text = string(buf)
 		}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"github.com/google/go-cmp/cmp"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -107,6 +109,76 @@ func TestASampleThatBreaksKeepsItsID(t *testing.T) {
 			if regexp.MustCompile(`not in this run: .*\b` + id + `\b`).MatchString(stderr) {
 				t.Errorf("%s: the baseline misses %s, which is in the run:\n%s", tc.name, id, stderr)
 			}
+		}
+	}
+}
+
+// recordID of a record that is not valid JSON: the id read before it
+// breaks, whole (a number cut short is no id), the last of a key given
+// twice, as Parse keeps it.
+func TestRecordIDBeforeTheBreak(t *testing.T) {
+	for text, want := range map[string]string{
+		`{"id": "a", "user_input": [`:            "a",
+		`{"id": 12, "user_input": [`:             "12",
+		`{"id": 123456`:                          "",
+		`{"id": "a", "id": "b", "x": `:           "b",
+		`{"x": [1, {"id": "inner"}], "id": "ok"`: "ok",
+		`{"x": "broken \q", "id": "late"}`:       "",
+		`{"id": "a"`:                             "a",
+		`{"id": "a"}`:                            "a",
+		`{"id": true, "x": `:                     "",
+	} {
+		if got := recordID(text); got != want {
+			t.Errorf("recordID(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// Names outlive the batches that hold their samples: --save-baseline keeps
+// every one of 1,000 samples with ids (400 with --workers 1), none given
+// twice by a batch's memory reused, and --sample-threshold lists the first
+// that fall below, not later ones written over them; and shards of 1,500
+// records (0.6 MB), every 7th broken after its id, merge to the unsharded
+// run, each broken record named by its id in every shard.
+func TestNamesOutliveTheirBatch(t *testing.T) {
+	lines := synthLines(1500, 77)
+	for i := range lines {
+		lines[i] = fmt.Sprintf(`{"id": "s%05d", `, i) + strings.TrimPrefix(lines[i], "{")
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		n       int
+		workers string
+	}{{1000, "2"}, {400, "1"}} {
+		data := writeFile(t, "data.jsonl", strings.Join(lines[:tc.n], "\n"))
+		base := filepath.Join(dir, "base.json")
+		_, stderr, code := runAgentcheck(t, "", "eval", "--workers", tc.workers, "--save-baseline", base, data)
+		saved, err := os.ReadFile(base)
+		if err != nil || strings.Contains(stderr, "given twice") {
+			t.Fatalf("%d samples, --workers %s: exit %d, %v\n%s", tc.n, tc.workers, code, err, stderr)
+		}
+		for i := range tc.n {
+			if !strings.Contains(string(saved), fmt.Sprintf(`"s%05d":`, i)) {
+				t.Fatalf("%d samples, --workers %s: s%05d is not in the saved baseline", tc.n, tc.workers, i)
+			}
+		}
+		_, stderr, _ = runAgentcheck(t, "", "eval", "--workers", tc.workers, "--sample-threshold", "tool_call_accuracy=1.1", data)
+		if !strings.Contains(stderr, "\n  s00000: ") || !strings.Contains(stderr, "\n  s00099: ") || strings.Contains(stderr, "\n  s00100: ") {
+			t.Errorf("%d samples, --workers %s: the samples below are not the first 100:\n%.600s", tc.n, tc.workers, stderr)
+		}
+	}
+
+	broken := append([]string(nil), lines...)
+	for i := 0; i < len(broken); i += 7 {
+		broken[i] = broken[i][:len(broken[i])/2]
+	}
+	data := writeFile(t, "broken.jsonl", strings.Join(broken, "\n"))
+	shards := shardRuns(t, 2, data)
+	for _, format := range []string{"table", "json"} {
+		want := runFor(t, dir, "eval", "--format", format, data)
+		got := runFor(t, dir, append([]string{"merge", "--format", format}, shards...)...)
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("--format %s: merged differs from unsharded (-eval +merge):\n%.3000s", format, d)
 		}
 	}
 }

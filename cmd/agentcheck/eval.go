@@ -374,7 +374,7 @@ func readBatches(ins []input, otel bool, maxSample int, bt *batcher, keep func(*
 		for rec, err := range readRecords(r, in.name, maxSample, "--max-sample-bytes") {
 			if err != nil {
 				rec.File = in.name
-				if le := (*dataset.LoadError)(nil); errors.As(err, &le) {
+				if le := (*dataset.LoadError)(nil); errors.As(err, &le) && rec.Line == 0 {
 					rec.Line, rec.Index = le.Line, le.Sample // where it was met
 				}
 			}

@@ -120,22 +120,24 @@ func idText(id jsonvalue.Value, ok bool) string {
 }
 
 // idBeforeBreak is the top-level "id" of text, which is not valid JSON, as
-// far as its members read whole go: the last one, as Parse keeps the last
-// of a key given twice.
+// far as its members read whole go (a string, or a value then ',' or '}':
+// a number the text cuts short is not whole), the last one, as Parse keeps the last of a key given
+// twice. It is a copy: text may be the reader's memory, which the next
+// read reuses (--shard reads ids there).
 func idBeforeBreak(text string) string {
 	var d jsonvalue.Decoder
 	d.Reset(text)
 	id := ""
 	for key, more, err := d.NextKey(true); more && err == nil; key, more, err = d.NextKey(false) {
 		v, err := d.Value(1)
-		if err != nil {
-			break
+		if err != nil || (v.Kind() != jsonvalue.StringKind && d.Peek() != ',' && d.Peek() != '}') {
+			break // a number the text cuts short may be longer
 		}
 		if key == "id" {
 			id = idText(v, true)
 		}
 	}
-	return id
+	return strings.Clone(id)
 }
 
 // hasIDKey is strings.Contains(text, `"id"`), which every record without
@@ -239,19 +241,19 @@ func (r *runResult) collect(b *batch) {
 		case noteBelow:
 			g := &r.sampleGates[n.index]
 			if g.below++; len(g.samples) < maxListed {
-				g.samples = append(g.samples, listed{name: n.name, metric: g.metric, score: n.score})
+				g.samples = append(g.samples, listed{name: strings.Clone(n.name), metric: g.metric, score: n.score})
 			}
 		case noteRegressed:
 			if r.base.nRegressed++; len(r.base.regressed) < maxListed {
-				r.base.regressed = append(r.base.regressed, listed{name: n.name, metric: n.index, score: n.score, old: n.old})
+				r.base.regressed = append(r.base.regressed, listed{name: strings.Clone(n.name), metric: n.index, score: n.score, old: n.old})
 			}
 		case noteImproved:
 			if r.base.nImproved++; len(r.base.improved) < maxListed {
-				r.base.improved = append(r.base.improved, listed{name: n.name, metric: n.index, score: n.score, old: n.old})
+				r.base.improved = append(r.base.improved, listed{name: strings.Clone(n.name), metric: n.index, score: n.score, old: n.old})
 			}
 		case noteNew:
 			if r.base.nFresh++; len(r.base.fresh) < maxListed {
-				r.base.fresh = append(r.base.fresh, n.name)
+				r.base.fresh = append(r.base.fresh, strings.Clone(n.name))
 			}
 		}
 	}
@@ -262,6 +264,9 @@ func (r *runResult) collect(b *batch) {
 			}
 			continue
 		}
+		// A name is in its batch's memory, which the next batch reuses:
+		// what the run keeps past the batch is a copy.
+		k.name = strings.Clone(k.name)
 		r.seen[k.name] = k.at
 		if r.saving && k.scores != nil {
 			r.save = append(r.save, k)

@@ -2,9 +2,11 @@
 // dataset or a suite, shared by agentcheck eval --shard K/N and evalsuite's
 // AGENTCHECK_SHARD=K/N. A case with an id belongs to shard
 // 1 + FNV-1a-64(id) mod N, so that it stays in its shard however the input
-// is reordered or grows; a case without one (a record with no "id", a
-// record that could not be read) belongs to shard 1 + (its position in the
-// input, counting from 0) mod N, round robin, so that a sorted input still
+// is reordered or grows (a record that is not valid JSON has the id it
+// holds before it breaks, if any); a case without one (a record with no
+// "id", an input that could not be read) belongs to shard 1 + (its
+// position in the input, counting from 0) mod N, round robin, so that a
+// sorted input still
 // spreads over the shards. Neither depends on the machine, the number of
 // workers or the other cases' ids, so the N slices are disjoint and their
 // union is the input.
