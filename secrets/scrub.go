@@ -43,10 +43,8 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 		}
 	}
 	if set := formatsIn(s); !set.empty() {
-		for i, f := range keyFormats {
-			if !set.has(i) {
-				continue
-			}
+		for i := range set.all() {
+			f := &keyFormats[i] // not a copy of each format for each text
 			for _, m := range f.matches(s) {
 				// The secret is the group that matched, when the format
 				// has groups (of alternatives, one matches), else the match.

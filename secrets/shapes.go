@@ -2,6 +2,8 @@ package secrets
 
 import (
 	"encoding/base64"
+	"iter"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strconv"
@@ -298,6 +300,19 @@ type formatSet [2]uint64
 func (s *formatSet) add(i int)     { s[i/64] |= 1 << (i % 64) }
 func (s formatSet) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
 func (s formatSet) empty() bool    { return s == formatSet{} }
+
+// all are the indexes in s, in order, read off its set bits.
+func (s formatSet) all() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for w, bs := range s {
+			for ; bs != 0; bs &= bs - 1 {
+				if !yield(w*64 + bits.TrailingZeros64(bs)) {
+					return
+				}
+			}
+		}
+	}
+}
 func (s formatSet) union(o formatSet) formatSet {
 	return formatSet{s[0] | o[0], s[1] | o[1]}
 }
@@ -353,23 +368,35 @@ func formatsIn(s string) formatSet {
 }
 
 // containsFold reports whether s holds word, lower-case ASCII letters
-// (keyFormat.fold), in any case: at each of its first letter, lower or
-// upper case, found by a vectorized search, the rest compared.
+// (keyFormat.fold), in any case: at each of its rarest letter in English
+// text (the z of authorization, the b of bearer), lower or upper case,
+// found by a vectorized search, the rest compared.
 func containsFold(s, word string) bool {
-	for _, c := range [2]byte{word[0], word[0] - 'a' + 'A'} {
+	at := 0
+	for _, c := range []byte(letterRarity) {
+		if k := strings.IndexByte(word, c); k >= 0 {
+			at = k
+			break
+		}
+	}
+	for _, c := range [2]byte{word[at], word[at] - 'a' + 'A'} {
 		for i := 0; ; i++ {
 			j := strings.IndexByte(s[i:], c)
 			if j < 0 {
 				break
 			}
 			i += j
-			if len(s)-i >= len(word) && strings.EqualFold(s[i:i+len(word)], word) {
+			if start := i - at; start >= 0 && len(s)-start >= len(word) && strings.EqualFold(s[start:start+len(word)], word) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// letterRarity are the letters from the rarest in English text to the
+// commonest.
+const letterRarity = "zqxjkvbpgwyfmculdhrsnioate"
 
 // inBlob: the token at start sits inside a run of base64 (an image, audio
 // sent as text), where a key's shape turns up by chance: at least 16
