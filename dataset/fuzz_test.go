@@ -78,21 +78,26 @@ func FuzzParseSample(f *testing.F) {
 
 // checkReadSamples reads text as a dataset file, as JSON Lines and as
 // JSON: every sample it yields is valid, every error is a *LoadError on a
-// line of the file, and errors name samples in order.
+// line of the file, errors name samples in order, and an error of the
+// framing (which names no sample: Sample -1) is the last thing read.
 func checkReadSamples(t *testing.T, text string) {
 	t.Helper()
 	for _, file := range []string{"data.jsonl", "data.json"} {
-		last := -1
+		last, framing := -1, false
 		for s, err := range dataset.ReadSamples(strings.NewReader(text), file) {
+			if framing {
+				t.Fatalf("%s: %v after the framing's error", file, err)
+			}
 			if err != nil {
 				var le *dataset.LoadError
 				if !errors.As(err, &le) {
 					t.Fatalf("%s: error %v (%T) is not a *LoadError", file, err, err)
 				}
-				if le.File != file || le.Line < 1 || le.Line > lineCount(text) || le.Sample <= last {
+				framing = le.Sample == -1
+				if le.File != file || le.Line < 1 || le.Line > lineCount(text) || (le.Sample <= last && !framing) {
 					t.Fatalf("%s: error %v names line %d of %d, sample %d after sample %d", file, err, le.Line, lineCount(text), le.Sample, last)
 				}
-				last = le.Sample
+				last = max(last, le.Sample)
 				continue
 			}
 			if err := s.Conversation.Validate(); err != nil {
