@@ -209,10 +209,14 @@ func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(l
 		// What was left from the last read has no line end.
 		end := 0
 		read := buf[len(buf) : len(buf)+n]
-		// The last line end: the last LF, or a CR after it. A CR is looked
+		// The last line end: the last LF, or a CR after it. Each is looked
 		// for forward first, with vector instructions: LastIndexByte reads
-		// a byte at a time, and most inputs have no CR.
-		i := bytes.LastIndexByte(read, '\n')
+		// a byte at a time, and most inputs have no CR, and a long line no
+		// LF in a read.
+		i := -1
+		if bytes.IndexByte(read, '\n') >= 0 {
+			i = bytes.LastIndexByte(read, '\n')
+		}
 		if tail := read[i+1:]; bytes.IndexByte(tail, '\r') >= 0 {
 			i += 1 + bytes.LastIndexByte(tail, '\r')
 		}
@@ -319,7 +323,16 @@ func skipLine(br *bufio.Reader) (cr bool, err error) {
 		if len(chunk) == 0 {
 			return false, err
 		}
-		if i := bytes.IndexAny(chunk, "\r\n"); i >= 0 {
+		// Two IndexByte, each a vector loop, not IndexAny's byte loop.
+		i := bytes.IndexByte(chunk, '\n')
+		before := chunk
+		if i >= 0 {
+			before = chunk[:i]
+		}
+		if j := bytes.IndexByte(before, '\r'); j >= 0 {
+			i = j
+		}
+		if i >= 0 {
 			br.Discard(i + 1)
 			return chunk[i] == '\r', nil
 		}
