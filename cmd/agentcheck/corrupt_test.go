@@ -29,23 +29,7 @@ func TestACorruptedLineLosesNoOtherSample(t *testing.T) {
 		}
 
 		i := rng.IntN(n)
-		bad := []byte(lines[i])
-		var how string
-		switch p := rng.IntN(len(bad)); rng.IntN(4) {
-		case 0:
-			bad, how = bad[:p], fmt.Sprintf("cut at %d", p)
-		case 1:
-			c := noise[rng.IntN(len(noise))]
-			bad, how = append(bad[:p:p], append([]byte{c}, bad[p:]...)...), fmt.Sprintf("%q put in at %d", c, p)
-		case 2:
-			bad, how = append(bad[:p:p], bad[p+1:]...), fmt.Sprintf("byte %d taken out", p)
-		default:
-			bad = bad[:0]
-			for range 1 + rng.IntN(40) {
-				bad = append(bad, noise[rng.IntN(len(noise))])
-			}
-			how = fmt.Sprintf("replaced by %q", bad)
-		}
+		bad, how := corrupt(rng, lines[i], noise, true)
 		if strings.TrimSpace(string(bad)) == "" {
 			continue // a blank line is no sample
 		}
@@ -93,18 +77,7 @@ func TestACorruptedArraySampleLosesNoSampleBeforeIt(t *testing.T) {
 		want := strings.Split(strings.TrimSuffix(cleanOut, "\n"), "\n")
 
 		i := rng.IntN(n)
-		bad := []byte(lines[i])
-		p := rng.IntN(len(bad))
-		var how string
-		switch rng.IntN(3) {
-		case 0:
-			bad, how = bad[:p], fmt.Sprintf("cut at %d", p)
-		case 1:
-			c := noise[rng.IntN(len(noise))]
-			bad, how = append(bad[:p:p], append([]byte{c}, bad[p:]...)...), fmt.Sprintf("%q put in at %d", c, p)
-		default:
-			bad, how = append(bad[:p:p], bad[p+1:]...), fmt.Sprintf("byte %d taken out", p)
-		}
+		bad, how := corrupt(rng, lines[i], noise, false)
 		corrupted := append([]string(nil), lines...)
 		corrupted[i] = string(bad)
 		file := writeFile(t, "data.json", "[\n"+strings.Join(corrupted, ",\n")+"\n]\n")
@@ -131,4 +104,29 @@ func TestACorruptedArraySampleLosesNoSampleBeforeIt(t *testing.T) {
 			t.Errorf("round %d, sample %d %s: exit %d with %d errors; stderr %q", round, i, how, code, errs, stderr)
 		}
 	}
+}
+
+// corrupt is text corrupted at random, and how: cut, a byte of noise put
+// in, a byte taken out, or (withNoise) the whole replaced by noise.
+func corrupt(rng *rand.Rand, text string, noise []byte, withNoise bool) ([]byte, string) {
+	bad := []byte(text)
+	p := rng.IntN(len(bad))
+	kinds := 3
+	if withNoise {
+		kinds = 4
+	}
+	switch rng.IntN(kinds) {
+	case 0:
+		return bad[:p], fmt.Sprintf("cut at %d", p)
+	case 1:
+		c := noise[rng.IntN(len(noise))]
+		return append(bad[:p:p], append([]byte{c}, bad[p:]...)...), fmt.Sprintf("%q put in at %d", c, p)
+	case 2:
+		return append(bad[:p:p], bad[p+1:]...), fmt.Sprintf("byte %d taken out", p)
+	}
+	bad = bad[:0]
+	for range 1 + rng.IntN(40) {
+		bad = append(bad, noise[rng.IntN(len(noise))])
+	}
+	return bad, fmt.Sprintf("replaced by %q", bad)
 }
