@@ -91,10 +91,10 @@ func (r Record) Sample() (agentcheck.Sample, error) { return r.SampleAs(Auto) }
 // one after another (.json files). Lines end with LF, CRLF or CR alike, and
 // a UTF-8 byte order mark is skipped at the start of the input, of a line
 // and between samples. A sample over 64 MiB is an error of its own (a
-// *LoadError naming it, with a Record holding its first 4 KiB, trimmed), its other
-// bytes skipped unread, and the samples after it are read on: memory stays
-// bounded, whatever the file's size. A framing
-// error (an unterminated array, say) is yielded once and ends the sequence.
+// *LoadError naming it, with a Record holding its first 4 KiB, trimmed),
+// its other bytes skipped unread, and the samples after it are read on:
+// memory stays bounded, whatever the file's size. A framing error (an
+// unterminated array, say) is yielded once and ends the sequence.
 func ReadRecords(r io.Reader, file string) iter.Seq2[Record, error] {
 	return readRecords(r, file, false, maxSample, "")
 }
@@ -119,7 +119,7 @@ func init() {
 // which names the bound by boundName when it is set (a flag that sets it).
 func readRecords(r io.Reader, file string, reuse bool, bound int, boundName string) iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
-		over := overBound(file, "sample", bound, boundName)
+		over := overBound(file, bound, boundName)
 		br := bufio.NewReaderSize(r, 1<<16)
 		skipBOM(br)
 		ext := strings.ToLower(filepath.Ext(file))
@@ -141,16 +141,15 @@ func readRecords(r io.Reader, file string, reuse bool, bound int, boundName stri
 	}
 }
 
-// overBound is the error in place of a record of file over bound bytes,
-// at its line and index: what names the record ("sample"), boundName what
-// sets the bound, if anything does.
-func overBound(file, what string, bound int, boundName string) func(line, index int) error {
+// overBound is the error in place of a sample of file over bound bytes, at
+// its line and index; boundName is what sets the bound, if anything does.
+func overBound(file string, bound int, boundName string) func(line, index int) error {
 	if boundName != "" {
 		boundName = " (" + boundName + ")"
 	}
 	return func(line, index int) error {
 		return &LoadError{File: file, Line: line, Sample: index,
-			Err: fmt.Errorf("the %s is over %d bytes, the most one %s may hold%s: it was skipped", what, bound, what, boundName)}
+			Err: fmt.Errorf("the sample is over %d bytes, the most one sample may hold%s: it was skipped", bound, boundName)}
 	}
 }
 
@@ -357,21 +356,14 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 		}
 		lastCR = c == '\r'
 	}
-	// fail ends the reading at an error of the sample at index, or of the
-	// framing around the samples (framing).
-	// readErr is the input's error, other than its end: the input's
-	// error, not the sample's or the framing's, is what stopped the reading.
+	// readErr is the reader's error, other than the input's end: when it is
+	// set, it is what stopped the reading (inputFailed), not the framing.
 	var readErr error
-	fail := func(framing bool, format string, args ...any) {
-		if readErr != nil {
-			yield(Record{}, fmt.Errorf("%s:%d: %w", file, line, readErr))
-			return
-		}
-		n := index
-		if framing {
-			n = -1
-		}
-		yield(Record{}, &LoadError{File: file, Line: line, Sample: n, Err: fmt.Errorf(format, args...)})
+	inputFailed := func() { yield(Record{}, fmt.Errorf("%s:%d: %w", file, line, readErr)) }
+	// fail ends the reading at an error of the framing around the samples,
+	// which names no sample.
+	fail := func(format string, args ...any) {
+		yield(Record{}, &LoadError{File: file, Line: line, Sample: -1, Err: fmt.Errorf(format, args...)})
 	}
 	next := func() (byte, bool) {
 		c, err := br.ReadByte()
@@ -405,21 +397,26 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 		skip() // the '[' that was peeked, after any space
 	}
 	var buf []byte
+	// head is the start of the value read, trimmed, as the Record of its
+	// error holds it (a value over the bound, or one cut short).
+	head := func() string { return strings.TrimSpace(string(buf[:min(len(buf), overHead)])) }
 	expectValue := true
 	for {
 		c, ok := skip()
 		if !ok {
-			if inArray || readErr != nil {
-				fail(true, "unexpected end of input: the array of samples is not closed with ']'")
+			if readErr != nil {
+				inputFailed()
+			} else if inArray {
+				fail("unexpected end of input: the array of samples is not closed with ']'")
 			}
 			return
 		}
 		if inArray {
 			if c == ']' {
 				if c2, ok := skip(); ok {
-					fail(true, "unexpected %q after the array of samples", c2)
+					fail("unexpected %q after the array of samples", c2)
 				} else if readErr != nil {
-					fail(true, "") // the input's error
+					inputFailed()
 				}
 				return
 			}
@@ -428,7 +425,7 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 				continue
 			}
 			if !expectValue {
-				fail(true, "unexpected %q between samples, want ',' or ']'", c)
+				fail("unexpected %q between samples, want ',' or ']'", c)
 				return
 			}
 		}
@@ -448,14 +445,14 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 				if err != io.EOF {
 					readErr = err
 				}
-				if readErr == nil {
-					// The sample cut short: its error, and its first bytes,
-					// which may name it.
-					yield(Record{File: file, Line: start, Index: index, Text: strings.TrimSpace(string(buf[:min(len(buf), overHead)]))},
-						&LoadError{File: file, Line: line, Sample: index, Err: fmt.Errorf("unexpected end of input inside the sample that starts on line %d", start)})
+				if readErr != nil {
+					inputFailed()
 					return
 				}
-				fail(false, "") // the input's error
+				// The sample cut short: its error, and its first bytes,
+				// which may name it.
+				yield(Record{File: file, Line: start, Index: index, Text: head()},
+					&LoadError{File: file, Line: line, Sample: index, Err: fmt.Errorf("unexpected end of input inside the sample that starts on line %d", start)})
 				return
 			}
 			i := 0
@@ -523,7 +520,7 @@ func readValues(br *bufio.Reader, file string, inArray bool, bound int, over fun
 		}
 		rec, err := Record{File: file, Line: start, Index: index}, error(nil)
 		if size > bound {
-			rec.Text, err = strings.TrimSpace(string(buf[:min(len(buf), overHead)])), over(start, index)
+			rec.Text, err = head(), over(start, index)
 		} else {
 			rec.Text = string(buf)
 		}

@@ -138,7 +138,7 @@ func (rd *otlpReader) read(r io.Reader, file string) {
 	}
 	// The whole input is held anyway, to put each trace's spans together:
 	// an export is not bounded on its own.
-	over := overBound(file, "export", math.MaxInt, "")
+	over := overBound(file, math.MaxInt, "") // never met
 	if lines {
 		readLines(in, file, false, math.MaxInt, over, records)
 	} else {

@@ -61,8 +61,7 @@ type htmlPage struct {
 	Metrics           []htmlMetric
 	// Failing counts the failing and erring cases, Flaky the flaky ones,
 	// FailingSamples the failing and erring cases that are samples (not an
-	// input error, Run.Unread); Show is the filter the page
-	// opens with.
+	// input error, Run.Unread); Show is the filter the page opens with.
 	Failing, Flaky, FailingSamples int
 	Show                           string
 	// Full are the cases shown in full, failing first; Capped counts the

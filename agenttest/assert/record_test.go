@@ -78,6 +78,22 @@ type event struct {
 	Action, Test, Key, Value, Path, Output string
 }
 
+// events reads go test -json's lines.
+func events(t *testing.T, stdout []byte) []event {
+	t.Helper()
+	var es []event
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("go test -json printed %q: %v", sc.Text(), err)
+		}
+		es = append(es, e)
+	}
+	return es
+}
+
 // TestRealTestingTRecords runs the tests of testdata/attrs, whose
 // assertions get a real *testing.T, as go test -json -artifacts does, and
 // reads what they recorded: the attributes in the JSON stream, and the
@@ -94,13 +110,7 @@ func TestRealTestingTRecords(t *testing.T) {
 	artifacts := map[string]string{}        // test -> dir
 	result := map[string]string{}           // test -> pass or fail
 	var output strings.Builder
-	sc := bufio.NewScanner(bytes.NewReader(stdout))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var e event
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("go test -json printed %q: %v", sc.Text(), err)
-		}
+	for _, e := range events(t, stdout) {
 		switch e.Action {
 		case "attr":
 			if attrs[e.Test] == nil {
@@ -177,13 +187,7 @@ func TestRealTestingTWithoutArtifacts(t *testing.T) {
 		t.Fatalf("go test ./testdata/attrs: %v\n%s", err, stderr)
 	}
 	attrs := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(stdout))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var e event
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("go test -json printed %q: %v", sc.Text(), err)
-		}
+	for _, e := range events(t, stdout) {
 		if e.Action == "attr" && e.Test == "TestToolCallsFail" {
 			attrs[e.Key] = e.Value
 		}

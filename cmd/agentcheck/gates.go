@@ -121,9 +121,9 @@ func idText(id jsonvalue.Value, ok bool) string {
 
 // idBeforeBreak is the top-level "id" of text, which is not valid JSON, as
 // far as its members read whole go (a string, or a value then ',' or '}':
-// a number the text cuts short is not whole), the last one, as Parse keeps the last of a key given
-// twice. It is a copy: text may be the reader's memory, which the next
-// read reuses (--shard reads ids there).
+// a number the text cuts short is not whole), the last one, as Parse keeps
+// the last of a key given twice. It is a copy: text may be the reader's
+// memory, which the next read reuses (--shard reads ids there).
 func idBeforeBreak(text string) string {
 	var d jsonvalue.Decoder
 	d.Reset(text)
