@@ -26,9 +26,9 @@ type Writer struct {
 	err error
 
 	floats *[floatSlots]floatText // formatted scores, a run's are mostly a few
-	// names[j] is metric j's name as a JSON string, escaped once for the
-	// run's cases rather than once in each (see appendName).
-	names [][2]string
+	// keys[j] is metric j's key in a case's object, escaped once for the
+	// run's cases rather than once in each (see appendKey).
+	keys []metricKey
 	// plain marks, while a case is written through plainreason.WriteCase,
 	// the metrics whose reasons are plain JSON text (bit j, metric j).
 	plain uint64
