@@ -22,6 +22,7 @@ import (
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/samplereuse"
 	"github.com/agentcheck/agentcheck/internal/shell"
+	"github.com/agentcheck/agentcheck/internal/wordscan"
 	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
@@ -210,11 +211,11 @@ func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(l
 		read := buf[len(buf) : len(buf)+n]
 		// The last line end: the last LF, or a CR after it. Each is looked
 		// for forward first, with vector instructions: LastIndexByte reads
-		// a byte at a time, and most inputs have no CR, and a long line no
-		// LF in a read.
+		// a byte at a time, wordscan.LastIndex a word, and most inputs have
+		// no CR, and a long line no LF in a read.
 		i := -1
 		if bytes.IndexByte(read, '\n') >= 0 {
-			i = bytes.LastIndexByte(read, '\n')
+			i = wordscan.LastIndex(unsafe.String(unsafe.SliceData(read), len(read)), '\n')
 		}
 		if tail := read[i+1:]; bytes.IndexByte(tail, '\r') >= 0 {
 			i += 1 + bytes.LastIndexByte(tail, '\r')

@@ -73,6 +73,25 @@ func First(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
 // of them if m marks none.
 func Before(m uint64) uint64 { return (m&-m)>>7 - 1 }
 
+// LastIndex is the index of the last c in s, -1 if there is none, found a
+// word at a time from the end: strings.LastIndexByte reads a byte at a
+// time (the standard library has no vector loop for it), which was 3% of
+// the instructions of a run of long lines, whose reads end far from their
+// last line end (BENCHMARKS.md).
+func LastIndex(s string, c byte) int {
+	i := len(s)
+	for ; i >= 8; i -= 8 {
+		// EqualExact: Equal's borrows may mark a byte above a true one,
+		// which the highest mark would take.
+		if m := EqualExact(Load(s, i-8), c); m != 0 {
+			return i - 1 - bits.LeadingZeros64(m)>>3
+		}
+	}
+	for i--; i >= 0 && s[i] != c; i-- {
+	}
+	return i
+}
+
 // StringEnd is where the plain run of a JSON string's text that starts at
 // s[i] ends: the index of the first quote, backslash or control character
 // at or after i (len(s) if there is none), and whether a byte before it is

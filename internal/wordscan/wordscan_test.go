@@ -2,6 +2,7 @@ package wordscan
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -146,6 +147,30 @@ func TestStringEndIsTheByteReading(t *testing.T) {
 			}
 			if gotEnd, gotHigh := TextEnd(s, i); gotEnd != want || gotHigh != high {
 				t.Fatalf("TextEnd(%q, %d) = %d, %v; want %d, %v", s, i, gotEnd, gotHigh, want, high)
+			}
+		}
+	}
+}
+
+// LastIndex finds what strings.LastIndexByte finds, in 20,000 generated
+// strings of up to 100 bytes, for bytes that are in them once, many times
+// or not at all, and for bytes whose neighbours borrow (0x00, 0x0a next to
+// 0x0b, 0xff).
+func TestLastIndexIsLastIndexByte(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	alphabet := []byte{'a', '\n', '\r', 0x00, 0x01, 0x09, 0x0b, 0x80, 0xff}
+	for range 20_000 {
+		b := make([]byte, r.IntN(100))
+		for k := range b {
+			b[k] = alphabet[r.IntN(len(alphabet))]
+			if r.IntN(4) > 0 {
+				b[k] = 'a'
+			}
+		}
+		s := string(b)
+		for _, c := range alphabet {
+			if got, want := LastIndex(s, c), strings.LastIndexByte(s, c); got != want {
+				t.Fatalf("LastIndex(%q, %#x) = %d, want %d", s, c, got, want)
 			}
 		}
 	}
