@@ -28,13 +28,15 @@ import (
 // no other cassette changed. The stub answers each request with a new
 // number, so that a cassette recorded anew always differs.
 //
-// Each command runs as printed, through bash. A go test of its own links a
-// test binary, a few seconds each, so the commands named in literally (a
-// Go subtest whose name holds shell and regexp metacharacters, and a
-// Ginkgo spec, whose -ginkgo.focus go test passes on as a flag it does not
-// know) run with the real go command, and the others with goShim as go on
-// PATH: it runs the test binary built once with the flags go test would
-// give it.
+// Each command runs as printed, through bash. The command that records
+// them all and those named in literally (a Go subtest whose name holds
+// shell and regexp metacharacters, and a Ginkgo spec, whose -ginkgo.focus
+// go test passes on as a flag it does not know) run with the real go
+// command, and the others with goShim as go on PATH: it runs the test
+// binary with the flags go test would give it. The real go commands keep
+// that binary at one path (GOFLAGS=-o): the first links it, and the others
+// find it up to date, as go test -o does, and run it without linking
+// again, a second of CPU each.
 func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
 	if testing.Short() {
@@ -77,15 +79,20 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 	goBin := filepath.Join(runtime.GOROOT(), "bin")
 	env = append(env, "RERECORD_URL="+srv.URL)
 	bin := filepath.Join(t.TempDir(), "rerecord.test")
-	// Linked without the symbol table and DWARF, as go test links the
-	// binaries it runs: a quarter less of the link's time.
-	build := exec.Command(filepath.Join(goBin, "go"), "test", "-c", "-o", bin, "-ldflags=-s -w", "./recorder/testdata/rerecord")
-	build.Dir, build.Env = root, append(slices.Clip(env), "PATH="+goBin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", build, err, out)
+	// The real go commands keep the test binary at bin, linked without the
+	// symbol table and DWARF, as go test links the binaries it runs
+	// otherwise: a quarter less of the link's time. GOFLAGS takes quotes,
+	// not escapes.
+	quote := "'"
+	if strings.Contains(bin, quote) {
+		quote = `"`
 	}
+	if strings.Contains(bin, quote) {
+		t.Fatalf("the test binary's path %s holds both quotes, which GOFLAGS cannot carry", bin)
+	}
+	goflags := strings.TrimSpace(os.Getenv("GOFLAGS") + " " + quote + "-o=" + bin + quote + " '-ldflags=-s -w'")
 	shim := t.TempDir()
-	if err := os.WriteFile(filepath.Join(shim, "go"), []byte(goShim), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(shim, "go"), []byte("#!"+shell+goShim), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	// run runs command through bash, with the go command if real, else
@@ -97,7 +104,7 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 		}
 		cmd := exec.Command(shell, "-c", command)
 		cmd.Dir = root
-		cmd.Env = append(slices.Clip(env), "RERECORD_DIR="+dir, "RERECORD_ROOT="+realRoot, "RERECORD_BIN="+bin, // a copy each: commands run concurrently
+		cmd.Env = append(slices.Clip(env), "RERECORD_DIR="+dir, "RERECORD_ROOT="+realRoot, "RERECORD_BIN="+bin, "GOFLAGS="+goflags, // a copy each: commands run concurrently
 			"PATH="+path+string(os.PathListSeparator)+os.Getenv("PATH"))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("%s: %v\n%s", command, err, out)
@@ -117,7 +124,7 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 		return files
 	}
 
-	if err := run(base, RecordEnv+"=all go test ./recorder/testdata/rerecord -count=1 -bench . -benchtime=1x", false); err != nil {
+	if err := run(base, RecordEnv+"=all go test ./recorder/testdata/rerecord -count=1 -bench . -benchtime=1x", true); err != nil {
 		t.Fatal(err)
 	}
 	commands := map[string]string{}
@@ -152,8 +159,8 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 	recorded := cassettes(base)
 
 	// Each command runs on a copy of the cassettes, two at a time with
-	// goShim; those run literally, which spend their time linking a test
-	// binary, start first, beside them.
+	// goShim; those run literally, which spend their time in the go
+	// command, start first, beside them.
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, 2)
 	first := slices.Clone(literally)
@@ -198,15 +205,15 @@ func TestRerecordCommandRecordsThatTestAlone(t *testing.T) {
 	wg.Wait()
 }
 
-// goShim stands in for the go command in the re-record commands that
-// TestRerecordCommandRecordsThatTestAlone does not run with it: it takes
-// only "go test ./recorder/testdata/rerecord" run from the repository's
-// root, and runs the test binary $RERECORD_BIN in the package's directory
+// goShim, after a #! line naming bash, stands in for the go command in the
+// re-record commands that TestRerecordCommandRecordsThatTestAlone does not
+// run with it: it takes only "go test ./recorder/testdata/rerecord" run from
+// the repository's root, and runs the test binary $RERECORD_BIN in the package's directory
 // with the flags go test would give it (cmd/go/internal/test/testflag.go):
 // its own test flags as -test.name=value, a flag it does not know and the
 // value after it as they are, and its default -test.timeout. Anything else
 // is refused, so that a command it cannot stand in for fails.
-const goShim = `#!/usr/bin/env bash
+const goShim = `
 set -eu
 if [ "${1-}" != test ] || [ "${2-}" != ./recorder/testdata/rerecord ] || [ "$(pwd -P)" != "$RERECORD_ROOT" ]; then
 	echo "go (shim): want go test ./recorder/testdata/rerecord in $RERECORD_ROOT, got go $* in $(pwd -P)" >&2
