@@ -147,8 +147,12 @@ func TextEnd(s string, i int) (end int, high bool) {
 	}
 	j := 0
 	for ; j+32 <= len(run); j += 32 {
-		w0, w1, w2, w3 := Load(run, j), Load(run, j+8), Load(run, j+16), Load(run, j+24)
-		if Below(w0, 0x20)|Below(w1, 0x20)|Below(w2, 0x20)|Below(w3, 0x20) != 0 {
+		// One bounds check for the four words (q's length is known), and
+		// Below's high bits taken once for the four.
+		q := run[j : j+32]
+		w0, w1, w2, w3 := Load(q, 0), Load(q, 8), Load(q, 16), Load(q, 24)
+		const k = ones * 0x20
+		if ((w0-k)&^w0|(w1-k)&^w1|(w2-k)&^w2|(w3-k)&^w3)&highs != 0 {
 			break
 		}
 		h |= w0 | w1 | w2 | w3
