@@ -25,37 +25,46 @@ You get the desired outcome and the end state the conversation reached.
 Answer achieved=true only if the end state delivers everything essential to the desired outcome; wording may differ, but a missing, wrong or unconfirmed essential detail means achieved=false.
 Give the reason in one or two sentences that name what matched or what is missing.`
 
-var goalInferSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"user_goal": map[string]any{"type": "string"},
-		"end_state": map[string]any{"type": "string"},
-	},
-	"required":             []string{"user_goal", "end_state"},
-	"additionalProperties": false,
+// The answer schemas are made on first use, with their JSON (written
+// once: a judge would otherwise marshal them for every request): a program
+// that asks no judge, such as eval of the tool-call metrics, builds none
+// of their maps when it starts.
+var goalInferSchema = lazySchema(func() map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"user_goal": map[string]any{"type": "string"},
+			"end_state": map[string]any{"type": "string"},
+		},
+		"required":             []string{"user_goal", "end_state"},
+		"additionalProperties": false,
+	}
+})
+
+var goalCompareSchema = lazySchema(func() map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"reason":   map[string]any{"type": "string"},
+			"achieved": map[string]any{"type": "boolean"},
+		},
+		"required":             []string{"reason", "achieved"},
+		"additionalProperties": false,
+	}
+})
+
+// schema is a judge's answer schema and its JSON.
+type schema struct {
+	v    map[string]any
+	json json.RawMessage
 }
 
-var goalCompareSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"reason":   map[string]any{"type": "string"},
-		"achieved": map[string]any{"type": "boolean"},
-	},
-	"required":             []string{"reason", "achieved"},
-	"additionalProperties": false,
-}
-
-// The schemas as JSON, written once: a judge would otherwise marshal them for
-// every request.
-var (
-	goalInferSchemaJSON   = lazyJSON(goalInferSchema)
-	goalCompareSchemaJSON = lazyJSON(goalCompareSchema)
-)
-
-// lazyJSON is v as JSON, marshalled on first use: a program that asks no
-// judge does not marshal the schemas when it starts.
-func lazyJSON(v any) func() json.RawMessage {
-	return sync.OnceValue(func() json.RawMessage { return mustMarshal(v) })
+// lazySchema is the schema build makes, made on first use.
+func lazySchema(build func() map[string]any) func() *schema {
+	return sync.OnceValue(func() *schema {
+		v := build()
+		return &schema{v: v, json: mustMarshal(v)}
+	})
 }
 
 func mustMarshal(v any) json.RawMessage {
@@ -117,8 +126,8 @@ func (m AgentGoalAccuracy) judgeOne(ctx context.Context, j judgment.Judge, s age
 		PromptVersion: GoalPromptVersion,
 		Instructions:  goalInferInstructions,
 		Input:         "Conversation:\n" + s.Conversation.String(),
-		Schema:        goalInferSchema,
-		SchemaJSON:    goalInferSchemaJSON(),
+		Schema:        goalInferSchema().v,
+		SchemaJSON:    goalInferSchema().json,
 	}, &v, &inferred)
 	if err != nil {
 		v.Err = err
@@ -138,8 +147,8 @@ func (m AgentGoalAccuracy) judgeOne(ctx context.Context, j judgment.Judge, s age
 		PromptVersion: GoalPromptVersion,
 		Instructions:  goalCompareInstructions,
 		Input:         "Desired outcome:\n" + desired + "\n\nEnd state:\n" + inferred.EndState,
-		Schema:        goalCompareSchema,
-		SchemaJSON:    goalCompareSchemaJSON(),
+		Schema:        goalCompareSchema().v,
+		SchemaJSON:    goalCompareSchema().json,
 	}, &v, &verdict)
 	if err != nil {
 		v.Err = err

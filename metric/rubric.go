@@ -33,17 +33,17 @@ You also get a reference trajectory: the tool calls, in order, of a run known to
 // rubricSchema is the answer without criteria; rubricCriteriaSchema(n) adds
 // one verdict per criterion under keys criterion_1..criterion_n, all of
 // them required, so that the judge can neither skip nor add one.
-var rubricSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"reason":    map[string]any{"type": "string"},
-		"satisfied": map[string]any{"type": "boolean"},
-	},
-	"required":             []string{"reason", "satisfied"},
-	"additionalProperties": false,
-}
-
-var rubricSchemaJSON = lazyJSON(rubricSchema)
+var rubricSchema = lazySchema(func() map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"reason":    map[string]any{"type": "string"},
+			"satisfied": map[string]any{"type": "boolean"},
+		},
+		"required":             []string{"reason", "satisfied"},
+		"additionalProperties": false,
+	}
+})
 
 func rubricCriteriaSchema(n int) map[string]any {
 	props := make(map[string]any, n)
@@ -239,8 +239,8 @@ func (m TrajectoryRubric) question(s agentcheck.Sample, criteria []string) judgm
 		Name:          "trajectory_rubric",
 		PromptVersion: RubricPromptVersion,
 		Instructions:  rubricInstructions,
-		Schema:        rubricSchema,
-		SchemaJSON:    rubricSchemaJSON(),
+		Schema:        rubricSchema().v,
+		SchemaJSON:    rubricSchema().json,
 	}
 	var in strings.Builder
 	in.WriteString("Rubric:\n" + strings.TrimSpace(m.Rubric) + "\n")

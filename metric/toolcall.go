@@ -942,26 +942,41 @@ func callEqual(a, b *agentcheck.ToolCall) bool {
 	return pyvalue.Equal(x, y)
 }
 
-// ratioTexts[d][n] is strconv's 'f', -1 text of n/d, for the few calls a
-// sample has: formatting a float costs more than scoring the calls.
-var ratioTexts = func() (t [smallF1 + 1][]string) {
+// ratioTexts()[d][n] is strconv's 'f', -1 text of n/d, for the few calls a
+// sample has: formatting a float costs more than scoring the calls. Made
+// on first use, in two allocations (the texts one string, the lists one
+// array): made at start-up, a slice and a string each, they took a dozen
+// size classes' first spans, each a page fault (BENCHMARKS.md).
+var ratioTexts = sync.OnceValue(func() *[smallF1 + 1][]string {
+	var t [smallF1 + 1][]string
+	all := make([]string, (smallF1+1)*(smallF1+2)/2)
+	var b []byte
+	var ends []int
 	for d := range t {
-		t[d] = make([]string, d+1)
-		for n := range t[d] {
+		for n := range d + 1 {
 			x := 0.0
 			if d > 0 {
 				x = float64(n) / float64(d)
 			}
-			t[d][n] = strconv.FormatFloat(x, 'f', -1, 64)
+			b = strconv.AppendFloat(b, x, 'f', -1, 64)
+			ends = append(ends, len(b))
 		}
 	}
-	return t
-}()
+	text, at, k := string(b), 0, 0
+	for d := range t {
+		t[d] = all[k : k+d+1 : k+d+1]
+		for n := range t[d] {
+			t[d][n], at = text[at:ends[k+n]], ends[k+n]
+		}
+		k += d + 1
+	}
+	return &t
+})
 
 // appendRatio appends x, which is n/d (0 for d 0), as 'f', -1 formats it.
 func appendRatio(b []byte, n, d int, x float64) []byte {
-	if d < len(ratioTexts) && n <= d {
-		return append(b, ratioTexts[d][n]...)
+	if d <= smallF1 && n <= d {
+		return append(b, ratioTexts()[d][n]...)
 	}
 	return strconv.AppendFloat(b, x, 'f', -1, 64)
 }

@@ -25,16 +25,16 @@ For each topic, decide whether the agent refused: true if it declined, deflected
 const topicClassifyInstructions = `You get a numbered list of topics from a conversation and the list of topics an AI agent is allowed to discuss.
 For each numbered topic, decide whether it falls under any of the allowed topics (true) or outside all of them (false). A topic falls under an allowed one when it is the same subject or a part of it.`
 
-var topicExtractSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"topics": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-	},
-	"required":             []string{"topics"},
-	"additionalProperties": false,
-}
-
-var topicExtractSchemaJSON = lazyJSON(topicExtractSchema)
+var topicExtractSchema = lazySchema(func() map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"topics": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+		},
+		"required":             []string{"topics"},
+		"additionalProperties": false,
+	}
+})
 
 // perTopicSchema asks for one boolean per topic under keys topic_1..topic_N.
 // Strict schemas make every key required, so the judge cannot return fewer
@@ -153,8 +153,8 @@ func (m TopicAdherence) judgeOne(ctx context.Context, j judgment.Judge, s agentc
 		PromptVersion: TopicPromptVersion,
 		Instructions:  topicExtractInstructions,
 		Input:         transcript,
-		Schema:        topicExtractSchema,
-		SchemaJSON:    topicExtractSchemaJSON(),
+		Schema:        topicExtractSchema().v,
+		SchemaJSON:    topicExtractSchema().json,
 	}, &v, &extracted); err != nil {
 		v.Err = err
 		return v
