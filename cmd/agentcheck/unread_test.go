@@ -89,6 +89,14 @@ func TestAnInputNotReadIsNoSample(t *testing.T) {
 				if !strings.Contains(html, ">"+verdict+"</div>") {
 					t.Errorf("the html page's verdict is not %q", verdict)
 				}
+				// The filter counts the rows it shows, input errors among them.
+				filter := fmt.Sprintf(`<label for="show-failing">failing (%d)</label>`, tc.want.Errors)
+				if tc.want.Unread > 0 {
+					filter = fmt.Sprintf(`<label for="show-failing">failing and input errors (%d)</label>`, tc.want.Errors+tc.want.Unread)
+				}
+				if !strings.Contains(html, filter) {
+					t.Errorf("the html page's filter is not %s", filter)
+				}
 
 				md, _, _ := runAgentcheck(t, "", append([]string{"eval", "--format", "markdown"}, tc.files...)...)
 				heading := fmt.Sprintf("#### Failing cases (%d)", tc.want.Errors)
@@ -109,6 +117,9 @@ func TestAnInputNotReadIsNoSample(t *testing.T) {
 				}
 				if got, want := tests[2], fmt.Sprint(strings.Count(junit, "<error ")); got != want {
 					t.Errorf("JUnit errors=%s, but %s errors", got, want)
+				}
+				if got := strings.Count(junit, ` type="input error"`); got != tc.want.Unread {
+					t.Errorf("JUnit has %d errors of type \"input error\", want %d", got, tc.want.Unread)
 				}
 
 				if round > 0 {
