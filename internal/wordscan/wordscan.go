@@ -146,9 +146,22 @@ func TextEnd(s string, i int) (end int, high bool) {
 		run = run[:b]
 	}
 	j := 0
+	// ASCII text (most is): four words at a time whose bytes are all from
+	// 0x20 to 0x7f, that is, none is below 0x20 (whose subtraction sets
+	// its high bit, and may set the bytes' above it: no false mark below a
+	// true one) and none has its high bit set. One bounds check for the
+	// four loads (q's length is known), the high bits taken once.
 	for ; j+32 <= len(run); j += 32 {
-		// One bounds check for the four words (q's length is known), and
-		// Below's high bits taken once for the four.
+		q := run[j : j+32]
+		w0, w1, w2, w3 := Load(q, 0), Load(q, 8), Load(q, 16), Load(q, 24)
+		const k = ones * 0x20
+		if ((w0-k)|w0|(w1-k)|w1|(w2-k)|w2|(w3-k)|w3)&highs != 0 {
+			break
+		}
+	}
+	// Then text with high bytes (UTF-8), up to a control character: the
+	// high bytes noted in h.
+	for ; j+32 <= len(run); j += 32 {
 		q := run[j : j+32]
 		w0, w1, w2, w3 := Load(q, 0), Load(q, 8), Load(q, 16), Load(q, 24)
 		const k = ones * 0x20
