@@ -65,7 +65,8 @@ type Recorder struct {
 	added   []*vcr.Interaction
 	addedAs []request
 	written int
-	missed  bool // a request went unanswered
+	wrote   [32]byte // the SHA-256 of what writeAtomic last wrote
+	missed  bool     // a request went unanswered
 	closed  bool
 }
 

@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,7 +20,8 @@ import (
 // when it was recorded; Close rewrites the file once more, under a lock on
 // its directory, with what other processes recorded meanwhile kept and this
 // run's interactions in a stable order (by case, then request), so that
-// recording the same answers again gives the same file. In Prune mode it
+// recording the same answers again gives the same file (a file that holds
+// that already, as this recorder last wrote it, is left as it is). In Prune mode it
 // drops the interactions the run did not use, if every request was
 // answered and the test passed. Close is idempotent; a test's cassette from
 // ForTest is closed when the test ends.
@@ -47,7 +49,7 @@ func (r *Recorder) Close() error {
 		return fmt.Errorf("agentcheck: cassette %s: lock: %w", r.path, err)
 	}
 	defer unlock()
-	current, _, err := loadCassette(r.path)
+	current, data, err := readCassette(r.path)
 	if err != nil {
 		return err
 	}
@@ -65,7 +67,11 @@ func (r *Recorder) Close() error {
 	for _, i := range order {
 		all = append(all, r.added[i])
 	}
-	return r.writeAtomic(encodeCassette(all))
+	out := encodeCassette(all)
+	if r.wrote == sha256.Sum256(data) && bytes.Equal(out, data) {
+		return nil // the file holds it already, as this recorder wrote and synced it
+	}
+	return r.writeAtomic(out)
 }
 
 // persist writes the interactions recorded since the last call to the
@@ -200,6 +206,7 @@ func (r *Recorder) writeAtomic(data []byte) (err error) {
 	if err = os.Rename(f.Name(), r.path); err != nil {
 		return err
 	}
+	r.wrote = sha256.Sum256(data)
 	// Make the rename itself durable; not every system can sync a directory.
 	if d, derr := os.Open(dir); derr == nil {
 		d.Sync()
@@ -218,6 +225,20 @@ func loadCassette(path string) (interactions []*vcr.Interaction, existed bool, e
 		return nil, true, fmt.Errorf("agentcheck: cassette %s: %w", path, err)
 	}
 	return loadCassetteData(path, data)
+}
+
+// readCassette is loadCassette, with the file's content (nil when it is
+// missing).
+func readCassette(path string) (interactions []*vcr.Interaction, data []byte, err error) {
+	data, err = os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("agentcheck: cassette %s: %w", path, err)
+	}
+	interactions, _, err = loadCassetteData(path, data)
+	return interactions, data, err
 }
 
 // loadCassetteData reads a cassette's content (decodeCassette) and refuses
