@@ -611,7 +611,8 @@ func randomToolCalls(rng *rand.Rand, n int) []agentcheck.ToolCall {
 			if b.Len() > 1 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, "%q:%s", k, values[rng.IntN(len(values))])
+			b.WriteString(`"` + k + `":`) // the keys need no escaping
+			b.WriteString(values[rng.IntN(len(values))])
 		}
 		b.WriteByte('}')
 		calls[i] = mcall(names[rng.IntN(len(names))], b.String())
