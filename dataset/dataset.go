@@ -156,8 +156,15 @@ func overBound(file string, bound int, boundName string) func(line, index int) e
 
 // readBlock is how much of the input readLines reads into each block: as
 // much as ReadRecords's bufio.Reader holds, so that its reads go straight
-// into the block.
-const readBlock = 1 << 16
+// into the block. reuseBlock is the one block of reuse, larger (bufio's
+// Read reads straight into any block at least its size): a read costs a
+// system call's fixed price, and reading 418 MB in 64 KiB reads took 97 ms
+// of CPU, in 256 KiB reads 79 ms (BENCHMARKS.md); a block of its own for
+// each read (without reuse) stays small, as its records may keep it.
+const (
+	readBlock  = 1 << 16
+	reuseBlock = 1 << 18
+)
 
 // bom is the UTF-8 byte order mark some editors write at the start of a
 // file.
@@ -198,6 +205,9 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(line, index int) error, yield func(Record, error) bool) {
 	line, index := 0, 0
 	buf := make([]byte, 0, readBlock)
+	if reuse {
+		buf = make([]byte, 0, reuseBlock)
+	}
 	// afterCR: the last block ended with CR, so an LF that starts the next
 	// one ends no line of its own.
 	afterCR := false
