@@ -513,47 +513,55 @@ func (p *parser) number() (Value, error) {
 		}
 	}
 	// The digits are read into mant as they are scanned, for the common
-	// number that needs no strconv (see below).
+	// number that needs no strconv (see below). The scan keeps the text
+	// and its position in locals, p.pos written back where the scan ends
+	// (and before an error, which reads it): through p, every digit was a
+	// load and a store.
 	var mant uint64
 	nd := 0 // digits in mant
+	src, i := p.src, p.pos
 	digits := func() int {
-		n := 0
-		for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
+		n := i
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
 			if nd < 19 {
-				mant = mant*10 + uint64(p.src[p.pos]-'0')
+				mant = mant*10 + uint64(src[i]-'0')
 				nd++
 			}
-			p.pos++
-			n++
+			i++
 		}
-		return n
+		return i - n
 	}
-	intStart := p.pos
+	intStart := i
 	intDigits := digits()
 	if intDigits == 0 {
+		p.pos = i
 		return Value{}, p.errorf("unexpected %s in number, want a digit", p.describe())
-	} else if intDigits > 1 && p.src[intStart] == '0' {
+	} else if intDigits > 1 && src[intStart] == '0' {
+		p.pos = i
 		return Value{}, p.errorAt(intStart, "number with a leading zero")
 	}
 	isFloat, exact := false, true
 	fracDigits := 0
-	if p.pos < len(p.src) && p.src[p.pos] == '.' {
-		p.pos++
+	if i < len(src) && src[i] == '.' {
+		i++
 		isFloat = true
 		if fracDigits = digits(); fracDigits == 0 {
+			p.pos = i
 			return Value{}, p.errorf("unexpected %s after decimal point, want a digit", p.describe())
 		}
 	}
-	if p.pos < len(p.src) && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
-		p.pos++
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		i++
 		isFloat, exact = true, false
-		if p.pos < len(p.src) && (p.src[p.pos] == '+' || p.src[p.pos] == '-') {
-			p.pos++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
 		}
 		if digits() == 0 {
+			p.pos = i
 			return Value{}, p.errorf("unexpected %s in exponent, want a digit", p.describe())
 		}
 	}
+	p.pos = i
 	lit := p.src[start:p.pos]
 	neg := lit[0] == '-'
 	if isFloat {
