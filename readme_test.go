@@ -426,8 +426,8 @@ func TestReadmeCodeBlocks(t *testing.T) {
 
 	// The files are compiled as package testdata/readme, where the
 	// cassettes are kept and no Go file is, by an overlay: under a path that
-	// does not change from run to run, go vet and go test -c find their
-	// work in the build cache while the README stays the same.
+	// does not change from run to run, go test -c finds its work in the
+	// build cache while the README stays the same.
 	overlay := map[string]map[string]string{"Replace": {}}
 	for _, name := range []string{"readme_test.go", "stub_test.go"} {
 		to, err := filepath.Abs(filepath.Join(readmeCassettes, name))
@@ -452,20 +452,17 @@ func TestReadmeCodeBlocks(t *testing.T) {
 	}
 	// Without the symbol table and DWARF, as go test links the binaries it
 	// runs (-ldflags=-s -w): a quarter less of the link's time, and
-	// failures still name their lines.
-	build := []string{"test", "-c", "-o", bin, "-ldflags=-s -w"}
+	// failures still name their lines. -vet=all vets the blocks with all of
+	// go vet's checks, as go vet does, in the same go command.
+	build := []string{"test", "-c", "-vet=all", "-o", bin, "-ldflags=-s -w"}
 	if raceBuild() {
 		build = append(build, "-race")
 	}
-	for _, args := range [][]string{{"vet"}, build} {
-		cmd := exec.Command(goCmd, append(args, "-overlay", filepath.Join(dir, "overlay.json"), "./"+readmeCassettes)...)
-		start := time.Now()
-		out, err := cmd.CombinedOutput()
-		t.Logf("go %s: %v", args[0], time.Since(start))
-		if err != nil {
-			t.Fatalf("go %s on the README's Go blocks: %v\n%s\nthe file, built from README.md:\n%s", args[0], err, out, src)
-		}
+	start := time.Now()
+	if out, err := exec.Command(goCmd, append(build, "-overlay", filepath.Join(dir, "overlay.json"), "./"+readmeCassettes)...).CombinedOutput(); err != nil {
+		t.Fatalf("go test -c -vet=all on the README's Go blocks: %v\n%s\nthe file, built from README.md:\n%s", err, out, src)
 	}
+	t.Logf("go test -c -vet=all: %v", time.Since(start))
 	runTests := func(env ...string) (string, error) {
 		cmd := exec.Command(bin, "-test.v", "-test.count=1", "-test.run", "^("+strings.Join(tests, "|")+")$")
 		cmd.Dir = dir
