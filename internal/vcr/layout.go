@@ -25,9 +25,17 @@ type LineReader struct {
 	err  error
 }
 
-// NewLineReader returns a LineReader reading r.
+// NewLineReader returns a LineReader reading r, through a buffer of 64 KiB,
+// or of r's length when it has one that is smaller (a cassette read into
+// memory): the recorder reads each of its cassettes so, and a buffer
+// allocated and cleared in full for a file of a few KiB was most of the
+// cost of reading it.
 func NewLineReader(r io.Reader) *LineReader {
-	return &LineReader{r: bufio.NewReaderSize(r, 64<<10)}
+	size := 64 << 10
+	if l, ok := r.(interface{ Len() int }); ok && l.Len() < size {
+		size = l.Len() + 1 // bufio makes it at least 16
+	}
+	return &LineReader{r: bufio.NewReaderSize(r, size)}
 }
 
 func (p *LineReader) fill() {
