@@ -563,7 +563,7 @@ func (sc *scorer) fail(c *report.Case, notes []note, s agentcheck.Sample) {
 		// why, as in every format.
 		for j := range sc.results {
 			if j < len(c.Reasons) && c.Reasons[j] == "" {
-				sc.explain(sc.ctx, j, s)
+				sc.explain(sc.ctx, j, &s)
 				if r := sc.results[j]; r.Reason != "" && r.Score == c.Scores[j] {
 					r.Verdicts = nil // in c already
 					c.SetResult(j, &r)
@@ -682,9 +682,9 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 			continue
 		}
 		if sc.cfg.reasons {
-			sc.explain(ctx, j, s)
+			sc.explain(ctx, j, &s)
 		}
-		if sc.fast&bit(j) != 0 && (sc.results[j].Reason == "" || sc.plainNames(s)) && setPlainResult(c, j, &sc.results[j]) {
+		if sc.fast&bit(j) != 0 && (sc.results[j].Reason == "" || sc.plainNames(&s)) && setPlainResult(c, j, &sc.results[j]) {
 			sc.plain |= bit(j)
 		} else {
 			c.SetResult(j, &sc.results[j])
@@ -696,7 +696,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 // plainNames reports whether the gathered calls and s's reference calls
 // all have plain names (plainNames), looked at once a sample, when a
 // reason asks.
-func (sc *scorer) plainNames(s agentcheck.Sample) bool {
+func (sc *scorer) plainNames(s *agentcheck.Sample) bool {
 	if sc.names == 0 {
 		sc.names = 2
 		if plainNames(sc.calls) && plainNames(s.ReferenceToolCalls) {
@@ -789,7 +789,7 @@ func (sc *scorer) fastResult(r *metric.Result, m toolCallMetric, reference []age
 // explain gives the fast path's score of metric j a reason, as Evaluate
 // words it. A perfect score needs no reason, and most samples of a large
 // dataset have one.
-func (sc *scorer) explain(ctx context.Context, j int, s agentcheck.Sample) {
+func (sc *scorer) explain(ctx context.Context, j int, s *agentcheck.Sample) {
 	if sc.results[j].Reason != "" || sc.scores[j] >= 1 {
 		return
 	}
@@ -801,15 +801,15 @@ func (sc *scorer) explain(ctx context.Context, j int, s agentcheck.Sample) {
 			r = m.Compare(sc.calls, s.ReferenceToolCalls) // Evaluate, on the calls gathered already
 			break
 		}
-		r, err = m.Evaluate(ctx, s)
+		r, err = m.Evaluate(ctx, *s)
 	case metric.ToolCallAccuracy:
 		if sc.gathered && s.ReferenceToolCalls != nil {
 			r = m.Compare(sc.calls, s.ReferenceToolCalls)
 			break
 		}
-		r, err = m.Evaluate(ctx, s)
+		r, err = m.Evaluate(ctx, *s)
 	default:
-		r, err = m.Evaluate(ctx, s)
+		r, err = m.Evaluate(ctx, *s)
 	}
 	if err == nil && r.Score == sc.scores[j] {
 		sc.results[j].Reason = r.Reason
