@@ -101,6 +101,9 @@ func StringEnd(s string, i int) (end int, high bool) {
 	for ; i+8 <= len(s); i += 8 {
 		w := Load(s, i)
 		if m := Equal(w, '"') | Equal(w, '\\') | Below(w, 0x20); m != 0 {
+			if High(h|w) == 0 {
+				return i + First(m), false // ASCII: no need to mask the bytes after the end
+			}
 			return i + First(m), High(h|w&Before(m)) != 0
 		}
 		h |= w
@@ -127,6 +130,9 @@ func TextEnd(s string, i int) (end int, high bool) {
 	for k := 0; k < 8 && i+8 <= len(s); k++ {
 		w := Load(s, i)
 		if m := Equal(w, '"') | Equal(w, '\\') | Below(w, 0x20); m != 0 {
+			if High(h|w) == 0 {
+				return i + First(m), false // as in StringEnd
+			}
 			return i + First(m), High(h|w&Before(m)) != 0
 		}
 		h |= w
