@@ -9,6 +9,7 @@ package agentcheck_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -17,6 +18,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentcheck/agentcheck"
@@ -78,34 +80,44 @@ var deliberate = map[string]string{
 	"vitest-evals/toolCallScorer.test.ts::ToolCallScorer > complex scenarios > fuzzyOptions should merge with defaults, not replace them#0": `vitest-evals' fuzzy preset accepts any substring ("weath" matches "weather"); agentcheck's case-insensitive comparison (trajectory.CaseInsensitive) does not`,
 }
 
+// loadPeerCases is the cases of testdata/peer-suites, read once for the
+// tests that use them (5 MB of JSON: half a second of CPU under -race).
+// The cases are shared: a test reads them and never changes them.
 func loadPeerCases(t *testing.T) []peerCase {
 	t.Helper()
+	cases, err := peerCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+var peerCases = sync.OnceValues(func() ([]peerCase, error) {
 	files, err := filepath.Glob(filepath.Join("testdata", "peer-suites", "*.jsonl"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no peer suites in testdata/peer-suites: %v", err)
+		return nil, fmt.Errorf("no peer suites in testdata/peer-suites: %v", err)
 	}
 	var cases []peerCase
 	for _, f := range files {
-		fh, err := os.Open(f)
+		data, err := os.ReadFile(f)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
-		sc := bufio.NewScanner(fh)
+		sc := bufio.NewScanner(bytes.NewReader(data))
 		sc.Buffer(nil, 1<<20)
 		for line := 1; sc.Scan(); line++ {
 			var c peerCase
 			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-				t.Fatalf("%s:%d: %v", f, line, err)
+				return nil, fmt.Errorf("%s:%d: %v", f, line, err)
 			}
 			cases = append(cases, c)
 		}
-		fh.Close()
 		if err := sc.Err(); err != nil {
-			t.Fatalf("%s: %v", f, err)
+			return nil, fmt.Errorf("%s: %v", f, err)
 		}
 	}
-	return cases
-}
+	return cases, nil
+})
 
 func TestPeerConformance(t *testing.T) {
 	cases := loadPeerCases(t)
