@@ -397,11 +397,15 @@ func readBatches(ins []input, otel bool, maxSample int, bt *batcher, keep func(*
 
 // scorer is one worker's state, reused from sample to sample.
 type scorer struct {
-	ctx     context.Context
-	cfg     evalConfig
-	scores  []float64
-	results []metric.Result
-	errs    []error
+	ctx    context.Context
+	cfg    evalConfig
+	scores []float64
+	// batchScores[j] are metric j's scores of the batch being scored, in
+	// order, added to its summary at the batch's end (AddAll: once, not
+	// its mean and deviation worked out again for every sample).
+	batchScores [][]float64
+	results     []metric.Result
+	errs        []error
 	// isJudged marks the judged metrics; judged counts them.
 	isJudged []bool
 	judged   int
@@ -456,6 +460,10 @@ func (sc *scorer) score(b *batch) {
 	b.notes = b.notes[:0]
 	b.keyed = b.keyed[:0]
 	b.stats.reset(&sc.cfg)
+	sc.batchScores = slices.Grow(sc.batchScores[:0], len(sc.scores))[:len(sc.scores)]
+	for j := range sc.batchScores {
+		sc.batchScores[j] = sc.batchScores[j][:0]
+	}
 	for len(b.cases) < len(b.items) {
 		b.cases = append(b.cases, report.Case{})
 	}
@@ -496,7 +504,7 @@ func (sc *scorer) score(b *batch) {
 			continue
 		}
 		for j, x := range sc.scores {
-			b.stats.metrics[j].Add(x)
+			sc.batchScores[j] = append(sc.batchScores[j], x)
 		}
 		notes := len(b.notes)
 		sc.check(b, it, c)
@@ -517,6 +525,9 @@ func (sc *scorer) score(b *batch) {
 		b.warn = sc.appendWarnings(b.warn, it)
 		sc.keepScored(it, c)
 		b.plain[i] = sc.plain
+	}
+	for j, xs := range sc.batchScores {
+		b.stats.metrics[j].AddAll(xs)
 	}
 }
 
