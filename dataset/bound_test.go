@@ -125,22 +125,28 @@ func TestASampleOverTheBoundIsAnErrorOfItsOwn(t *testing.T) {
 	}
 }
 
-// repeated is an io.Reader of n bytes of c.
+// repeated is an io.Reader of text over and over, n bytes in all, in
+// reads of 64 KiB at most, without holding the n bytes.
 type repeated struct {
-	c     byte
+	text  string
 	n     int
-	block []byte // c over and over, copied from
+	block []byte // text over and over, copied from
+	off   int    // where in text the next read starts
+}
+
+// newRepeated is a reader of text over and over, n bytes in all. It
+// allocates its block now, not as it reads.
+func newRepeated(text string, n int) *repeated {
+	return &repeated{text: text, n: n, block: bytes.Repeat([]byte(text), (64<<10)/len(text)+1)}
 }
 
 func (r *repeated) Read(p []byte) (int, error) {
 	if r.n == 0 {
 		return 0, io.EOF
 	}
-	if len(r.block) == 0 {
-		r.block = bytes.Repeat([]byte{r.c}, 64<<10)
-	}
-	k := copy(p[:min(len(p), r.n)], r.block)
+	k := copy(p[:min(len(p), r.n, 64<<10)], r.block[r.off:])
 	r.n -= k
+	r.off = (r.off + k) % len(r.text)
 	return k, nil
 }
 
@@ -154,7 +160,7 @@ func TestASampleOverTheBoundIsNotHeld(t *testing.T) {
 		{"in.jsonl", `{"user_input": "`, "\"}\n" + next + "\n"},
 		{"in.json", `[{"user_input": "`, "\"},\n" + next + "]"},
 	} {
-		in := io.MultiReader(strings.NewReader(tc.open), &repeated{c: 'y', n: 24 << 20}, strings.NewReader(tc.close))
+		in := io.MultiReader(strings.NewReader(tc.open), newRepeated("y", 24<<20), strings.NewReader(tc.close))
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
@@ -185,7 +191,7 @@ func TestASampleOverTheBoundIsNotHeld(t *testing.T) {
 func TestReadSamplesReadsOnPastASampleOverTheBound(t *testing.T) {
 	t.Parallel() // 64 MiB copied as the block grows: seconds under -race
 	one := `{"user_input": [{"type": "human", "content": "hi"}]}`
-	in := io.MultiReader(strings.NewReader(one+"\n"+`{"user_input": "`), &repeated{c: 'y', n: 64<<20 + 1}, strings.NewReader("\"}\n"+one+"\n"))
+	in := io.MultiReader(strings.NewReader(one+"\n"+`{"user_input": "`), newRepeated("y", 64<<20+1), strings.NewReader("\"}\n"+one+"\n"))
 	var got []string
 	for s, err := range dataset.ReadSamples(in, "big.jsonl") {
 		if err != nil {
