@@ -559,7 +559,7 @@ func placeholder(v string) bool {
 	if strings.Trim(v, "*xX.•#-_ ") == "" || !strings.ContainsFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		return true // masked, or punctuation: `?api_key=", "` read across a string's end
 	}
-	if templateRef.get().MatchString(v) {
+	if strings.ContainsAny(v, "${%") && templateRef.get().MatchString(v) { // each of its forms starts with one
 		return true // a template: $VERSION, ${TOKEN}, f"{msg_id}.{ts}", %(key)s
 	}
 	// A key's prefix then an ellipsis, as documentation elides one:
@@ -573,7 +573,7 @@ func placeholder(v string) bool {
 	if _, err := strconv.ParseFloat(v, 64); err == nil {
 		return true // a number: a count, a code, an id
 	}
-	if timestamp.get().MatchString(v) {
+	if len(v) >= 10 && v[4] == '-' && timestamp.get().MatchString(v) { // it starts with YYYY-
 		return true // a date or a time, as a number is
 	}
 	// An environment variable's name: OPENAI_API_KEY.
