@@ -24,7 +24,15 @@ import (
 func ParseSample(text string) (Sample, error) {
 	d := sampleDecoderPool.Get().(*sampleDecoder)
 	d.p.Reset(text)
+	d.fastErr = nil
 	s, read, err := d.fast(text)
+	if !read && d.fastErr != nil {
+		err = d.fastErr
+		d.fastErr = nil
+		d.reset()
+		sampleDecoderPool.Put(d)
+		return Sample{}, err
+	}
 	if !read {
 		d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
 		d.p.Reset(text)
@@ -62,8 +70,12 @@ func (sp *sampleParser) parse(text string) (Sample, error) {
 	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
 	d.p.Recycle(text)
 	d.reuse = true
+	d.fastErr = nil
 	if s, read, err := d.fast(text); read {
 		return s, err
+	} else if d.fastErr != nil {
+		err, d.fastErr = d.fastErr, nil
+		return Sample{}, err
 	}
 	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
 	d.p.Recycle(text)
@@ -86,6 +98,12 @@ func (sp *sampleParser) parse(text string) (Sample, error) {
 // Messages and calls are gathered on scratch slices, reused from sample to
 // sample, and copied out once into slices of exactly the right size.
 type sampleDecoder struct {
+	// fastErr is the malformed JSON the fast path met, if it met any:
+	// the general decoder, which would read the text again from the
+	// start, meets the same error at the same place first (it ends the
+	// reading wherever it is), so the fast path's is the answer, and a
+	// malformed sample is not parsed twice.
+	fastErr error
 	// rawText: a message's text with escapes is kept as it is written,
 	// its escapes checked but not read (fastContent), for a caller that
 	// reads no message's text (samplereuse.New).

@@ -255,6 +255,9 @@ func (d *sampleDecoder) fastCall(text string, i, depth int) (int, bool) {
 				p.Seek(i)
 				var err error
 				tc.Args, err = p.Value(depth)
+				if isSyntax(err) {
+					d.fastErr = err
+				}
 				i, ok = p.Offset(), err == nil
 			}
 		default:
@@ -329,6 +332,9 @@ func (d *sampleDecoder) fastSkip(text string, i, depth int) (int, bool) {
 	p := &d.p
 	p.Seek(i)
 	_, err := p.Value(depth)
+	if isSyntax(err) {
+		d.fastErr = err
+	}
 	return p.Offset(), err == nil
 }
 
