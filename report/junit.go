@@ -62,11 +62,7 @@ func newJUnitMessage(typ, text string) *junitMessage {
 func (w *Writer) appendJUnitCase(b []byte, c *Case) []byte {
 	jc := junitCase{Name: shown.Text(w.run.Name(c)), Classname: shown.Text(c.File)}
 	if c.Error != "" {
-		typ := "not scored"
-		if c.Index < 0 {
-			typ = "input error" // an error no sample's (Run.Unread): where it was met
-		}
-		jc.Error = newJUnitMessage(typ, shown.Lines(c.Error))
+		jc.Error = newJUnitMessage("not scored", shown.Lines(c.Error))
 	} else {
 		jc.Properties = &junitProperties{}
 		for j, m := range w.run.Metrics {
