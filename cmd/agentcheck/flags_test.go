@@ -217,6 +217,13 @@ func TestEvalClosedPipe(t *testing.T) {
 		if code != 0 || stderr.Len() != 0 {
 			t.Errorf("exit %d, stderr %q; want 0 and nothing said", code, stderr.String())
 		}
+		// The table, the smallest output, is over two pipes' worth, so the
+		// processes above met a closed pipe in every format.
+		w := &epipeWriter{n: 2 << 16}
+		stderr.Reset()
+		if code := run([]string{"eval", "--format", "table", path}, nil, w, &stderr); code != 0 || stderr.Len() != 0 || w.n != 0 {
+			t.Errorf("--format table to a pipe closed after 128 KiB: exit %d, stderr %q, %d bytes short of the close; want 0, nothing said and the close met", code, stderr.String(), w.n)
+		}
 		// Another write error is still one.
 		stderr.Reset()
 		code = run([]string{"eval", "--format", "jsonl", path}, nil, &failingWriter{n: 5000}, &stderr)
