@@ -16,7 +16,6 @@ import (
 // of a miss against it shows the secret's placeholder, never the secret.
 func TestReplayMissPrintsNoStoredSecret(t *testing.T) {
 	secret, token := fake("", 32, 200), fake("hf_", 34, 201)
-	path := filepath.Join(t.TempDir(), "handwritten.yaml")
 	cassette := `---
 version: 2
 interactions:
@@ -30,21 +29,8 @@ interactions:
         status: 200 OK
         code: 200
 `
-	if err := os.WriteFile(path, []byte(cassette), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rec, err := Open(path, WithMode(RecordNone), env(), WithUpstream(offline(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rec.Close()
-	_, err = rec.RoundTrip(newReq(http.MethodPost, "https://api.example.com/v1/ask?page=2", "application/json",
+	msg := missAgainst(t, cassette, newReq(http.MethodPost, "https://api.example.com/v1/ask?page=2", "application/json",
 		`{"model":"m","q":"second","settings":{"region":"eu"}}`))
-	var miss *ReplayMissError
-	if !errors.As(err, &miss) {
-		t.Fatalf("Expected a replay miss, but got %v", err)
-	}
-	msg := miss.Error()
 	for _, s := range []string{secret, token} {
 		if strings.Contains(msg, s) || strings.Contains(msg, s[:16]) {
 			t.Errorf("Expected the miss message to hold no secret, but it prints %q:\n%s", s[:8]+"…", msg)
@@ -64,25 +50,33 @@ func TestReplayMissPrintsNoShape(t *testing.T) {
 		text, secret := sm.make(r)
 		t.Run(sm.name, func(t *testing.T) {
 			body, _ := json.Marshal(map[string]any{"model": "m", "q": "first", "note": text})
-			path := filepath.Join(t.TempDir(), "handwritten.yaml")
 			cassette := "---\nversion: 2\ninteractions:\n    - id: 0\n      request:\n        body: '" + strings.ReplaceAll(string(body), "'", "''") +
 				"'\n        url: https://api.example.com/v1/ask\n        method: POST\n      response:\n        body: '{\"answer\":1}'\n        status: 200 OK\n        code: 200\n"
-			if err := os.WriteFile(path, []byte(cassette), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			rec, err := Open(path, WithMode(RecordNone), env(), WithUpstream(offline(t)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rec.Close()
-			_, err = rec.RoundTrip(newReq(http.MethodPost, "https://api.example.com/v1/ask", "application/json", `{"model":"m","q":"second"}`))
-			var miss *ReplayMissError
-			if !errors.As(err, &miss) {
-				t.Fatalf("Expected a replay miss, but got %v", err)
-			}
-			if msg := miss.Error(); strings.Contains(msg, secret) || !strings.Contains(msg, "first") {
+			msg := missAgainst(t, cassette, newReq(http.MethodPost, "https://api.example.com/v1/ask", "application/json", `{"model":"m","q":"second"}`))
+			if strings.Contains(msg, secret) || !strings.Contains(msg, "first") {
 				t.Errorf("Expected the miss message to diff the requests and print no %s, but it is:\n%s", sm.name, msg)
 			}
 		})
 	}
+}
+
+// missAgainst replays req against the hand-written cassette and returns
+// the replay miss's message, failing t unless req misses.
+func missAgainst(t *testing.T, cassette string, req *http.Request) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "handwritten.yaml")
+	if err := os.WriteFile(path, []byte(cassette), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Open(path, WithMode(RecordNone), env(), WithUpstream(offline(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	_, err = rec.RoundTrip(req)
+	var miss *ReplayMissError
+	if !errors.As(err, &miss) {
+		t.Fatalf("Expected a replay miss, but got %v", err)
+	}
+	return miss.Error()
 }
