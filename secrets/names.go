@@ -368,10 +368,12 @@ var weakParams = []string{
 	"xgoogapikey", "pass", "secret", "pwd", "apikey", "accesstoken", "jwt", "bearer", "sign",
 }
 
-// paramKind is fieldKind for a query or form parameter.
+// paramKind is fieldKind for a query or form parameter. A session's id
+// is judged as in JSON (sessionValue: a UUID or a typed id is an ordinary
+// id), whatever its name.
 func paramKind(name string) nameKind {
 	k := fieldKind(name)
-	if k <= sessionName && mayBeSecretName(name) && slices.Contains(weakParams, normalizeName(name)) {
+	if k < sessionName && mayBeSecretName(name) && slices.Contains(weakParams, normalizeName(name)) {
 		return weakName
 	}
 	return k

@@ -255,7 +255,7 @@ func TestCheckFindsAndRedactorRemovesEveryPlacement(t *testing.T) {
 // lookalikes are values that look like secrets to a naive scanner and are
 // none: the check finds nothing and the Redactor changes nothing.
 func lookalikes() []leak {
-	return []leak{
+	return append(nearMisses(), []leak{
 		{name: "fetch credentials include", edit: inJSONField("credentials", "include")},
 		{name: "fetch credentials omit", edit: inJSONField("credentials", "omit")},
 		{name: "has_password yes", edit: inJSONField("has_password", "yes")},
@@ -307,7 +307,7 @@ func lookalikes() []leak {
 		{name: "password policy words", edit: func(it *cassette.Interaction) {
 			it.Request.Body = `{"password_min_length":12,"password_required":true,"is_secret":false,"secret_name":"prod-db","api_key_id":"key_123"}`
 		}},
-	}
+	}...)
 }
 
 func TestLookalikesAreNoSecrets(t *testing.T) {

@@ -270,13 +270,13 @@ var keyFormats = []keyFormat{
 	// its secret part starts with "AA".
 	{name: "Telegram bot token", hints: []string{"bot", ":AA"}, find: telegramTokens,
 		re: lazy(`bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})|\b([0-9]{8,10}:AA[A-Za-z0-9_-]{33})(?:[^A-Za-z0-9_-]|$)`)},
-	{name: "bearer token", fold: "bearer", re: lazy(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
+	{name: "bearer token", fold: "bearer", valid: notPath, re: lazy(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
 	// The value of an Authorization header written as text, anywhere (a
 	// log line, a curl command, prose), after its scheme if it has one
 	// (Bot, Token, Basic, SSWS): an algorithm's name is a scheme too
 	// (AWS4-HMAC-SHA256, whose signature is a format of its own), and the
 	// token must mix letters and digits, as "required" does not.
-	{name: "authorization value", fold: "authorization", valid: notAlgorithm,
+	{name: "authorization value", fold: "authorization", valid: func(v string) bool { return notAlgorithm(v) && notPath(v) },
 		re: lazy(`(?i)\bauthorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:bot|token|basic|bearer|apikey|key|ssws|sharedaccesssignature|digest)[ \t]+)?([A-Za-z0-9._~+/-]{8,}=*)`)},
 	// An AWS Signature Version 4 (or Google's V4, which is longer) as an
 	// Authorization header's Signature= or a presigned URL's
@@ -687,7 +687,7 @@ func credentialShaped(v string) bool {
 	if f := strings.Fields(v); len(f) == 2 && slices.Contains(authSchemes, strings.ToLower(f[0])) {
 		v = f[1]
 	}
-	return len(v) >= 6 && !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !wordy(v) && !prose(v)
+	return len(v) >= 6 && !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !wordy(v) && !prose(v) && notPath(v)
 }
 
 // secretValueOf says whether v, the value of a name of kind k, is a
@@ -834,6 +834,18 @@ func cookieValue(v string) bool {
 // Authorization header's value as a scheme does).
 func notAlgorithm(v string) bool {
 	return !algorithmName(v) && !strings.Contains(strings.ToUpper(v), "HMAC-SHA")
+}
+
+// notPath: v, the word after an authorization scheme, is no resource
+// path: lower-case segments joined by "/", the first a word ("Token
+// auth_tokens/42" in prose about a REST API, api/v1/tokens). A token in
+// base64 has upper-case letters, and never both "/" and "_".
+func notPath(v string) bool {
+	i := strings.IndexByte(v, '/')
+	if i < 2 || strings.ContainsFunc(v[:i], func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '_' || r == '-') }) {
+		return true
+	}
+	return !strings.Contains(v, "_") && strings.ContainsFunc(v, func(r rune) bool { return r >= 'A' && r <= 'Z' })
 }
 
 // tokenByte is a byte of base64url, as tokens are written.
