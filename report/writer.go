@@ -23,8 +23,13 @@ type Writer struct {
 	f   Format
 	run *Run
 	n   int // cases written
-	b   []byte
-	err error
+	// b holds the cases written since the last flush, flushed once it
+	// holds flushAt bytes: a case is written into it once, not copied
+	// again into out's buffer (a write of flushAt bytes or more passes
+	// through a bufio.Writer whose buffer is empty).
+	b       []byte
+	flushAt int
+	err     error
 
 	floats *[floatSlots]floatText // formatted scores, a run's are mostly a few
 	// keys[j] is metric j's key in a case's object, escaped once for the
@@ -42,7 +47,8 @@ type Writer struct {
 // NewWriter returns a Writer of r in format f to w. r is read again by
 // Close, for its summary; it is not written to.
 func NewWriter(w io.Writer, f Format, r *Run) *Writer {
-	wr := &Writer{out: bufio.NewWriterSize(w, outBuffer(w)), f: f, run: r}
+	size := outBuffer(w)
+	wr := &Writer{out: bufio.NewWriterSize(w, size), flushAt: size, f: f, run: r}
 	switch f {
 	case Table:
 		// The header waits for the first rows, which set the width of
@@ -92,7 +98,7 @@ func (w *Writer) WriteCase(c *Case) error {
 	if w.err != nil {
 		return w.err
 	}
-	b := w.b[:0]
+	b := w.b
 	switch w.f {
 	case Table:
 		b = w.table.add(b, w, c)
@@ -106,7 +112,7 @@ func (w *Writer) WriteCase(c *Case) error {
 		b = append(b, '\n')
 		b = w.appendCaseJSON(b, c, true)
 	case JUnit:
-		b = w.appendJUnitCase(b, c)
+		b = w.appendJUnitCase(b[:0], c)
 		if _, err := w.junit.Write(b); err != nil {
 			w.err = err
 		}
@@ -118,7 +124,9 @@ func (w *Writer) WriteCase(c *Case) error {
 	}
 	w.n++
 	w.b = b
-	w.flush()
+	if len(b) >= w.flushAt {
+		w.flush()
+	}
 	return w.err
 }
 
@@ -136,7 +144,7 @@ func (w *Writer) Close() error {
 	if w.junit != nil {
 		defer w.junit.close()
 	}
-	if w.err != nil {
+	if w.flush(); w.err != nil {
 		return w.err
 	}
 	b := w.b[:0]
