@@ -295,7 +295,8 @@ func (sc *scorer) score(b *batch) {
 // few small ones.
 const parseAhead = 8
 
-// aheadText bounds the records' text parsed ahead beyond a turn's first.
+// aheadText bounds the records' text a turn parses ahead, but for its
+// first record, which is parsed whatever its size.
 const aheadText = 32 << 10
 
 // parsed is a sample parsed ahead, or the error of its parse.
@@ -304,11 +305,11 @@ type parsed struct {
 	err error
 }
 
-// parseAhead parses the samples of items from k0 on, up to parseAhead of
-// them and aheadText of text beyond the first, into sc.ahead, and returns
-// the index past the last it took. Items that are no record to parse
-// (an error, a sample read already, a shard's scored case) take a turn
-// and are left to score.
+// parseAhead parses the samples of items from k0 on into sc.ahead, up to
+// parseAhead of them and, past the first, while their texts come to no
+// more than aheadText in all; it returns the index past the last it took.
+// Items that are no record to parse (an error, a sample read already, a
+// shard's scored case) take a turn and are left to score.
 func (sc *scorer) parseAhead(items []item, k0 int) int {
 	k1, text := k0, 0
 	for k1 < len(items) && k1-k0 < parseAhead {
