@@ -12,7 +12,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,16 +42,43 @@ func writeFile(t *testing.T, name, data string) string {
 	return path
 }
 
-// synthLines returns n synthetic samples, one per line.
+// synthLines returns n synthetic samples, one per line: the first n that
+// synth.New(seed) makes.
+//
+// The samples of a seed are made once and shared (a fresh slice of them
+// each time, which the caller may change): the tests ask for the same seed
+// again (the same input for one worker and three, the rounds of the
+// corruption tests), and under -race a sample costs about 0.1 ms to make.
 func synthLines(n int, seed uint64) []string {
-	g := synth.New(seed)
-	lines := make([]string, n)
-	var buf []byte
-	for i := range lines {
-		buf = g.AppendSample(buf[:0])
-		lines[i] = string(buf)
+	synthMade.Lock()
+	m := synthMade.bySeed[seed]
+	if m == nil {
+		m = &synthSeed{g: synth.New(seed)}
+		synthMade.bySeed[seed] = m
 	}
-	return lines
+	synthMade.Unlock()
+	m.Lock()
+	defer m.Unlock()
+	for len(m.lines) < n {
+		m.buf = m.g.AppendSample(m.buf[:0])
+		m.lines = append(m.lines, string(m.buf))
+	}
+	return slices.Clone(m.lines[:n:n])
+}
+
+// synthMade holds the samples synthLines made, by seed.
+var synthMade = struct {
+	sync.Mutex
+	bySeed map[uint64]*synthSeed
+}{bySeed: map[uint64]*synthSeed{}}
+
+// synthSeed is one seed's samples, made in order, and its generator, for
+// more.
+type synthSeed struct {
+	sync.Mutex
+	g     *synth.Generator
+	lines []string
+	buf   []byte
 }
 
 // parseJSONL reads eval's JSON Lines output: one object per line, scores
