@@ -91,11 +91,14 @@ func (r Record) Sample() (agentcheck.Sample, error) { return r.SampleAs(Auto) }
 // that does not start with '['), a JSON array of samples, or JSON objects
 // one after another (.json files). Lines end with LF, CRLF or CR alike, and
 // a UTF-8 byte order mark is skipped at the start of the input, of a line
-// and between samples. A sample over 64 MiB is an error of its own (a
-// *LoadError naming it, with a Record holding its first 4 KiB, trimmed),
-// its other bytes skipped unread, and the samples after it are read on:
-// memory stays bounded, whatever the file's size. A framing error (an
-// unterminated array, say) is yielded once and ends the sequence.
+// and between samples. Input compressed with gzip (data.jsonl.gz) or
+// written in UTF-16 is read as it is, decoded as it is read; another
+// compression (zstd, xz, bzip2, zip) is an error that says so. A sample
+// over 64 MiB is an error of its own (a *LoadError naming it, with a
+// Record holding its first 4 KiB, trimmed), its other bytes skipped
+// unread, and the samples after it are read on: memory stays bounded,
+// whatever the file's size. A framing error (an unterminated array, say)
+// is yielded once and ends the sequence.
 func ReadRecords(r io.Reader, file string) iter.Seq2[Record, error] {
 	return readRecords(r, file, false, maxSample, "")
 }
@@ -121,9 +124,16 @@ func init() {
 func readRecords(r io.Reader, file string, reuse bool, bound int, boundName string) iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
 		over := overBound(file, bound, boundName)
-		br := bufio.NewReaderSize(r, 1<<16)
-		skipBOM(br)
-		ext := strings.ToLower(filepath.Ext(file))
+		br, gz, err := decodeInput(bufio.NewReaderSize(r, 1<<16))
+		if err != nil {
+			yield(Record{}, fmt.Errorf("%s: %w", file, err))
+			return
+		}
+		name := strings.ToLower(file)
+		if gz {
+			name = strings.TrimSuffix(name, ".gz")
+		}
+		ext := filepath.Ext(name)
 		first, err := peekNonSpace(br)
 		if err != nil {
 			if err != io.EOF {

@@ -102,8 +102,11 @@ func (rd *otlpReader) read(r io.Reader, file string) {
 	rd.traceErr = map[string]error{}
 	// One export per line when the first line is one whole value;
 	// otherwise values however printed.
-	br := bufio.NewReaderSize(r, 1<<16)
-	skipBOM(br)
+	br, _, err := decodeInput(bufio.NewReaderSize(r, 1<<16))
+	if err != nil {
+		rd.fail(0, "%v", err)
+		return
+	}
 	var head []byte
 	var first []byte
 	for len(first) == 0 {
