@@ -22,6 +22,11 @@ type assignment struct {
 	kind       nameKind
 	start, end int // the value's span
 	form       assignForm
+	// told is 1 + where what tells that the value is a secret starts,
+	// before it (a command's word before its flag), or ends, after it
+	// (echo 'pw' | docker login --password-stdin), when that is not
+	// where its name is; 0 when it is.
+	told int
 }
 
 // assignForm is how an assignment is written, which its finding says.
@@ -117,6 +122,7 @@ func assignments(s string) (out []assignment, keyed bool) {
 			out = append(out, a)
 		}
 	}
+	out = append(out, commandAssignments(s)...)
 	return out, keyed
 }
 

@@ -488,7 +488,7 @@ var authSchemes = []string{"bearer", "basic", "token", "digest", "apikey", "key"
 // "[REDACTED-2]", their URL-encoded forms) and an authorization scheme are
 // taken away.
 func isRedacted(v string) bool {
-	v = stripRedacted(v)
+	v = strings.Trim(stripRedacted(v), `"'\`) // quotes left around it, escaped or not
 	f := strings.Fields(v)
 	return len(f) == 0 || len(f) == 1 && slices.Contains(authSchemes, strings.ToLower(f[0]))
 }
@@ -837,15 +837,17 @@ func notAlgorithm(v string) bool {
 }
 
 // notPath: v, the word after an authorization scheme, is no resource
-// path: lower-case segments joined by "/", the first a word ("Token
-// auth_tokens/42" in prose about a REST API, api/v1/tokens). A token in
-// base64 has upper-case letters, and never both "/" and "_".
+// path: lower-case segments joined by "/", the first a word of three
+// letters or more ("Token auth_tokens/42" in prose about a REST API,
+// api/v1/tokens). A token in base64 has upper-case letters.
 func notPath(v string) bool {
 	i := strings.IndexByte(v, '/')
-	if i < 2 || strings.ContainsFunc(v[:i], func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '_' || r == '-') }) {
+	if i < 3 || strings.ContainsFunc(v[:i], func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '_' || r == '-') }) {
 		return true
 	}
-	return !strings.Contains(v, "_") && strings.ContainsFunc(v, func(r rune) bool { return r >= 'A' && r <= 'Z' })
+	return strings.ContainsFunc(v, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./", r))
+	})
 }
 
 // tokenByte is a byte of base64url, as tokens are written.
