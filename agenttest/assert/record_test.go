@@ -33,20 +33,24 @@ func goTool(t *testing.T) string {
 }
 
 // attrsTest is the test binary of testdata/attrs, built once (go test -c)
-// for the tests that run it; TestMain removes its directory.
+// for the tests that run it, and test2json, the go command's converter of
+// test output to JSON, found once (go tool -n test2json); TestMain removes
+// the binary's directory.
 var attrsTest struct {
-	once      sync.Once
-	dir, path string
-	err       error
-	out       []byte
+	once                 sync.Once
+	dir, path, test2json string
+	step                 string // the command that failed, if one did
+	err                  error
+	out                  []byte
 }
 
 // goTestJSON runs the tests of testdata/attrs as go test -json runs them,
 // with the test flags args (-test.run, -test.artifacts, ...): their test
 // binary, built once, in the package's directory with go test's own flags,
 // its output through test2json. A go test of its own for each test linked
-// the binary anew each time (seconds of CPU). err is the run's; a failed
-// test is an *exec.ExitError.
+// the binary anew each time (seconds of CPU), and a go tool test2json for
+// each started a go command (a third of a second). err is the run's; a
+// failed test is an *exec.ExitError.
 func goTestJSON(t *testing.T, args ...string) (stdout []byte, stderr string, err error) {
 	t.Helper()
 	if testing.Short() {
@@ -54,17 +58,32 @@ func goTestJSON(t *testing.T, args ...string) (stdout []byte, stderr string, err
 	}
 	goCmd := goTool(t)
 	attrsTest.once.Do(func() {
+		attrsTest.step = "a directory for testdata/attrs's test binary"
 		if attrsTest.dir, attrsTest.err = os.MkdirTemp("", "attrs-test-"); attrsTest.err != nil {
 			return
 		}
 		attrsTest.path = filepath.Join(attrsTest.dir, "attrs.test")
 		// Linked as go test links the binaries it runs.
-		attrsTest.out, attrsTest.err = exec.Command(goCmd, "test", "-c", "-o", attrsTest.path, "-ldflags=-s -w", "./testdata/attrs").CombinedOutput()
+		attrsTest.step = "go test -c ./testdata/attrs"
+		if attrsTest.out, attrsTest.err = exec.Command(goCmd, "test", "-c", "-o", attrsTest.path, "-ldflags=-s -w", "./testdata/attrs").CombinedOutput(); attrsTest.err != nil {
+			return
+		}
+		// go tool -n prints the tool's path (built and cached when the
+		// toolchain does not ship it built).
+		attrsTest.step = "go tool -n test2json"
+		var path []byte
+		if path, attrsTest.err = exec.Command(goCmd, "tool", "-n", "test2json").Output(); attrsTest.err != nil {
+			if ee, ok := attrsTest.err.(*exec.ExitError); ok {
+				attrsTest.out = ee.Stderr
+			}
+			return
+		}
+		attrsTest.test2json = strings.TrimSpace(string(path))
 	})
 	if attrsTest.err != nil {
-		t.Fatalf("go test -c ./testdata/attrs: %v\n%s", attrsTest.err, attrsTest.out)
+		t.Fatalf("%s: %v\n%s", attrsTest.step, attrsTest.err, attrsTest.out)
 	}
-	cmd := exec.Command(goCmd, append([]string{"tool", "test2json", "-t", attrsTest.path,
+	cmd := exec.Command(attrsTest.test2json, append([]string{"-t", attrsTest.path,
 		"-test.v=test2json", "-test.paniconexit0", "-test.timeout=10m0s", "-test.count=1"}, args...)...)
 	cmd.Dir = filepath.Join("testdata", "attrs")
 	var errOut bytes.Buffer
