@@ -347,7 +347,7 @@ func (d *sampleDecoder) messages() error {
 		if err != nil {
 			return err
 		}
-		return fmt.Errorf(`"user_input" must be a list of messages, got %s`, v.Kind())
+		return fmt.Errorf(`"user_input" must be a list of messages, got %s%s`, v.Kind(), singleTurnHint(v.Kind()))
 	}
 	var first error
 	i := 0
@@ -386,6 +386,7 @@ func (d *sampleDecoder) message(i int) error {
 		typ                string
 		typKind, textKind  jsonvalue.Kind // the kinds of "type" and "content"
 		seenType, seenText bool
+		seenRole           bool                 // a "role", as a provider's messages have
 		calls              = jsonvalue.NullKind // the kind of "tool_calls"
 		span               = [2]int{-1, -1}
 		bad                = -1 // the first call that could not be read
@@ -419,6 +420,7 @@ func (d *sampleDecoder) message(i int) error {
 				badErr, err = err, nil
 			}
 		default:
+			seenRole = seenRole || key == "role"
 			_, err = p.Value(depthMessage)
 		}
 		if err != nil {
@@ -426,7 +428,7 @@ func (d *sampleDecoder) message(i int) error {
 		}
 	}
 	if !seenType || typKind != jsonvalue.StringKind {
-		return messageError(i, "", -1, "", errors.New(`"type" must be "human", "ai" or "tool"`))
+		return messageError(i, "", -1, "", errors.New(`"type" must be "human", "ai" or "tool"`+roleHint(seenType, seenRole)))
 	}
 	var ok bool
 	if m.Role, ok = roleOf(typ); !ok {
@@ -452,6 +454,24 @@ func (d *sampleDecoder) message(i int) error {
 	d.msgs = append(d.msgs, m)
 	d.spans = append(d.spans, span)
 	return nil
+}
+
+// singleTurnHint says, of a "user_input" that is a string, what it looks
+// like and what the metrics read instead.
+func singleTurnHint(k jsonvalue.Kind) string {
+	if k != jsonvalue.StringKind {
+		return ""
+	}
+	return ` (a ragas SingleTurnSample's; the metrics score a MultiTurnSample, whose "user_input" is a list of {"type", "content"} messages)`
+}
+
+// roleHint says, of a message with a "role" but no "type", that ragas's
+// messages say "type" and that a provider's messages go under "messages".
+func roleHint(seenType, seenRole bool) string {
+	if seenType || !seenRole {
+		return ""
+	}
+	return ` (it has a "role": ragas's messages name theirs by "type"; a provider's messages go under "messages")`
 }
 
 // roleOf is the Role of a message's "type".

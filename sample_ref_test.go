@@ -49,7 +49,11 @@ func sampleFromValue(v jsonvalue.Value) (Sample, error) {
 		return Sample{}, errors.New(`"user_input" is missing`)
 	}
 	if ui.Kind() != jsonvalue.ArrayKind {
-		return Sample{}, fmt.Errorf(`"user_input" must be a list of messages, got %s`, ui.Kind())
+		hint := ""
+		if ui.Kind() == jsonvalue.StringKind {
+			hint = ` (a ragas SingleTurnSample's; the metrics score a MultiTurnSample, whose "user_input" is a list of {"type", "content"} messages)`
+		}
+		return Sample{}, fmt.Errorf(`"user_input" must be a list of messages, got %s%s`, ui.Kind(), hint)
 	}
 	s.Conversation = make(Conversation, ui.Len())
 	for i := range s.Conversation {
@@ -105,6 +109,9 @@ func ragasMessage(v jsonvalue.Value, i int) (Message, error) {
 	}
 	typ, ok := v.Get("type")
 	if !ok || typ.Kind() != jsonvalue.StringKind {
+		if _, role := v.Get("role"); role && !ok {
+			return fail(`"type" must be "human", "ai" or "tool" (it has a "role": ragas's messages name theirs by "type"; a provider's messages go under "messages")`)
+		}
 		return fail(`"type" must be "human", "ai" or "tool"`)
 	}
 	var m Message
@@ -170,6 +177,12 @@ func ragasToolCall(v jsonvalue.Value) (ToolCall, error) {
 // in every order of the fields, given twice, and with malformed JSON after
 // a problem with a field.
 var sampleSeeds = []string{
+	// Shapes mistaken for a sample: a SingleTurnSample, a provider's
+	// messages under "user_input", a "role" beside a "type" not a string.
+	`{"user_input": "hi", "response": "hello"}`,
+	`{"user_input": [{"role": "user", "content": "hi"}]}`,
+	`{"user_input": [{"content": "hi", "role": 1}, {"role": "x"}]}`,
+	`{"user_input": [{"role": "user", "type": null, "content": "hi"}]}`,
 	// Space after a colon other than the one space the fast path reads
 	// in one test.
 	"{\"user_input\":  [{\"type\": \"human\",  \"content\": \"x\"}, {\"type\":\t\"ai\", \"content\":\n\"y\", \"tool_calls\": [{\"name\":  \"f\", \"args\": \t{\"a\": 1}}]}], \"reference_tool_calls\": \n[{\"name\": \"f\", \"args\": {}}]}",
