@@ -109,7 +109,27 @@ func shapeMakers() []shapeMaker {
 			return []string{"authorization: ", "Authorization=", `"Authorization": "`}[r.IntN(3)] + scheme + s, s
 		}},
 		prefixed("OpenAI session key", "sess-", alnum, 40),
-		prefixed("Amazon Bedrock API key", "ABSKQmVkcm9ja0FQSUtleS", alnum+"+/", 56),
+		{"Amazon Bedrock API key", func(r *rand.Rand) (string, string) {
+			// Long-term: "ABSK" and "BedrockAPIKey-…" in base64; short-term:
+			// "bedrock-api-key-" and a presigned URL in base64; either may
+			// be given without its prefix.
+			if r.IntN(2) == 0 {
+				s := []string{"ABSK", ""}[r.IntN(2)] + base64.StdEncoding.EncodeToString([]byte("BedrockAPIKey-"+randomOf(r, alnum, 4)+"-at-"+randomOf(r, "0123456789", 12)+":"+randomOf(r, alnum+"+/", 40)))
+				return s, s
+			}
+			url := "bedrock.amazonaws.com/?Action=CallWithBearerToken&X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=ASIA" + randomOf(r, upperDigits, 16) +
+				"%2F20261127%2Fus-east-1%2Fbedrock%2Faws4_request&X-Amz-Date=20261127T010000Z&X-Amz-Expires=43200&X-Amz-Security-Token=IQoJb3JpZ2luX2Vj" +
+				url.QueryEscape(randomOf(r, alnum+"+/", 120)) + "&X-Amz-Signature=" + randomOf(r, hexDigits, 64) + "&X-Amz-SignedHeaders=host&Version=1"
+			s := base64.StdEncoding.EncodeToString([]byte(url))
+			return []string{"bedrock-api-key-", ""}[r.IntN(2)] + s, s
+		}},
+		{"credential in short base64", func(r *rand.Rand) (string, string) {
+			// Under 40 characters: a password=… or a token=… encoded.
+			plain := []string{"password=", "api_key=", "password: ", "HF_TOKEN="}[r.IntN(4)] + randomOf(r, alnum, 6+r.IntN(14))
+			enc := []*base64.Encoding{base64.StdEncoding, base64.RawURLEncoding}[r.IntN(2)]
+			s := enc.EncodeToString([]byte(plain))
+			return "cfg " + s + " end", s
+		}},
 		{"Firebase Cloud Messaging server key", func(r *rand.Rand) (string, string) {
 			s := randomOf(r, alnum+"_-", 11) + ":APA91b" + randomOf(r, alnum+"_-", 134)
 			return s, s
@@ -137,8 +157,10 @@ func shapeMakers() []shapeMaker {
 			s := randomOf(r, []string{"abcdefghijklmnopqrstuvwxyz0123456789", "0123456789ABCDEF", alnum}[r.IntN(3)], 16+r.IntN(48))
 			name := []string{"session_id", "sessionId", "SESSION_ID", "sessionid", "sid", "session", "PHPSESSID"}[r.IntN(7)]
 			// Where a name says what the value is anywhere in a text: a JSON
-			// member, a URL's query.
-			return []string{`{"` + name + `": "` + s + `"}`, "https://app.example/cb?lang=en&" + name + "=" + s}[r.IntN(2)], s
+			// member, a URL's query, a cookie-like list, prose.
+			return []string{`{"` + name + `": "` + s + `"}`, "https://app.example/cb?lang=en&" + name + "=" + s,
+				"lang=en; " + name + "=" + s + "; theme=dark", "logged in as bob (" + name + "=" + s + ") at 10:02",
+				"the server answered " + name + ": " + s + ", then a redirect"}[r.IntN(5)], s
 		}},
 		{"AWS SigV4 Authorization as text", func(r *rand.Rand) (string, string) {
 			sig := randomOf(r, hexDigits, 64)
@@ -365,6 +387,11 @@ func shapePlacements() []shapePlacement {
 			}
 			lines = append(lines, enc)
 			return placement{req: get, answer: answer("application/json", []byte(jsonOf(map[string]string{"name": ".env", "encoding": "base64", "content": strings.Join(lines, "\n") + "\n"})))}
+		}},
+		{"file in base64url in a JSON answer", func(s string) placement {
+			// As Gmail's API sends a message's body: base64url, no padding.
+			enc := base64.RawURLEncoding.EncodeToString([]byte("Subject: keys\r\n\r\n??>NOTE=" + s + "\n"))
+			return placement{req: get, answer: answer("application/json", []byte(jsonOf(map[string]any{"payload": map[string]any{"mimeType": "text/plain", "body": map[string]any{"size": len(s), "data": enc}}})))}
 		}},
 		{"response header", func(s string) placement {
 			if strings.Contains(s, "\n") {

@@ -22,15 +22,8 @@ func commandSegment(s string, i int) (seg string, at int) {
 		seg, at = seg[d+1:], d+1
 	}
 	open := -1 // the quote open at i
-	for j := 0; j < len(seg); j++ {
-		if c := seg[j]; c == '"' || c == '\'' {
-			if n := strings.IndexByte(seg[j+1:], c); n >= 0 {
-				j += n + 1
-			} else {
-				open = j
-				break
-			}
-		}
+	if o := openQuote(seg, len(seg)); o >= 0 {
+		open = o
 	}
 	seg, at = seg[open+1:], at+open+1
 	for len(seg) > 0 && (blank(seg[0]) || seg[0] == '\r') {
@@ -483,9 +476,9 @@ func httpieArgs(s string, i, n int) (out []assignment) {
 	}
 	var quote byte // the quote the command is written in, which ends it
 	nb := 0        // the backslashes before it
-	if i > 0 && (s[i-1] == '"' || s[i-1] == '\'') {
-		quote = s[i-1]
-		for i-2-nb >= 0 && s[i-2-nb] == '\\' {
+	if o := openQuote(s, i); o >= 0 {
+		quote = s[o]
+		for o-1-nb >= 0 && s[o-1-nb] == '\\' {
 			nb++
 		}
 	}
@@ -580,13 +573,17 @@ type shellWordText struct {
 func shellWords(s string, from int, quote byte, nb int) (words []shellWordText) {
 	var cur []byte
 	var offs []int
+	var in byte // the quote open
+	opened := 0 // len(cur) when it opened
 	flush := func() {
+		if in != 0 {
+			cur, offs, in = cur[:opened], offs[:opened], 0 // a quote never closed is none
+		}
 		if len(cur) > 0 {
 			words = append(words, shellWordText{string(cur), offs})
 		}
 		cur, offs = nil, nil
 	}
-	var in byte // the quote open
 	for k := from; k < len(s) && len(words) < 64; k++ {
 		c := s[k]
 		if quote != 0 && (c == '\\' || c == quote) {
@@ -617,7 +614,7 @@ func shellWords(s string, from int, quote byte, nb int) (words []shellWordText) 
 			flush()
 			return words
 		case c == '"' || c == '\'':
-			in = c
+			in, opened = c, len(cur)
 		case blank(c) || c == '\r':
 			flush()
 		default:
@@ -626,4 +623,19 @@ func shellWords(s string, from int, quote byte, nb int) (words []shellWordText) 
 	}
 	flush()
 	return words
+}
+
+// openQuote is where the quote (" or ') open at s[i] on its line is, -1
+// when none is: a command written in a string.
+func openQuote(s string, i int) int {
+	for j := strings.LastIndexByte(s[:i], '\n') + 1; j < i; j++ {
+		if c := s[j]; c == '"' || c == '\'' {
+			n := strings.IndexByte(s[j+1:i], c)
+			if n < 0 {
+				return j
+			}
+			j += n + 1
+		}
+	}
+	return -1
 }

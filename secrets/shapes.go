@@ -248,10 +248,12 @@ var keyFormats = []keyFormat{
 	prefixed("Typeform token", 30, "tfp_"),
 	prefixed("OpenAI session key", 32, "sess-"),
 	// Amazon Bedrock API keys: the long-term one is "ABSK" and
-	// "BedrockAPIKey-…" in base64, the short-term one a presigned URL in
-	// base64.
-	{name: "Amazon Bedrock API key", hints: []string{"ABSKQmVkcm9ja0FQSUtleS", "bedrock-api-key-"},
-		re: lazy(`\b(?:ABSKQmVkcm9ja0FQSUtleS|bedrock-api-key-)[A-Za-z0-9+/]{20,}={0,2}`)},
+	// "BedrockAPIKey-…" in base64, which is recognisable without its
+	// prefix too; the short-term one "bedrock-api-key-" and a presigned
+	// URL in base64 (without its prefix, base64Texts reads the URL's
+	// signature and token).
+	{name: "Amazon Bedrock API key", hints: []string{"ABSKQmVkcm9ja0FQSUtleS", "QmVkcm9ja0FQSUtleS", "bedrock-api-key-"},
+		re: lazy(`\b(?:ABSKQmVkcm9ja0FQSUtleS|QmVkcm9ja0FQSUtleS|bedrock-api-key-)[A-Za-z0-9+/]{20,}={0,2}`)},
 	{name: "Firebase Cloud Messaging server key", hints: []string{":APA91b"}, re: lazy(`\b[A-Za-z0-9_-]{7,11}:APA91b[A-Za-z0-9_-]{100,}`)},
 	{name: "Google OAuth refresh token", hints: []string{"1//0"}, re: lazy(`\b1//0[A-Za-z0-9_-]{40,}`)},
 	{name: "Terraform Cloud token", hints: []string{".atlasv1."}, re: lazy(`\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`)},
