@@ -37,9 +37,10 @@ func decodeInput(br *bufio.Reader) (*bufio.Reader, bool, error) {
 		if err != nil {
 			return nil, true, fmt.Errorf("the input is gzip-compressed, but cannot be read as such: %w", err)
 		}
-		br, gz = bufio.NewReaderSize(gzipErrors{zr}, 1<<16), true
+		zr.Multistream(false)
+		br, gz = bufio.NewReaderSize(&gzipStream{src: br, zr: zr}, 1<<16), true
 	}
-	head, _ := br.Peek(6)
+	head, _ := br.Peek(32)
 	for _, c := range compressed {
 		if len(head) >= len(c.magic) && string(head[:len(c.magic)]) == c.magic {
 			return nil, gz, fmt.Errorf("the input is %s-compressed: decompress it first (%s FILE); only gzip is read as it is", c.name, c.command)
@@ -57,21 +58,40 @@ func decodeInput(br *bufio.Reader) (*bufio.Reader, bool, error) {
 }
 
 // utf16Order is the byte order of text in UTF-16 that starts with head,
-// told by a byte order mark, else as RFC 4627 tells JSON's encoding from
-// its first two characters, which are ASCII (a zero byte in each); nil for
-// UTF-8.
+// told by a byte order mark, else, as RFC 4627 tells JSON's encoding from
+// its first characters, which are ASCII, by a zero byte in each of the
+// first 16 characters (or all there are): nil for UTF-8. Two characters,
+// as RFC 4627 has it, would take a UTF-8 file whose first line is broken
+// ("{\x00\"\x00") for UTF-16, and lose its other lines.
 func utf16Order(head []byte) binary.ByteOrder {
 	switch {
 	case len(head) >= 2 && head[0] == 0xff && head[1] == 0xfe && !(len(head) >= 4 && head[2] == 0 && head[3] == 0):
 		return binary.LittleEndian // not UTF-32's FF FE 00 00
 	case len(head) >= 2 && head[0] == 0xfe && head[1] == 0xff:
 		return binary.BigEndian
-	case len(head) >= 4 && head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0:
+	case asciiUTF16(head, 1):
 		return binary.LittleEndian
-	case len(head) >= 4 && head[0] == 0 && head[1] != 0 && head[2] == 0 && head[3] != 0:
+	case asciiUTF16(head, 0):
 		return binary.BigEndian
 	}
 	return nil
+}
+
+// asciiUTF16 reports whether head's code units, at least two and up to
+// 16, are ASCII characters other than NUL in UTF-16 whose zero byte is
+// at offset zero in each (1 little-endian, 0 big-endian).
+func asciiUTF16(head []byte, zero int) bool {
+	n := min(len(head)/2, 16)
+	if n < 2 {
+		return false
+	}
+	for i := range n {
+		u := head[2*i : 2*i+2]
+		if u[zero] != 0 || u[1-zero] == 0 || u[1-zero] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // utf16Reader reads UTF-16 text from src as UTF-8. A code unit cut short
@@ -82,6 +102,7 @@ type utf16Reader struct {
 	order binary.ByteOrder
 	in    []byte // read from src: its first n bytes not yet decoded
 	n     int
+	buf   []byte // decoded: the memory of out, reused from read to read
 	out   []byte // decoded, not yet returned
 	err   error
 }
@@ -92,13 +113,15 @@ func (u *utf16Reader) Read(p []byte) (int, error) {
 			if u.n == 0 {
 				return 0, u.err
 			}
-			u.out, u.n = utf8.AppendRune(u.out[:0], utf8.RuneError), 0
+			u.buf, u.n = utf8.AppendRune(u.buf[:0], utf8.RuneError), 0
+			u.out = u.buf
 			break
 		}
 		m, err := u.src.Read(u.in[u.n:])
 		u.err = err
 		u.n += m
-		u.out = u.decode(u.out[:0], err != nil)
+		u.buf = u.decode(u.buf[:0], err != nil)
+		u.out = u.buf
 	}
 	k := copy(p, u.out)
 	u.out = u.out[k:]
@@ -134,14 +157,55 @@ func (u *utf16Reader) decode(out []byte, atEnd bool) []byte {
 	return out
 }
 
-// gzipErrors says of gzip's errors, which name no format ("unexpected
-// EOF"), that the compressed input is cut short or corrupt.
-type gzipErrors struct{ r io.Reader }
+// gzipStream reads the members of a gzip file one after another, as
+// gzip(1) does, and, as it does, takes zero bytes after the last as the
+// padding some tools write; other bytes after it are an error. Its errors
+// say what gzip's own do not ("unexpected EOF"): that the input is cut
+// short or corrupt.
+type gzipStream struct {
+	src  *bufio.Reader
+	zr   *gzip.Reader
+	done bool
+}
 
-func (g gzipErrors) Read(p []byte) (int, error) {
-	n, err := g.r.Read(p)
-	if err != nil && err != io.EOF {
-		err = fmt.Errorf("the gzip-compressed input is cut short or corrupt: %w", err)
+func (g *gzipStream) Read(p []byte) (int, error) {
+	for !g.done {
+		n, err := g.zr.Read(p)
+		switch {
+		case err == io.EOF:
+			if err = g.next(); err != nil || n > 0 {
+				return n, err
+			}
+		case err != nil:
+			return n, fmt.Errorf("the gzip-compressed input is cut short or corrupt: %w", err)
+		default:
+			return n, nil
+		}
 	}
-	return n, err
+	return 0, io.EOF
+}
+
+// next readies the member after the one just read, if another follows
+// (past zero bytes, which also end the input).
+func (g *gzipStream) next() error {
+	for {
+		if _, err := g.src.Peek(1); err != nil {
+			g.done = true // zero bytes, if any, to the end
+			return nil
+		}
+		b, _ := g.src.Peek(g.src.Buffered())
+		k := 0
+		for k < len(b) && b[k] == 0 {
+			k++
+		}
+		g.src.Discard(k)
+		if k < len(b) {
+			break
+		}
+	}
+	if err := g.zr.Reset(g.src); err != nil {
+		return fmt.Errorf("the gzip-compressed input is followed by bytes that are not gzip: %w", err)
+	}
+	g.zr.Multistream(false)
+	return nil
 }

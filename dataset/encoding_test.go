@@ -6,8 +6,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -114,8 +116,8 @@ func TestEncodedDatasetsReadAsTheirText(t *testing.T) {
 			"gzip of UTF-16LE":     gzipped(t, u16le),
 			"UTF-8 with BOM, gzip": gzipped(t, append([]byte(bom), text...)),
 		}
-		for how, b := range encoded {
-			file := name
+		for _, how := range slices.Sorted(maps.Keys(encoded)) {
+			b, file := encoded[how], name
 			if strings.Contains(how, "gzip") {
 				file += ".gz"
 			}
@@ -144,6 +146,37 @@ func TestCompressedInputThatIsNotReadSaysSo(t *testing.T) {
 	}
 	if got := readAll(strings.NewReader("\x1f\x8bnot gzip"), "data.jsonl.gz"); !strings.HasPrefix(got, "error data.jsonl.gz: the input is gzip-compressed, but cannot be read as such") {
 		t.Errorf("a broken gzip header reads as %q", got)
+	}
+	// As gzip(1) reads them: members one after another, zero bytes after
+	// the last as padding; other bytes after it are an error.
+	want := readAll(strings.NewReader(strings.Repeat(line, 6)), "data.jsonl")
+	two := slices.Concat(gzipped(t, []byte(strings.Repeat(line, 2))), gzipped(t, []byte(strings.Repeat(line, 4))))
+	if got := readAll(bytes.NewReader(two), "data.jsonl.gz"); got != want {
+		t.Errorf("two gzip members read as\n%s\nwant\n%s", got, want)
+	}
+	if got := readAll(bytes.NewReader(slices.Concat(two, make([]byte, 70000))), "data.jsonl.gz"); got != want {
+		t.Errorf("gzip members and zero padding read as\n%s\nwant\n%s", got, want)
+	}
+	got = readAll(bytes.NewReader(slices.Concat(two, []byte("\x00\x00trailing"))), "data.jsonl.gz")
+	if !strings.HasPrefix(got, want) || !strings.Contains(got[len(want):], "the gzip-compressed input is followed by bytes that are not gzip") {
+		t.Errorf("gzip members and trailing bytes read as\n%s", got)
+	}
+}
+
+// JSON text is UTF-16 without a byte order mark only when its first
+// characters are ASCII each with a zero byte: a UTF-8 file whose first line
+// is broken by zero bytes is read as UTF-8, its other lines not lost; a
+// short file of two ASCII characters in UTF-16 still reads.
+func TestBrokenUTF8IsNoUTF16(t *testing.T) {
+	line := `{"user_input": [{"type": "human", "content": "hi"}], "reference_tool_calls": []}`
+	for _, first := range []string{"{\x00\"\x00", "{\x00\"\x00u\x00s\x00", "\x00{\x00\"", "{\x00\"\x00 \x00\n"} {
+		got := readAll(strings.NewReader(first+"\n"+line+"\n"+line+"\n"), "data.jsonl")
+		if strings.Contains(got, "error") || strings.Count(got, "\n") != 3 || strings.Count(got, fmt.Sprintf("%q", line)) != 2 {
+			t.Errorf("a first line %q broken by zero bytes: read\n%s\nwant it and the two lines after it", first, got)
+		}
+	}
+	if got := readAll(bytes.NewReader(utf16Bytes("[]", binary.LittleEndian, false)), "data.json"); got != "" {
+		t.Errorf("[] in UTF-16LE reads as %q, want no records", got)
 	}
 }
 
@@ -196,5 +229,10 @@ func TestEncodedOTLPReadsAsItsText(t *testing.T) {
 		if got := traces(b); got != want {
 			t.Errorf("%s: read\n%s\nwant\n%s", how, got, want)
 		}
+	}
+	// An input error names the file, not a line 0.
+	got := traces([]byte("\x28\xb5\x2f\xfd..."))
+	if want := " 0 0 weather.jsonl: the input is zstd-compressed: decompress it first (zstd -dc FILE); only gzip is read as it is\n"; got != want {
+		t.Errorf("a zstd export reads as %q, want %q", got, want)
 	}
 }

@@ -304,11 +304,13 @@ type TraceError struct {
 }
 
 // Error is "file:line: trace t, span s \"name\", attribute: " and the
-// problem, leaving out what is not known.
+// problem, leaving out what is not known ("file: " for the whole file).
 func (e *TraceError) Error() string {
 	var b strings.Builder
-	if e.File != "" || e.Line > 0 {
+	if e.Line > 0 {
 		fmt.Fprintf(&b, "%s:%d: ", shownFile(e.File), e.Line)
+	} else if e.File != "" {
+		fmt.Fprintf(&b, "%s: ", shownFile(e.File))
 	}
 	var where []string
 	if e.TraceID != "" {
