@@ -23,10 +23,11 @@ type Writer struct {
 	f   Format
 	run *Run
 	n   int // cases written
-	// b holds the cases written since the last flush, flushed once it
-	// holds flushAt bytes: a case is written into it once, not copied
-	// again into out's buffer (a write of flushAt bytes or more passes
-	// through a bufio.Writer whose buffer is empty).
+	// b holds what was written since the last flush (a json run's head,
+	// cases), flushed once it holds more than flushAt bytes: a case is
+	// written into it once, not copied again into out's buffer (a write
+	// larger than a bufio.Writer's buffer passes through when the buffer
+	// is empty, as it is but at Close).
 	b       []byte
 	flushAt int
 	err     error
@@ -61,7 +62,6 @@ func NewWriter(w io.Writer, f Format, r *Run) *Writer {
 	default:
 		wr.err = fmt.Errorf("report: unknown format %v", f)
 	}
-	wr.flush()
 	return wr
 }
 
@@ -124,7 +124,7 @@ func (w *Writer) WriteCase(c *Case) error {
 	}
 	w.n++
 	w.b = b
-	if len(b) >= w.flushAt {
+	if len(b) > w.flushAt {
 		w.flush()
 	}
 	return w.err
