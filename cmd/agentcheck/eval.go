@@ -210,6 +210,9 @@ type scorer struct {
 	// them before the next are parsed. ahead holds what they read.
 	parsers [parseAhead]dataset.Parser
 	ahead   [parseAhead]parsed
+	// own parses for evaluate a record given alone (calibrate's): not a
+	// parser whose sample a turn may still hold.
+	own dataset.Parser
 	// rawText: parser keeps the messages' text with escapes as written,
 	// as nothing the run shows reads it but a failure's transcript and a
 	// first request with escapes, for which full parses the sample again
@@ -236,10 +239,10 @@ type scorer struct {
 func newScorer(ctx context.Context, cfg evalConfig) *scorer {
 	sc := &scorer{ctx: ctx, cfg: cfg, scores: make([]float64, len(cfg.metrics))}
 	sc.rawText = cfg.readsNoText()
-	for i := range sc.parsers {
-		sc.parsers[i].Format = cfg.input
+	for _, p := range append(parsersOf(&sc.parsers), &sc.own) {
+		p.Format = cfg.input
 		if sc.rawText {
-			samplereuse.KeepRawText.(func(*dataset.Parser))(&sc.parsers[i])
+			samplereuse.KeepRawText.(func(*dataset.Parser))(p)
 		}
 	}
 	if sc.rawText {
@@ -284,20 +287,30 @@ func (sc *scorer) score(b *batch) {
 
 // The samples of a batch are parsed a few at a time (parseAhead), then
 // scored, rather than each parsed then scored: the code that parses and
-// the code that scores and fills the case (about 45 KB run for each
-// sample of the spec's vectors) no longer take turns in the core's 32 KB
-// instruction cache. On the vectors, instruction-cache misses
-// (cachegrind) went from 5.45M to 1.69M for 20,000 samples and the CPU
-// of a 100,000-sample run with one worker down by 7% (BENCHMARKS.md,
-// CPU10); 4 or 16 samples ahead did less well than 8. A sample read
-// ahead is held by its own parser, so all but the first of a turn's are
-// small (aheadText): the memory held stays a sample over the bound and a
-// few small ones.
+// the code that scores and fills the case (together more than the core's
+// 32 KB instruction cache holds) then take turns in it once a few
+// samples, not once a sample (BENCHMARKS.md, CPU10). Each sample parsed
+// ahead is held by a parser of its own, which keeps the memory of the
+// largest it parsed. A turn's samples come to aheadText of text together
+// but for a first that is larger alone, so that the seven parsers past
+// the first keep at most what aheadText of text parses to each: with
+// arguments of many tiny values, about 150 bytes a byte, 5 MB, 34 MB for
+// the seven in the worst case (the first, as the one parser did before,
+// what a sample up to --max-sample-bytes parses to).
 const parseAhead = 8
 
 // aheadText bounds the records' text a turn parses ahead, but for its
 // first record, which is parsed whatever its size.
 const aheadText = 32 << 10
+
+// parsersOf is a pointer to each of ps.
+func parsersOf(ps *[parseAhead]dataset.Parser) []*dataset.Parser {
+	out := make([]*dataset.Parser, len(ps))
+	for i := range ps {
+		out[i] = &ps[i]
+	}
+	return out
+}
 
 // parsed is a sample parsed ahead, or the error of its parse.
 type parsed struct {
@@ -511,7 +524,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 	sc.gathered, sc.fast, sc.names = false, 0, 0
 	if read != nil {
 		s = *read
-	} else if s, err = sc.parsers[0].Sample(rec); err != nil {
+	} else if s, err = sc.own.Sample(rec); err != nil {
 		return s, err
 	}
 	ctx := sc.ctx

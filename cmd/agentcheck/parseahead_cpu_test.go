@@ -56,7 +56,8 @@ func TestSamplesParsedAheadAreEachTheirOwn(t *testing.T) {
 				if k >= 0 && got[i] != alone[k] {
 					t.Errorf("round %d, --workers %s: line %d is\n%.300s\nalone it is\n%.300s", round, workers, i+1, got[i], alone[k])
 				}
-				// A broken line keeps the id it holds before the break.
+				// A broken line may keep the id it holds before the break
+				// ({"id": …, "error": …}): the error is looked for within.
 				if want := fmt.Sprintf(`"error":"%s:%d: sample %d: `, file, i+1, i); k < 0 && !strings.Contains(got[i], want) {
 					t.Errorf("round %d, --workers %s: broken line %d gives %.300s, want an error holding %s", round, workers, i+1, got[i], want)
 				}
