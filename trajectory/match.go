@@ -276,31 +276,49 @@ func (c *compiled) reasonF1(pairs []Pair, note string) string {
 }
 
 // writeDetails writes the calls that differ, are missing or were not
-// expected, and the note, after a reason's first clause.
+// expected, and the note, after a reason's first clause. Written straight
+// into b: fmt and a list of strings for each took a fifth of the brute
+// force comparison test's time under the race detector.
 func (c *compiled) writeDetails(b *strings.Builder, pairs []Pair, note string) {
-	var missing, extra, differ []string
+	if note != "" {
+		b.WriteString("; ")
+		b.WriteString(note)
+	}
+	head := "; made "
 	for _, p := range pairs {
-		switch {
-		case p.Made >= 0 && p.Expected >= 0 && p.Credit < 1:
-			differ = append(differ, fmt.Sprintf("[%d] %s where [%d] %s was expected", p.Made, c.made[p.Made], p.Expected, c.exp[p.Expected]))
-		case p.Made < 0:
-			missing = append(missing, fmt.Sprintf("[%d] %s", p.Expected, c.exp[p.Expected]))
-		case p.Expected < 0:
-			extra = append(extra, fmt.Sprintf("[%d] %s", p.Made, c.made[p.Made]))
+		if p.Made >= 0 && p.Expected >= 0 && p.Credit < 1 {
+			b.WriteString(head)
+			writeCall(b, p.Made, c.made)
+			b.WriteString(" where ")
+			writeCall(b, p.Expected, c.exp)
+			b.WriteString(" was expected")
+			head = ", "
 		}
 	}
-	if note != "" {
-		b.WriteString("; " + note)
+	head = "; expected, not made: "
+	for _, p := range pairs {
+		if p.Made < 0 {
+			b.WriteString(head)
+			writeCall(b, p.Expected, c.exp)
+			head = ", "
+		}
 	}
-	if len(differ) > 0 {
-		b.WriteString("; made " + strings.Join(differ, ", "))
+	head = "; made, not expected: "
+	for _, p := range pairs {
+		if p.Expected < 0 {
+			b.WriteString(head)
+			writeCall(b, p.Made, c.made)
+			head = ", "
+		}
 	}
-	if len(missing) > 0 {
-		b.WriteString("; expected, not made: " + strings.Join(missing, ", "))
-	}
-	if len(extra) > 0 {
-		b.WriteString("; made, not expected: " + strings.Join(extra, ", "))
-	}
+}
+
+// writeCall writes "[i] " and calls[i] as ToolCall.String has it.
+func writeCall(b *strings.Builder, i int, calls []agentcheck.ToolCall) {
+	b.WriteByte('[')
+	b.WriteString(strconv.Itoa(i))
+	b.WriteString("] ")
+	b.WriteString(calls[i].String())
 }
 
 func plural(n int, one string) string {
