@@ -88,9 +88,9 @@ func stdinSecrets(s string) (out []assignment) {
 	if strings.IndexByte(s, '|') < 0 && !strings.Contains(s, "<<<") {
 		return nil
 	}
-	for _, reader := range stdinReaders {
-		for i := range indexes(s, reader) {
-			if a, ok := stdinSecret(s, i, reader); ok {
+	for _, w := range commandWords.stdin {
+		for i := w.next(s, 0); i >= 0; i = w.next(s, i+1) {
+			if a, ok := stdinSecret(s, i, w.w); ok {
 				out = append(out, a)
 			}
 		}
@@ -416,41 +416,125 @@ func loginCall(s string, i int) (assignment, bool) {
 	return assignment{name: "login", kind: weakName, start: vs, end: ve, form: formPair, told: 1 + i}, true
 }
 
+// commandWords are the words this file's rules start at, each with its
+// rarest byte (see rareWord).
+var commandWords = struct {
+	auth, authLower, requirepass, masterauth rareWord
+	sql, login, httpie                       []rareWord
+	stdin                                    []rareWord
+}{
+	auth: rare("AUTH"), authLower: rare("auth"), requirepass: rare("requirepass"), masterauth: rare("masterauth"),
+	sql:    []rareWord{rare("IDENTIFIED BY"), rare("identified by"), rare("PASSWORD"), rare("password")},
+	login:  []rareWord{rare(".login("), rare(".auth("), rare(".authenticate(")},
+	httpie: []rareWord{rare("http"), rare("xh")},
+	stdin: func() (out []rareWord) {
+		for _, r := range stdinReaders {
+			out = append(out, rare(r))
+		}
+		return out
+	}(),
+}
+
 // commandAssignments are the assignments of this file's rules in s.
 func commandAssignments(s string) (out []assignment) {
 	out = append(out, stdinSecrets(s)...)
-	for _, w := range []string{"AUTH", "auth"} {
-		for i := range indexes(s, w) {
+	for i := commandWords.auth.next(s, 0); i >= 0; i = commandWords.auth.next(s, i+1) {
+		out = append(out, redisAuth(s, i)...)
+	}
+	if strings.IndexByte(s, '>') >= 0 || strings.Contains(s, "-cli ") {
+		w := commandWords.authLower // after a prompt, or redis-cli's
+		for i := w.next(s, 0); i >= 0; i = w.next(s, i+1) {
 			out = append(out, redisAuth(s, i)...)
 		}
 	}
-	for _, w := range []string{"requirepass", "masterauth"} {
-		for i := range indexes(s, w) {
-			if a, ok := redisConfig(s, i, len(w)); ok {
+	for _, w := range []rareWord{commandWords.requirepass, commandWords.masterauth} {
+		for i := w.next(s, 0); i >= 0; i = w.next(s, i+1) {
+			if a, ok := redisConfig(s, i, len(w.w)); ok {
 				out = append(out, a)
 			}
 		}
 	}
-	for _, w := range []string{"IDENTIFIED BY", "identified by", "PASSWORD", "password"} {
-		for i := range indexes(s, w) {
-			if a, ok := sqlPassword(s, i, len(w)); ok {
+	sql := commandWords.sql
+	if strings.IndexByte(s, '\'') < 0 && strings.IndexByte(s, '"') < 0 {
+		sql = sql[:1] // no quoted value: only Oracle's IDENTIFIED BY pw
+	}
+	for _, w := range sql {
+		for i := w.next(s, 0); i >= 0; i = w.next(s, i+1) {
+			if a, ok := sqlPassword(s, i, len(w.w)); ok {
 				out = append(out, a)
 			}
 		}
 	}
-	for _, w := range []string{".login(", ".auth(", ".authenticate("} {
-		for i := range indexes(s, w) {
-			if a, ok := loginCall(s, i+len(w)-1); ok {
+	for _, w := range commandWords.login {
+		if strings.IndexByte(s, '(') < 0 {
+			break // each is a call
+		}
+		for i := w.next(s, 0); i >= 0; i = w.next(s, i+1) {
+			if a, ok := loginCall(s, i+len(w.w)-1); ok {
 				out = append(out, a)
 			}
 		}
 	}
-	for _, w := range []string{"http ", "https ", "xh ", "xhs "} {
-		for i := range indexes(s, w) {
-			out = append(out, httpieArgs(s, i, len(w)-1)...)
+	for _, w := range commandWords.httpie { // http, https, xh, xhs
+		for i := w.next(s, 0); i >= 0; i = w.next(s, i+1) {
+			n := len(w.w)
+			if i+n < len(s) && s[i+n] == 's' {
+				n++
+			}
+			if i+n < len(s) && s[i+n] == ' ' {
+				out = append(out, httpieArgs(s, i, n)...)
+			}
 		}
 	}
 	return out
+}
+
+// rareWord is a word these rules look for, found at its rarest byte in
+// text (w[at], by rarity) by a vectorized search: the words start with
+// letters that prose is full of.
+type rareWord struct {
+	w  string
+	at int
+}
+
+func rare(w string) rareWord {
+	at := 0
+	for j := 1; j < len(w); j++ {
+		if rarity(w[j]) < rarity(w[at]) {
+			at = j
+		}
+	}
+	return rareWord{w, at}
+}
+
+// next is the offset of the word in s at or after from, -1 when none is.
+func (r rareWord) next(s string, from int) int {
+	for k := from + r.at; k < len(s); k++ {
+		i := strings.IndexByte(s[k:], r.w[r.at])
+		if i < 0 {
+			return -1
+		}
+		k += i
+		if start := k - r.at; strings.HasPrefix(s[start:], r.w) {
+			return start
+		}
+	}
+	return -1
+}
+
+// rarity ranks a byte by how often text holds it, the rarest first:
+// upper-case letters, then punctuation, then lower-case letters
+// (letterRarity), then blanks, dots and commas.
+func rarity(c byte) int {
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return strings.IndexByte(letterRarity, c-'A'+'a')
+	case c >= 'a' && c <= 'z':
+		return 60 + strings.IndexByte(letterRarity, c)
+	case c == ' ' || c == '.' || c == ',':
+		return 100
+	}
+	return 40
 }
 
 // httpMethods may come before httpie's URL.
