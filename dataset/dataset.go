@@ -15,6 +15,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -223,7 +224,16 @@ func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(l
 	afterCR := false
 	for {
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)] // a line longer than the buffer
+			// A line longer than the buffer: the buffer doubles, up to
+			// a byte past the bound, where the line is known to be over
+			// it. append grows a large slice by a quarter at a time, each
+			// step fresh memory and a copy: a 64 MiB line touched about
+			// five times its size.
+			grow := max(len(buf), readBlock)
+			if room := bound + 1 - len(buf); room > 0 {
+				grow = min(grow, room)
+			}
+			buf = slices.Grow(buf, grow)
 		}
 		n, err := br.Read(buf[len(buf):cap(buf)])
 		// What was left from the last read has no line end.
