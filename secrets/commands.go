@@ -367,7 +367,7 @@ func sqlPassword(s string, i, n int) (assignment, bool) {
 	default:
 		return assignment{}, false
 	}
-	if vs, ve, quoted, ok := quotedAt(s, k); quoted {
+	if vs, ve, quoted, ok := quotedAt(s, k); quoted && s[vs-1] == '\'' { // a SQL string
 		kind := passwordName
 		if !identified {
 			kind = weakName
@@ -455,8 +455,8 @@ func commandAssignments(s string) (out []assignment) {
 		}
 	}
 	sql := commandWords.sql
-	if strings.IndexByte(s, '\'') < 0 && strings.IndexByte(s, '"') < 0 {
-		sql = sql[:1] // no quoted value: only Oracle's IDENTIFIED BY pw
+	if strings.IndexByte(s, '\'') < 0 {
+		sql = sql[:1] // no SQL string: only Oracle's IDENTIFIED BY pw
 	}
 	for _, w := range sql {
 		for i := w.next(s, 0); i >= 0; i = w.next(s, i+1) {

@@ -100,7 +100,9 @@ func (x *Redactor) base64Texts(s string) []span {
 		for end < len(s) && s[end] == '=' {
 			end++ // its padding
 		}
-		if end-start < L {
+		if end-start < L || !strings.ContainsFunc(s[start:end], func(r rune) bool { return r >= 'A' && r <= 'Z' }) {
+			// Too short, or no upper-case letter: a word, an identifier
+			// (completion_tokens), hex; base64 of a text has them.
 			continue
 		}
 		run := s[start:end]
