@@ -109,27 +109,7 @@ func shapeMakers() []shapeMaker {
 			return []string{"authorization: ", "Authorization=", `"Authorization": "`}[r.IntN(3)] + scheme + s, s
 		}},
 		prefixed("OpenAI session key", "sess-", alnum, 40),
-		{"Amazon Bedrock API key", func(r *rand.Rand) (string, string) {
-			// Long-term: "ABSK" and "BedrockAPIKey-…" in base64; short-term:
-			// "bedrock-api-key-" and a presigned URL in base64; either may
-			// be given without its prefix.
-			if r.IntN(2) == 0 {
-				s := []string{"ABSK", ""}[r.IntN(2)] + base64.StdEncoding.EncodeToString([]byte("BedrockAPIKey-"+randomOf(r, alnum, 4)+"-at-"+randomOf(r, "0123456789", 12)+":"+randomOf(r, alnum+"+/", 40)))
-				return s, s
-			}
-			url := "bedrock.amazonaws.com/?Action=CallWithBearerToken&X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=ASIA" + randomOf(r, upperDigits, 16) +
-				"%2F20261127%2Fus-east-1%2Fbedrock%2Faws4_request&X-Amz-Date=20261127T010000Z&X-Amz-Expires=43200&X-Amz-Security-Token=IQoJb3JpZ2luX2Vj" +
-				url.QueryEscape(randomOf(r, alnum+"+/", 120)) + "&X-Amz-Signature=" + randomOf(r, hexDigits, 64) + "&X-Amz-SignedHeaders=host&Version=1"
-			s := base64.StdEncoding.EncodeToString([]byte(url))
-			return []string{"bedrock-api-key-", ""}[r.IntN(2)] + s, s
-		}},
-		{"credential in short base64", func(r *rand.Rand) (string, string) {
-			// Under 40 characters: a password=… or a token=… encoded.
-			plain := []string{"password=", "api_key=", "password: ", "HF_TOKEN="}[r.IntN(4)] + randomOf(r, alnum, 6+r.IntN(14))
-			enc := []*base64.Encoding{base64.StdEncoding, base64.RawURLEncoding}[r.IntN(2)]
-			s := enc.EncodeToString([]byte(plain))
-			return "cfg " + s + " end", s
-		}},
+		prefixed("Amazon Bedrock API key", "ABSKQmVkcm9ja0FQSUtleS", alnum+"+/", 56),
 		{"Firebase Cloud Messaging server key", func(r *rand.Rand) (string, string) {
 			s := randomOf(r, alnum+"_-", 11) + ":APA91b" + randomOf(r, alnum+"_-", 134)
 			return s, s
@@ -157,10 +137,8 @@ func shapeMakers() []shapeMaker {
 			s := randomOf(r, []string{"abcdefghijklmnopqrstuvwxyz0123456789", "0123456789ABCDEF", alnum}[r.IntN(3)], 16+r.IntN(48))
 			name := []string{"session_id", "sessionId", "SESSION_ID", "sessionid", "sid", "session", "PHPSESSID"}[r.IntN(7)]
 			// Where a name says what the value is anywhere in a text: a JSON
-			// member, a URL's query, a cookie-like list, prose.
-			return []string{`{"` + name + `": "` + s + `"}`, "https://app.example/cb?lang=en&" + name + "=" + s,
-				"lang=en; " + name + "=" + s + "; theme=dark", "logged in as bob (" + name + "=" + s + ") at 10:02",
-				"the server answered " + name + ": " + s + ", then a redirect"}[r.IntN(5)], s
+			// member, a URL's query.
+			return []string{`{"` + name + `": "` + s + `"}`, "https://app.example/cb?lang=en&" + name + "=" + s}[r.IntN(2)], s
 		}},
 		{"AWS SigV4 Authorization as text", func(r *rand.Rand) (string, string) {
 			sig := randomOf(r, hexDigits, 64)
@@ -175,118 +153,20 @@ func shapeMakers() []shapeMaker {
 			return "https://b.s3.amazonaws.com/k.pdf?X-Amz-Security-Token=" + url.QueryEscape(tok) + "&X-Amz-Signature=" + randomOf(r, hexDigits, 64), tok
 		}},
 		{"credential given to a command", func(r *rand.Rand) (string, string) {
-			tok := randomOf(r, alnum, 1) + randomOf(r, alnum+"_-", 19+r.IntN(40)) // no flag's "-" first
-			header, s := []string{"X-Api-Key", "Authorization", "X-Auth-Token", "Private-Token", "api-key"}[r.IntN(5)], tok
+			s := randomOf(r, alnum+"_-", 20+r.IntN(40))
+			header := []string{"X-Api-Key", "Authorization", "X-Auth-Token", "Private-Token", "api-key"}[r.IntN(5)]
 			if header == "Authorization" {
-				s = []string{"Bearer ", "Token ", "Bot "}[r.IntN(3)] + tok // a header's value
+				s = []string{"Bearer ", "Token ", "Bot "}[r.IntN(3)] + s
 			}
 			return []string{
 				`curl -s -H "` + header + `:` + s + `" https://api.example/v1/items`,
 				`wget --header=` + strings.ReplaceAll(header+`:`+s, " ", "") + ` https://api.example/v1/items`,
 				`curl --header '` + header + `: ` + s + `' https://api.example/v1/items`,
 				`wget "--header=` + header + `: ` + s + `" -O - https://api.example/v1/items`,
-				`tool run --api-key=` + tok + ` --verbose`,
-				`gh auth login --token ` + tok,
+				`tool run --api-key=` + s + ` --verbose`,
+				`gh auth login --token ` + s,
 				"* Connected\n> GET /v1/items HTTP/1.1\n> " + header + ": " + s + "\n> Accept: */*\n",
-			}[r.IntN(7)], tok
-		}},
-		{"password piped to a command", func(r *rand.Rand) (string, string) {
-			pw := randomOf(r, alnum+"!@_-.", 10+r.IntN(30))
-			src := []string{"echo '" + pw + "'", `echo -n "` + pw + `"`, "printf '%s' '" + pw + "'", `printf "` + pw + `"`, "echo " + pw}[r.IntN(5)]
-			login := []string{"docker login -u ci", "podman login quay.io -u ci", "helm registry login registry.example -u ci", "buildah login -u ci reg.example",
-				"skopeo login --username ci reg.example", "nerdctl login -u ci reg.example", "oras login reg.example -u ci", "crane auth login reg.example -u ci"}[r.IntN(8)]
-			prompt := []string{"", "$ ", "+ "}[r.IntN(3)]
-			switch r.IntN(6) {
-			case 0:
-				return prompt + login + " --password-stdin <<< '" + pw + "'", pw
-			case 1:
-				return prompt + src + " | gh auth login --with-token", pw
-			case 2:
-				return prompt + src + " | sudo -S apt-get install -y jq", pw
-			case 3:
-				return prompt + "echo 'deploy:" + pw + "' | sudo chpasswd", pw
-			case 4:
-				return prompt + src + " | npx wrangler secret put API_KEY", pw
-			}
-			return prompt + src + " | " + login + " --password-stdin", pw
-		}},
-		{"password given to a command by a flag", func(r *rand.Rand) (string, string) {
-			pw := randomOf(r, alnum+"!@_-.", 10+r.IntN(30))
-			return []string{
-				`ldapsearch -x -H ldap://ldap.example -D "cn=admin,dc=example,dc=org" -w ` + pw + ` -b dc=example,dc=org`,
-				`sqlcmd -S db.example -U sa -P ` + pw + ` -Q "SELECT 1"`,
-				"openssl pkcs12 -export -in c.pem -out c.p12 -passout pass:" + pw,
-				"keytool -importcert -keystore ks.jks -storepass " + pw + " -file ca.pem",
-				"redis-cli -h cache.example --pass " + pw + " PING",
-				"smbclient //fs.example/share -U bob%" + pw,
-				"http -a bob:" + pw + " GET api.example.com/me",
-				"zip -P " + pw + " out.zip notes.txt",
-				"7z a -p" + pw + " out.7z notes",
-				"az login -u bob@example.com -p " + pw,
-				"mongosh --host db.example -u admin -p " + pw,
-			}[r.IntN(11)], pw
-		}},
-		{"Redis AUTH", func(r *rand.Rand) (string, string) {
-			pw := randomOf(r, alnum+"!@_-.", 10+r.IntN(30))
-			user := []string{"", "default ", "app "}[r.IntN(3)]
-			switch r.IntN(7) {
-			case 0:
-				return "127.0.0.1:6379> AUTH " + user + pw + "\nOK\n127.0.0.1:6379> GET k", pw
-			case 1:
-				return "redis cache.example:6379> auth " + user + pw, pw
-			case 2:
-				return "redis-cli -h cache.example -p 6379 AUTH " + user + pw, pw
-			case 3:
-				if user == "" {
-					return "*2\r\n$4\r\nAUTH\r\n$" + strconv.Itoa(len(pw)) + "\r\n" + pw + "\r\n", pw
-				}
-				return "*3\r\n$4\r\nAUTH\r\n$7\r\ndefault\r\n$" + strconv.Itoa(len(pw)) + "\r\n" + pw + "\r\n", pw
-			case 4:
-				return "HELLO 3 AUTH default " + pw + " SETNAME worker", pw
-			case 5:
-				return "CONFIG SET requirepass " + pw, pw
-			}
-			return "# redis.conf\nbind 0.0.0.0\n" + []string{"requirepass ", "masterauth "}[r.IntN(2)] + pw + "\n", pw
-		}},
-		{"password set in SQL or given to a login call", func(r *rand.Rand) (string, string) {
-			pw := randomOf(r, alnum+"!@_-.", 10+r.IntN(30))
-			return []string{
-				"CREATE USER 'app'@'%' IDENTIFIED BY '" + pw + "';",
-				"ALTER USER app IDENTIFIED BY " + pw + ";",
-				"CREATE ROLE app WITH LOGIN PASSWORD '" + pw + "';",
-				"create user app with password '" + pw + "';",
-				"ALTER LOGIN app WITH PASSWORD = '" + pw + "';",
-				"SET PASSWORD FOR 'app'@'localhost' = PASSWORD('" + pw + "');",
-				"db.auth('admin', '" + pw + "')",
-				`smtp.login("bob@example.com", "` + pw + `")`,
-			}[r.IntN(8)], pw
-		}},
-		{"httpie request item", func(r *rand.Rand) (string, string) {
-			tok := randomOf(r, alnum+"_-", 20+r.IntN(40))
-			cmd := []string{"http", "https", "xh", "http --verbose", "$ http"}[r.IntN(5)] + " " + []string{"", "GET ", "POST ", "get "}[r.IntN(4)] + "api.example.com/v1/items "
-			return cmd + []string{
-				`Authorization:"Bearer ` + tok + `"`,
-				"'Authorization: Token " + tok + "'",
-				"X-API-Key:" + tok + " Accept:application/json",
-				"'Private-Token:" + tok + "'",
-				"q==shoes api_key==" + tok,
-				"token==" + tok + " page==2",
-				"name=widget access_token=" + tok,
-				`password:='"` + tok + `"'`,
-				"\\\n  X-Auth-Token:" + tok,
-			}[r.IntN(9)], tok
-		}},
-		{"URL with JSON escapes in text", func(r *rand.Rand) (string, string) {
-			// A JSON string as it is written, in text (a log line, a
-			// tool's output): Go writes "&" as \u0026, and a "%" may be
-			// escaped too.
-			tok := randomOf(r, alnum, 20+r.IntN(30))
-			name := []string{"token", "api_key", "access_token", "sig", "key"}[r.IntN(5)]
-			return []string{
-				`{"next":"https://app.example/cb?state=1\u0026` + name + `=` + tok + `"}`,
-				`{"next":"https://app.example/login?next=%2Fcb%3Fstate%3D1%26` + name + `\u0025253D` + tok + `"}`,
-				`{"next":"https://app.example/login?next=%2Fcb%3F` + name + `\u00253D` + tok + `\u0026x=1"}`,
-			}[r.IntN(3)], tok
+			}[r.IntN(7)], s[strings.LastIndexByte(s, ' ')+1:]
 		}},
 		{"connection string password", func(r *rand.Rand) (string, string) {
 			pw := randomOf(r, alnum, 14) + "!"
@@ -387,11 +267,6 @@ func shapePlacements() []shapePlacement {
 			}
 			lines = append(lines, enc)
 			return placement{req: get, answer: answer("application/json", []byte(jsonOf(map[string]string{"name": ".env", "encoding": "base64", "content": strings.Join(lines, "\n") + "\n"})))}
-		}},
-		{"file in base64url in a JSON answer", func(s string) placement {
-			// As Gmail's API sends a message's body: base64url, no padding.
-			enc := base64.RawURLEncoding.EncodeToString([]byte("Subject: keys\r\n\r\n??>NOTE=" + s + "\n"))
-			return placement{req: get, answer: answer("application/json", []byte(jsonOf(map[string]any{"payload": map[string]any{"mimeType": "text/plain", "body": map[string]any{"size": len(s), "data": enc}}})))}
 		}},
 		{"response header", func(s string) placement {
 			if strings.Contains(s, "\n") {

@@ -22,11 +22,6 @@ type assignment struct {
 	kind       nameKind
 	start, end int // the value's span
 	form       assignForm
-	// told is 1 + where what tells that the value is a secret starts,
-	// before it (a command's word before its flag), or ends, after it
-	// (echo 'pw' | docker login --password-stdin), when that is not
-	// where its name is; 0 when it is.
-	told int
 }
 
 // assignForm is how an assignment is written, which its finding says.
@@ -81,9 +76,6 @@ func assignments(s string) (out []assignment, keyed bool) {
 			if !ok {
 				a, ok = codeAssignment(s, i)
 			}
-			if !ok {
-				a, ok = sessionColon(s, i)
-			}
 		}
 		if ok && a.end > a.start {
 			out = append(out, a)
@@ -125,7 +117,6 @@ func assignments(s string) (out []assignment, keyed bool) {
 			out = append(out, a)
 		}
 	}
-	out = append(out, commandAssignments(s)...)
 	return out, keyed
 }
 
@@ -187,9 +178,6 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	switch {
 	case after == '?' || after == '&' || after == ';':
 		kind = paramKind(name)
-	case kind == sessionName && strings.IndexByte(" \t(,[{", after) >= 0:
-		// A session's id in prose or a cookie-like list (lang=en;
-		// sid=…), whose value must look generated (sessionValue).
 	case kind <= weakName && !(lineStart(s, j) || strings.HasSuffix(s[:j], "export ")):
 		// A weak name in prose ("the key=value") is no assignment.
 		kind = notSecret
@@ -207,11 +195,6 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	}
 	for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
 		k++
-	}
-	if kind == sessionName {
-		if b := strings.IndexAny(s[start:k], ")]}"); b >= 0 {
-			k = start + b // (sid=…) in prose
-		}
 	}
 	if codeExpression(s[start:k]) {
 		return assignment{}, false
@@ -692,27 +675,4 @@ func headerFlag(s string, i int) (assignment, bool) {
 		start += sp + 1 // the token after its scheme
 	}
 	return assignment{name: name, kind: kind, start: start, end: end, form: formLine}, end > start
-}
-
-// sessionColon reads `sid: value` around the ":" at i where no line
-// starts, in prose or a list (the server answered sid: …): a session's
-// name after a blank, "(" or ",", a blank after the ":", and the next
-// word, which must look generated (sessionValue).
-func sessionColon(s string, i int) (assignment, bool) {
-	j := nameStart(s, i)
-	if j == i || i+1 >= len(s) || !blank(s[i+1]) || j > 0 && strings.IndexByte(" \t(,", s[j-1]) < 0 || fieldKind(s[j:i]) != sessionName {
-		return assignment{}, false
-	}
-	if p := strings.LastIndexFunc(s[:j], func(r rune) bool { return r != ' ' && r != '\t' }); p < 0 || s[p] == '\n' {
-		return assignment{}, false // a line's own name: lineAssignment's
-	}
-	k := i + 1
-	for k < len(s) && blank(s[k]) {
-		k++
-	}
-	end := k
-	for end < len(s) && !strings.ContainsRune(" \t\r\n,;()[]{}\"'\\", rune(s[end])) {
-		end++
-	}
-	return assignment{name: s[j:i], kind: sessionName, start: k, end: end, form: formLine}, end > k
 }

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -138,62 +139,38 @@ func attributeValue(s string, k int) (start, end int, ok bool) {
 
 // passwordFlags are the short flags that take a password in commands that
 // agents run: glued to it (mysql -pS3cret; a blank after -p asks for it
-// instead), after a blank, or either; curl's -u and httpie's -a take
-// user:password, smbclient's -U user%password (sep: the password follows
-// it, and there is none without it).
+// instead), after a blank, or either; curl's -u takes user:password.
 var passwordFlags = []struct {
 	commands []string
 	flag     byte
 	glued    bool // the password is glued to the flag
 	spaced   bool // the password is the next word
-	sep      byte
 }{
-	{[]string{"mysql", "mysqldump", "mysqladmin", "mysqlsh", "mariadb", "mariadb-dump"}, 'p', true, false, 0},
-	{[]string{"sshpass"}, 'p', true, true, 0},
-	{[]string{"docker login", "podman login", "buildah login", "skopeo login", "nerdctl login", "helm registry login",
-		"oras login", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "az login", "oc login",
-		"cf login", "influx"}, 'p', false, true, 0},
-	{[]string{"redis-cli", "valkey-cli", "keydb-cli"}, 'a', false, true, 0},
-	{[]string{"ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn"}, 'w', false, true, 0},
-	{[]string{"sqlcmd", "bcp", "zip", "unzip", "osql", "isql"}, 'P', false, true, 0},
-	{[]string{"7z", "7za", "7zr", "rar", "unrar"}, 'p', true, false, 0},
-	{[]string{"curl"}, 'u', false, true, ':'},
-	{[]string{"http", "https", "xh", "xhs"}, 'a', false, true, ':'},
-	{[]string{"smbclient", "rpcclient", "smbmap"}, 'U', false, true, '%'},
+	{[]string{"mysql", "mysqldump", "mysqladmin", "mysqlsh", "mariadb", "mariadb-dump"}, 'p', true, false},
+	{[]string{"sshpass"}, 'p', true, true},
+	{[]string{"docker login", "podman login", "buildah login", "skopeo login", "mongo", "mongosh"}, 'p', false, true},
+	{[]string{"redis-cli"}, 'a', false, true},
+	{[]string{"curl"}, 'u', false, true},
 }
 
-// longPasswordFlags are the flags of more than one letter that take a
-// password: redis-cli --pass, keytool's -storepass, openssl's -passin
-// pass:… (prefix: what the password follows; openssl's env:, file: and
-// stdin name where it is instead).
-var longPasswordFlags = []struct {
-	commands []string
-	flags    []string
-	prefix   string
-}{
-	{[]string{"redis-cli", "valkey-cli", "keydb-cli"}, []string{"--pass"}, ""},
-	{[]string{"keytool", "jarsigner"}, []string{"-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass"}, ""},
-	{[]string{"openssl"}, []string{"-passin", "-passout", "-pass", "-password", "-passwd"}, "pass:"},
-}
-
-// passwordFlag reads a password given to a command by a password flag, at
-// the " -" at i: the flag is one of passwordFlags or longPasswordFlags and
-// its command starts the same command line (commandSegment).
+// passwordFlag reads a password given to a command by a short flag, at
+// the " -" at i: the flag is one of passwordFlags and its command starts
+// the same command line (after a line break, ";", "|", "&&" or a quote).
 func passwordFlag(s string, i int) (assignment, bool) {
 	k := i + 2
 	if k >= len(s) {
 		return assignment{}, false
 	}
-	seg, at := commandSegment(s, i)
-	if a, ok := longPasswordFlag(s, i, seg, at); ok {
-		return a, true
+	line := s[:i]
+	if at := strings.LastIndexAny(line, "\n;|&\"'`"); at >= 0 {
+		line = line[at+1:]
 	}
+	line = strings.TrimSpace(line)
 	for _, pf := range passwordFlags {
-		if s[k] != pf.flag {
-			continue
-		}
-		c := startsCommand(seg, pf.commands)
-		if c < 0 {
+		if s[k] != pf.flag || !slices.ContainsFunc(pf.commands, func(c string) bool {
+			return strings.HasPrefix(line, c) && (len(line) == len(c) || blank(line[len(c)])) ||
+				strings.HasPrefix(line, "sudo "+c) // sudo mysql
+		}) {
 			continue
 		}
 		start := k + 1
@@ -206,57 +183,24 @@ func passwordFlag(s string, i int) (assignment, bool) {
 		default:
 			return assignment{}, false
 		}
-		vs, ve, ok := flagValue(s, start)
-		if pf.sep != 0 { // user:password
-			at := strings.IndexByte(s[vs:ve], pf.sep)
-			if at < 0 {
+		vs, ve, quoted, ok := quotedAt(s, start)
+		if !quoted {
+			vs, ve = start, start
+			for ve < len(s) && !strings.ContainsRune(" \t\r\n\\\"'", rune(s[ve])) {
+				ve++
+			}
+			ok = ve > vs
+		}
+		if pf.flag == 'u' { // user:password
+			colon := strings.IndexByte(s[vs:ve], ':')
+			if colon < 0 {
 				return assignment{}, false
 			}
-			vs += at + 1
+			vs += colon + 1
 		}
-		return assignment{name: "-" + string(pf.flag), kind: passwordName, start: vs, end: ve, form: formFlag, told: 1 + at + c}, ok && ve > vs
+		return assignment{name: "-" + string(pf.flag), kind: passwordName, start: vs, end: ve, form: formFlag}, ok && ve > vs
 	}
 	return assignment{}, false
-}
-
-// longPasswordFlag reads a longPasswordFlags' flag at the " -" at i, in
-// the command line seg.
-func longPasswordFlag(s string, i int, seg string, at int) (assignment, bool) {
-	for _, lf := range longPasswordFlags {
-		for _, f := range lf.flags {
-			k := i + 1 + len(f)
-			if !strings.HasPrefix(s[i+1:], f) || k >= len(s) || !blank(s[k]) && s[k] != '=' {
-				continue
-			}
-			c := startsCommand(seg, lf.commands)
-			if c < 0 {
-				continue
-			}
-			for k++; k < len(s) && blank(s[k]); k++ {
-			}
-			vs, ve, ok := flagValue(s, k)
-			if !ok || !strings.HasPrefix(s[vs:ve], lf.prefix) {
-				return assignment{}, false
-			}
-			vs += len(lf.prefix)
-			return assignment{name: f, kind: passwordName, start: vs, end: ve, form: formFlag, told: 1 + at + c}, ve > vs
-		}
-	}
-	return assignment{}, false
-}
-
-// flagValue reads a flag's value at start: quoted, or up to a blank, a
-// quote or a backslash.
-func flagValue(s string, start int) (vs, ve int, ok bool) {
-	vs, ve, quoted, ok := quotedAt(s, start)
-	if !quoted {
-		vs, ve = start, start
-		for ve < len(s) && !strings.ContainsRune(" \t\r\n\\\"'", rune(s[ve])) {
-			ve++
-		}
-		ok = ve > vs
-	}
-	return vs, ve, ok
 }
 
 // argumentPair reads a name and its value given as the first two

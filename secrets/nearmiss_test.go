@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -72,26 +71,6 @@ func nearMisses() []leak {
 			"DELETE /v2/"+path+" with Authorization="+scheme+" "+path,
 		)
 		out = append(out, leak{name: fmt.Sprintf("a REST path after %s %d", scheme, i), edit: inContent(text)})
-	}
-	for i := range 6 {
-		// Next to the command-line, Redis, httpie, session and base64
-		// rules: a variable's expansion, a file, a prompt, words, ordinary
-		// ids and ordinary text encoded.
-		id := hex(8) + "-" + hex(4) + "-4" + hex(3) + "-a" + hex(3) + "-" + hex(12)
-		text := strings.Join([]string{
-			pick(`echo "$REGISTRY_PASSWORD" | docker login -u ci --password-stdin`, "cat ~/.pw | podman login quay.io -u ci --password-stdin",
-				"docker login -u ci --password-stdin < pw.txt", `echo "${{ secrets.GH_TOKEN }}" | gh auth login --with-token`,
-				"echo $(vault kv get -field=pw secret/ci) | helm registry login r.example -u ci --password-stdin"),
-			pick("AUTH LOGIN", "127.0.0.1:6379> AUTH", "S: 250-AUTH PLAIN LOGIN", "AUTH is required before any command.", "redis-cli -a"),
-			pick("http GET api.example.com/v1/items Accept:application/json page==2 name=widget", "over http the server answers",
-				"http POST api.example.com/v1/items token_type==bearer X-Request-Id:req-"+hex(8)),
-			pick("lang=en; sid="+id+"; theme=dark", "logged in (session_id="+id+")", "the sid: short", "session: default, then"),
-			pick("mysql -u app -p shop", "docker run -p 8080:80 app", "ldapsearch -x -w", "openssl rsa -passin env:KEY_PW -in k.pem",
-				"CREATE USER app IDENTIFIED BY VALUES 'S:"+strings.ToUpper(hex(20))+"'", "SELECT password FROM users", "smtp.login(user, password)"),
-			"note " + base64.StdEncoding.EncodeToString([]byte(pick("hello there, nothing", "lang=en; theme=dark", "DEBUG=1\nREGION=eu-west-1\n"))),
-			"file " + base64.RawURLEncoding.EncodeToString([]byte(pick("# settings\nDEBUG=1\nLOG_LEVEL=info\n", "{\"page\": 2, \"sort\": \"created_at\"}"))),
-		}, "\n")
-		out = append(out, leak{name: fmt.Sprintf("next to the command, Redis, httpie, session and base64 rules %d", i), edit: inContent(text)})
 	}
 	return out
 }

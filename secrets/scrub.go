@@ -22,10 +22,8 @@ type span struct {
 	secret     string // the secret itself, when the span is an encoding of it
 	// from is where what tells the secret starts, at or before start: a
 	// format's whole match ("Authorization: Basic …"), an assignment's
-	// name; or where it ends, after end, when it follows the secret (echo
-	// 'pw' | docker login --password-stdin). A stream whose events split
-	// there and the secret apart hides it from each event's own scan
-	// (crossings).
+	// name; a stream whose events split there and the secret apart hides
+	// it from each event's own scan (crossings).
 	from int
 }
 
@@ -94,13 +92,8 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			what = strconv.Quote(a.name) + " value " + mask(v)
 		}
 		from := a.start
-		if a.told > 0 {
-			from = a.told - 1
-		} else if n := strings.LastIndex(s[:a.start], a.name); n >= 0 {
+		if n := strings.LastIndex(s[:a.start], a.name); n >= 0 {
 			from = n
-			if n > 0 && a.form == formEquals && strings.IndexByte("?&;", s[n-1]) >= 0 {
-				from-- // what makes it a parameter: &token=
-			}
 		}
 		out = append(out, span{a.start, a.end, what, "", from})
 	}

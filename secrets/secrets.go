@@ -6,9 +6,7 @@
 // sort_key, page_token, has_password) in query strings, forms, multipart
 // fields, JSON at any depth, XML, INI and .env text, `name: value` lines
 // (YAML, header blocks), a command's `--name value` flags (the value
-// credential-shaped), password flags and what it reads on stdin (echo '…'
-// | docker login --password-stdin), httpie's request items, Redis's AUTH
-// and SQL's IDENTIFIED BY, and name/value pairs ({"name": "OPENAI_API_KEY",
+// credential-shaped) and name/value pairs ({"name": "OPENAI_API_KEY",
 // "value": "…"}, as env lists and HAR headers write them), code's quoted
 // assignments ({'api_key': '…'}, $password = "…", quotes possibly escaped)
 // and arguments (os.Setenv("OPENAI_API_KEY", "…")), Dockerfile ENV and

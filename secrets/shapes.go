@@ -248,12 +248,10 @@ var keyFormats = []keyFormat{
 	prefixed("Typeform token", 30, "tfp_"),
 	prefixed("OpenAI session key", 32, "sess-"),
 	// Amazon Bedrock API keys: the long-term one is "ABSK" and
-	// "BedrockAPIKey-…" in base64, which is recognisable without its
-	// prefix too; the short-term one "bedrock-api-key-" and a presigned
-	// URL in base64 (without its prefix, base64Texts reads the URL's
-	// signature and token).
-	{name: "Amazon Bedrock API key", hints: []string{"ABSKQmVkcm9ja0FQSUtleS", "QmVkcm9ja0FQSUtleS", "bedrock-api-key-"},
-		re: lazy(`\b(?:ABSKQmVkcm9ja0FQSUtleS|QmVkcm9ja0FQSUtleS|bedrock-api-key-)[A-Za-z0-9+/]{20,}={0,2}`)},
+	// "BedrockAPIKey-…" in base64, the short-term one a presigned URL in
+	// base64.
+	{name: "Amazon Bedrock API key", hints: []string{"ABSKQmVkcm9ja0FQSUtleS", "bedrock-api-key-"},
+		re: lazy(`\b(?:ABSKQmVkcm9ja0FQSUtleS|bedrock-api-key-)[A-Za-z0-9+/]{20,}={0,2}`)},
 	{name: "Firebase Cloud Messaging server key", hints: []string{":APA91b"}, re: lazy(`\b[A-Za-z0-9_-]{7,11}:APA91b[A-Za-z0-9_-]{100,}`)},
 	{name: "Google OAuth refresh token", hints: []string{"1//0"}, re: lazy(`\b1//0[A-Za-z0-9_-]{40,}`)},
 	{name: "Terraform Cloud token", hints: []string{".atlasv1."}, re: lazy(`\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`)},
@@ -490,7 +488,7 @@ var authSchemes = []string{"bearer", "basic", "token", "digest", "apikey", "key"
 // "[REDACTED-2]", their URL-encoded forms) and an authorization scheme are
 // taken away.
 func isRedacted(v string) bool {
-	v = strings.Trim(stripRedacted(v), `"'\`) // quotes left around it, escaped or not
+	v = stripRedacted(v)
 	f := strings.Fields(v)
 	return len(f) == 0 || len(f) == 1 && slices.Contains(authSchemes, strings.ToLower(f[0]))
 }
@@ -839,17 +837,15 @@ func notAlgorithm(v string) bool {
 }
 
 // notPath: v, the word after an authorization scheme, is no resource
-// path: lower-case segments joined by "/", the first a word of three
-// letters or more ("Token auth_tokens/42" in prose about a REST API,
-// api/v1/tokens). A token in base64 has upper-case letters.
+// path: lower-case segments joined by "/", the first a word ("Token
+// auth_tokens/42" in prose about a REST API, api/v1/tokens). A token in
+// base64 has upper-case letters, and never both "/" and "_".
 func notPath(v string) bool {
 	i := strings.IndexByte(v, '/')
-	if i < 3 || strings.ContainsFunc(v[:i], func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '_' || r == '-') }) {
+	if i < 2 || strings.ContainsFunc(v[:i], func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '_' || r == '-') }) {
 		return true
 	}
-	return strings.ContainsFunc(v, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./", r))
-	})
+	return !strings.Contains(v, "_") && strings.ContainsFunc(v, func(r rune) bool { return r >= 'A' && r <= 'Z' })
 }
 
 // tokenByte is a byte of base64url, as tokens are written.

@@ -134,8 +134,7 @@ func (x *Redactor) crossings(ls []string, events bool) []crossing {
 			told := slices.IndexFunc(j.pieces, func(p piece) bool { return p.end > min(sp.from, sp.start) })
 			first := slices.IndexFunc(j.pieces, func(p piece) bool { return p.end > sp.start })
 			last := slices.IndexFunc(j.pieces, func(p piece) bool { return p.end >= sp.end })
-			toldLast := slices.IndexFunc(j.pieces, func(p piece) bool { return p.end >= max(sp.from, sp.end) })
-			if told < 0 || first < 0 || last < 0 || told == toldLast {
+			if told < 0 || first < 0 || last < 0 || told == last {
 				// Within one piece, what tells it too: the line's own
 				// scrubbing sees it.
 				continue
