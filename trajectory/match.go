@@ -295,21 +295,25 @@ func (c *compiled) writeDetails(b *strings.Builder, pairs []Pair, note string) {
 			head = ", "
 		}
 	}
-	head = "; expected, not made: "
+	c.writeUnpaired(b, pairs, "; expected, not made: ", false)
+	c.writeUnpaired(b, pairs, "; made, not expected: ", true)
+}
+
+// writeUnpaired writes head, then the calls of one side that no call of
+// the other was paired with: the made ones (made) or the expected ones.
+func (c *compiled) writeUnpaired(b *strings.Builder, pairs []Pair, head string, made bool) {
 	for _, p := range pairs {
-		if p.Made < 0 {
-			b.WriteString(head)
-			writeCall(b, p.Expected, c.exp)
-			head = ", "
-		}
-	}
-	head = "; made, not expected: "
-	for _, p := range pairs {
-		if p.Expected < 0 {
+		switch {
+		case made && p.Expected < 0:
 			b.WriteString(head)
 			writeCall(b, p.Made, c.made)
-			head = ", "
+		case !made && p.Made < 0:
+			b.WriteString(head)
+			writeCall(b, p.Expected, c.exp)
+		default:
+			continue
 		}
+		head = ", "
 	}
 }
 
