@@ -462,7 +462,7 @@ func singleTurnHint(k jsonvalue.Kind) string {
 	if k != jsonvalue.StringKind {
 		return ""
 	}
-	return ` (a ragas SingleTurnSample's; the metrics score a MultiTurnSample, whose "user_input" is a list of {"type", "content"} messages)`
+	return `: it looks like a ragas SingleTurnSample; the metrics score a MultiTurnSample, whose "user_input" is a list of {"type", "content"} messages`
 }
 
 // roleHint says, of a message with a "role" but no "type", that ragas's

@@ -51,7 +51,7 @@ func sampleFromValue(v jsonvalue.Value) (Sample, error) {
 	if ui.Kind() != jsonvalue.ArrayKind {
 		hint := ""
 		if ui.Kind() == jsonvalue.StringKind {
-			hint = ` (a ragas SingleTurnSample's; the metrics score a MultiTurnSample, whose "user_input" is a list of {"type", "content"} messages)`
+			hint = `: it looks like a ragas SingleTurnSample; the metrics score a MultiTurnSample, whose "user_input" is a list of {"type", "content"} messages`
 		}
 		return Sample{}, fmt.Errorf(`"user_input" must be a list of messages, got %s%s`, ui.Kind(), hint)
 	}

@@ -95,7 +95,7 @@ func TestParseSampleErrors(t *testing.T) {
 		{`{"reference": "x"}`, `"user_input" is missing`},
 		{`{"user_input": 1}`, `"user_input" must be a list of messages, got int`},
 		// What the error says of shapes that are easily mistaken for it.
-		{`{"user_input": "hi", "response": "hello"}`, `"user_input" must be a list of messages, got string (a ragas SingleTurnSample's; the metrics score a MultiTurnSample, whose "user_input" is a list of {"type", "content"} messages)`},
+		{`{"user_input": "hi", "response": "hello"}`, `"user_input" must be a list of messages, got string: it looks like a ragas SingleTurnSample; the metrics score a MultiTurnSample, whose "user_input" is a list of {"type", "content"} messages`},
 		{msgs(`{"role": "user", "content": "hi"}`), `message 0: "type" must be "human", "ai" or "tool" (it has a "role": ragas's messages name theirs by "type"; a provider's messages go under "messages")`},
 		{msgs(`{"role": "user", "type": 1, "content": "hi"}`), `message 0: "type" must be "human", "ai" or "tool"`},
 		{`[1]`, `a sample must be a JSON object, got array`},
