@@ -239,12 +239,16 @@ type scorer struct {
 func newScorer(ctx context.Context, cfg evalConfig) *scorer {
 	sc := &scorer{ctx: ctx, cfg: cfg, scores: make([]float64, len(cfg.metrics))}
 	sc.rawText = cfg.readsNoText()
-	for _, p := range append(parsersOf(&sc.parsers), &sc.own) {
+	ready := func(p *dataset.Parser) {
 		p.Format = cfg.input
 		if sc.rawText {
 			samplereuse.KeepRawText.(func(*dataset.Parser))(p)
 		}
 	}
+	for i := range sc.parsers {
+		ready(&sc.parsers[i])
+	}
+	ready(&sc.own)
 	if sc.rawText {
 		sc.full.Format = cfg.input
 	}
@@ -302,15 +306,6 @@ const parseAhead = 8
 // aheadText bounds the records' text a turn parses ahead, but for its
 // first record, which is parsed whatever its size.
 const aheadText = 32 << 10
-
-// parsersOf is a pointer to each of ps.
-func parsersOf(ps *[parseAhead]dataset.Parser) []*dataset.Parser {
-	out := make([]*dataset.Parser, len(ps))
-	for i := range ps {
-		out[i] = &ps[i]
-	}
-	return out
-}
 
 // parsed is a sample parsed ahead, or the error of its parse.
 type parsed struct {
