@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/agentcheck/agentcheck/internal/filemode"
 	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
@@ -137,7 +138,7 @@ func (s Scores) WriteFile(path string) error {
 	if err != nil {
 		return err
 	}
-	err = tmp.Chmod(0o644) // a file to commit, as os.Create makes it
+	err = tmp.Chmod(filemode.Of(path)) // the old file's mode, 0644 for a new one
 	if err == nil {
 		_, err = tmp.Write(s.Encode())
 	}

@@ -67,3 +67,32 @@ func TestErrorsNameWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteFileKeepsTheMode: a new baseline is 0644, a file to commit; one
+// whose owner made it private (0600) stays so when written again.
+func TestWriteFileKeepsTheMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.json")
+	perm := func() fs.FileMode {
+		t.Helper()
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode().Perm()
+	}
+	if err := (baseline.Scores{"a": {"m": 1}}).WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := perm(); got != 0o644 {
+		t.Errorf("a new baseline has mode %v, want 0644", got)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := (baseline.Scores{"a": {"m": 0.5}}).WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := perm(); got != 0o600 {
+		t.Errorf("the baseline written again has mode %v, want its 0600", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentcheck/agentcheck/internal/filemode"
 	"github.com/agentcheck/agentcheck/internal/vcr"
 )
 
@@ -197,7 +198,9 @@ func (r *Recorder) writeAtomic(data []byte) (err error) {
 	if err = r.syncFile(f); err != nil {
 		return err
 	}
-	if err = f.Chmod(0o644); err != nil {
+	// The old file's mode (0644 for a new one): a cassette its owner
+	// made private stays so.
+	if err = f.Chmod(filemode.Of(r.path)); err != nil {
 		return err
 	}
 	if err = f.Close(); err != nil {

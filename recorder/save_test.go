@@ -297,3 +297,52 @@ func TestRecorderChildProcess(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestRewriteKeepsTheCassettesMode: a cassette recorded anew is written
+// with 0644, as os.Create makes a file to commit; one its owner made
+// private (0600) stays private when a run rewrites it, by persisting
+// (RecordAll) or by sorting on Close (RecordMissing).
+func TestRewriteKeepsTheCassettesMode(t *testing.T) {
+	srv, _ := chatServer(t)
+	path := filepath.Join(t.TempDir(), "mode.yaml")
+	session := func(mode Mode, q string) {
+		t.Helper()
+		rec, err := Open(path, WithMode(mode), env())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ask(t, openaiClient(srv.URL, "sk-x", rec.Client()), q, "v1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	perm := func() os.FileMode {
+		t.Helper()
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode().Perm()
+	}
+	session(RecordMissing, "a")
+	if got := perm(); got != 0o644 {
+		t.Errorf("a new cassette has mode %v, want 0644", got)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	session(RecordMissing, "b")
+	if after, _ := os.ReadFile(path); bytes.Equal(before, after) {
+		t.Fatal("the second run did not rewrite the cassette; the test tests nothing")
+	}
+	if got := perm(); got != 0o600 {
+		t.Errorf("after a RecordMissing run added to it, the cassette has mode %v, want its 0600", got)
+	}
+	session(RecordAll, "c")
+	if got := perm(); got != 0o600 {
+		t.Errorf("after a RecordAll run rewrote it, the cassette has mode %v, want its 0600", got)
+	}
+}
