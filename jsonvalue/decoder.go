@@ -33,7 +33,7 @@ func perChunk(text string) int { return min(len(text)/48+8, 1024) }
 // only the Decoder's scratch memory is reused.
 func (d *Decoder) Reset(text string) {
 	clear(d.p.stack) // what an error left there
-	d.p = parser{src: text, perChunk: perChunk(text), stack: d.p.stack[:0], own: true}
+	d.p = parser{src: text, perChunk: perChunk(text), stack: keptStack(d.p.stack), own: true, maxValues: d.p.maxValues}
 }
 
 // Recycle starts reading text as Reset does, but also reuses the memory
@@ -44,12 +44,40 @@ func (d *Decoder) Reset(text string) {
 // Decoder has warmed up.
 func (d *Decoder) Recycle(text string) {
 	var arena []Member
-	if d.p.recycle {
+	if d.p.recycle && cap(d.p.arena) <= maxKept {
 		arena = d.p.arena[:0]
 	}
 	clear(d.p.stack)
-	d.p = parser{src: text, perChunk: perChunk(text), stack: d.p.stack[:0], own: true, arena: arena, recycle: true}
+	d.p = parser{src: text, perChunk: perChunk(text), stack: keptStack(d.p.stack), own: true, arena: arena, recycle: true, maxValues: d.p.maxValues}
 }
+
+// maxKept is the most members of scratch memory, a stack or a recycled
+// arena, that a Decoder keeps from one document for the next: one with
+// a list of a million values must not hold on to 70 MB of Members for
+// the small ones that follow (as each of the CLI's parsers would).
+const maxKept = 1 << 16
+
+// keptStack is stack emptied, for the next document, or nil when it grew
+// past maxKept.
+func keptStack(stack []Member) []Member {
+	if cap(stack) > maxKept {
+		return nil
+	}
+	return stack[:0]
+}
+
+// Limit bounds the values a document may hold, every value counted once
+// (an object or array, and each value in it, however deep; not the keys):
+// reading the value past n, the Decoder stops there with a *LimitError,
+// and a Decoder that reads a document whole (Value) never holds more than
+// n Values of it. n of 0, the zero Decoder's, sets no bound. The bound
+// holds for each document from the next Reset or Recycle on.
+//
+// A document of b bytes holds at most (b+1)/2 values (each value takes a
+// byte of its own, a container its closing bracket, and each value inside
+// a container one more before it: '[', ',' or ':'), so a text of fewer
+// than 2n bytes never meets the bound.
+func (d *Decoder) Limit(n int) { d.p.maxValues = max(n, 0) }
 
 // Peek skips space and returns the next byte, which tells what comes next
 // ('{' an object, '[' an array, '"' a string), or 0 at the end of the text.
@@ -72,8 +100,13 @@ func (d *Decoder) Peek() byte {
 // reader's choice (Parse keeps the first position and the last value, as
 // a Python dict does).
 func (d *Decoder) NextKey(first bool) (key string, more bool, err error) {
-	if first && d.Peek() != '{' {
-		return "", false, d.p.unexpected(", want an object")
+	if first {
+		if d.Peek() != '{' {
+			return "", false, d.p.unexpected(", want an object")
+		}
+		if err := d.p.count(); err != nil {
+			return "", false, err
+		}
 	}
 	return d.p.nextKey(first)
 }
@@ -82,8 +115,13 @@ func (d *Decoder) NextKey(first bool) (key string, more bool, err error) {
 // set, else the ',' after the last element. more is false, and the ']'
 // read, when the array ends instead.
 func (d *Decoder) NextElem(first bool) (more bool, err error) {
-	if first && d.Peek() != '[' {
-		return false, d.p.unexpected(", want an array")
+	if first {
+		if d.Peek() != '[' {
+			return false, d.p.unexpected(", want an array")
+		}
+		if err := d.p.count(); err != nil {
+			return false, err
+		}
 	}
 	return d.p.nextElem(first)
 }
@@ -94,7 +132,11 @@ func (d *Decoder) NextElem(first bool) (more bool, err error) {
 // member of the outermost object, and so on.
 func (d *Decoder) Value(depth int) (Value, error) {
 	if d.Peek() == '{' {
-		return d.p.object(depth + 1) // as value does: a tool call's arguments, mostly
+		// As value does: a tool call's arguments, mostly.
+		if err := d.p.count(); err != nil {
+			return Value{}, err
+		}
+		return d.p.object(depth + 1)
 	}
 	return d.p.value(depth)
 }
@@ -103,6 +145,9 @@ func (d *Decoder) Value(depth int) (Value, error) {
 func (d *Decoder) ReadString() (string, error) {
 	if d.Peek() != '"' {
 		return "", d.p.unexpected(", want a string")
+	}
+	if err := d.p.count(); err != nil {
+		return "", err
 	}
 	return d.p.str()
 }

@@ -42,7 +42,31 @@ type parser struct {
 	// general turns flatObject off, for the tests that hold it to the
 	// general reading of an object.
 	general bool
+	// values counts the values read so far (count); maxValues, when
+	// above 0, is the most the document may hold (Decoder.Limit).
+	values, maxValues int
 }
+
+// count counts a value that starts at p.pos, and is the *LimitError once
+// the document holds more values than maxValues allows.
+func (p *parser) count() error {
+	p.values++
+	if p.values > p.maxValues && p.maxValues > 0 {
+		return &LimitError{Max: p.maxValues, Offset: p.pos}
+	}
+	return nil
+}
+
+// LimitError is a document that holds more values than a Decoder's Limit
+// allows: the reading stops at the value past the limit, which starts at
+// Offset in the text.
+type LimitError struct {
+	Max    int
+	Offset int
+}
+
+// Error is "more than Max JSON values".
+func (e *LimitError) Error() string { return fmt.Sprintf("more than %d JSON values", e.Max) }
 
 // stackPool recycles parser stacks between documents.
 var stackPool = sync.Pool{New: func() any { return new([]Member) }}
@@ -66,6 +90,12 @@ func (p *parser) push(m Member) {
 		p.stackp = stackPool.Get().(*[]Member)
 		p.stack = *p.stackp
 	}
+	if len(p.stack) == cap(p.stack) && len(p.stack) >= bigContainer {
+		// Doubled, not by append's quarter: a list of a million values
+		// grew the stack some thirty times, each time into fresh memory
+		// and a copy, and the copies were most of its reading.
+		p.stack = slices.Grow(p.stack, len(p.stack))
+	}
 	p.stack = append(p.stack, m)
 }
 
@@ -77,6 +107,21 @@ func (p *parser) finish(mark int) []Member {
 	n := len(p.stack) - mark
 	if n == 0 {
 		return []Member{}
+	}
+	if n > bigContainer && mark <= n/8 {
+		// The members are most of the stack: they stay where they are,
+		// the container's own, and the stack starts again in fresh
+		// memory with the few below them. Moved into the arena, they
+		// would be written once more, into memory as large, and the
+		// next chunk of a recycling arena twice as large: a list of
+		// 2,000,000 zeros took five times its Members, and its reading
+		// went mostly on touching that fresh memory.
+		elems := p.stack[mark:len(p.stack):len(p.stack)]
+		rest := make([]Member, mark, max(2*mark, 16))
+		copy(rest, p.stack[:mark])
+		clear(p.stack[:mark])
+		p.stack = rest
+		return elems
 	}
 	if cap(p.arena)-len(p.arena) < n {
 		size := p.perChunk
@@ -97,6 +142,11 @@ func (p *parser) finish(mark int) []Member {
 	p.stack = p.stack[:mark]
 	return p.arena[start:len(p.arena):len(p.arena)]
 }
+
+// bigContainer is the most members of an object or array that finish
+// always moves into the arena; a larger one may keep the stack's memory
+// (finish), whose growth from there doubles it (push).
+const bigContainer = 1 << 12
 
 // maxDepth matches the nesting at which Python's json module gives up with
 // a RecursionError, so that a sample ragas cannot load is an error here too.
@@ -158,6 +208,9 @@ var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 func (p *parser) value(depth int) (Value, error) {
 	if p.pos >= len(p.src) {
 		return Value{}, p.errorf("unexpected end of input, want a value")
+	}
+	if err := p.count(); err != nil {
+		return Value{}, err
 	}
 	switch c := p.src[p.pos]; {
 	case c == '{':
@@ -240,7 +293,7 @@ func (p *parser) flatObject() (Value, string, bool) {
 	// The arena in a local, written back as the loop ends: kept in p, each
 	// member reloaded and stored its header.
 	src, arena := p.src, p.arena
-	start, pos := len(arena), p.pos
+	start, pos, values := len(arena), p.pos, p.values
 	n := 0
 	i := spaceEnd(src, pos+1) // after the '{'
 	if i < len(src) && src[i] == '}' {
@@ -271,8 +324,15 @@ func (p *parser) flatObject() (Value, string, bool) {
 				break
 			}
 		}
-		// The value: a scalar.
+		// The value: a scalar, counted here (a container is counted by
+		// value, as object reads it); past the limit, object reads the
+		// object again and reports it.
 		var v Value
+		if c := src[i]; c != '{' && c != '[' {
+			if p.values++; p.values > p.maxValues && p.maxValues > 0 {
+				goto fail
+			}
+		}
 		switch c := src[i]; {
 		case c == '"':
 			end, high := wordscan.StringEnd(src, i+1)
@@ -351,7 +411,7 @@ func (p *parser) flatObject() (Value, string, bool) {
 	}
 fail:
 	clear(arena[start : start+n])
-	p.arena, p.pos = arena[:start], pos
+	p.arena, p.pos, p.values = arena[:start], pos, values
 	return Value{}, "", false
 }
 
