@@ -33,6 +33,7 @@ const (
 	formLine                     // name: value
 	formFlag                     // --name value
 	formPair                     // {"name": "NAME", "value": "value"}
+	formWord                     // a command's or a statement's word, then the value: AUTH value
 )
 
 func nameByte(c byte) bool {
@@ -98,11 +99,9 @@ func assignments(s string) (out []assignment, keyed bool) {
 			out = append(out, a)
 		}
 	}
-	for i := range indexes(s, " -") {
-		if a, ok := passwordFlag(s, i); ok {
-			out = append(out, a)
-		}
-	}
+	out = append(out, shellAssignments(s)...)
+	out = append(out, respAuth(s)...)
+	out = append(out, sqlPasswords(s)...)
 	for _, flag := range []string{"-H", "--header"} {
 		for i := range indexes(s, flag) {
 			if i == 0 || blank(s[i-1]) || strings.IndexByte("\n\"'", s[i-1]) >= 0 {
@@ -178,6 +177,9 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	switch {
 	case after == '?' || after == '&' || after == ';':
 		kind = paramKind(name)
+	case kind == sessionName && j > 0 && blank(s[j-1]):
+		// A session's id in prose ("… with sid=…"): its value must look
+		// generated, as in JSON (sessionValue).
 	case kind <= weakName && !(lineStart(s, j) || strings.HasSuffix(s[:j], "export ")):
 		// A weak name in prose ("the key=value") is no assignment.
 		kind = notSecret
@@ -322,12 +324,15 @@ func lineAssignment(s string, i int) (assignment, bool) {
 	if p > 0 && p < j && (s[p-1] == '>' || s[p-1] == '<') && lineStart(s, p-1) {
 		p-- // "> X-Auth-Token: …", a header curl -v shows sent ("<" received)
 	}
-	if !(lineStart(s, p) || s[p-1] == '"' || s[p-1] == '\'') {
-		return assignment{}, false
-	}
 	name := s[j:i]
 	kind := fieldKind(name)
 	if kind == notSecret {
+		return assignment{}, false
+	}
+	if !(lineStart(s, p) || s[p-1] == '"' || s[p-1] == '\'') {
+		if kind == sessionName && blank(s[j-1]) {
+			return midLineSession(s, name, i)
+		}
 		return assignment{}, false
 	}
 	stops := `\"` // the end of a JSON string, or of a quoted header
@@ -339,6 +344,22 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		return assignment{}, false // cookies: make(map[…]struct{}), in a Go literal
 	}
 	return assignment{name: name, kind: min(kind, weakName), start: start, end: end, form: formLine}, ok
+}
+
+// midLineSession reads a session's id labelled in a sentence ("… its
+// sessionid: 8f3a… expired"): the one word after the ":" at i, without
+// the punctuation that ends a sentence; its value must look generated
+// (sessionValue).
+func midLineSession(s, name string, i int) (assignment, bool) {
+	start := skipBlanks(s, i+1)
+	end := start
+	for end < len(s) && !tagSpace(s[end]) && strings.IndexByte("\"'<>\\", s[end]) < 0 {
+		end++
+	}
+	for end > start && strings.IndexByte(".,;:)!?", s[end-1]) >= 0 {
+		end--
+	}
+	return assignment{name: name, kind: sessionName, start: start, end: end, form: formLine}, end > start
 }
 
 // envInstruction reads a Dockerfile's ENV instruction in its form

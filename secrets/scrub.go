@@ -90,6 +90,8 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			}
 		case formPair:
 			what = strconv.Quote(a.name) + " value " + mask(v)
+		case formWord:
+			what = a.name + " " + mask(v)
 		}
 		from := a.start
 		if n := strings.LastIndex(s[:a.start], a.name); n >= 0 {

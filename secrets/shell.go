@@ -1,0 +1,397 @@
+package secrets
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// This file reads command lines as a shell splits them, once each, for
+// the rules that need to know which command a word belongs to: a
+// password flag (mysql -pS3cret, docker login -p …), a literal piped to a
+// command that reads its password on stdin (echo … | docker login
+// --password-stdin), Redis's AUTH and httpie's items (commands.go).
+//
+// A command starts a segment (a line, or what follows JSON's \n escape in
+// text written as JSON), or follows "|", "||", "&&", ";", "$(", a
+// backtick, or the quote that opens a string ("cmd": "mysql …", a JSON
+// string's escaped \" alike). A backslash before a line break (or before
+// JSON's \n) continues the command on the next line. Its first word is
+// its name (a path's last element; sudo, env, time, nohup, exec and
+// VAR=value before it skipped); a command word that prose mentions
+// earlier in a segment names no later command ("docker login once and
+// then docker run -p 8080:80" has one command, docker, whose -p is run's
+// among five loose words: see looseBefore).
+
+// shellWord is one word of a command: s[start:end] as written, and the
+// text inside its quotes when it is quoted whole ('pw', "pw", \"pw\",
+// $'pw'), else the same span.
+type shellWord struct {
+	start, end int
+	in, out    int // inside the quotes: s[in:out]
+	quoted     bool
+}
+
+// maxShellWords bounds the words kept of one command; later ones are
+// counted, not kept.
+const maxShellWords = 32
+
+// shellCommand is a command being read.
+type shellCommand struct {
+	words  []shellWord // its name first
+	n      int         // its words, kept or not
+	broken bool        // an unclosed quote: no command to judge
+	wrap   int         // sudo & co. read before the name: 1, 2 after sudo -u
+	pipe   bool        // it reads what the command before it wrote ("|")
+	piped  [2]int      // what that command wrote, when a literal: its span, else -1
+}
+
+// shellReader reads a text's commands forward, once: pos never goes back.
+type shellReader struct {
+	s     string
+	pos   int
+	cmd   shellCommand
+	found []assignment
+	next  map[string]int // the next index of a quote at or after pos, -1 none
+}
+
+// shellAssignments finds the secrets that commands take in s (see
+// commands.go), reading only the segments that hold one of the words that
+// the rules start from, each once.
+func shellAssignments(s string) []assignment {
+	next := make([]int, len(shellTriggers)) // where each trigger is next at or after pos, -1 nowhere
+	any := false
+	for i, w := range shellTriggers {
+		next[i] = strings.Index(s, w)
+		any = any || next[i] >= 0
+	}
+	if !any {
+		return nil
+	}
+	r := &shellReader{s: s, next: map[string]int{}}
+	r.reset(0)
+	for {
+		t := -1
+		for i, w := range shellTriggers {
+			if next[i] >= 0 && next[i] < r.pos {
+				next[i] = strings.Index(s[r.pos:], w)
+				if next[i] >= 0 {
+					next[i] += r.pos
+				}
+			}
+			if next[i] >= 0 && (t < 0 || next[i] < t) {
+				t = next[i]
+			}
+		}
+		if t < 0 || r.pos >= len(s) {
+			break
+		}
+		if st := r.segmentStart(t); st > r.pos {
+			r.end(false)
+			r.pos = st
+		}
+		r.readThrough(t)
+	}
+	r.end(false)
+	return r.found
+}
+
+// shellTriggers are the words without which no command rule applies.
+var shellTriggers = []string{" -p", " -a", " -u", "--password-stdin", "--stdin", "AUTH", "auth", "http ", "https ", "xh ", "xhs ", "--auth", "--pass "}
+
+// segmentStart is where the segment holding s[t] starts, not before pos:
+// after a line break or JSON's \n escape that no backslash continues.
+func (r *shellReader) segmentStart(t int) int {
+	s := r.s
+	for t > r.pos {
+		nl := strings.LastIndexByte(s[r.pos:t], '\n')
+		esc := strings.LastIndex(s[r.pos:t], `\n`)
+		switch {
+		case nl < 0 && esc < 0:
+			return r.pos
+		case nl > esc:
+			at := r.pos + nl
+			if at > 0 && s[at-1] == '\\' {
+				t = at - 1 // continued: the command started on the line before
+				continue
+			}
+			return at + 1
+		default:
+			at := r.pos + esc
+			if q := s[at+2:]; q != "" && (q[0] == '\'' || q[0] == '"' || strings.HasPrefix(q, `\"`)) {
+				t = at // 'pw\n': maybe a line end inside quotes (segmentEndBefore)
+				continue
+			}
+			if strings.HasSuffix(s[:at], `\\`) {
+				if strings.HasSuffix(s[:at], `\\\`) {
+					t = at // \\\n: JSON's escaped backslash, then \n: continued
+					continue
+				}
+				t = at // \\n: an escaped backslash, then the letter n
+				continue
+			}
+			return at + 2
+		}
+	}
+	return r.pos
+}
+
+// reset starts a new command at p.
+func (r *shellReader) reset(p int) {
+	r.cmd = shellCommand{words: r.cmd.words[:0], piped: [2]int{-1, -1}}
+	r.pos = p
+}
+
+// end ends the command read so far: the rules judge it; pipe says a "|"
+// ends it, so that the next one reads what it writes.
+func (r *shellReader) end(pipe bool) {
+	c := &r.cmd
+	var piped [2]int = [2]int{-1, -1}
+	if !c.broken && len(c.words) > 0 {
+		r.found = append(r.found, commandAssignments(r.s, c)...)
+		if pipe {
+			piped = pipedLiteral(r.s, c)
+		}
+	}
+	words := c.words[:0]
+	r.cmd = shellCommand{words: words, pipe: pipe, piped: piped}
+}
+
+// readThrough reads commands from pos up to the end of the segment that
+// holds s[t].
+func (r *shellReader) readThrough(t int) {
+	s := r.s
+	for r.pos < len(s) {
+		p := r.pos
+		c := s[p]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r':
+			r.pos++
+		case c == '\n':
+			r.pos++
+			if p > 0 && s[p-1] == '\\' {
+				continue // read as the word's end below; the command goes on
+			}
+			r.end(false)
+			if p >= t {
+				return
+			}
+		case c == '\\' && strings.HasPrefix(s[p:], `\n`):
+			r.pos += 2
+			r.end(false)
+			if p >= t {
+				return
+			}
+		case c == '\\' && (strings.HasPrefix(s[p:], "\\\n") || strings.HasPrefix(s[p:], `\\\n`)):
+			r.pos += 2 // a continued line
+			if s[p+1] == '\\' {
+				r.pos += 2
+			}
+		case c == '|':
+			r.pos++
+			if strings.HasPrefix(s[r.pos:], "|") {
+				r.pos++
+				r.end(false)
+			} else {
+				r.end(true)
+			}
+		case c == ';' || c == '`' || c == '(' || c == ')':
+			r.pos++
+			r.end(false)
+		case c == '&' && strings.HasPrefix(s[p:], "&&"):
+			r.pos += 2
+			r.end(false)
+		case c == '$' && strings.HasPrefix(s[p:], "$("):
+			r.pos += 2
+			r.end(false)
+		case r.stringQuote(p) > 0:
+			r.pos += r.stringQuote(p)
+			r.end(false)
+		default:
+			r.word()
+		}
+	}
+}
+
+// stringQuote is the length of the quote at p (", ' or \") when it opens
+// or closes a string that holds a command rather than a word of one: after
+// ":", ",", "[", "{" or "(" (a JSON or Python member, an argument), or
+// before ",", ":", "}", "]" or ")"; else 0.
+func (r *shellReader) stringQuote(p int) int {
+	s := r.s
+	n := 0
+	switch {
+	case s[p] == '"' || s[p] == '\'':
+		n = 1
+	case strings.HasPrefix(s[p:], `\"`):
+		n = 2
+	default:
+		return 0
+	}
+	b := p
+	for b > 0 && blank(s[b-1]) {
+		b--
+	}
+	if b > 0 && strings.IndexByte(":,[{(", s[b-1]) >= 0 {
+		return n
+	}
+	a := p + n
+	for a < len(s) && blank(s[a]) {
+		a++
+	}
+	if a == len(s) || strings.IndexByte(",:}])", s[a]) >= 0 {
+		return n
+	}
+	return 0
+}
+
+// word reads one word at pos, quotes in it read whole.
+func (r *shellReader) word() {
+	s := r.s
+	w := shellWord{start: r.pos}
+	quotes := 0
+	p := r.pos
+	for p < len(s) {
+		for p < len(s) && !shellSpecial[s[p]] {
+			p++
+		}
+		if p == len(s) {
+			break
+		}
+		c := s[p]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '|' || c == ';' || c == '`' ||
+			c == '&' && strings.HasPrefix(s[p:], "&&") || c == '$' && strings.HasPrefix(s[p:], "$(") {
+			break
+		}
+		if c == '\\' {
+			switch {
+			case strings.HasPrefix(s[p:], `\n`) || strings.HasPrefix(s[p:], "\\\n") || strings.HasPrefix(s[p:], `\\\n`):
+				goto done // a segment's end, or a continued line
+			case strings.HasPrefix(s[p:], `\"`):
+				if p > w.start && r.stringQuote(p) > 0 {
+					goto done
+				}
+				close := r.nextIndex(`\"`, p+2)
+				if close < 0 || r.segmentEndBefore(p+2, close) {
+					r.unclosed(p)
+					return
+				}
+				if p == w.start {
+					w.in, w.out = p+2, close
+				}
+				quotes++
+				p = close + 2
+				continue
+			}
+			p += 2 // an escaped byte
+			continue
+		}
+		if c == '"' || c == '\'' {
+			if p > w.start && r.stringQuote(p) > 0 {
+				break
+			}
+			close := r.nextIndex(s[p:p+1], p+1)
+			if close < 0 || r.segmentEndBefore(p+1, close) {
+				r.unclosed(p)
+				return
+			}
+			if p == w.start || p == w.start+1 && s[w.start] == '$' && c == '\'' {
+				w.in, w.out = p+1, close
+			}
+			quotes++
+			p = close + 1
+			continue
+		}
+		p++
+	}
+done:
+	p = min(p, len(s))
+	w.end = p
+	w.quoted = quotes == 1 && w.out+1 == p || quotes == 1 && w.out+2 == p && s[w.out] == '\\'
+	if !w.quoted {
+		w.in, w.out = w.start, w.end
+	}
+	r.pos = max(p, r.pos+1)
+	r.add(w)
+}
+
+// shellSpecial are the bytes that end a word or open a quote in it.
+var shellSpecial = func() (t [256]bool) {
+	for _, c := range []byte(" \t\r\n|;`&$\\\"'") {
+		t[c] = true
+	}
+	return t
+}()
+
+// unclosed: a quote at p that its segment does not close leaves no
+// command to judge there.
+func (r *shellReader) unclosed(p int) {
+	r.cmd.broken = true
+	r.pos = p + 1
+}
+
+// nextIndex is the index of q at or after from, -1 when there is none,
+// remembered so that the text is searched for each quote once.
+func (r *shellReader) nextIndex(q string, from int) int {
+	if at, ok := r.next[q]; ok && (at < 0 || at >= from) {
+		if at < 0 {
+			return -1
+		}
+		// An earlier search from before from found at: no q in between.
+		return at
+	}
+	at := strings.Index(r.s[from:], q)
+	if at >= 0 {
+		at += from
+	}
+	r.next[q] = at
+	return at
+}
+
+// segmentEndBefore: a segment ends between from and to (a line break or
+// JSON's \n escape), which a quote does not span.
+//
+// JSON's \n just before the closing quote is printf's or echo -e's line
+// end inside the quotes ('%s\n', 'pw\n'), not a segment's.
+func (r *shellReader) segmentEndBefore(from, to int) bool {
+	nl, esc := r.nextIndex("\n", from), r.nextIndex(`\n`, from)
+	return nl >= 0 && nl < to || esc >= 0 && esc < to && esc != to-2
+}
+
+// add adds a word to the command, skipping what runs it before its name.
+func (r *shellReader) add(w shellWord) {
+	c := &r.cmd
+	text := r.s[w.start:w.end]
+	if len(c.words) == 0 {
+		switch {
+		case c.wrap == 2:
+			c.wrap = 1 // sudo -u's user
+			return
+		case c.wrap > 0 && strings.HasPrefix(text, "-"):
+			if text == "-u" || text == "-g" {
+				c.wrap = 2
+			}
+			return
+		case slices.Contains([]string{"sudo", "env", "time", "nohup", "exec", "command", "$", "#"}, text):
+			c.wrap = 1
+			return
+		case c.n == 0 && strings.IndexByte(text, '=') > 0 && !strings.HasPrefix(text, "-"):
+			return // VAR=value before the command
+		}
+	}
+	c.n++
+	if len(c.words) < maxShellWords {
+		c.words = append(c.words, w)
+	}
+}
+
+// name is a command's name: its first word's last path element.
+func (c *shellCommand) name(s string) string {
+	if len(c.words) == 0 {
+		return ""
+	}
+	return path.Base(s[c.words[0].start:c.words[0].end])
+}
+
+// text is the word's text, quotes removed when quoted whole.
+func (w shellWord) text(s string) string { return s[w.in:w.out] }
