@@ -320,11 +320,14 @@ func httpieItems(s string, words []shellWord) []assignment {
 // (*2\r\n$4\r\nAUTH\r\n$8\r\npassword\r\n, with a user *3 …), its line
 // ends as bytes or as the escapes \r\n of JSON or a log.
 func respAuth(s string) []assignment {
+	if !strings.Contains(s, "$4") {
+		return nil
+	}
 	var out []assignment
 	for _, nl := range []string{"\r\n", `\r\n`} {
 		for _, auth := range []string{"AUTH", "auth"} {
 			head := "$4" + nl + auth + nl
-			for i := range indexes(s, head) {
+			for i := range eachIndex(s, head) {
 				at := i + len(head)
 				var args [][2]int
 				for len(args) < 2 {
@@ -384,7 +387,7 @@ func bulkString(s string, at int, nl string) (start, end int, ok bool) {
 func sqlPasswords(s string) []assignment {
 	var out []assignment
 	for _, kw := range []string{"IDENTIFIED", "identified"} {
-		for i := range indexes(s, kw) {
+		for i := range eachIndex(s, kw) {
 			if i > 0 && nameByte(s[i-1]) {
 				continue
 			}
@@ -411,7 +414,7 @@ func sqlPasswords(s string) []assignment {
 			}
 		}
 	}
-	for i := range indexes(s, "PASSWORD") {
+	for i := range eachIndex(s, "PASSWORD") {
 		if i > 0 && nameByte(s[i-1]) {
 			continue
 		}
@@ -449,6 +452,20 @@ func sqlStatement(before string) bool {
 		before = before[p+2:]
 	}
 	return strings.HasPrefix(before, "create user ") || strings.HasPrefix(before, "alter user ") || strings.HasPrefix(before, "grant ")
+}
+
+// eachIndex is indexes without an iterator's closure, which escapes
+// there: the offsets of sep in s, at most one search when there is none.
+func eachIndex(s, sep string) []int {
+	var out []int
+	for at := 0; ; {
+		i := strings.Index(s[at:], sep)
+		if i < 0 {
+			return out
+		}
+		out = append(out, at+i)
+		at += i + len(sep)
+	}
 }
 
 func skipBlanks(s string, k int) int {

@@ -59,7 +59,7 @@ type shellReader struct {
 // commands.go), reading only the segments that hold one of the words that
 // the rules start from, each once.
 func shellAssignments(s string) []assignment {
-	next := make([]int, len(shellTriggers)) // where each trigger is next at or after pos, -1 nowhere
+	var next [len(shellTriggers)]int // where each trigger is next at or after pos, -1 nowhere
 	any := false
 	for i, w := range shellTriggers {
 		next[i] = strings.Index(s, w)
@@ -96,8 +96,9 @@ func shellAssignments(s string) []assignment {
 	return r.found
 }
 
-// shellTriggers are the words without which no command rule applies.
-var shellTriggers = []string{" -p", " -a", " -u", "--password-stdin", "--stdin", "AUTH", "auth", "http ", "https ", "xh ", "xhs ", "--auth", "--pass "}
+// shellTriggers are the words without which no command rule applies
+// ("stdin" for --password-stdin and --stdin, "auth" for --auth too).
+var shellTriggers = [...]string{" -p", " -a", " -u", "stdin", "AUTH", "auth", "http ", "https ", "xh ", "xhs ", "--pass "}
 
 // segmentStart is where the segment holding s[t] starts, not before pos:
 // after a line break or JSON's \n escape that no backslash continues.
