@@ -327,7 +327,7 @@ func respAuth(s string) []assignment {
 	for _, nl := range []string{"\r\n", `\r\n`} {
 		for _, auth := range []string{"AUTH", "auth"} {
 			head := "$4" + nl + auth + nl
-			for i := range eachIndex(s, head) {
+			for _, i := range eachIndex(s, head) {
 				at := i + len(head)
 				var args [][2]int
 				for len(args) < 2 {
@@ -387,7 +387,7 @@ func bulkString(s string, at int, nl string) (start, end int, ok bool) {
 func sqlPasswords(s string) []assignment {
 	var out []assignment
 	for _, kw := range []string{"IDENTIFIED", "identified"} {
-		for i := range eachIndex(s, kw) {
+		for _, i := range eachIndex(s, kw) {
 			if i > 0 && nameByte(s[i-1]) {
 				continue
 			}
@@ -414,7 +414,7 @@ func sqlPasswords(s string) []assignment {
 			}
 		}
 	}
-	for i := range eachIndex(s, "PASSWORD") {
+	for _, i := range eachIndex(s, "PASSWORD") {
 		if i > 0 && nameByte(s[i-1]) {
 			continue
 		}
