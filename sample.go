@@ -21,11 +21,17 @@ import (
 // column in text; a problem in a message is a *MessageError naming the
 // message and tool call. A field given twice counts once, with its last
 // value, as in a Python dict. The Sample's strings share text's memory.
-func ParseSample(text string) (Sample, error) {
+func ParseSample(text string) (Sample, error) { return parseSample(text, 0, "") }
+
+// parseSample is ParseSample with a bound on the JSON values the sample
+// may hold, maxValues (none when 0; see boundValues), which boundName,
+// when set, names in the error.
+func parseSample(text string, maxValues int, boundName string) (Sample, error) {
 	d := sampleDecoderPool.Get().(*sampleDecoder)
+	d.bound(maxValues, boundName)
 	d.p.Reset(text)
 	d.fastErr = nil
-	s, read, err := d.fast(text)
+	s, read, err := d.tryFast(text)
 	if !read && d.fastErr != nil {
 		err = d.fastErr
 		d.fastErr = nil
@@ -38,6 +44,7 @@ func ParseSample(text string) (Sample, error) {
 		d.p.Reset(text)
 		s, err = d.sample()
 	}
+	err = d.overValues(err)
 	d.reset()
 	sampleDecoderPool.Put(d)
 	return s, err
@@ -57,10 +64,18 @@ type sampleParser struct {
 
 func init() {
 	samplereuse.New = func(rawText bool) func(text string) (Sample, error) {
-		sp := new(sampleParser)
-		sp.d.rawText = rawText
-		return sp.parse
+		return newSampleParser(rawText, 0, "").parse
 	}
+	samplereuse.NewBounded = func(rawText bool, maxValues int, boundName string) func(text string) (Sample, error) {
+		return newSampleParser(rawText, maxValues, boundName).parse
+	}
+}
+
+func newSampleParser(rawText bool, maxValues int, boundName string) *sampleParser {
+	sp := new(sampleParser)
+	sp.d.rawText = rawText
+	sp.d.bound(maxValues, boundName)
+	return sp
 }
 
 // parse parses one sample, as ParseSample does, into memory that the next
@@ -71,7 +86,7 @@ func (sp *sampleParser) parse(text string) (Sample, error) {
 	d.p.Recycle(text)
 	d.reuse = true
 	d.fastErr = nil
-	if s, read, err := d.fast(text); read {
+	if s, read, err := d.tryFast(text); read {
 		return s, err
 	} else if d.fastErr != nil {
 		err, d.fastErr = d.fastErr, nil
@@ -79,7 +94,47 @@ func (sp *sampleParser) parse(text string) (Sample, error) {
 	}
 	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
 	d.p.Recycle(text)
-	return d.sample()
+	s, err := d.sample()
+	return s, d.overValues(err)
+}
+
+// bound sets the most JSON values a sample may hold, none when maxValues
+// is 0, and the name of what sets it (a flag) for the error.
+func (d *sampleDecoder) bound(maxValues int, boundName string) {
+	d.maxValues, d.boundName = maxValues, boundName
+	d.p.Limit(maxValues)
+}
+
+// tryFast is fast, on a text that cannot hold more values than the bound
+// (jsonvalue.Decoder.Limit: at most (b+1)/2 in b bytes): the fast path
+// does not count the values it reads itself, and leaves a text that might
+// hold more to the general decoder, whose Decoder counts every one. At
+// the default bound that is a text of 2 MiB or more; a sample that holds
+// more values than the bound then gets the same error, from the same
+// reading, whatever its layout.
+func (d *sampleDecoder) tryFast(text string) (Sample, bool, error) {
+	if d.maxValues > 0 && (len(text)+1)/2 > d.maxValues {
+		return Sample{}, false, nil
+	}
+	return d.fast(text)
+}
+
+// overValues words err, if it is the Decoder's *jsonvalue.LimitError, as
+// a sample's: the sample holds more than the bound's JSON values, and
+// what sets the bound.
+func (d *sampleDecoder) overValues(err error) error {
+	if _, ok := err.(*jsonvalue.LimitError); !ok {
+		return err
+	}
+	return valuesError(err, d.boundName)
+}
+
+// valuesError is a *jsonvalue.LimitError as overValues words it.
+func valuesError(err error, boundName string) error {
+	if boundName != "" {
+		boundName = " (" + boundName + ")"
+	}
+	return fmt.Errorf("the sample holds %w, the most one sample may hold%s", err, boundName)
 }
 
 // sampleDecoder reads a sample in one pass, straight into a Sample: it
@@ -118,6 +173,10 @@ type sampleDecoder struct {
 	// reuse is set when the Sample may share the scratch slices (a
 	// sampleParser.s), rather than get copies of them.
 	reuse bool
+	// maxValues bounds the JSON values a sample may hold (bound), none
+	// when 0; boundName is what sets it, for the error.
+	maxValues int
+	boundName string
 }
 
 var sampleDecoderPool = sync.Pool{New: func() any { return new(sampleDecoder) }}
@@ -152,11 +211,15 @@ func (d *sampleDecoder) text(depth int) (string, jsonvalue.Kind, error) {
 	return "", v.Kind(), err
 }
 
-// isSyntax reports whether err is malformed JSON, which ends the reading,
-// rather than a problem with a field, which does not.
+// isSyntax reports whether err ends the reading, malformed JSON or a
+// value past the bound (a *jsonvalue.LimitError), rather than being a
+// problem with a field, which does not.
 func isSyntax(err error) bool {
-	_, ok := err.(*jsonvalue.SyntaxError)
-	return ok
+	switch err.(type) {
+	case *jsonvalue.SyntaxError, *jsonvalue.LimitError:
+		return true
+	}
+	return false
 }
 
 func (d *sampleDecoder) sample() (Sample, error) {

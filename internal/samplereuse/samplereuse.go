@@ -16,6 +16,19 @@ package samplereuse
 // (agentcheck eval scoring tool calls only).
 var New any
 
+// NewBounded is set by package agentcheck to a func(rawText bool,
+// maxValues int, boundName string) func(text string) (agentcheck.Sample,
+// error): New's parser, with a bound on the JSON values a sample may hold
+// (none when maxValues is 0); a sample that holds more is an error, which
+// names the bound by boundName when it is set (a flag that sets it).
+var NewBounded any
+
+// BoundValues is set by package dataset to a func(p *dataset.Parser,
+// maxValues int, boundName string) that makes the parser parse as
+// NewBounded does, and read a sample of another format with the same
+// bound.
+var BoundValues any
+
 // KeepRawText is set by package dataset to a func(*dataset.Parser) that
 // makes the parser parse as New(true) does.
 var KeepRawText any
