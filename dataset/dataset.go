@@ -116,6 +116,9 @@ func init() {
 		return readRecords(r, file, true, bound, boundName)
 	}
 	samplereuse.KeepRawText = func(p *Parser) { p.rawText, p.parse = true, nil }
+	samplereuse.BoundValues = func(p *Parser, maxValues int, boundName string) {
+		p.maxValues, p.boundName, p.parse = maxValues, boundName, nil
+	}
 }
 
 // readRecords is ReadRecords; with reuse set, JSON Lines are read into

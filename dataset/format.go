@@ -112,19 +112,31 @@ type Parser struct {
 	// rawText: ragas samples are parsed with their messages' text kept
 	// as written (samplereuse.KeepRawText).
 	rawText bool
+	// maxValues bounds the JSON values a sample may hold, none when 0;
+	// boundName is what sets it (samplereuse.BoundValues).
+	maxValues int
+	boundName string
 }
 
 // Sample parses the record as a sample written in p.Format.
 func (p *Parser) Sample(r Record) (agentcheck.Sample, error) {
 	if p.parse == nil {
-		p.parse = samplereuse.New.(func(bool) func(string) (agentcheck.Sample, error))(p.rawText)
+		p.parse = samplereuse.NewBounded.(func(bool, int, string) func(string) (agentcheck.Sample, error))(p.rawText, p.maxValues, p.boundName)
 	}
-	return r.sample(p.Format, p.parse)
+	return r.bounded(p.Format, p.parse, p.maxValues, p.boundName)
 }
 
 // sample is SampleAs, with ragas samples parsed by parse when it is not
 // nil, else by agentcheck.ParseSample.
 func (r Record) sample(f Format, parse func(string) (agentcheck.Sample, error)) (agentcheck.Sample, error) {
+	return r.bounded(f, parse, 0, "")
+}
+
+// bounded is sample with a bound on the JSON values the sample may hold,
+// maxValues (none when 0), which boundName names: a ragas sample's parse
+// counts them (samplereuse.NewBounded), and the parse of a sample in
+// another format stops past the bound with the same error.
+func (r Record) bounded(f Format, parse func(string) (agentcheck.Sample, error), maxValues int, boundName string) (agentcheck.Sample, error) {
 	if f == "" {
 		f = Auto
 	}
@@ -136,11 +148,12 @@ func (r Record) sample(f Format, parse func(string) (agentcheck.Sample, error)) 
 		} else {
 			s, err = agentcheck.ParseSample(r.Text)
 		}
-		if err == nil || f == Ragas {
+		var over *jsonvalue.LimitError
+		if err == nil || f == Ragas || errors.As(err, &over) {
 			return s, r.locate(err)
 		}
 		// Not a ragas sample: a provider's messages, if it has them.
-		v, perr := jsonvalue.Parse([]byte(r.Text))
+		v, perr := parseValues(r.Text, maxValues, boundName)
 		if perr != nil || v.Kind() != jsonvalue.ObjectKind {
 			return agentcheck.Sample{}, r.locate(err)
 		}
@@ -158,7 +171,7 @@ func (r Record) sample(f Format, parse func(string) (agentcheck.Sample, error)) 
 		s, err = messagesSample(v, Auto)
 		return s, r.locate(err)
 	}
-	v, err := jsonvalue.Parse([]byte(r.Text))
+	v, err := parseValues(r.Text, maxValues, boundName)
 	if err == nil {
 		var s agentcheck.Sample
 		s, err = messagesSample(v, f)
@@ -167,6 +180,32 @@ func (r Record) sample(f Format, parse func(string) (agentcheck.Sample, error)) 
 		}
 	}
 	return agentcheck.Sample{}, r.locate(err)
+}
+
+// parseValues is jsonvalue.Parse with a bound on the values text may
+// hold, none when maxValues is 0: past it, the error a ragas sample's
+// parse gives (samplereuse.NewBounded).
+func parseValues(text string, maxValues int, boundName string) (jsonvalue.Value, error) {
+	if maxValues <= 0 {
+		return jsonvalue.Parse([]byte(text))
+	}
+	var d jsonvalue.Decoder
+	d.Reset(text)
+	d.Limit(maxValues)
+	v, err := d.Value(0)
+	if err == nil {
+		err = d.End("the JSON value")
+	}
+	if _, ok := err.(*jsonvalue.LimitError); ok {
+		if boundName != "" {
+			boundName = " (" + boundName + ")"
+		}
+		err = fmt.Errorf("the sample holds %w, the most one sample may hold%s", err, boundName)
+	}
+	if err != nil {
+		return jsonvalue.Value{}, err
+	}
+	return v, nil
 }
 
 // locate wraps err, a problem with the record's sample, in a *LoadError
