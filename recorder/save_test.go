@@ -269,6 +269,9 @@ func TestRecorderChildProcess(t *testing.T) {
 	if spec == "" {
 		t.Skip("run by TestRecorderProcessesMerge")
 	}
+	// The recorders forward to http.DefaultTransport, whose idle
+	// connections would outlive the test (goleak, TestMain).
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
 	parts := strings.Split(spec, "|")
 	each, _ := strconv.Atoi(parts[3])
 	// Several recorders per process, so that in-process saves contend too.

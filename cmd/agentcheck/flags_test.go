@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"go.uber.org/goleak"
 )
 
 // asCommandEnv, set in the environment of a run of the test binary, makes
@@ -35,7 +37,8 @@ func TestMain(m *testing.M) {
 	// (alternating runs of the test binary). The command itself is not
 	// changed: it runs at Go's default in its own process.
 	debug.SetGCPercent(400)
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m) // m.Run, then no goroutine left behind
+
 }
 
 // TestEvalFlagsAnywhere: flags may come after the files, and a bool flag
