@@ -284,7 +284,7 @@ func quotedAt(s string, k int) (start, end int, quoted, ok bool) {
 		// (password=\"…\"): the value runs to the next one.
 		start = k + 2
 		n := strings.Index(s[start:], `\"`)
-		if nl := strings.IndexByte(s[start:], '\n'); n < 0 || nl >= 0 && nl < n {
+		if n < 0 || strings.IndexByte(s[start:start+n], '\n') >= 0 {
 			return start, start, true, false
 		}
 		return start, start + n, true, n > 0
@@ -293,8 +293,11 @@ func quotedAt(s string, k int) (start, end int, quoted, ok bool) {
 		return k, k, false, false
 	}
 	start = k + 1
+	// The line break is looked for up to the closing quote only, not to
+	// the text's end: on a long line of quotes each look would read the
+	// rest of the line.
 	n := strings.IndexByte(s[start:], s[k])
-	if nl := strings.IndexByte(s[start:], '\n'); n < 0 || nl >= 0 && nl < n {
+	if n < 0 || strings.IndexByte(s[start:start+n], '\n') >= 0 {
 		return start, start, true, false
 	}
 	return start, start + n, true, n > 0

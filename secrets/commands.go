@@ -35,8 +35,27 @@ var passwordFlags = []struct {
 // run -p 8080:80").
 const maxLoose = 2
 
+// judgedCommands are the names of the commands that the rules below
+// judge; others are passed over at once (mkdir -p, docker run -p).
+var judgedCommands = func() map[string]bool {
+	m := map[string]bool{}
+	for _, pf := range passwordFlags {
+		for _, c := range pf.commands {
+			first, _, _ := strings.Cut(c, " ")
+			m[first] = true
+		}
+	}
+	for _, c := range []string{"AUTH", "auth", "HELLO", "hello", "http", "https", "httpie", "xh", "xhs"} {
+		m[c] = true
+	}
+	return m
+}()
+
 // commandAssignments are the secrets that the command c takes.
 func commandAssignments(s string, c *shellCommand) []assignment {
+	if first := s[c.words[0].start:c.words[0].end]; !c.pipe && !judgedCommands[c.name(s)] && !strings.HasSuffix(first, ">") {
+		return nil
+	}
 	words := c.words
 	if len(words) > 1 && strings.HasSuffix(s[words[0].start:words[0].end], ">") && strings.Contains(s[words[0].start:words[0].end], ":") {
 		words = words[1:] // redis-cli's prompt: 127.0.0.1:6379> AUTH …
@@ -52,8 +71,11 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 			continue
 		}
 		for _, pf := range passwordFlags {
+			if text[1] != pf.flag {
+				continue
+			}
 			sub, ok := commandOf(s, words, name, pf.commands)
-			if !ok || text[1] != pf.flag || looseBefore(s, words, 1+sub, i) > maxLoose {
+			if !ok || looseBefore(s, words, 1+sub, i) > maxLoose {
 				continue
 			}
 			if a, ok := flagPassword(s, words, i, pf.flag, pf.glued, pf.spaced); ok {

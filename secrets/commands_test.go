@@ -137,7 +137,8 @@ func benchText(unit string) string { return strings.Repeat(unit, 128<<10/len(uni
 
 // BenchmarkCommandRules scrubs 128 KiB of what each command rule reads
 // (its words repeated on one line, and 4,000 mkdir -p lines with one
-// mention of mongo), against as much ordinary prose.
+// mention of mongo, as text and as a JSON string), against as much
+// ordinary prose; the time must grow linearly with the text.
 func BenchmarkCommandRules(b *testing.B) {
 	x, _ := Rules{}.Redactor()
 	mkdir := "To run mongo locally:\n" + strings.Repeat("mkdir -p /data/db\n", 4000)
@@ -146,9 +147,13 @@ func BenchmarkCommandRules(b *testing.B) {
 		{"mongo-p", benchText("mongo x -p ")},
 		{"AUTH", benchText("AUTH x ")},
 		{"http", benchText("http a=b ")},
-		{"sid", benchText("sid=abcd1234efgh5678ijkl ")},
+		{"sid", benchText("sid= ")},
+		// Inputs that are findings end to end, against one that was
+		// before these rules (password=…): each finding's value is judged.
+		{"findings-password", benchText("password=abcd1234efgh5678ijkl ")},
+		{"findings-sid", benchText("sid=abcd1234efgh5678ijkl ")},
+		{"findings-IDENTIFIED", benchText("IDENTIFIED BY 'x' ")},
 		{"stdin", benchText("echo x | docker login --password-stdin ")},
-		{"IDENTIFIED", benchText("IDENTIFIED BY 'x' ")},
 		{"quotes", benchText("mysql -p' \" ")},
 		{"mkdir-lines", mkdir},
 		{"mkdir-json", `{"content":"` + strings.ReplaceAll(mkdir, "\n", `\n`) + `"}`},

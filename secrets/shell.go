@@ -52,7 +52,7 @@ type shellReader struct {
 	pos   int
 	cmd   shellCommand
 	found []assignment
-	next  map[string]int // the next index of a quote at or after pos, -1 none
+	next  [len(shellStops)]int // where each of shellStops is next, -1 nowhere, -2 not looked for
 }
 
 // shellAssignments finds the secrets that commands take in s (see
@@ -68,7 +68,10 @@ func shellAssignments(s string) []assignment {
 	if !any {
 		return nil
 	}
-	r := &shellReader{s: s, next: map[string]int{}}
+	r := &shellReader{s: s}
+	for i := range r.next {
+		r.next[i] = -2
+	}
 	r.reset(0)
 	for {
 		t := -1
@@ -331,21 +334,26 @@ func (r *shellReader) unclosed(p int) {
 	r.pos = p + 1
 }
 
-// nextIndex is the index of q at or after from, -1 when there is none,
-// remembered so that the text is searched for each quote once.
+// shellStops are what a quote looks ahead for: its closing quote, and
+// a segment's end before it.
+var shellStops = [...]string{`'`, `"`, `\"`, "\n", `\n`}
+
+// nextIndex is the index of q, one of shellStops, at or after from, -1
+// when there is none, remembered so that the text is searched for each
+// once: from never goes back.
 func (r *shellReader) nextIndex(q string, from int) int {
-	if at, ok := r.next[q]; ok && (at < 0 || at >= from) {
-		if at < 0 {
-			return -1
-		}
-		// An earlier search from before from found at: no q in between.
+	k := 0
+	for shellStops[k] != q {
+		k++
+	}
+	if at := r.next[k]; at == -1 || at >= from {
 		return at
 	}
 	at := strings.Index(r.s[from:], q)
 	if at >= 0 {
 		at += from
 	}
-	r.next[q] = at
+	r.next[k] = at
 	return at
 }
 
