@@ -51,6 +51,11 @@ func TestCommandSecrets(t *testing.T) {
 		{`{"cmd":"docker login \\\n -u me \\\n -p <K> ghcr.io"}`, `{"cmd":"docker login \\\n -u me \\\n -p <R> ghcr.io"}`},
 		{"docker login ghcr.io -u bob -p <K>", "docker login ghcr.io -u bob -p <R>"},
 		{`line\nmkdir -p /data/db\nmongo shop -u admin -p <K>`, `line\nmkdir -p /data/db\nmongo shop -u admin -p <R>`},
+		{`bash -c "cd /app && mysql -uroot -p<K> shop" && echo ok`, `bash -c "cd /app && mysql -uroot -p<R> shop" && echo ok`},
+		{`su -c 'sshpass -p <K> ssh deploy@host' bob`, `su -c 'sshpass -p <R> ssh deploy@host' bob`},
+		{"make build & docker login -u me -p <K> ghcr.io", "make build & docker login -u me -p <R> ghcr.io"},
+		{"cd /app || mysql -uroot -p<K>", "cd /app || mysql -uroot -p<R>"},
+		{"rows=$(mysql -uroot -p<K> -e 'select 1')", "rows=$(mysql -uroot -p<R> -e 'select 1')"},
 		{"the server replied with sid=<K> and then", "the server replied with sid=<R> and then"},
 		{"its sessionid: <K>. Then", "its sessionid: <R>. Then"},
 		{"AWS_BEARER_TOKEN_BEDROCK=" + bedrock, "AWS_BEARER_TOKEN_BEDROCK=<R>"},
@@ -108,6 +113,9 @@ func benignTexts() []string {
 		"redis-cli -h cache -p 6379 ping", "127.0.0.1:6379> AUTH\n(error) ERR wrong number of arguments",
 		"mongod --port 27017 -p", "ssh -p 2222 deploy@host", "psql -p 5432 -U app shop", "kubectl port-forward svc/db 5432 -p",
 		"gcc -pthread -o app main.c && ls -a /tmp", "git log -p -3", "python -u script.py | tee out.log",
+		`bash -c "mkdir -p /data/db && docker run -p 8080:80 nginx"`, `echo "use mysql -p to be asked" | less`,
+		`printf 'a\nmysql -p\n' | sort`, "cat <<EOF\nTo run mongo locally, mkdir -p /data/db\nEOF",
+		"docker login & then docker run -p 8080:80", `sh -c 'AUTH is required here'`,
 	)
 }
 

@@ -13,9 +13,9 @@ import (
 // --password-stdin), Redis's AUTH and httpie's items (commands.go).
 //
 // A command starts a segment (a line, or what follows JSON's \n escape in
-// text written as JSON), or follows "|", "||", "&&", ";", "$(", a
+// text written as JSON), or follows "|", "||", "&&", "&", ";", "$(", a
 // backtick, or the quote that opens a string ("cmd": "mysql …", a JSON
-// string's escaped \" alike). A backslash before a line break (or before
+// string's escaped \" alike, bash -c "mysql …"). A backslash before a line break (or before
 // JSON's \n) continues the command on the next line. Its first word is
 // its name (a path's last element; sudo, env, time, nohup, exec and
 // VAR=value before it skipped); a command word that prose mentions
@@ -51,6 +51,7 @@ type shellReader struct {
 	s     string
 	pos   int
 	cmd   shellCommand
+	str   string // the quote that ends the string after -c the reader is in
 	found []assignment
 	next  [len(shellStops)]int // where each of shellStops is next, -1 nowhere, -2 not looked for
 }
@@ -177,12 +178,14 @@ func (r *shellReader) readThrough(t int) {
 				continue // read as the word's end below; the command goes on
 			}
 			r.end(false)
+			r.str = ""
 			if p >= t {
 				return
 			}
 		case c == '\\' && strings.HasPrefix(s[p:], `\n`):
 			r.pos += 2
 			r.end(false)
+			r.str = ""
 			if p >= t {
 				return
 			}
@@ -202,14 +205,24 @@ func (r *shellReader) readThrough(t int) {
 		case c == ';' || c == '`' || c == '(' || c == ')':
 			r.pos++
 			r.end(false)
-		case c == '&' && strings.HasPrefix(s[p:], "&&"):
-			r.pos += 2
-			r.end(false)
 		case c == '$' && strings.HasPrefix(s[p:], "$("):
 			r.pos += 2
 			r.end(false)
+		case c == '&': // a command sent to the background, or &&
+			r.pos++
+			if strings.HasPrefix(s[r.pos:], "&") {
+				r.pos++
+			}
+			r.end(false)
 		case r.stringQuote(p) > 0:
-			r.pos += r.stringQuote(p)
+			n := r.stringQuote(p)
+			switch q := s[p : p+n]; {
+			case r.str != "" && q == r.str:
+				r.str = ""
+			case r.dashC(p):
+				r.str = q
+			}
+			r.pos += n
 			r.end(false)
 		default:
 			r.word()
@@ -232,11 +245,14 @@ func (r *shellReader) stringQuote(p int) int {
 	default:
 		return 0
 	}
+	if r.str != "" && strings.HasPrefix(s[p:], r.str) {
+		return n // the end of the string after -c
+	}
 	b := p
 	for b > 0 && blank(s[b-1]) {
 		b--
 	}
-	if b > 0 && strings.IndexByte(":,[{(", s[b-1]) >= 0 {
+	if b > 0 && strings.IndexByte(":,[{(", s[b-1]) >= 0 || r.dashC(p) {
 		return n
 	}
 	a := p + n
@@ -247,6 +263,17 @@ func (r *shellReader) stringQuote(p int) int {
 		return n
 	}
 	return 0
+}
+
+// dashC: the quote at p follows -c, which gives a shell (bash -c, su -c)
+// the command that the string holds.
+func (r *shellReader) dashC(p int) bool {
+	s := r.s
+	b := p
+	for b > 0 && blank(s[b-1]) {
+		b--
+	}
+	return b < p && b >= 2 && s[b-2:b] == "-c" && (b == 2 || blank(s[b-3]))
 }
 
 // word reads one word at pos, quotes in it read whole.
