@@ -148,8 +148,7 @@ func (r Record) bounded(f Format, parse func(string) (agentcheck.Sample, error),
 		} else {
 			s, err = agentcheck.ParseSample(r.Text)
 		}
-		var over *jsonvalue.LimitError
-		if err == nil || f == Ragas || errors.As(err, &over) {
+		if err == nil || f == Ragas || overValues(err) {
 			return s, r.locate(err)
 		}
 		// Not a ragas sample: a provider's messages, if it has them.
@@ -180,6 +179,13 @@ func (r Record) bounded(f Format, parse func(string) (agentcheck.Sample, error),
 		}
 	}
 	return agentcheck.Sample{}, r.locate(err)
+}
+
+// overValues reports whether err is a sample's reading stopped at the
+// bound on its values.
+func overValues(err error) bool {
+	var over *jsonvalue.LimitError
+	return errors.As(err, &over)
 }
 
 // parseValues is jsonvalue.Parse with a bound on the values text may

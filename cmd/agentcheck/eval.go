@@ -239,8 +239,10 @@ type scorer struct {
 func newScorer(ctx context.Context, cfg evalConfig) *scorer {
 	sc := &scorer{ctx: ctx, cfg: cfg, scores: make([]float64, len(cfg.metrics))}
 	sc.rawText = cfg.readsNoText()
+	bound := samplereuse.BoundValues.(func(*dataset.Parser, int, string))
 	ready := func(p *dataset.Parser) {
 		p.Format = cfg.input
+		bound(p, cfg.maxValues, "--max-sample-values")
 		if sc.rawText {
 			samplereuse.KeepRawText.(func(*dataset.Parser))(p)
 		}
@@ -251,6 +253,7 @@ func newScorer(ctx context.Context, cfg evalConfig) *scorer {
 	ready(&sc.own)
 	if sc.rawText {
 		sc.full.Format = cfg.input
+		bound(&sc.full, cfg.maxValues, "--max-sample-values")
 	}
 	sc.results = make([]metric.Result, len(cfg.metrics))
 	sc.errs = make([]error, len(cfg.metrics))

@@ -84,6 +84,7 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 	fs.TextVar(&formatName, "format", report.Table, "")
 	workers := fs.Int("workers", min(runtime.GOMAXPROCS(0), maxWorkers), "")
 	maxSample := fs.Int("max-sample-bytes", defaultMaxSample, "")
+	maxValues := fs.Int("max-sample-values", defaultMaxValues, "")
 	topicMode := fs.String("topic-mode", "f1", "")
 	var models stringsFlag
 	fs.Var(&models, "judge-model", "")
@@ -127,6 +128,10 @@ func parseEvalFlags(args []string) (evalConfig, []string, error) {
 		return cfg, nil, fmt.Errorf("--max-sample-bytes must be at least 1, got %d", *maxSample)
 	}
 	cfg.maxSample = *maxSample
+	if *maxValues < 1 {
+		return cfg, nil, fmt.Errorf("--max-sample-values must be at least 1, got %d", *maxValues)
+	}
+	cfg.maxValues = *maxValues
 	cfg.opts = opts
 	cfg.opts.strictOrder, cfg.opts.argSimilarity = *strict, argSim
 	if opts.turnAware && opts.trajectory != trajectory.Strict {

@@ -100,17 +100,30 @@ var oneInput, severalInputs = &report.Run{}, &report.Run{Inputs: []string{"", ""
 // recordID is a sample's top-level "id", a string or an integer; "" when it
 // has none. A record that is not valid JSON (cut short, broken, the start
 // of one over --max-sample-bytes) gives the id it holds before it breaks,
-// so that its error is named as the sample is.
+// so that its error is named as the sample is. It reads no more than
+// --max-sample-values's default of JSON values (idValues): one that holds
+// more, a sample the bound made an error of, gives the id it holds before
+// them.
 func recordID(text string) string {
 	if !hasIDKey(text) {
 		return ""
 	}
-	v, err := jsonvalue.Parse([]byte(text))
+	var d jsonvalue.Decoder
+	d.Reset(text)
+	d.Limit(idValues)
+	v, err := d.Value(0)
+	if err == nil {
+		err = d.End("the JSON value")
+	}
 	if err != nil {
 		return idBeforeBreak(text)
 	}
-	return idText(v.Get("id"))
+	// A copy, as idBeforeBreak's: the Decoder's strings share text.
+	return strings.Clone(idText(v.Get("id")))
 }
+
+// idValues is the most JSON values recordID reads of a record.
+const idValues = defaultMaxValues
 
 func idText(id jsonvalue.Value, ok bool) string {
 	if !ok || (id.Kind() != jsonvalue.StringKind && id.Kind() != jsonvalue.IntKind) {
@@ -127,6 +140,7 @@ func idText(id jsonvalue.Value, ok bool) string {
 func idBeforeBreak(text string) string {
 	var d jsonvalue.Decoder
 	d.Reset(text)
+	d.Limit(idValues)
 	id := ""
 	for key, more, err := d.NextKey(true); more && err == nil; key, more, err = d.NextKey(false) {
 		v, err := d.Value(1)

@@ -167,6 +167,14 @@ Flags:
                           bytes skipped unread, and the samples after it are
                           scored: memory stays bounded, however large the
                           input
+  --max-sample-values N   the most JSON values one sample may hold (default
+                          1048576), each object, list, string, number, true,
+                          false and null counted, not the keys: a sample
+                          holding more is an error of its own, its reading
+                          stopped at the value past the bound, and the
+                          samples after it are scored (a parsed value takes
+                          some 72 bytes, so a sample's memory is bounded by
+                          its values more than by its bytes)
   --shard K/N             score shard K of N of the input (K from 1): a sample
                           by its "id" (FNV-1a mod N), else by its position
                           (round robin); agentcheck merge puts the N shards'
@@ -383,6 +391,9 @@ type evalConfig struct {
 	workers  int
 	// maxSample is the most bytes a sample may hold (--max-sample-bytes).
 	maxSample int
+	// maxValues is the most JSON values a sample may hold
+	// (--max-sample-values).
+	maxValues int
 	// request is set when the output shows each sample's first request;
 	// reasons when it shows the reason for each score (a failure's are
 	// always given).
