@@ -59,6 +59,10 @@ func TestCommandSecrets(t *testing.T) {
 		{"the server replied with sid=<K> and then", "the server replied with sid=<R> and then"},
 		{"its sessionid: <K>. Then", "its sessionid: <R>. Then"},
 		{"AWS_BEARER_TOKEN_BEDROCK=" + bedrock, "AWS_BEARER_TOKEN_BEDROCK=<R>"},
+		// Percent-encoded runs through JSON's escapes of a URL's bytes.
+		{`sent {"url":"https:\/\/x.example\/cb?next=\u00252Fa\u00253Ftoken\u00253D<K>"} ok`, `sent {"url":"https:\/\/x.example\/cb?next=\u00252Fa\u00253Ftoken\u00253D<R>"} ok`},
+		{`?state=1\u0026token%3D<K>`, `?state=1\u0026token%3D<R>`},
+		{`go=%2Fcb%3Fkey\u00253Dsk-proj-<K><K>`, `go=%2Fcb%3Fkey\u00253D<R>`},
 		{"export AWS_BEARER_TOKEN_BEDROCK=" + short + "\n", "export AWS_BEARER_TOKEN_BEDROCK=<R>\n"},
 	} {
 		in := strings.ReplaceAll(tc.in, "<K>", key)
@@ -116,6 +120,8 @@ func benignTexts() []string {
 		`bash -c "mkdir -p /data/db && docker run -p 8080:80 nginx"`, `echo "use mysql -p to be asked" | less`,
 		`printf 'a\nmysql -p\n' | sort`, "cat <<EOF\nTo run mongo locally, mkdir -p /data/db\nEOF",
 		"docker login & then docker run -p 8080:80", `sh -c 'AUTH is required here'`,
+		`{"progress":"50%\/100%","q":"https:\/\/x.example\/search?q=a%20b\u0026page=2\u0026sort=asc"}`,
+		`see https:\/\/x.example\/a%2Fb\u003fsession=3f7c9e0a-2b4d-4e6f-8a1b-9c0d2e4f6a8b`,
 	)
 }
 
@@ -163,6 +169,8 @@ func BenchmarkCommandRules(b *testing.B) {
 		{"findings-IDENTIFIED", benchText("IDENTIFIED BY 'x' ")},
 		{"stdin", benchText("echo x | docker login --password-stdin ")},
 		{"quotes", benchText("mysql -p' \" ")},
+		{"percent-escapes", benchText(`x\u00253D\/y%2F\u0026`)},
+		{"percent-run", benchText(`x%253Dy%2Fz%26`)},
 		{"mkdir-lines", mkdir},
 		{"mkdir-json", `{"content":"` + strings.ReplaceAll(mkdir, "\n", `\n`) + `"}`},
 	} {
@@ -195,6 +203,7 @@ func commandLeaks() []leak {
 		{"a continued docker login", k, "-p ", inContent("docker login \\\n  -u me \\\n  -p " + k + " ghcr.io")},
 		{"sid in prose", k, "sid=", inContent("the server replied with sid=" + k + " and then")},
 		{"sessionid mid-sentence", k, "sessionid: ", inContent("its sessionid: " + k + ". Then")},
+		{"a percent run through JSON escapes", k, "token=", inContent(`sent {"url":"https:\/\/x.example\/cb?next=\u00252Fa\u00253Ftoken\u00253D` + k + `"} ok`)},
 		{"Bedrock key without ABSK", bedrock, "Amazon Bedrock API key", inContent("AWS_BEARER_TOKEN_BEDROCK=" + bedrock)},
 	}
 }
