@@ -174,12 +174,15 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 		after = s[j-1]
 	}
 	kind := fieldKind(name)
+	prose := false
 	switch {
 	case after == '?' || after == '&' || after == ';':
 		kind = paramKind(name)
 	case kind == sessionName && j > 0 && blank(s[j-1]):
 		// A session's id in prose ("… with sid=…"): its value must look
-		// generated, as in JSON (sessionValue).
+		// generated, as in JSON (sessionValue), judged here so that prose
+		// full of "sid=" makes no assignments.
+		prose = true
 	case kind <= weakName && !(lineStart(s, j) || strings.HasSuffix(s[:j], "export ")):
 		// A weak name in prose ("the key=value") is no assignment.
 		kind = notSecret
@@ -193,12 +196,12 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	}
 	start := k
 	if vs, ve, quoted, ok := quotedAt(s, k); quoted {
-		return assignment{name: name, kind: kind, start: vs, end: ve}, ok
+		return assignment{name: name, kind: kind, start: vs, end: ve}, ok && !(prose && !sessionValue(s[vs:ve]))
 	}
 	for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
 		k++
 	}
-	if codeExpression(s[start:k]) {
+	if codeExpression(s[start:k]) || prose && !sessionValue(s[start:k]) {
 		return assignment{}, false
 	}
 	return assignment{name: name, kind: kind, start: start, end: k}, k > start

@@ -73,6 +73,49 @@ func TestCommandSecrets(t *testing.T) {
 	}
 }
 
+// gmailBody is a message's text as Gmail's API answers it: base64url
+// without padding.
+func gmailBody(text string) string {
+	b, _ := json.Marshal(map[string]any{"id": "18c2f0a1b2c3d4e5", "payload": map[string]any{"mimeType": "text/plain",
+		"body": map[string]any{"size": len(text), "data": base64.RawURLEncoding.EncodeToString([]byte(text))}}})
+	return string(b)
+}
+
+// gmailText holds the password pw among "?>" and ">>>", which base64url
+// writes with - and _ (Pz4-, Pj4-): no run of standard base64 in its
+// encoding is long enough to be read as a text (40 characters).
+func gmailText(pw string) string {
+	return "?>?> login ?>?> password=" + pw[:6] + "?>?>" + pw[6:12] + "?>>>" + pw[12:] + "?>?>\n"
+}
+
+func gmailData(pw string) string { return base64.RawURLEncoding.EncodeToString([]byte(gmailText(pw))) }
+
+// TestBase64URLTexts: a text in base64url that holds a secret is replaced
+// whole, as one in standard base64 is; one that holds none, a slug and an
+// identifier with dashes stay.
+func TestBase64URLTexts(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := gmailText("3f9a" + fakeKey("", 20))
+	enc := gmailData("3f9a" + fakeKey("", 20))
+	for _, part := range strings.FieldsFunc(enc, func(r rune) bool { return r == '-' || r == '_' }) {
+		if len(part) >= minBase64Text {
+			t.Fatalf("the test's text %q has a run of standard base64 of %d characters in base64url: %s", secret, len(part), enc)
+		}
+	}
+	if got := x.Text(gmailBody(secret)); strings.Contains(got, enc) || !strings.Contains(got, `"data":"`+Redacted+`"`) {
+		t.Errorf("Text(%s) = %s, want the data replaced", gmailBody(secret), got)
+	}
+	for _, text := range []string{gmailBody("Meeting notes: nothing secret here, just text about the release plan >>> ok??"),
+		"how-to-run-mongo-locally-with-docker-compose-and-volumes-v2", "ChatCompletionMessageToolCall_function_arguments_delta_index"} {
+		if got := x.Text(text); got != text {
+			t.Errorf("Text(%s) = %s, want it unchanged", text, got)
+		}
+	}
+}
+
 // benignReadme is a README that writes commands like those whose flags
 // take passwords, and prose that names them.
 const benignReadme = "# Setup\n\nTo run mongo locally, mkdir -p /data/db first.\n" +
@@ -171,6 +214,9 @@ func BenchmarkCommandRules(b *testing.B) {
 		{"quotes", benchText("mysql -p' \" ")},
 		{"percent-escapes", benchText(`x\u00253D\/y%2F\u0026`)},
 		{"percent-run", benchText(`x%253Dy%2Fz%26`)},
+		{"base64url-data", base64.RawURLEncoding.EncodeToString([]byte(benchText("\x00\x01\xfe\xff\xfb\xef\x80?>~")))[:128<<10]},
+		{"base64url-text", gmailBody(benchText("Meeting notes: nothing secret here, just the release plan ?>?> "))},
+		{"base64-text", `{"content":"` + base64.StdEncoding.EncodeToString([]byte(benchText("Meeting notes: nothing secret here, just the release plan ?>?> "))) + `"}`},
 		{"mkdir-lines", mkdir},
 		{"mkdir-json", `{"content":"` + strings.ReplaceAll(mkdir, "\n", `\n`) + `"}`},
 	} {
@@ -204,6 +250,7 @@ func commandLeaks() []leak {
 		{"sid in prose", k, "sid=", inContent("the server replied with sid=" + k + " and then")},
 		{"sessionid mid-sentence", k, "sessionid: ", inContent("its sessionid: " + k + ". Then")},
 		{"a percent run through JSON escapes", k, "token=", inContent(`sent {"url":"https:\/\/x.example\/cb?next=\u00252Fa\u00253Ftoken\u00253D` + k + `"} ok`)},
+		{"a Gmail body in base64url", gmailData(k), "(in base64url)", inResponse("application/json", gmailBody(gmailText(k)))},
 		{"Bedrock key without ABSK", bedrock, "Amazon Bedrock API key", inContent("AWS_BEARER_TOKEN_BEDROCK=" + bedrock)},
 	}
 }

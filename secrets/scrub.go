@@ -128,6 +128,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 	// Last, so that a known value's base64, found whole above, names the
 	// finding.
 	out = append(out, x.base64Texts(s)...)
+	out = append(out, x.base64URLTexts(s)...)
 	return out, keyed
 }
 

@@ -62,8 +62,8 @@ type shellReader struct {
 func shellAssignments(s string) []assignment {
 	var next [len(shellTriggers)]int // where each trigger is next at or after pos, -1 nowhere
 	any := false
-	for i, w := range shellTriggers {
-		next[i] = strings.Index(s, w)
+	for i := range shellTriggers {
+		next[i] = shellTrigger(s, i, 0)
 		any = any || next[i] >= 0
 	}
 	if !any {
@@ -76,12 +76,9 @@ func shellAssignments(s string) []assignment {
 	r.reset(0)
 	for {
 		t := -1
-		for i, w := range shellTriggers {
+		for i := range shellTriggers {
 			if next[i] >= 0 && next[i] < r.pos {
-				next[i] = strings.Index(s[r.pos:], w)
-				if next[i] >= 0 {
-					next[i] += r.pos
-				}
+				next[i] = shellTrigger(s, i, r.pos)
 			}
 			if next[i] >= 0 && (t < 0 || next[i] < t) {
 				t = next[i]
@@ -100,9 +97,52 @@ func shellAssignments(s string) []assignment {
 	return r.found
 }
 
-// shellTriggers are the words without which no command rule applies
-// ("stdin" for --password-stdin and --stdin, "auth" for --auth too).
-var shellTriggers = [...]string{" -p", " -a", " -u", "stdin", "AUTH", "auth", "http ", "https ", "xh ", "xhs ", "--pass "}
+// shellTriggers are the words without which no command rule applies,
+// each looked for by one search and then told by the bytes around it
+// (shellTrigger): " -" for -p, -a, -u and --pass, "stdin" for
+// --password-stdin and --stdin, "auth" and "AUTH" as words (AUTH …,
+// --auth), "http" for http and https, "xh" for xh and xhs as commands.
+var shellTriggers = [...]string{" -", "stdin", "AUTH", "auth", "http", "xh"}
+
+// shellTrigger is where shellTriggers[k] next stands as a trigger, at or
+// after from; -1 when it does not.
+func shellTrigger(s string, k, from int) int {
+	w := shellTriggers[k]
+	for from < len(s) {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		from = i + 1
+		e := i + len(w)
+		var after byte
+		if e < len(s) {
+			after = s[e]
+		}
+		word := i == 0 || !isWordByte(s[i-1])
+		switch w {
+		case " -":
+			if after == 'p' || after == 'a' || after == 'u' || strings.HasPrefix(s[e:], "-pass") {
+				return i
+			}
+		case "stdin":
+			return i
+		case "AUTH", "auth":
+			if word && (after == ' ' || after == '\t' || after == '=') {
+				return i
+			}
+		case "http", "xh":
+			if after == 's' && e+1 < len(s) {
+				after = s[e+1]
+			}
+			if word && (after == ' ' || after == '\t') {
+				return i
+			}
+		}
+	}
+	return -1
+}
 
 // segmentStart is where the segment holding s[t] starts, not before pos:
 // after a line break or JSON's \n escape that no backslash continues.
