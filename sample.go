@@ -24,7 +24,7 @@ import (
 func ParseSample(text string) (Sample, error) { return parseSample(text, 0, "") }
 
 // parseSample is ParseSample with a bound on the JSON values the sample
-// may hold, maxValues (none when 0; see boundValues), which boundName,
+// may hold, maxValues (none when 0; see tryFast), which boundName,
 // when set, names in the error.
 func parseSample(text string, maxValues int, boundName string) (Sample, error) {
 	d := sampleDecoderPool.Get().(*sampleDecoder)
@@ -105,15 +105,18 @@ func (d *sampleDecoder) bound(maxValues int, boundName string) {
 	d.p.Limit(maxValues)
 }
 
-// tryFast is fast, on a text that cannot hold more values than the bound
-// (jsonvalue.Decoder.Limit: at most (b+1)/2 in b bytes): the fast path
-// does not count the values it reads itself, and leaves a text that might
-// hold more to the general decoder, whose Decoder counts every one. At
-// the default bound that is a text of 2 MiB or more; a sample that holds
-// more values than the bound then gets the same error, from the same
-// reading, whatever its layout.
+// tryFast is fast, on a text that cannot hold more values than the bound,
+// one of no more bytes than it (each value starts with a byte of its own;
+// well formed, b bytes hold at most (b+1)/2 values, but a text cut short,
+// whose error fast would report as the general decoder's, does not close
+// its lists: "[[[[" is four values): the fast path does not count the
+// values it reads itself, and leaves a text that might hold more to the
+// general decoder, whose Decoder counts every one. At the CLI's default
+// bound that is a text over 1 MiB; a sample that holds more values than
+// the bound then gets the same error, from the same reading, whatever its
+// layout, as does malformed JSON past the value the bound stops at.
 func (d *sampleDecoder) tryFast(text string) (Sample, bool, error) {
-	if d.maxValues > 0 && (len(text)+1)/2 > d.maxValues {
+	if d.maxValues > 0 && len(text) > d.maxValues {
 		return Sample{}, false, nil
 	}
 	return d.fast(text)

@@ -71,12 +71,14 @@ func keptStack(stack []Member) []Member {
 // reading the value past n, the Decoder stops there with a *LimitError,
 // and a Decoder that reads a document whole (Value) never holds more than
 // n Values of it. n of 0, the zero Decoder's, sets no bound. The bound
-// holds for each document from the next Reset or Recycle on.
+// holds until Limit is called again, across Reset and Recycle, each of
+// which starts the count again.
 //
-// A document of b bytes holds at most (b+1)/2 values (each value takes a
-// byte of its own, a container its closing bracket, and each value inside
-// a container one more before it: '[', ',' or ':'), so a text of fewer
-// than 2n bytes never meets the bound.
+// Each value starts with a byte of its own, so a text of no more than n
+// bytes never meets the bound; a well-formed document of b bytes holds at
+// most (b+1)/2 values (each value takes a byte of its own, a container its
+// closing bracket, and each value inside a container one more before it:
+// '[', ',' or ':'), but a text cut short may be a value a byte: "[[[[".
 func (d *Decoder) Limit(n int) { d.p.maxValues = max(n, 0) }
 
 // Peek skips space and returns the next byte, which tells what comes next

@@ -69,58 +69,72 @@ func TestLimitCountsEveryValue(t *testing.T) {
 		docs = append(docs, genDoc(r, 0))
 	}
 	for _, text := range docs {
-		free, freeErr := Parse([]byte(text))
-		var starts []int
-		if freeErr == nil {
-			starts = valueStarts(text)
+		checkLimit(t, text)
+	}
+}
+
+// FuzzLimit: whatever the text, the bound stops each way of reading at
+// the same value, or none of them.
+func FuzzLimit(f *testing.F) {
+	for _, s := range limitDocs {
+		f.Add(s)
+	}
+	f.Fuzz(checkLimit)
+}
+
+// checkLimit reads text with every bound up to one past its values.
+func checkLimit(t *testing.T, text string) {
+	free, freeErr := Parse([]byte(text))
+	var starts []int
+	if freeErr == nil {
+		starts = valueStarts(text)
+	}
+	n := len(starts)
+	for limit := 1; limit <= max(n+1, 12); limit++ {
+		want := freeErr
+		if freeErr == nil && limit < n {
+			want = &LimitError{Max: limit, Offset: starts[limit]}
 		}
-		n := len(starts)
-		for limit := 1; limit <= max(n+1, 12); limit++ {
-			want := freeErr
-			if freeErr == nil && limit < n {
-				want = &LimitError{Max: limit, Offset: starts[limit]}
+		var d Decoder
+		d.Limit(limit)
+		d.Reset(text)
+		v, err := d.Value(0)
+		if err == nil {
+			err = d.End("the JSON value")
+		}
+		var over *LimitError
+		if errors.As(want, &over) || freeErr == nil {
+			if !sameLimitErr(err, want) {
+				t.Fatalf("%q, Limit(%d) of %d values: Value's error %v, want %v", text, limit, n, err, want)
 			}
-			var d Decoder
-			d.Limit(limit)
-			d.Reset(text)
-			v, err := d.Value(0)
+			if err == nil && !sameBits(v, free) {
+				t.Fatalf("%q, Limit(%d): %s, without the bound %s", text, limit, v, free)
+			}
+		} else if err == nil || (!sameErrText(err, freeErr) && !errors.As(err, &over)) {
+			// Malformed: its error, or the bound met before it.
+			t.Fatalf("%q, Limit(%d): error %v, without the bound %v", text, limit, err, freeErr)
+		}
+		gotErr := err
+		d.Recycle(text)
+		err = stepwise(&d, 0)
+		if err == nil {
+			err = d.End("the JSON value")
+		}
+		if !sameLimitErr(err, gotErr) {
+			t.Fatalf("%q, Limit(%d): step by step %v, whole %v", text, limit, err, gotErr)
+		}
+		for _, general := range []bool{false, true} {
+			p := parser{src: text, general: general, maxValues: limit}
+			p.skipSpace()
+			_, err := p.value(0)
 			if err == nil {
-				err = d.End("the JSON value")
-			}
-			var over *LimitError
-			if errors.As(want, &over) || freeErr == nil {
-				if !sameLimitErr(err, want) {
-					t.Fatalf("%q, Limit(%d) of %d values: Value's error %v, want %v", text, limit, n, err, want)
+				p.skipSpace()
+				if p.pos != len(p.src) {
+					err = p.errorf("unexpected %s after the JSON value", p.describe())
 				}
-				if err == nil && !sameBits(v, free) {
-					t.Fatalf("%q, Limit(%d): %s, without the bound %s", text, limit, v, free)
-				}
-			} else if err == nil || (!sameErrText(err, freeErr) && !errors.As(err, &over)) {
-				// Malformed: its error, or the bound met before it.
-				t.Fatalf("%q, Limit(%d): error %v, without the bound %v", text, limit, err, freeErr)
-			}
-			gotErr := err
-			d.Recycle(text)
-			err = stepwise(&d, 0)
-			if err == nil {
-				err = d.End("the JSON value")
 			}
 			if !sameLimitErr(err, gotErr) {
-				t.Fatalf("%q, Limit(%d): step by step %v, whole %v", text, limit, err, gotErr)
-			}
-			for _, general := range []bool{false, true} {
-				p := parser{src: text, general: general, maxValues: limit}
-				p.skipSpace()
-				_, err := p.value(0)
-				if err == nil {
-					p.skipSpace()
-					if p.pos != len(p.src) {
-						err = p.errorf("unexpected %s after the JSON value", p.describe())
-					}
-				}
-				if !sameLimitErr(err, gotErr) {
-					t.Fatalf("%q, Limit(%d), general %v: %v, Value's %v", text, limit, general, err, gotErr)
-				}
+				t.Fatalf("%q, Limit(%d), general %v: %v, Value's %v", text, limit, general, err, gotErr)
 			}
 		}
 	}

@@ -19,8 +19,8 @@ func valuesSample(id string, zeros int) string {
 // without the bound, in JSON Lines and arrays alike, with 1 and 2 workers
 // and the default; a bound under 1 is a usage error. The generated
 // samples, small, are read by the fast path; the two long ones by the
-// general decoder, which counts (a text of fewer than twice the bound's
-// bytes cannot hold more values than it).
+// general decoder, which counts (a text of no more bytes than the bound
+// cannot hold more values than it).
 func TestEvalMaxSampleValues(t *testing.T) {
 	const bound = 3000
 	lines := synthLines(30, 65)
