@@ -349,6 +349,11 @@ func lineAssignment(s string, i int) (assignment, bool) {
 	if ok && (start == 0 || s[start-1] != '"' && s[start-1] != '\'') && codeValue(s[start:end]) {
 		return assignment{}, false // cookies: make(map[…]struct{}), in a Go literal
 	}
+	if ok && kind == sessionName && strings.ContainsAny(s[start:end], " \t") {
+		// "sessionid: 8f3a… expired": a session's id is one word, the
+		// rest of the line prose about it.
+		return midLineSession(s, name, i)
+	}
 	return assignment{name: name, kind: min(kind, weakName), start: start, end: end, form: formLine}, ok
 }
 

@@ -58,6 +58,7 @@ func TestCommandSecrets(t *testing.T) {
 		{"rows=$(mysql -uroot -p<K> -e 'select 1')", "rows=$(mysql -uroot -p<R> -e 'select 1')"},
 		{"the server replied with sid=<K> and then", "the server replied with sid=<R> and then"},
 		{"its sessionid: <K>. Then", "its sessionid: <R>. Then"},
+		{"sessionid: <K> mid-sentence", "sessionid: <R> mid-sentence"},
 		{"AWS_BEARER_TOKEN_BEDROCK=" + bedrock, "AWS_BEARER_TOKEN_BEDROCK=<R>"},
 		// Percent-encoded runs through JSON's escapes of a URL's bytes.
 		{`sent {"url":"https:\/\/x.example\/cb?next=\u00252Fa\u00253Ftoken\u00253D<K>"} ok`, `sent {"url":"https:\/\/x.example\/cb?next=\u00252Fa\u00253Ftoken\u00253D<R>"} ok`},
@@ -145,7 +146,7 @@ func benignTexts() []string {
 		`{"Version":"2012-10-17","Statement":[{"Sid":"AllowRead","Effect":"Allow","Action":"s3:GetObject"},{"Sid":"Stmt1700000000000123","Effect":"Deny"}]}`,
 		`In the policy, "Sid": "AllowRead" names the statement and "Sid":"Stmt1" another.`,
 		"you need auth for this", "auth failed", "AUTH required", "auth token expired, run login again", "Auth is optional here",
-		"auth: basic", "See Token auth_tokens/42 in the docs",
+		"auth: basic", "See Token auth_tokens/42 in the docs", "session: the one you opened yesterday", "sid: S-1-5-18 is LocalSystem",
 		"GET /v1/chat?sid=3f7c9e0a-2b4d-4e6f-8a1b-9c0d2e4f6a8b&session_id=sess_8Hk2mQ9xZ4pL7vR1",
 		"sid=3f7c9e0a-2b4d-4e6f-8a1b-9c0d2e4f6a8b&sessionId=conv-8Hk2mQ9xZ4pL7vR1xx",
 		"http is a protocol and https is its secure form",
