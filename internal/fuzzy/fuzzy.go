@@ -27,6 +27,16 @@ func levenshteinDistance(a, b []rune) int {
 	if len(b) == 0 {
 		return len(a)
 	}
+	if len(b) > 64 {
+		return levenshteinBits(a, b)
+	}
+	return levenshteinTable(a, b)
+}
+
+// levenshteinTable is the distance of a and b, b the shorter and not
+// empty, computed cell by cell: for short texts, without levenshteinBits's
+// tables.
+func levenshteinTable(a, b []rune) int {
 	var buf [65]int
 	row := buf[:0]
 	if len(b)+1 > len(buf) {

@@ -1,0 +1,76 @@
+package fuzzy
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// levenshteinBits gives the distance the table gives, cell by cell, on
+// 4,000 pairs of texts over alphabets of two, four and 26 letters and of
+// code points past ASCII, of every length up to 300 (one, two, three and
+// five words of bits, the last one full or not), the texts alike or not;
+// and on texts that differ in length by far.
+func TestLevenshteinBitsIsTheTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabets := [][]rune{[]rune("ab"), []rune("acgt"), []rune("abcdefghijklmnopqrstuvwxyz"), []rune("aé€😀\u0000b")}
+	text := func(n int, alpha []rune) []rune {
+		s := make([]rune, n)
+		for i := range s {
+			s[i] = alpha[r.IntN(len(alpha))]
+		}
+		return s
+	}
+	for i := range 4_000 {
+		alpha := alphabets[i%len(alphabets)]
+		m := 1 + r.IntN(300)
+		if i%7 == 0 {
+			m = []int{63, 64, 65, 127, 128, 129, 192, 193}[r.IntN(8)]
+		}
+		b := text(m, alpha)
+		var a []rune
+		switch i % 3 {
+		case 0:
+			a = text(m+r.IntN(300), alpha)
+		case 1:
+			// b edited here and there.
+			a = append([]rune(nil), b...)
+			for range r.IntN(10) {
+				k := r.IntN(len(a) + 1)
+				switch r.IntN(3) {
+				case 0:
+					a = append(a[:k], append([]rune{alpha[r.IntN(len(alpha))]}, a[k:]...)...)
+				case 1:
+					if k < len(a) {
+						a = append(a[:k], a[k+1:]...)
+					}
+				default:
+					if k < len(a) {
+						a[k] = alpha[r.IntN(len(alpha))]
+					}
+				}
+			}
+		default:
+			a = text(m+r.IntN(3), alpha)
+		}
+		if len(a) < len(b) {
+			a, b = b, a
+		}
+		if got, want := levenshteinBits(a, b), levenshteinTable(a, b); got != want {
+			t.Fatalf("levenshtein(%q, %q): bit-vector %d, table %d", string(a), string(b), got, want)
+		}
+	}
+}
+
+// BenchmarkLevenshteinLong compares two texts of 20,000 code points that
+// share no prefix or suffix.
+func BenchmarkLevenshteinLong(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	x, y := make([]rune, 20_000), make([]rune, 20_000)
+	for i := range x {
+		x[i], y[i] = rune('0'+r.IntN(10)), rune('0'+r.IntN(10))
+	}
+	x[0], y[0], x[len(x)-1], y[len(y)-1] = 'a', 'b', 'a', 'b'
+	for b.Loop() {
+		levenshteinDistance(x, y)
+	}
+}
