@@ -6,6 +6,7 @@ require (
 	github.com/agentcheck/agentcheck v0.1.0
 	github.com/anthropics/anthropic-sdk-go v1.84.0
 	github.com/google/go-cmp v0.7.0
+	go.uber.org/goleak v1.3.0
 )
 
 require (

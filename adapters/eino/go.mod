@@ -6,6 +6,7 @@ require (
 	github.com/agentcheck/agentcheck v0.1.0
 	github.com/cloudwego/eino v0.7.36
 	github.com/google/go-cmp v0.7.0
+	go.uber.org/goleak v1.3.0
 )
 
 // eino v0.7.36 requires sonic v1.14.1, which does not build with Go 1.26.

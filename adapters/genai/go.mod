@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/agentcheck/agentcheck v0.1.0
 	github.com/google/go-cmp v0.7.0
+	go.uber.org/goleak v1.3.0
 	google.golang.org/genai v1.77.0
 )
 

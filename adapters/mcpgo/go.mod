@@ -6,6 +6,7 @@ require (
 	github.com/agentcheck/agentcheck v0.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/mark3labs/mcp-go v1.2.1
+	go.uber.org/goleak v1.3.0
 )
 
 require (

@@ -6,6 +6,7 @@ require (
 	github.com/agentcheck/agentcheck v0.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	go.uber.org/goleak v1.3.0
 )
 
 require (
