@@ -2,6 +2,7 @@ package fuzzy
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -72,5 +73,30 @@ func BenchmarkLevenshteinLong(b *testing.B) {
 	x[0], y[0], x[len(x)-1], y[len(y)-1] = 'a', 'b', 'a', 'b'
 	for b.Loop() {
 		levenshteinDistance(x, y)
+	}
+}
+
+// matchQueued flags the characters matchScanned flags, and as many, on
+// 4,000 pairs of texts of every length up to 400 over the same alphabets,
+// with windows from none to wider than the texts.
+func TestJaroMatchQueuedIsScanned(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	alphabets := [][]rune{[]rune("ab"), []rune("acgt"), []rune("abcdefghijklmnopqrstuvwxyz"), []rune("aé€😀\u0000b")}
+	for i := range 4_000 {
+		alpha := alphabets[i%len(alphabets)]
+		p, q := make([]rune, r.IntN(400)), make([]rune, r.IntN(400))
+		for k := range p {
+			p[k] = alpha[r.IntN(len(alpha))]
+		}
+		for k := range q {
+			q[k] = alpha[r.IntN(len(alpha))]
+		}
+		bound := r.IntN(max(len(p), len(q))/2 + 2)
+		pf, qf := make([]bool, len(p)), make([]bool, len(q))
+		pg, qg := make([]bool, len(p)), make([]bool, len(q))
+		n, m := matchScanned(p, q, bound, pf, qf), matchQueued(p, q, bound, pg, qg)
+		if n != m || !slices.Equal(pf, pg) || !slices.Equal(qf, qg) {
+			t.Fatalf("%q, %q, window %d: queued matched %d, scanned %d", string(p), string(q), bound, m, n)
+		}
 	}
 }

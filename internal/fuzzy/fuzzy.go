@@ -108,16 +108,11 @@ func JaroSimilarity(p, t []rune) float64 {
 	} else {
 		pFlag, tFlag = pf[:len(p)], tf[:len(t)]
 	}
-	common := 0
-	for j := range t {
-		lo, hi := max(0, j-bound), min(len(p), j+bound+1)
-		for i := lo; i < hi; i++ {
-			if !pFlag[i] && p[i] == t[j] {
-				pFlag[i], tFlag[j] = true, true
-				common++
-				break
-			}
-		}
+	var common int
+	if bound > 32 {
+		common = matchQueued(p, t, bound, pFlag, tFlag)
+	} else {
+		common = matchScanned(p, t, bound, pFlag, tFlag)
 	}
 	if common == 0 {
 		return 0
