@@ -409,7 +409,13 @@ func bulkString(s string, at int, nl string) (start, end int, ok bool) {
 func sqlPasswords(s string) []assignment {
 	var out []assignment
 	for _, kw := range []string{"IDENTIFIED", "identified"} {
-		for _, i := range eachIndex(s, kw) {
+		var at []int
+		if kw == "IDENTIFIED" {
+			at = eachIndex(s, kw)
+		} else {
+			at = lowerIdentified(s)
+		}
+		for _, i := range at {
 			if i > 0 && nameByte(s[i-1]) {
 				continue
 			}
@@ -459,6 +465,28 @@ func sqlPasswords(s string) []assignment {
 		}
 	}
 	return out
+}
+
+// lowerIdentified are where "identified" stands before "by '…'" in s,
+// found from the quote: a search for a word of lower-case letters stops at
+// each of its first letter, which prose is full of, where a ' is rare.
+func lowerIdentified(s string) []int {
+	var out []int
+	for at := 0; ; {
+		q := strings.IndexByte(s[at:], '\'')
+		if q < 0 {
+			return out
+		}
+		q += at
+		at = q + 1
+		if q < 3 || s[q-3:q] != "by " {
+			continue
+		}
+		w := s[max(0, q-80):q]
+		if i := strings.LastIndex(w, "identified"); i >= 0 {
+			out = append(out, q-len(w)+i)
+		}
+	}
 }
 
 // sqlStatement: the line that ends before "identified", written in lower

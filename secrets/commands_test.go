@@ -60,6 +60,10 @@ func TestCommandSecrets(t *testing.T) {
 		{"its sessionid: <K>. Then", "its sessionid: <R>. Then"},
 		{"sessionid: <K> mid-sentence", "sessionid: <R> mid-sentence"},
 		{"AWS_BEARER_TOKEN_BEDROCK=" + bedrock, "AWS_BEARER_TOKEN_BEDROCK=<R>"},
+		// Short base64 of a text holding a secret (password=hunter2-Xy9,
+		// api_key=…): under the 40 characters a base64 file is read from.
+		{"the server echoed cGFzc3dvcmQ9aHVudGVyMi1YeTk= back", "the server echoed <R> back"},
+		{`{"q":"YXBpX2tleT05ZksybVE4eFo0cEw3dg=="}`, `{"q":"<R>"}`},
 		// Percent-encoded runs through JSON's escapes of a URL's bytes.
 		{`sent {"url":"https:\/\/x.example\/cb?next=\u00252Fa\u00253Ftoken\u00253D<K>"} ok`, `sent {"url":"https:\/\/x.example\/cb?next=\u00252Fa\u00253Ftoken\u00253D<R>"} ok`},
 		{`?state=1\u0026token%3D<K>`, `?state=1\u0026token%3D<R>`},
@@ -146,6 +150,7 @@ func benignTexts() []string {
 		`{"Version":"2012-10-17","Statement":[{"Sid":"AllowRead","Effect":"Allow","Action":"s3:GetObject"},{"Sid":"Stmt1700000000000123","Effect":"Deny"}]}`,
 		`In the policy, "Sid": "AllowRead" names the statement and "Sid":"Stmt1" another.`,
 		"you need auth for this", "auth failed", "AUTH required", "auth token expired, run login again", "Auth is optional here",
+		"ids: dGhlIHF1aWNrIGJyb3du YWJjZGVmZ2hpams= ChatCompletionMessageToolCall abcdEFGHijklMNOP 3q2+7w8AbCdEfGhIjKlMnOpQ==",
 		"auth: basic", "See Token auth_tokens/42 in the docs", "session: the one you opened yesterday", "sid: S-1-5-18 is LocalSystem",
 		"GET /v1/chat?sid=3f7c9e0a-2b4d-4e6f-8a1b-9c0d2e4f6a8b&session_id=sess_8Hk2mQ9xZ4pL7vR1",
 		"sid=3f7c9e0a-2b4d-4e6f-8a1b-9c0d2e4f6a8b&sessionId=conv-8Hk2mQ9xZ4pL7vR1xx",
@@ -252,6 +257,8 @@ func commandLeaks() []leak {
 		{"sessionid mid-sentence", k, "sessionid: ", inContent("its sessionid: " + k + ". Then")},
 		{"a percent run through JSON escapes", k, "token=", inContent(`sent {"url":"https:\/\/x.example\/cb?next=\u00252Fa\u00253Ftoken\u00253D` + k + `"} ok`)},
 		{"a Gmail body in base64url", gmailData(k), "(in base64url)", inResponse("application/json", gmailBody(gmailText(k)))},
+		{"short base64 of a password", base64.StdEncoding.EncodeToString([]byte("password=" + k[:13])), "(in base64)",
+			inResponse("text/plain", "the server echoed "+base64.StdEncoding.EncodeToString([]byte("password="+k[:13]))+" back")},
 		{"Bedrock key without ABSK", bedrock, "Amazon Bedrock API key", inContent("AWS_BEARER_TOKEN_BEDROCK=" + bedrock)},
 	}
 }

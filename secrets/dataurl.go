@@ -5,6 +5,7 @@ import (
 	"mime"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -186,4 +187,56 @@ func base64URLByte(c byte) bool {
 // isText: b is UTF-8 without control bytes but line breaks and tabs.
 func isText(b []byte) bool {
 	return utf8.Valid(b) && !slices.ContainsFunc(b, func(c byte) bool { return c < ' ' && c != '\n' && c != '\r' && c != '\t' || c == 0x7f })
+}
+
+// minShortBase64 is the shortest run of base64 that base64ShortTexts
+// reads: 12 bytes of text (password=abc).
+const minShortBase64 = 16
+
+// base64ShortTexts finds runs of standard base64 shorter than
+// minBase64Text that encode text holding a secret (password=… and the
+// like, echoed in base64), the run being the span. Short runs are mostly
+// identifiers, hashes and keys, so that a run is read only when it is
+// written as base64 of text is, whole and padded: a token of its own
+// (after a blank, a quote, "=", ":", "(" or ",", before a blank, a quote
+// or punctuation), a multiple of four characters ending in "=" or "==",
+// upper- and lower-case letters in it; and decoded, it must be text. The
+// runs are found from their padding, each "=" read back at most
+// minBase64Text characters.
+func (x *Redactor) base64ShortTexts(s string) []span {
+	var out []span
+	for at := 0; ; {
+		i := strings.IndexByte(s[at:], '=')
+		if i < 0 {
+			return out
+		}
+		i += at
+		at = i + 1
+		if i == 0 || !base64Byte(s[i-1]) || s[i-1] == '=' {
+			continue
+		}
+		end := i + 1
+		if end < len(s) && s[end] == '=' {
+			end++
+		}
+		at = end
+		start := i
+		for start > 0 && i-start <= minBase64Text && base64Byte(s[start-1]) && s[start-1] != '=' {
+			start--
+		}
+		run := s[start:end]
+		if len(run) < minShortBase64 || len(run) >= minBase64Text || len(run)%4 != 0 ||
+			start > 0 && strings.IndexByte(" \t\n\"'=:(,>", s[start-1]) < 0 ||
+			end < len(s) && strings.IndexByte(" \t\r\n\"'.,;:)}]<\\", s[end]) < 0 ||
+			!strings.ContainsFunc(run, unicode.IsUpper) || !strings.ContainsFunc(run, unicode.IsLower) {
+			continue
+		}
+		b, err := base64.StdEncoding.DecodeString(run)
+		if err != nil || !isText(b) {
+			continue
+		}
+		if inner := x.spans(string(b)); len(inner) > 0 {
+			out = append(out, span{start, end, inner[0].what + " (in base64)", "", start})
+		}
+	}
 }

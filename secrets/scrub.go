@@ -129,6 +129,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 	// finding.
 	out = append(out, x.base64Texts(s)...)
 	out = append(out, x.base64URLTexts(s)...)
+	out = append(out, x.base64ShortTexts(s)...)
 	return out, keyed
 }
 

@@ -101,8 +101,10 @@ func shellAssignments(s string) []assignment {
 // each looked for by one search and then told by the bytes around it
 // (shellTrigger): " -" for -p, -a, -u and --pass, "stdin" for
 // --password-stdin and --stdin, "auth" and "AUTH" as words (AUTH …,
-// --auth), "http" for http and https, "xh" for xh and xhs as commands.
-var shellTriggers = [...]string{" -", "stdin", "AUTH", "auth", "http", "xh"}
+// --auth; auth looked for as "uth", whose first byte prose has far less
+// often than an a, which strings.Index would stop at), "http" for http and
+// https, "xh" for xh and xhs as commands.
+var shellTriggers = [...]string{" -", "stdin", "AUTH", "uth", "http", "xh"}
 
 // shellTrigger is where shellTriggers[k] next stands as a trigger, at or
 // after from; -1 when it does not.
@@ -116,6 +118,12 @@ func shellTrigger(s string, k, from int) int {
 		i += from
 		from = i + 1
 		e := i + len(w)
+		if w == "uth" {
+			if i == 0 || s[i-1] != 'a' {
+				continue
+			}
+			i-- // auth
+		}
 		var after byte
 		if e < len(s) {
 			after = s[e]
@@ -128,7 +136,7 @@ func shellTrigger(s string, k, from int) int {
 			}
 		case "stdin":
 			return i
-		case "AUTH", "auth":
+		case "AUTH", "uth":
 			if word && (after == ' ' || after == '\t' || after == '=') {
 				return i
 			}
