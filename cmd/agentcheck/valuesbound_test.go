@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -69,5 +72,33 @@ func TestEvalMaxSampleValues(t *testing.T) {
 		if _, stderr, code := runAgentcheck(t, "", "eval", "--max-sample-values", v); code != exitUsage || !strings.Contains(stderr, "--max-sample-values must be at least 1, got "+v) {
 			t.Errorf("--max-sample-values %s: exit %d, %q", v, code, stderr)
 		}
+	}
+}
+
+// BenchmarkEvalValues is eval of one sample whose call's arguments hold a
+// list of zeros, 4 MB of 2,000,000 of them (a line ragas loads), with the
+// default --max-sample-values (over: its error) and with a bound it is
+// under (scored); and 2 MB just under the default, scored.
+func BenchmarkEvalValues(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		zeros int
+		flags []string
+	}{
+		{"4MB-over-default", 2_000_000, nil},
+		{"4MB-bound-raised", 2_000_000, []string{"--max-sample-values", "3000000"}},
+		{"2MB-under-default", defaultMaxValues - 20, nil},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			file := filepath.Join(b.TempDir(), "big.jsonl")
+			if err := os.WriteFile(file, []byte(valuesSample("big", bc.zeros)+"\n"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			args := append([]string{"eval", "--workers", "1", "--metrics", "tool_call_accuracy", "--format", "jsonl", file}, bc.flags...)
+			b.ReportAllocs()
+			for b.Loop() {
+				run(args, strings.NewReader(""), io.Discard, io.Discard)
+			}
+		})
 	}
 }
