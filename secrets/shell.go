@@ -99,12 +99,14 @@ func shellAssignments(s string) []assignment {
 
 // shellTriggers are the words without which no command rule applies,
 // each looked for by one search and then told by the bytes around it
-// (shellTrigger): " -" for -p, -a, -u and --pass, "stdin" for
-// --password-stdin and --stdin, "auth" and "AUTH" as words (AUTH …,
+// (shellTrigger): "-" for -p, -a, -u and --pass after a blank, and for
+// --password-stdin and --stdin ("-" is rarer than the blank or the s
+// these start with, at each of which strings.Index would stop), "auth"
+// and "AUTH" as words (AUTH …,
 // --auth; auth looked for as "uth", whose first byte prose has far less
 // often than an a, which strings.Index would stop at), "http" for http and
 // https, "xh" for xh and xhs as commands.
-var shellTriggers = [...]string{" -", "stdin", "AUTH", "uth", "http", "xh"}
+var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh"}
 
 // shellTrigger is where shellTriggers[k] next stands as a trigger, at or
 // after from; -1 when it does not.
@@ -130,12 +132,13 @@ func shellTrigger(s string, k, from int) int {
 		}
 		word := i == 0 || !isWordByte(s[i-1])
 		switch w {
-		case " -":
-			if after == 'p' || after == 'a' || after == 'u' || strings.HasPrefix(s[e:], "-pass") {
+		case "-":
+			switch {
+			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || strings.HasPrefix(s[e:], "-pass")):
+				return i - 1
+			case strings.HasPrefix(s[e:], "stdin"):
 				return i
 			}
-		case "stdin":
-			return i
 		case "AUTH", "uth":
 			if word && (after == ' ' || after == '\t' || after == '=') {
 				return i
