@@ -331,14 +331,16 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		p-- // "> X-Auth-Token: …", a header curl -v shows sent ("<" received)
 	}
 	name := s[j:i]
-	kind := fieldKind(name)
-	if kind == notSecret {
-		return assignment{}, false
-	}
 	if !(lineStart(s, p) || s[p-1] == '"' || s[p-1] == '\'') {
-		if kind == sessionName && blank(s[j-1]) {
+		// Mid-line, only a session's id, its name told by one of its words
+		// before the names' reading, which prose's "Note: " would cost.
+		if blank(s[j-1]) && (hasFold(name, "sid") || hasFold(name, "sess")) && fieldKind(name) == sessionName {
 			return midLineSession(s, name, i)
 		}
+		return assignment{}, false
+	}
+	kind := fieldKind(name)
+	if kind == notSecret {
 		return assignment{}, false
 	}
 	stops := `\"` // the end of a JSON string, or of a quoted header
@@ -355,6 +357,16 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		return midLineSession(s, name, i)
 	}
 	return assignment{name: name, kind: min(kind, weakName), start: start, end: end, form: formLine}, ok
+}
+
+// hasFold: name holds w, lower-case ASCII letters, in any case.
+func hasFold(name, w string) bool {
+	for k := 0; k+len(w) <= len(name); k++ {
+		if strings.EqualFold(name[k:k+len(w)], w) {
+			return true
+		}
+	}
+	return false
 }
 
 // midLineSession reads a session's id labelled in a sentence ("… its

@@ -94,7 +94,12 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			what = a.name + " " + mask(v)
 		}
 		from := a.start
-		if n := strings.LastIndex(s[:a.start], a.name); n >= 0 {
+		if a.form == formWord {
+			// A command's or a statement's word, which the text may not
+			// hold as the name says it ("piped to --password-stdin", "RESP
+			// AUTH"): a search back for it would read the whole text
+			// before the value, for each value.
+		} else if n := strings.LastIndex(s[:a.start], a.name); n >= 0 {
 			from = n
 		}
 		out = append(out, span{a.start, a.end, what, "", from})
