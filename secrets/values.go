@@ -1,0 +1,412 @@
+package secrets
+
+import (
+	"encoding/base64"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file says, of a value with a credential's name, whether it looks
+// like one: a password or a token rather than an enum word, an
+// algorithm's name, a placeholder, a path or a documented example.
+
+// authSchemes precede a credential in a header value; they are kept when
+// masking and are no secret on their own.
+var authSchemes = []string{"bearer", "basic", "token", "digest", "apikey", "key", "bot", "sharedaccesssignature", "ssws"}
+
+// isRedacted: nothing of v is left once the placeholders ("[REDACTED]",
+// "[REDACTED-2]", their URL-encoded forms) and an authorization scheme are
+// taken away.
+func isRedacted(v string) bool {
+	v = stripRedacted(v)
+	f := strings.Fields(v)
+	return len(f) == 0 || len(f) == 1 && slices.Contains(authSchemes, strings.ToLower(f[0]))
+}
+
+// stripRedacted removes the placeholders a Redactor writes from v.
+func stripRedacted(v string) string {
+	if !strings.Contains(v, "REDACTED") && !strings.Contains(v, "redacted") {
+		return v
+	}
+	var b strings.Builder
+	for len(v) > 0 {
+		n := placeholderAt(v)
+		if n > 0 {
+			v = v[n:]
+			continue
+		}
+		b.WriteByte(v[0])
+		v = v[1:]
+	}
+	return b.String()
+}
+
+// placeholderAt is the length of the placeholder that v starts with, 0
+// for none: "[REDACTED]", "[REDACTED-12]", URL-encoded ("%5BREDACTED%5D")
+// or in lower case.
+func placeholderAt(v string) int {
+	var open, close string
+	switch {
+	case strings.HasPrefix(v, "["):
+		open, close = "[", "]"
+	case len(v) >= 3 && strings.EqualFold(v[:3], "%5B"):
+		open, close = v[:3], "%5D"
+	default:
+		return 0
+	}
+	rest := v[len(open):]
+	if len(rest) < 8 || !strings.EqualFold(rest[:8], "REDACTED") {
+		return 0
+	}
+	n := len(open) + 8
+	rest = rest[8:]
+	if strings.HasPrefix(rest, "-") {
+		d := 1
+		for d < len(rest) && rest[d] >= '0' && rest[d] <= '9' {
+			d++
+		}
+		if d == 1 {
+			return 0
+		}
+		n += d
+		rest = rest[d:]
+	}
+	if len(rest) < len(close) || !strings.EqualFold(rest[:len(close)], close) {
+		return 0
+	}
+	return n + len(close)
+}
+
+// placeholder values stand for a secret without being one: empty, null,
+// booleans, numbers, "$OPENAI_API_KEY", "<your key>", "***", "[REDACTED]".
+func placeholder(v string) bool {
+	switch strings.ToLower(v) {
+	case "", "null", "none", "nil", "true", "false", "undefined", "string", "redacted":
+		return true
+	}
+	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{{") || strings.HasPrefix(v, "%(") || isRedacted(v) {
+		return true
+	}
+	if strings.Trim(v, "*xX.•#-_ ") == "" || !strings.ContainsFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return true // masked, or punctuation: `?api_key=", "` read across a string's end
+	}
+	if strings.ContainsAny(v, "${%") && templateRef.get().MatchString(v) { // each of its forms starts with one
+		return true // a template: $VERSION, ${TOKEN}, f"{msg_id}.{ts}", %(key)s
+	}
+	// A key's prefix then an ellipsis, as documentation elides one:
+	// sk-..., ghp_…
+	if head := strings.TrimSuffix(strings.TrimSuffix(v, "..."), "…"); len(head) < len(v) && len(head) <= 12 {
+		return true
+	}
+	if validationRules(v) {
+		return true
+	}
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		return true // a number: a count, a code, an id
+	}
+	if len(v) >= 10 && v[4] == '-' && timestamp.get().MatchString(v) { // it starts with YYYY-
+		return true // a date or a time, as a number is
+	}
+	// An environment variable's name: OPENAI_API_KEY.
+	return strings.IndexFunc(v, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) < 0 &&
+		strings.ContainsRune(v, '_')
+}
+
+// templateRef is a reference that a template or a shell fills in.
+var templateRef = lazy(`\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]{2,}|\{[A-Za-z_][A-Za-z0-9_.]*\}|%\([A-Za-z_][A-Za-z0-9_]*\)[sd]`)
+
+// timestamp is an ISO 8601 date, possibly with its time.
+var timestamp = lazy(`^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?$`)
+
+// yesNoWords answer a question or pick a mode: "has_password": "yes",
+// "credentials": "include", "authorization": "approved".
+var yesNoWords = []string{
+	"yes", "no", "y", "n", "on", "off", "true", "false", "enabled", "disabled", "enable", "disable", "required",
+	"optional", "none", "include", "omit", "same-origin", "auto", "default", "manual", "unset", "set", "empty",
+	"hidden", "masked", "present", "missing", "valid", "invalid", "approved", "denied", "granted", "pending",
+	"revoked", "expired", "active", "inactive", "ok", "n/a", "na", "unknown", "always", "never", "inherit",
+}
+
+func yesNo(v string) bool { return slices.Contains(yesNoWords, strings.ToLower(strings.TrimSpace(v))) }
+
+// algorithmPart is one part of an algorithm's name: HMAC-SHA256, RS256,
+// AES-256-GCM, Ed25519, argon2id.
+var algorithmPart = lazy(`(?i)^(?:hmac|sha[0-9]*|md[0-9]|hs[0-9]+|rs[0-9]+|es[0-9]+k?|ps[0-9]+|rsa|ecdsa|eddsa|ed[0-9]+|x[0-9]+|aes|gcm|cbc|ctr|ecb|oaep|pss|pkcs[0-9]*|v[0-9]+|blake[0-9]*[bs]?|crc[0-9]*|argon[0-9]*(?:i|d|id)?|bcrypt|scrypt|pbkdf[0-9]*|p[0-9]{3}|secp[0-9]+[kr][0-9]|chacha[0-9]*|poly[0-9]+|xchacha[0-9]*|sig|dsa|none|[0-9]+)$`)
+
+// algorithmName: v names an algorithm (X-Signature-Algorithm: HMAC-SHA256).
+func algorithmName(v string) bool {
+	if len(v) > 40 || v == "" {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == '/' || r == '+' }) {
+		if !algorithmPart.get().MatchString(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// exampleWords mark the example keys of documentation and the
+// placeholders of templates: AWS's AKIAIOSFODNN7EXAMPLE and
+// wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY, "your-api-key-here".
+var exampleWords = []string{"example", "your", "placeholder", "changeme", "dummy", "xxxxxxxx", "insert", "replace"}
+
+// documentedExample: v, one token, is an example key, not a credential.
+func documentedExample(v string) bool {
+	if strings.ContainsAny(v, " \t\n@") || strings.Contains(v, "://") {
+		return false
+	}
+	lower := strings.ToLower(v)
+	for _, w := range exampleWords {
+		for at := 0; ; {
+			i := strings.Index(lower[at:], w)
+			if i < 0 {
+				break
+			}
+			at += i
+			// Written as a word is, in one case or capitalized: a
+			// generated key holds "yOUR" or "DuMMy" by chance (about once
+			// in ten thousand keys), "your", "YOUR" or "Your" hardly ever.
+			if seen := v[at : at+len(w)]; seen == w || seen == strings.ToUpper(w) || seen == strings.ToUpper(w[:1])+w[1:] {
+				return true
+			}
+			at++
+		}
+	}
+	return false
+}
+
+// wordy: v is words (letters only, at most 24 of them in a single token),
+// as an enum, a status or an answer is, not a generated credential.
+func wordy(v string) bool {
+	if v == "" || strings.ContainsFunc(v, unicode.IsDigit) {
+		return false
+	}
+	longest := 0
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("-_.,;:!?'\"()/", r)
+	}) {
+		if strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			return false
+		}
+		longest = max(longest, len(w))
+	}
+	return longest <= 24
+}
+
+// prose: v is text of several words (not "Bearer <token>").
+func prose(v string) bool {
+	f := strings.Fields(v)
+	if len(f) < 2 || len(f) == 2 && slices.Contains(authSchemes, strings.ToLower(f[0])) {
+		return false
+	}
+	return len(f) >= 3 || wordy(f[0]) || wordy(f[1])
+}
+
+// random: a token mixes letters and digits, as generated keys do.
+func random(s string) bool {
+	return strings.ContainsFunc(s, unicode.IsDigit) && strings.ContainsFunc(s, unicode.IsLetter)
+}
+
+// credentialShaped: v, the value of a name that may or may not hold a
+// credential (secret, token, authorization), looks like one: not a
+// placeholder, a yes/no word, an algorithm's name, a documented example,
+// words or prose; at least six characters.
+func credentialShaped(v string) bool {
+	v = strings.TrimSpace(v)
+	if f := strings.Fields(v); len(f) == 2 && slices.Contains(authSchemes, strings.ToLower(f[0])) {
+		v = f[1]
+	}
+	return len(v) >= 6 && !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !wordy(v) && !prose(v) && notPath(v)
+}
+
+// secretValueOf says whether v, the value of a name of kind k, is a
+// credential.
+func secretValueOf(k nameKind, v string) bool {
+	switch k {
+	case passwordName:
+		return !placeholder(v) && !yesNo(v)
+	case strongName:
+		// A key or a token has no blanks: "your api key" and "the token
+		// from the login call" describe one (prose), "Bearer …" is none;
+		// nor is it one ordinary word ("Show", "refresh").
+		return !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !prose(v) && !ordinaryWord(v)
+	case weakName:
+		return credentialShaped(v)
+	case sessionName:
+		return sessionValue(v)
+	case tokenWord:
+		return len(strings.TrimSpace(v)) >= 16 && random(v) && credentialShaped(v)
+	case phraseName:
+		return seedPhrase(v)
+	case cookieName:
+		return cookieValue(v)
+	}
+	return false
+}
+
+// credentialLike is a value in a header guessed from its name that looks
+// generated: long enough, one token, letters and digits mixed or long.
+// X-Clerk-Auth-Status: signed-out is no credential.
+func credentialLike(v string) bool {
+	v = strings.TrimSpace(v)
+	if f := strings.Fields(v); len(f) == 2 && slices.Contains(authSchemes, strings.ToLower(f[0])) {
+		v = f[1]
+	}
+	if len(v) < 8 || strings.ContainsAny(v, " \t") || placeholder(v) || isRedacted(v) || documentedExample(v) || algorithmName(v) {
+		return false
+	}
+	return random(v) || len(v) >= 24
+}
+
+// mask shows the start of a secret: four characters, fewer for a short one,
+// so that at most a third of it is ever printed. An authorization scheme
+// ("Bearer") stays whole.
+func mask(v string) string {
+	v = strings.TrimSpace(v)
+	if f := strings.Fields(v); len(f) > 1 && slices.Contains(authSchemes, strings.ToLower(f[0])) {
+		return strconv.Quote(f[0] + " " + maskStart(strings.TrimSpace(v[len(f[0]):])))
+	}
+	return strconv.Quote(maskStart(v))
+}
+
+func maskStart(v string) string {
+	keep := 4
+	if n := utf8.RuneCountInString(v); n < 12 {
+		keep = n / 3
+	}
+	for i := range v {
+		if keep == 0 {
+			return v[:i] + "…"
+		}
+		keep--
+	}
+	return v + "…"
+}
+
+// base64PrivateKey: s, base64 starting with "-----BEGIN" encoded, decodes
+// to a private key's armour (not a certificate's).
+func base64PrivateKey(s string) bool {
+	head := s[:min(len(s), 64)]
+	head = head[:len(head)/4*4]
+	d, err := base64.StdEncoding.DecodeString(head)
+	return err == nil && strings.Contains(string(d), "PRIVATE KEY")
+}
+
+// validationRule is one rule of a validation list: a word, possibly with
+// arguments after ":" (Laravel's required|string|min:8, max:64).
+var validationRule = lazy(`^[a-z][a-z_]*(?::[A-Za-z0-9_.,-]*)?$`)
+
+// validationRules: v is a list of validation rules joined by "|"
+// ('password' => 'required|string|min:8|confirmed'), which describes a
+// credential's field and holds none.
+func validationRules(v string) bool {
+	if !strings.Contains(v, "|") {
+		return false
+	}
+	for _, r := range strings.Split(v, "|") {
+		if !validationRule.get().MatchString(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// ordinaryWord: v is one short word as prose writes it (lower case,
+// capitalized or in capitals, up to ten letters: "Show", "refresh", "OK"),
+// not the letters of a generated token, which change case within and run
+// longer.
+func ordinaryWord(v string) bool {
+	if v == "" || len(v) > 10 || strings.ContainsFunc(v, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return false
+	}
+	_, size := utf8.DecodeRuneInString(v)
+	return !strings.ContainsFunc(v[size:], unicode.IsUpper) || !strings.ContainsFunc(v, unicode.IsLower)
+}
+
+// seedPhrase: v is a wallet's seed (BIP 39): 12, 15, 18, 21 or 24 words
+// of three to eight lower-case letters.
+func seedPhrase(v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 12 || len(words) > 24 || len(words)%3 != 0 {
+		return false
+	}
+	for _, w := range words {
+		if len(w) < 3 || len(w) > 8 || strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) {
+			return false
+		}
+	}
+	return true
+}
+
+// cookieAttributeNames are the attributes of a Set-Cookie line, no
+// cookies.
+var cookieAttributeNames = []string{"path", "domain", "expires", "max-age", "samesite", "priority", "version", "comment"}
+
+// cookieValue: v, a cookie's value or a cookie line's (`a=1; sid=…`,
+// `sid=…; Path=/; HttpOnly`), holds a cookie whose value looks like a
+// credential, and is then one read whole (no prose, whatever its blanks):
+// theme=dark; Path=/api/v1 is none.
+func cookieValue(v string) bool {
+	if !strings.Contains(v, "=") {
+		return credentialShaped(v)
+	}
+	for c := range strings.SplitSeq(v, ";") {
+		name, val, ok := strings.Cut(c, "=")
+		if ok && !slices.Contains(cookieAttributeNames, strings.ToLower(strings.TrimSpace(name))) && credentialShaped(val) {
+			return true
+		}
+	}
+	return false
+}
+
+// notAlgorithm: v is no algorithm's name (AWS4-HMAC-SHA256 starts an
+// Authorization header's value as a scheme does).
+func notAlgorithm(v string) bool {
+	return !algorithmName(v) && !strings.Contains(strings.ToUpper(v), "HMAC-SHA")
+}
+
+// notPath: v, the word after an authorization scheme, is no resource
+// path: lower-case segments joined by "/", the first a word ("Token
+// auth_tokens/42" in prose about a REST API, api/v1/tokens). A token in
+// base64 has upper-case letters, and never both "/" and "_".
+func notPath(v string) bool {
+	i := strings.IndexByte(v, '/')
+	if i < 2 || strings.ContainsFunc(v[:i], func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '_' || r == '-') }) {
+		return true
+	}
+	return !strings.Contains(v, "_") && strings.ContainsFunc(v, func(r rune) bool { return r >= 'A' && r <= 'Z' })
+}
+
+// tokenByte is a byte of base64url, as tokens are written.
+func tokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// typedID is an id that says what it identifies: a lower-case word of
+// three to twelve letters and "_" or "-" (sess_…, conv-…, chatcmpl-…), or
+// Twilio's two capitals and 32 hex digits (SM…, CA…). A generated token of
+// base64url starts so by chance about once in 300.
+var typedID = lazy(`^(?:[a-z]{3,12}[_-][A-Za-z0-9_-]{8,}|[A-Z]{2}[0-9a-f]{32})$`)
+
+// uuid is a UUID in its usual spelling.
+var uuid = lazy(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
+
+// sessionValue: v, a session's id, is its credential: generated by a
+// server (16 characters or more, one token, letters and digits mixed,
+// credentialShaped), not an ordinary id that a client made or an API
+// names things by (a UUID, a typed id, a Windows SID, an AWS policy
+// statement id).
+func sessionValue(v string) bool {
+	v = strings.TrimSpace(v)
+	return len(v) >= 16 && random(v) && !strings.ContainsAny(v, " \t") && !uuid.get().MatchString(v) &&
+		!typedID.get().MatchString(v) && !securityID.get().MatchString(v) && credentialShaped(v)
+}
+
+// securityID is what else "SID" names: a Windows security identifier
+// (S-1-5-21-…) or an AWS policy statement's id (Stmt1700000000000, as the
+// console writes one).
+var securityID = lazy(`^(?:S-1-[0-9]+(?:-[0-9]+)+|Stmt[0-9]+)$`)
