@@ -16,38 +16,10 @@ func levenshteinBits(a, b []rune) int {
 	words := (m + 63) / 64
 	// peq[k*words+w] has bit i set where b[64*w+i] is the k-th distinct
 	// code point of b; a code point b lacks matches nothing.
-	var ascii [128]int32
-	for i := range ascii {
-		ascii[i] = -1
-	}
-	var other map[rune]int32
-	index := func(r rune) int32 {
-		if r >= 0 && r < 128 {
-			return ascii[r]
-		}
-		if k, ok := other[r]; ok {
-			return k
-		}
-		return -1
-	}
-	distinct := int32(0)
-	for _, r := range b {
-		if index(r) >= 0 {
-			continue
-		}
-		if r >= 0 && r < 128 {
-			ascii[r] = distinct
-		} else {
-			if other == nil {
-				other = make(map[rune]int32)
-			}
-			other[r] = distinct
-		}
-		distinct++
-	}
-	peq := make([]uint64, int(distinct)*words)
+	ab := newAlphabet(b)
+	peq := make([]uint64, int(ab.n)*words)
 	for i, r := range b {
-		peq[int(index(r))*words+i/64] |= 1 << (i % 64)
+		peq[int(ab.index(r))*words+i/64] |= 1 << (i % 64)
 	}
 	none := make([]uint64, words)
 	pv, mv := make([]uint64, words), make([]uint64, words)
@@ -58,7 +30,7 @@ func levenshteinBits(a, b []rune) int {
 	score := m
 	for _, r := range a {
 		eqs := none
-		if k := index(r); k >= 0 {
+		if k := ab.index(r); k >= 0 {
 			eqs = peq[int(k)*words : int(k+1)*words]
 		}
 		hin := 1 // the top row grows by one a column

@@ -29,36 +29,10 @@ func matchScanned(p, t []rune, bound int, pFlag, tFlag []bool) int {
 // matchScanned finds.
 func matchQueued(p, t []rune, bound int, pFlag, tFlag []bool) int {
 	// Number p's code points; code points p lacks match nothing.
-	var ascii [128]int32
-	for i := range ascii {
-		ascii[i] = -1
-	}
-	var other map[rune]int32
-	index := func(r rune) int32 {
-		if r >= 0 && r < 128 {
-			return ascii[r]
-		}
-		if k, ok := other[r]; ok {
-			return k
-		}
-		return -1
-	}
-	var count []int32 // positions of each code point, then where its queue starts
+	ab := newAlphabet(p)
+	count := make([]int32, ab.n) // positions of each code point, then where its queue starts
 	for _, r := range p {
-		k := index(r)
-		if k < 0 {
-			k = int32(len(count))
-			if r >= 0 && r < 128 {
-				ascii[r] = k
-			} else {
-				if other == nil {
-					other = make(map[rune]int32)
-				}
-				other[r] = k
-			}
-			count = append(count, 0)
-		}
-		count[k]++
+		count[ab.index(r)]++
 	}
 	// The queues, one after another in pos: queue k is
 	// pos[head[k]:end[k]], its first position at head[k].
@@ -70,13 +44,13 @@ func matchQueued(p, t []rune, bound int, pFlag, tFlag []bool) int {
 	}
 	pos := make([]int32, len(p))
 	for i, r := range p {
-		k := index(r)
+		k := ab.index(r)
 		pos[end[k]] = int32(i)
 		end[k]++
 	}
 	common := 0
 	for j, r := range t {
-		k := index(r)
+		k := ab.index(r)
 		if k < 0 {
 			continue
 		}
