@@ -129,15 +129,7 @@ func (d *sampleDecoder) overValues(err error) error {
 	if _, ok := err.(*jsonvalue.LimitError); !ok {
 		return err
 	}
-	return valuesError(err, d.boundName)
-}
-
-// valuesError is a *jsonvalue.LimitError as overValues words it.
-func valuesError(err error, boundName string) error {
-	if boundName != "" {
-		boundName = " (" + boundName + ")"
-	}
-	return fmt.Errorf("the sample holds %w, the most one sample may hold%s", err, boundName)
+	return samplereuse.ValuesError(err, d.boundName)
 }
 
 // sampleDecoder reads a sample in one pass, straight into a Sample: it

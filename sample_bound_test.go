@@ -27,7 +27,7 @@ func referenceBounded(text string, maxValues int) (Sample, error) {
 	}
 	var over *jsonvalue.LimitError
 	if errors.As(err, &over) {
-		return Sample{}, valuesError(err, boundName)
+		return Sample{}, fmt.Errorf("the sample holds %w, the most one sample may hold (%s)", err, boundName)
 	}
 	if err != nil {
 		return Sample{}, err

@@ -203,10 +203,7 @@ func parseValues(text string, maxValues int, boundName string) (jsonvalue.Value,
 		err = d.End("the JSON value")
 	}
 	if _, ok := err.(*jsonvalue.LimitError); ok {
-		if boundName != "" {
-			boundName = " (" + boundName + ")"
-		}
-		err = fmt.Errorf("the sample holds %w, the most one sample may hold%s", err, boundName)
+		err = samplereuse.ValuesError(err, boundName)
 	}
 	if err != nil {
 		return jsonvalue.Value{}, err

@@ -36,9 +36,9 @@ const defaultMaxSample = 64 << 20
 // defaultMaxValues is --max-sample-values's default. A value parsed takes
 // 72 bytes (a jsonvalue.Member) however short its text, "0," two: a
 // sample's memory is bounded by its values more than by its bytes, and a
-// million values, some 75 MB parsed (150 MB while its largest list is
-// read), is far more than the tool calls of a conversation hold (a
-// 1,536-float embedding is 1,537).
+// million values, some 200 MB of RSS while read (README, eval), is far
+// more than the tool calls of a conversation hold (a 1,536-float
+// embedding is 1,537).
 const defaultMaxValues = 1 << 20
 
 // textRoom is the room a batch makes for a record's text at the outset: a

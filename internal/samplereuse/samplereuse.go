@@ -6,6 +6,8 @@
 // cannot name their types.
 package samplereuse
 
+import "fmt"
+
 // New is set by package agentcheck, which initializes before any package
 // that imports it, to a func(rawText bool) func(text string)
 // (agentcheck.Sample, error). Each call makes a parser that parses samples
@@ -40,3 +42,15 @@ var KeepRawText any
 // record is read), and with bound, not 64 MiB, the most bytes a sample may
 // hold; its error names boundName, what sets it.
 var ReadRecords any
+
+// ValuesError words a *jsonvalue.LimitError, a sample's reading stopped at
+// the bound on its values, as the sample's error, the same from the root's
+// decoder and dataset's other formats: the sample holds more than the
+// bound's JSON values, the most one sample may hold, and what sets the
+// bound (boundName, a flag) when it is set.
+func ValuesError(err error, boundName string) error {
+	if boundName != "" {
+		boundName = " (" + boundName + ")"
+	}
+	return fmt.Errorf("the sample holds %w, the most one sample may hold%s", err, boundName)
+}
