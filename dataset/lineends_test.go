@@ -198,9 +198,11 @@ func FuzzReadRecordsLineEnds(f *testing.F) {
 		if strings.HasPrefix(strings.TrimLeft(text, " \t\n"), "\uFEFF") {
 			return // a BOM of its own after the spaces
 		}
-		if strings.IndexByte(text[:min(len(text), 32)], 0) >= 0 {
-			// Zero bytes at the start may be UTF-16, read as such without a
-			// byte order mark and as UTF-8 after a UTF-8 one (encoding.go).
+		if strings.IndexByte(text[:min(len(text), 32)], 0) >= 0 ||
+			strings.HasPrefix(text, "\xfe\xff") || strings.HasPrefix(text, "\xff\xfe") {
+			// Zero bytes at the start may be UTF-16, and a UTF-16 byte
+			// order mark is: read as such without a UTF-8 byte order mark
+			// and as UTF-8 after one (encoding.go).
 			return
 		}
 		for _, eol := range []string{"\r\n", "\r"} {
