@@ -1,0 +1,132 @@
+package jsonvalue
+
+import (
+	"errors"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// skipDocs are limitDocs and what a skip must tell apart from a value
+// whole: texts cut short, nesting at the limit and past it, escapes,
+// invalid UTF-8, a number past Python's digits.
+func skipDocs() []string {
+	docs := append([]string(nil), limitDocs...)
+	docs = append(docs,
+		strings.Repeat("[", maxDepth)+strings.Repeat("]", maxDepth),
+		strings.Repeat("[", maxDepth+1)+strings.Repeat("]", maxDepth+1),
+		`{"a":`+strings.Repeat(`{"b":`, maxDepth-1)+"1"+strings.Repeat("}", maxDepth),
+		`{"a":`+strings.Repeat(`{"b":`, maxDepth)+"1"+strings.Repeat("}", maxDepth+1),
+		`["a\"b\\c\u00e9\ud83d\ude00", "\ud800", {"k\n": "v"}]`, "[\"\xff\"]", `["x`+"\x01"+`"]`,
+		`[`+strings.Repeat("9", 5000)+`]`, `{"a" 1}`, `{"a": 1,}`, `[1,]`, ` `, ``, `{"a": [1, {"b": "c"}]} x`,
+	)
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 300 {
+		doc := genDoc(r, 0)
+		docs = append(docs, doc, doc[:r.IntN(len(doc)+1)])
+	}
+	return docs
+}
+
+// Skip reads what Value reads: the same kind, to the same offset, the same
+// error where Value has one (End's too), whatever the Decoder's Limit,
+// which it neither meets nor counts toward: the value read after it is
+// counted from where the count was before it.
+func TestSkipReadsAsValue(t *testing.T) {
+	for _, text := range skipDocs() {
+		checkSkip(t, text)
+	}
+}
+
+// FuzzSkip: whatever the text, Skip and Value agree.
+func FuzzSkip(f *testing.F) {
+	for _, s := range skipDocs() {
+		f.Add(s)
+	}
+	f.Fuzz(checkSkip)
+}
+
+func checkSkip(t *testing.T, text string) {
+	var d Decoder
+	d.Reset(text)
+	v, err := d.Value(0)
+	end := d.Offset()
+	if err == nil {
+		err = d.End("the JSON value")
+	}
+	for _, limit := range []int{0, 1} {
+		d.Limit(limit)
+		d.Reset(text)
+		kind, serr := d.Skip(0)
+		if serr == nil && d.Offset() != end {
+			t.Fatalf("%q, Limit(%d): Skip read to %d, Value to %d", text, limit, d.Offset(), end)
+		}
+		if serr == nil {
+			serr = d.End("the JSON value")
+		}
+		if !sameErrText(serr, err) {
+			t.Fatalf("%q, Limit(%d): Skip's error %v, Value's %v", text, limit, serr, err)
+		}
+		if err == nil && kind != v.Kind() {
+			t.Fatalf("%q: Skip gives %s, Value %s", text, kind, v.Kind())
+		}
+	}
+	// In a list after the text's value, a value that meets the bound
+	// exactly: none of the skipped values counted.
+	if err != nil {
+		return
+	}
+	var d2 Decoder
+	d2.Limit(4) // the list and [0, 0]
+	d2.Reset("[" + text + ", [0, 0]]")
+	_, err = d2.NextElem(true)
+	if err == nil {
+		_, err = d2.Skip(1)
+	}
+	if err == nil {
+		_, err = d2.NextElem(false)
+	}
+	if err == nil {
+		_, err = d2.Value(1)
+	}
+	if err != nil && !strings.Contains(err.Error(), "nesting deeper") { // the list is a level more
+		t.Fatalf("%q skipped in a list, then [0, 0] under Limit(4): %v", text, err)
+	}
+}
+
+// Skip builds nothing: a list of a million zeros and one of 100,000
+// objects allocate nothing skipped, one of 100,000 strings with escapes
+// only each string's copy, dropped at once (8 bytes, 16 under the race
+// detector); Value builds 72 bytes a value.
+func TestSkipBuildsNothing(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		most uint64 // bytes
+	}{
+		{"[" + strings.Repeat("0,", 1<<20) + "0]", 0},
+		{"[" + strings.Repeat(`{"a": [1, 2], "b": {"c": null}},`, 100_000) + "{}]", 0},
+		{"[" + strings.Repeat(`"\u00e9\n",`, 100_000) + `""]`, 100_000 * 16},
+	} {
+		var d Decoder
+		d.Limit(10)
+		d.Reset(tc.text)
+		d.Skip(0) // the scratch memory, which is kept
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		d.Reset(tc.text)
+		_, err := d.Skip(0)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > tc.most+1024 {
+			t.Errorf("%.40s…: Skip allocates %d bytes, want at most %d", tc.text, got, tc.most+1024)
+		}
+		d.Reset(tc.text)
+		var over *LimitError
+		if _, err := d.Value(0); !errors.As(err, &over) {
+			t.Errorf("%.40s…: Value under Limit(10) gives %v, want the bound's error", tc.text, err)
+		}
+	}
+}
