@@ -127,6 +127,17 @@ func TestRecordIDBeforeTheBreak(t *testing.T) {
 		`{"id": "a"`:                             "a",
 		`{"id": "a"}`:                            "a",
 		`{"id": true, "x": `:                     "",
+		// Members skipped, not built: an "id" that is no string or
+		// number, or nested, passed over whole; a member broken deep
+		// down, or nested past the limit, is where the record breaks.
+		`{"id": "a", "id": {"k": [1, "id"]}, "x": `:                                        "",
+		`{"id": {"id": "inner"}, "x": 1}`:                                                  "",
+		`{"id": [1, 2], "id": 3, "x": [`:                                                   "3",
+		`{"id": "a", "x": [1, {"y": [2, 3}], "id": "b"}`:                                   "a",
+		`{"x": [1, {"y": "\u00e9\n"}, NaN], "id": "b"}`:                                    "b",
+		`{"id": -7, "x": ` + strings.Repeat("[", 990) + "]":                                "-7",
+		`{"x": ` + strings.Repeat("[", 990) + strings.Repeat("]", 990) + `, "id": "deep"}`: "",
+		`{"x": ` + strings.Repeat("[", 989) + strings.Repeat("]", 989) + `, "id": "deep"}`: "deep",
 	} {
 		if got := recordID(text); got != want {
 			t.Errorf("recordID(%q) = %q, want %q", text, got, want)
