@@ -78,3 +78,47 @@ func TestFastLeavesTheRest(t *testing.T) {
 		checkAgainstReference(t, text)
 	}
 }
+
+// A reference call whose arguments are written as a call's before them in
+// the sample gets that call's Value, read once (sameArgs), and the sample
+// is the one the reference decoder reads: whatever the arguments hold,
+// however nested, and wherever a text merely starts like them.
+func TestFastReadsRepeatedArgumentsOnce(t *testing.T) {
+	deep := strings.Repeat(`{"a": `, 980) + "1" + strings.Repeat("}", 980)
+	for _, tc := range []struct {
+		name, made, ref string
+		shared          bool // the reference's Value is the made call's
+	}{
+		{"flat", `{"q": "python", "n": 3}`, `{"q": "python", "n": 3}`, true},
+		{"empty", `{}`, `{}`, true},
+		{"nested", `{"a": {"b": [1, 2, {"c": null}]}, "d": true}`, `{"a": {"b": [1, 2, {"c": null}]}, "d": true}`, true},
+		{"keys given twice", `{"a": 1, "a": 2}`, `{"a": 1, "a": 2}`, true},
+		{"escapes", `{"s": "a\"b\\u00e9"}`, `{"s": "a\"b\\u00e9"}`, true},
+		{"deep", deep, deep, true},
+		{"longer number", `{"a": 1}`, `{"a": 10}`, false},
+		{"spaced otherwise", `{"a": 1}`, `{"a":1}`, false},
+		{"more members", `{"a": 1}`, `{"a": 1, "b": 2}`, false},
+		{"other value", `{"a": "x"}`, `{"a": "y"}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := `{"user_input": [{"type": "ai", "content": "", "tool_calls": [{"name": "f", "args": ` + tc.made +
+				`}]}], "reference_tool_calls": [{"name": "f", "args": ` + tc.ref + `}]}`
+			checkAgainstReference(t, text)
+			// The reference's calls first: nothing read before them to share.
+			checkAgainstReference(t, `{"reference_tool_calls": [{"name": "f", "args": `+tc.ref+`}], "user_input": [{"type": "ai", "content": "", "tool_calls": [{"name": "f", "args": `+tc.made+`}]}]}`)
+			var d sampleDecoder
+			d.p.Reset(text)
+			s, ok, err := d.fast(text)
+			if !ok || err != nil {
+				t.Fatalf("the fast path did not read the sample (read %v, error %v)", ok, err)
+			}
+			made, ref := s.Conversation[0].ToolCalls[0].Args, s.ReferenceToolCalls[0].Args
+			if got := ref.Source(); got != tc.ref {
+				t.Errorf("the reference's arguments are %s, want %s", got, tc.ref)
+			}
+			if shared := ref.Len() > 0 && &ref.Members()[0] == &made.Members()[0]; shared != tc.shared && ref.Len() > 0 {
+				t.Errorf("the reference's Value shares the made call's members: %v, want %v", shared, tc.shared)
+			}
+		})
+	}
+}

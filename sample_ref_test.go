@@ -177,6 +177,9 @@ func ragasToolCall(v jsonvalue.Value) (ToolCall, error) {
 // in every order of the fields, given twice, and with malformed JSON after
 // a problem with a field.
 var sampleSeeds = []string{
+	// A reference call's arguments written as a made call's (sameArgs).
+	`{"user_input": [{"type": "ai", "content": "", "tool_calls": [{"name": "f", "args": {"a": [1, {"b": "c"}]}}]}], "reference_tool_calls": [{"name": "g", "args": {"a": [1, {"b": "c"}]}}, {"name": "f", "args": {"a": [1, {"b": "c"}]}, "x": 1}]}`,
+	`{"user_input": [{"type": "ai", "content": "", "tool_calls": [{"name": "f", "args": {"a": 1}}]}], "reference_tool_calls": [{"name": "f", "args": {"a": 1}x}]}`,
 	// Shapes mistaken for a sample: a SingleTurnSample, a provider's
 	// messages under "user_input", a "role" beside a "type" not a string.
 	`{"user_input": "hi", "response": "hello"}`,
