@@ -81,6 +81,11 @@ func keptStack(stack []Member) []Member {
 // '[', ',' or ':'), but a text cut short may be a value a byte: "[[[[".
 func (d *Decoder) Limit(n int) { d.p.maxValues = max(n, 0) }
 
+// Count is how many values the Decoder has read of the document since
+// Reset or Recycle, as Limit counts them (Skip's not among them): for a
+// reader that bounds several documents together, the values one took.
+func (d *Decoder) Count() int { return d.p.values }
+
 // Peek skips space and returns the next byte, which tells what comes next
 // ('{' an object, '[' an array, '"' a string), or 0 at the end of the text.
 func (d *Decoder) Peek() byte {

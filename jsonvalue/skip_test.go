@@ -31,8 +31,9 @@ func skipDocs() []string {
 
 // Skip reads what Value reads: the same kind, to the same offset, the same
 // error where Value has one (End's too), whatever the Decoder's Limit,
-// which it neither meets nor counts toward: the value read after it is
-// counted from where the count was before it.
+// which it neither meets nor counts toward (Count stays 0, and the value
+// read after it is counted from where the count was before it); Count
+// after Value is the values it read.
 func TestSkipReadsAsValue(t *testing.T) {
 	for _, text := range skipDocs() {
 		checkSkip(t, text)
@@ -51,9 +52,12 @@ func checkSkip(t *testing.T, text string) {
 	var d Decoder
 	d.Reset(text)
 	v, err := d.Value(0)
-	end := d.Offset()
+	end, count := d.Offset(), d.Count()
 	if err == nil {
 		err = d.End("the JSON value")
+	}
+	if err == nil && count != len(valueStarts(text)) {
+		t.Fatalf("%q: Count is %d after Value, which read %d values", text, count, len(valueStarts(text)))
 	}
 	for _, limit := range []int{0, 1} {
 		d.Limit(limit)
@@ -70,6 +74,9 @@ func checkSkip(t *testing.T, text string) {
 		}
 		if err == nil && kind != v.Kind() {
 			t.Fatalf("%q: Skip gives %s, Value %s", text, kind, v.Kind())
+		}
+		if d.Count() != 0 {
+			t.Fatalf("%q: Count is %d after Skip", text, d.Count())
 		}
 	}
 	// In a list after the text's value, a value that meets the bound
