@@ -152,7 +152,7 @@ func (r Record) bounded(f Format, parse func(string) (agentcheck.Sample, error),
 			return s, r.locate(err)
 		}
 		// Not a ragas sample: a provider's messages, if it has them.
-		v, perr := parseValues(r.Text, maxValues, boundName)
+		v, used, perr := parseValues(r.Text, maxValues, boundName)
 		if perr != nil || v.Kind() != jsonvalue.ObjectKind {
 			return agentcheck.Sample{}, r.locate(err)
 		}
@@ -167,13 +167,13 @@ func (r Record) bounded(f Format, parse func(string) (agentcheck.Sample, error),
 			}
 			return agentcheck.Sample{}, r.locate(err)
 		}
-		s, err = messagesSample(v, Auto)
+		s, err = messagesSample(v, Auto, newBudget(maxValues, used, boundName))
 		return s, r.locate(err)
 	}
-	v, err := parseValues(r.Text, maxValues, boundName)
+	v, used, err := parseValues(r.Text, maxValues, boundName)
 	if err == nil {
 		var s agentcheck.Sample
-		s, err = messagesSample(v, f)
+		s, err = messagesSample(v, f, newBudget(maxValues, used, boundName))
 		if err == nil {
 			return s, nil
 		}
@@ -190,15 +190,17 @@ func overValues(err error) bool {
 
 // parseValues is jsonvalue.Parse with a bound on the values text may
 // hold, none when maxValues is 0: past it, the error a ragas sample's
-// parse gives (samplereuse.NewBounded).
-func parseValues(text string, maxValues int, boundName string) (jsonvalue.Value, error) {
+// parse gives (samplereuse.NewBounded). used is the values it holds,
+// counted under a bound (0 without one).
+func parseValues(text string, maxValues int, boundName string) (v jsonvalue.Value, used int, err error) {
 	if maxValues <= 0 {
-		return jsonvalue.Parse([]byte(text))
+		v, err = jsonvalue.Parse([]byte(text))
+		return v, 0, err
 	}
 	var d jsonvalue.Decoder
 	d.Reset(text)
 	d.Limit(maxValues)
-	v, err := d.Value(0)
+	v, err = d.Value(0)
 	if err == nil {
 		err = d.End("the JSON value")
 	}
@@ -206,9 +208,9 @@ func parseValues(text string, maxValues int, boundName string) (jsonvalue.Value,
 		err = samplereuse.ValuesError(err, boundName)
 	}
 	if err != nil {
-		return jsonvalue.Value{}, err
+		return jsonvalue.Value{}, 0, err
 	}
-	return v, nil
+	return v, d.Count(), nil
 }
 
 // locate wraps err, a problem with the record's sample, in a *LoadError
@@ -226,8 +228,10 @@ func (r Record) locate(err error) error {
 }
 
 // messagesSample reads a sample object whose conversation is "messages" in
-// format f (Auto: the shape they have), and whose references are ragas's.
-func messagesSample(v jsonvalue.Value, f Format) (agentcheck.Sample, error) {
+// format f (Auto: the shape they have), and whose references are ragas's;
+// the values of its calls' arguments written as JSON strings count toward
+// budget, what the sample's reading left of its bound (nil: none).
+func messagesSample(v jsonvalue.Value, f Format, budget *valueBudget) (agentcheck.Sample, error) {
 	if v.Kind() != jsonvalue.ObjectKind {
 		return agentcheck.Sample{}, fmt.Errorf("a sample must be a JSON object, got %s", v.Kind())
 	}
@@ -243,9 +247,9 @@ func messagesSample(v jsonvalue.Value, f Format) (agentcheck.Sample, error) {
 	var err error
 	switch f {
 	case OpenAI:
-		conv, err = ParseOpenAIMessages(data)
+		conv, err = parseOpenAIMessages(data, budget)
 	case Responses:
-		conv, err = ParseResponsesItems(data)
+		conv, err = parseResponsesItems(data, budget)
 	case Anthropic:
 		conv, err = ParseAnthropicMessages(data)
 	case Gemini:

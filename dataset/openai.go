@@ -22,6 +22,12 @@ import (
 // Arguments that are valid JSON but not an object (a list, a string, a
 // number) are kept as they are.
 func ParseOpenAIMessages(data []byte) (agentcheck.Conversation, error) {
+	return parseOpenAIMessages(data, nil)
+}
+
+// parseOpenAIMessages is ParseOpenAIMessages with the values of the
+// arguments strings counted toward b (none when nil).
+func parseOpenAIMessages(data []byte, b *valueBudget) (agentcheck.Conversation, error) {
 	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return nil, err
@@ -38,7 +44,7 @@ func ParseOpenAIMessages(data []byte) (agentcheck.Conversation, error) {
 	}
 	conv := make(agentcheck.Conversation, v.Len())
 	for i := range conv {
-		m, err := openAIMessage(v.Index(i), i)
+		m, err := openAIMessage(v.Index(i), i, b)
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +101,7 @@ func openAIRole(role string) (agentcheck.Role, bool) {
 	return "", false
 }
 
-func openAIMessage(v jsonvalue.Value, i int) (agentcheck.Message, error) {
+func openAIMessage(v jsonvalue.Value, i int, b *valueBudget) (agentcheck.Message, error) {
 	fail := func(role agentcheck.Role, call int, name string, format string, args ...any) (agentcheck.Message, error) {
 		return agentcheck.Message{}, &agentcheck.MessageError{Message: i, Role: role, ToolCall: call, Name: name, Err: fmt.Errorf(format, args...)}
 	}
@@ -184,7 +190,11 @@ func openAIMessage(v jsonvalue.Value, i int) (agentcheck.Message, error) {
 		default:
 			return fail(role, j, name.Text(), `"function.arguments" must be a JSON string, got %s`, args.Kind())
 		}
-		m.ToolCalls[j] = openAIArguments(stringText(id), name.Text(), argText)
+		tc, err := openAIArguments(stringText(id), name.Text(), argText, b)
+		if err != nil {
+			return fail(role, j, name.Text(), "%w", err)
+		}
+		m.ToolCalls[j] = tc
 	}
 	return m, nil
 }
@@ -192,11 +202,13 @@ func openAIMessage(v jsonvalue.Value, i int) (agentcheck.Message, error) {
 // openAIArguments makes the call whose arguments are written as text, a
 // JSON value: an empty text, or null, is no arguments (an empty object, as
 // several servers say it), and a text that is not valid JSON is kept in
-// InvalidArgs.
-func openAIArguments(id, name, text string) agentcheck.ToolCall {
+// InvalidArgs. Its values count toward b (none when nil): past the bound,
+// the error.
+func openAIArguments(id, name, text string, b *valueBudget) (agentcheck.ToolCall, error) {
 	tc := agentcheck.ToolCall{ID: id, Name: name}
-	tc.Args, tc.InvalidArgs = agentcheck.ParseArguments(text)
-	return tc
+	var err error
+	tc.Args, tc.InvalidArgs, err = b.arguments(text)
+	return tc, err
 }
 
 // stringText is a String's text, and "" for any other kind.

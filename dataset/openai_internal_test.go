@@ -8,7 +8,8 @@ import (
 
 // openAIArguments keeps any JSON value as the arguments (the readers'
 // callers decide what kinds they take), no arguments as the empty object,
-// and text that is not JSON as it is written.
+// and text that is not JSON as it is written; alike counted toward a
+// bound on the sample's values that it stays under.
 func TestOpenAIArgumentsKeepsWhatIsNotAnObject(t *testing.T) {
 	for _, tt := range []struct {
 		text, args, invalid string
@@ -27,9 +28,11 @@ func TestOpenAIArgumentsKeepsWhatIsNotAnObject(t *testing.T) {
 		{`{'a': 1}`, "null", `{'a': 1}`, jsonvalue.NullKind},
 		{"city=Paris", "null", "city=Paris", jsonvalue.NullKind},
 	} {
-		tc := openAIArguments("c1", "f", tt.text)
-		if tc.ID != "c1" || tc.Name != "f" || tc.Args.Kind() != tt.kind || tc.Args.String() != tt.args || tc.InvalidArgs != tt.invalid {
-			t.Errorf("Expected arguments %q to make f(%s) with InvalidArgs %q, but got %+v (args %s)", tt.text, tt.args, tt.invalid, tc, tc.Args)
+		for _, b := range []*valueBudget{nil, newBudget(100, 90, "--max-sample-values")} {
+			tc, err := openAIArguments("c1", "f", tt.text, b)
+			if err != nil || tc.ID != "c1" || tc.Name != "f" || tc.Args.Kind() != tt.kind || tc.Args.String() != tt.args || tc.InvalidArgs != tt.invalid {
+				t.Errorf("Expected arguments %q to make f(%s) with InvalidArgs %q, but got %+v (args %s), %v; budget %+v", tt.text, tt.args, tt.invalid, tc, tc.Args, err, b)
+			}
 		}
 	}
 }

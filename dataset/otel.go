@@ -201,7 +201,7 @@ func otelCall(typ string, p jsonvalue.Value) (agentcheck.ToolCall, error) {
 	case jsonvalue.ObjectKind:
 		return agentcheck.ToolCall{ID: stringText(id), Name: name.Text(), Args: args}, nil
 	case jsonvalue.StringKind:
-		return openAIArguments(stringText(id), name.Text(), args.Text()), nil
+		return openAIArguments(stringText(id), name.Text(), args.Text(), nil)
 	default: // the conventions allow any value: a list, a number
 		return agentcheck.ToolCall{ID: stringText(id), Name: name.Text(), Args: args}, nil
 	}

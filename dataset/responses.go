@@ -58,11 +58,17 @@ import (
 // (wrapped in "input: " or "output: " when the list is an object's), and
 // for a call names its name.
 func ParseResponsesItems(data []byte) (agentcheck.Conversation, error) {
+	return parseResponsesItems(data, nil)
+}
+
+// parseResponsesItems is ParseResponsesItems with the values of the
+// arguments strings counted toward b (none when nil).
+func parseResponsesItems(data []byte, b *valueBudget) (agentcheck.Conversation, error) {
 	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	r := responsesReader{conv: agentcheck.Conversation{}, ai: -1, calls: map[string]bool{}}
+	r := responsesReader{conv: agentcheck.Conversation{}, ai: -1, calls: map[string]bool{}, budget: b}
 	switch v.Kind() {
 	case jsonvalue.ArrayKind:
 		if err := r.items(v); err != nil {
@@ -113,6 +119,9 @@ type responsesReader struct {
 	// reasoning is the text of reasoning items not yet given to the AI
 	// message that follows them.
 	reasoning string
+	// budget is what is left of the sample's bound on its values, which
+	// the arguments strings count toward (nil: no bound).
+	budget *valueBudget
 }
 
 func (r *responsesReader) items(v jsonvalue.Value) error {
@@ -314,7 +323,10 @@ func (r *responsesReader) call(i int, typ string, v jsonvalue.Value) error {
 	}
 	switch args, _ := v.Get("arguments"); args.Kind() {
 	case jsonvalue.StringKind:
-		parsed := openAIArguments(id, name, args.Text())
+		parsed, err := openAIArguments(id, name, args.Text(), r.budget)
+		if err != nil {
+			return fail(name, "%w", err)
+		}
 		tc.Args, tc.InvalidArgs = parsed.Args, parsed.InvalidArgs
 	case jsonvalue.ObjectKind: // as some servers send it
 		tc.Args = args

@@ -29,12 +29,13 @@ func TestParserBoundsValues(t *testing.T) {
 	for _, tc := range []struct {
 		format dataset.Format
 		text   func(int) string
-		fixed  int // the values the sample holds besides the list's
+		fixed  int    // the values the sample holds besides the list's
+		at     string // where the error is: the call, whose arguments string's {} is the value past the bound
 	}{
-		{dataset.Ragas, ragas, 10},
-		{dataset.Auto, ragas, 10},
-		{dataset.OpenAI, openai, 13},
-		{dataset.Auto, openai, 13},
+		{dataset.Ragas, ragas, 10, ""},
+		{dataset.Auto, ragas, 10, ""},
+		{dataset.OpenAI, openai, 14, `openai messages: message 0 (ai), tool call 0 "f": `},
+		{dataset.Auto, openai, 14, `openai messages: message 0 (ai), tool call 0 "f": `},
 	} {
 		const max = 100
 		for _, n := range []int{max - tc.fixed, max - tc.fixed + 1} {
@@ -53,7 +54,7 @@ func TestParserBoundsValues(t *testing.T) {
 				}
 				continue
 			}
-			msg := fmt.Sprintf("data.jsonl:3: sample 2: the sample holds more than %d JSON values, the most one sample may hold (--max-sample-values)", max)
+			msg := fmt.Sprintf("data.jsonl:3: sample 2: %sthe sample holds more than %d JSON values, the most one sample may hold (--max-sample-values)", tc.at, max)
 			var le *dataset.LoadError
 			var over *jsonvalue.LimitError
 			if err == nil || err.Error() != msg || !errors.As(err, &le) || !errors.As(err, &over) {
