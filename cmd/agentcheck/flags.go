@@ -69,7 +69,12 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func parseEvalFlags(args []string) (evalConfig, []string, error) {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	return parseEvalFlagsOn(flag.NewFlagSet("eval", flag.ContinueOnError), args)
+}
+
+// parseEvalFlagsOn is parseEvalFlags, its flags defined on fs, where a
+// test can list them (fs.VisitAll).
+func parseEvalFlagsOn(fs *flag.FlagSet, args []string) (evalConfig, []string, error) {
 	var flagOut bytes.Buffer
 	fs.SetOutput(&flagOut)
 	fs.Usage = func() {}
