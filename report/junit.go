@@ -62,7 +62,13 @@ func newJUnitMessage(typ, text string) *junitMessage {
 func (w *Writer) appendJUnitCase(b []byte, c *Case) []byte {
 	jc := junitCase{Name: shown.Text(w.run.Name(c)), Classname: shown.Text(c.File)}
 	if c.Error != "" {
-		jc.Error = newJUnitMessage("not scored", shown.Lines(c.Error))
+		// An input error (no sample: Index -1, where it was met) is told
+		// apart from a sample that could not be scored.
+		typ := "not scored"
+		if c.Index < 0 {
+			typ = "input error"
+		}
+		jc.Error = newJUnitMessage(typ, shown.Lines(c.Error))
 	} else {
 		jc.Properties = &junitProperties{}
 		for j, m := range w.run.Metrics {

@@ -112,6 +112,18 @@ func TestEvalJUnit(t *testing.T) {
 		}
 	}
 
+	// An input error (a file that does not open) is an error of its own
+	// type, apart from a sample that could not be scored.
+	missing := filepath.Join(t.TempDir(), "missing.jsonl")
+	out, _, code = runAgentcheck(t, "", "eval", "--format", "junit", missing)
+	r = junitReport{}
+	if err := xml.Unmarshal([]byte(out), &r); err != nil || code != 1 || len(r.Suites) != 1 || len(r.Suites[0].Cases) != 1 {
+		t.Fatalf("a missing file: exit %d, %v\n%s", code, err, out)
+	}
+	if e := r.Suites[0].Cases[0].Error; e == nil || e.Type != "input error" || !strings.Contains(e.Message, "missing.jsonl") {
+		t.Errorf("a missing file: Expected an error of type \"input error\" naming the file, but got %+v", e)
+	}
+
 	// Without gates, every scored sample passes; the JUnit of no samples is
 	// an empty suite.
 	out, _, code = runAgentcheck(t, "", "eval", "--format", "junit", "-")
