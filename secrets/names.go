@@ -308,6 +308,8 @@ func nameKindOf(name string) nameKind {
 			return strongName
 		}
 		return notSecret
+	case name == "Sid":
+		return notSecret // an AWS policy statement's id ("Sid": "AllowS3Read"), as IAM writes it
 	case len(words) == 1 && slices.Contains(sessionWords, last) || last == "id" && qual == "session":
 		return sessionName
 	case slices.Contains(metaWords, last):
