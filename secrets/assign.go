@@ -33,6 +33,7 @@ const (
 	formLine                     // name: value
 	formFlag                     // --name value
 	formPair                     // {"name": "NAME", "value": "value"}
+	formWord                     // a command's or a statement's word, then the value: AUTH value
 )
 
 func nameByte(c byte) bool {
@@ -98,11 +99,9 @@ func assignments(s string) (out []assignment, keyed bool) {
 			out = append(out, a)
 		}
 	}
-	for i := range indexes(s, " -") {
-		if a, ok := passwordFlag(s, i); ok {
-			out = append(out, a)
-		}
-	}
+	out = append(out, shellAssignments(s)...)
+	out = append(out, respAuth(s)...)
+	out = append(out, sqlPasswords(s)...)
 	for _, flag := range []string{"-H", "--header"} {
 		for i := range indexes(s, flag) {
 			if i == 0 || blank(s[i-1]) || strings.IndexByte("\n\"'", s[i-1]) >= 0 {
@@ -175,9 +174,15 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 		after = s[j-1]
 	}
 	kind := fieldKind(name)
+	prose := false
 	switch {
 	case after == '?' || after == '&' || after == ';':
 		kind = paramKind(name)
+	case kind == sessionName && j > 0 && blank(s[j-1]):
+		// A session's id in prose ("… with sid=…"): its value must look
+		// generated, as in JSON (sessionValue), judged here so that prose
+		// full of "sid=" makes no assignments.
+		prose = true
 	case kind <= weakName && !(lineStart(s, j) || strings.HasSuffix(s[:j], "export ")):
 		// A weak name in prose ("the key=value") is no assignment.
 		kind = notSecret
@@ -191,12 +196,12 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	}
 	start := k
 	if vs, ve, quoted, ok := quotedAt(s, k); quoted {
-		return assignment{name: name, kind: kind, start: vs, end: ve}, ok
+		return assignment{name: name, kind: kind, start: vs, end: ve}, ok && !(prose && !proseSessionValue(s[vs:ve]))
 	}
 	for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
 		k++
 	}
-	if codeExpression(s[start:k]) {
+	if codeExpression(s[start:k]) || prose && !proseSessionValue(s[start:k]) {
 		return assignment{}, false
 	}
 	return assignment{name: name, kind: kind, start: start, end: k}, k > start
@@ -282,7 +287,7 @@ func quotedAt(s string, k int) (start, end int, quoted, ok bool) {
 		// (password=\"…\"): the value runs to the next one.
 		start = k + 2
 		n := strings.Index(s[start:], `\"`)
-		if nl := strings.IndexByte(s[start:], '\n'); n < 0 || nl >= 0 && nl < n {
+		if n < 0 || strings.IndexByte(s[start:start+n], '\n') >= 0 {
 			return start, start, true, false
 		}
 		return start, start + n, true, n > 0
@@ -291,8 +296,11 @@ func quotedAt(s string, k int) (start, end int, quoted, ok bool) {
 		return k, k, false, false
 	}
 	start = k + 1
+	// The line break is looked for up to the closing quote only, not to
+	// the text's end: on a long line of quotes each look would read the
+	// rest of the line.
 	n := strings.IndexByte(s[start:], s[k])
-	if nl := strings.IndexByte(s[start:], '\n'); n < 0 || nl >= 0 && nl < n {
+	if n < 0 || strings.IndexByte(s[start:start+n], '\n') >= 0 {
 		return start, start, true, false
 	}
 	return start, start + n, true, n > 0
@@ -322,10 +330,15 @@ func lineAssignment(s string, i int) (assignment, bool) {
 	if p > 0 && p < j && (s[p-1] == '>' || s[p-1] == '<') && lineStart(s, p-1) {
 		p-- // "> X-Auth-Token: …", a header curl -v shows sent ("<" received)
 	}
+	name := s[j:i]
 	if !(lineStart(s, p) || s[p-1] == '"' || s[p-1] == '\'') {
+		// Mid-line, only a session's id, its name told by one of its words
+		// before the names' reading, which prose's "Note: " would cost.
+		if blank(s[j-1]) && (hasFold(name, "sid") || hasFold(name, "sess")) && fieldKind(name) == sessionName {
+			return midLineSession(s, name, i)
+		}
 		return assignment{}, false
 	}
-	name := s[j:i]
 	kind := fieldKind(name)
 	if kind == notSecret {
 		return assignment{}, false
@@ -338,7 +351,38 @@ func lineAssignment(s string, i int) (assignment, bool) {
 	if ok && (start == 0 || s[start-1] != '"' && s[start-1] != '\'') && codeValue(s[start:end]) {
 		return assignment{}, false // cookies: make(map[…]struct{}), in a Go literal
 	}
+	if ok && kind == sessionName && strings.ContainsAny(s[start:end], " \t") {
+		// "sessionid: 8f3a… expired": a session's id is one word, the
+		// rest of the line prose about it.
+		return midLineSession(s, name, i)
+	}
 	return assignment{name: name, kind: min(kind, weakName), start: start, end: end, form: formLine}, ok
+}
+
+// hasFold: name holds w, lower-case ASCII letters, in any case.
+func hasFold(name, w string) bool {
+	for k := 0; k+len(w) <= len(name); k++ {
+		if strings.EqualFold(name[k:k+len(w)], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// midLineSession reads a session's id labelled in a sentence ("… its
+// sessionid: 8f3a… expired"): the one word after the ":" at i, without
+// the punctuation that ends a sentence; its value must look generated
+// (sessionValue).
+func midLineSession(s, name string, i int) (assignment, bool) {
+	start := skipBlanks(s, i+1)
+	end := start
+	for end < len(s) && !tagSpace(s[end]) && strings.IndexByte("\"'<>\\", s[end]) < 0 {
+		end++
+	}
+	for end > start && strings.IndexByte(".,;:)!?", s[end-1]) >= 0 {
+		end--
+	}
+	return assignment{name: name, kind: sessionName, start: start, end: end, form: formLine}, end > start && proseSessionValue(s[start:end])
 }
 
 // envInstruction reads a Dockerfile's ENV instruction in its form

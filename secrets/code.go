@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -135,72 +134,6 @@ func attributeValue(s string, k int) (start, end int, ok bool) {
 		end++
 	}
 	return k, end, end > k
-}
-
-// passwordFlags are the short flags that take a password in commands that
-// agents run: glued to it (mysql -pS3cret; a blank after -p asks for it
-// instead), after a blank, or either; curl's -u takes user:password.
-var passwordFlags = []struct {
-	commands []string
-	flag     byte
-	glued    bool // the password is glued to the flag
-	spaced   bool // the password is the next word
-}{
-	{[]string{"mysql", "mysqldump", "mysqladmin", "mysqlsh", "mariadb", "mariadb-dump"}, 'p', true, false},
-	{[]string{"sshpass"}, 'p', true, true},
-	{[]string{"docker login", "podman login", "buildah login", "skopeo login", "mongo", "mongosh"}, 'p', false, true},
-	{[]string{"redis-cli"}, 'a', false, true},
-	{[]string{"curl"}, 'u', false, true},
-}
-
-// passwordFlag reads a password given to a command by a short flag, at
-// the " -" at i: the flag is one of passwordFlags and its command starts
-// the same command line (after a line break, ";", "|", "&&" or a quote).
-func passwordFlag(s string, i int) (assignment, bool) {
-	k := i + 2
-	if k >= len(s) {
-		return assignment{}, false
-	}
-	line := s[:i]
-	if at := strings.LastIndexAny(line, "\n;|&\"'`"); at >= 0 {
-		line = line[at+1:]
-	}
-	line = strings.TrimSpace(line)
-	for _, pf := range passwordFlags {
-		if s[k] != pf.flag || !slices.ContainsFunc(pf.commands, func(c string) bool {
-			return strings.HasPrefix(line, c) && (len(line) == len(c) || blank(line[len(c)])) ||
-				strings.HasPrefix(line, "sudo "+c) // sudo mysql
-		}) {
-			continue
-		}
-		start := k + 1
-		switch {
-		case start < len(s) && pf.glued && !blank(s[start]):
-		case start < len(s) && pf.spaced && blank(s[start]):
-			for start < len(s) && blank(s[start]) {
-				start++
-			}
-		default:
-			return assignment{}, false
-		}
-		vs, ve, quoted, ok := quotedAt(s, start)
-		if !quoted {
-			vs, ve = start, start
-			for ve < len(s) && !strings.ContainsRune(" \t\r\n\\\"'", rune(s[ve])) {
-				ve++
-			}
-			ok = ve > vs
-		}
-		if pf.flag == 'u' { // user:password
-			colon := strings.IndexByte(s[vs:ve], ':')
-			if colon < 0 {
-				return assignment{}, false
-			}
-			vs += colon + 1
-		}
-		return assignment{name: "-" + string(pf.flag), kind: passwordName, start: vs, end: ve, form: formFlag}, ok && ve > vs
-	}
-	return assignment{}, false
 }
 
 // argumentPair reads a name and its value given as the first two

@@ -5,6 +5,7 @@ import (
 	"mime"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -128,4 +129,114 @@ func base64Text(run string) (string, bool) {
 		return "", false
 	}
 	return string(b), true
+}
+
+// base64URLTexts finds runs of base64url (- and _ in place of + and /,
+// without padding, as Gmail's API writes a message's body) that encode
+// text holding a secret once decoded, as base64Texts does for base64's
+// standard alphabet; the run is the span. A run must hold a - or a _ (one
+// without is base64Texts'), and one next to a + or a / is standard
+// base64's. Slugs and identifiers with dashes are runs too, and decode to
+// no text.
+func (x *Redactor) base64URLTexts(s string) []span {
+	if strings.IndexByte(s, '-') < 0 && strings.IndexByte(s, '_') < 0 {
+		return nil
+	}
+	var out []span
+	const L = minBase64Text
+	for p := L - 1; p < len(s); p += L {
+		if !base64URLByte(s[p]) {
+			continue
+		}
+		start, end := p, p
+		for start > 0 && base64URLByte(s[start-1]) {
+			start--
+		}
+		for end < len(s) && base64URLByte(s[end]) {
+			end++
+		}
+		p = end + (L-1-end%L+L)%L - L // the next look is past the run
+		if end-start < L || strings.IndexAny(s[start:end], "-_") < 0 ||
+			start > 0 && (s[start-1] == '+' || s[start-1] == '/') || end < len(s) && strings.IndexByte("+/=", s[end]) >= 0 {
+			continue
+		}
+		run := s[start:end]
+		if len(run)%4 == 1 {
+			run = run[:len(run)-1] // a lone character encodes no byte
+		}
+		head := run[:min(len(run), 64)&^3]
+		if b, err := base64.RawURLEncoding.DecodeString(head); err != nil || !isText(b[:max(0, len(b)-3)]) {
+			continue
+		}
+		b, err := base64.RawURLEncoding.DecodeString(run)
+		if err != nil || !isText(b) {
+			continue
+		}
+		if inner := x.spans(string(b)); len(inner) > 0 {
+			out = append(out, span{start, end, inner[0].what + " (in base64url)", "", start})
+		}
+	}
+	return out
+}
+
+// base64URLByte: c is of base64url's alphabet.
+func base64URLByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+// isText: b is UTF-8 without control bytes but line breaks and tabs.
+func isText(b []byte) bool {
+	return utf8.Valid(b) && !slices.ContainsFunc(b, func(c byte) bool { return c < ' ' && c != '\n' && c != '\r' && c != '\t' || c == 0x7f })
+}
+
+// minShortBase64 is the shortest run of base64 that base64ShortTexts
+// reads: 12 bytes of text (password=abc).
+const minShortBase64 = 16
+
+// base64ShortTexts finds runs of standard base64 shorter than
+// minBase64Text that encode text holding a secret (password=… and the
+// like, echoed in base64), the run being the span. Short runs are mostly
+// identifiers, hashes and keys, so that a run is read only when it is
+// written as base64 of text is, whole and padded: a token of its own
+// (after a blank, a quote, "=", ":", "(" or ",", before a blank, a quote
+// or punctuation), a multiple of four characters ending in "=" or "==",
+// upper- and lower-case letters in it; and decoded, it must be text. The
+// runs are found from their padding, each "=" read back at most
+// minBase64Text characters.
+func (x *Redactor) base64ShortTexts(s string) []span {
+	var out []span
+	for at := 0; ; {
+		i := strings.IndexByte(s[at:], '=')
+		if i < 0 {
+			return out
+		}
+		i += at
+		at = i + 1
+		if i == 0 || !base64Byte(s[i-1]) || s[i-1] == '=' {
+			continue
+		}
+		end := i + 1
+		if end < len(s) && s[end] == '=' {
+			end++
+		}
+		at = end
+		start := i
+		for start > 0 && i-start <= minBase64Text && base64Byte(s[start-1]) && s[start-1] != '=' {
+			start--
+		}
+		run := s[start:end]
+		if len(run) < minShortBase64 || len(run) >= minBase64Text || len(run)%4 != 0 ||
+			start > 0 && strings.IndexByte(" \t\n\"'=:(,>", s[start-1]) < 0 ||
+			end < len(s) && strings.IndexByte(" \t\r\n\"'.,;:)}]<\\", s[end]) < 0 ||
+			!strings.ContainsFunc(run, unicode.IsUpper) || !strings.ContainsFunc(run, unicode.IsLower) {
+			continue
+		}
+		b, err := base64.StdEncoding.DecodeString(run)
+		if err != nil || !isText(b) {
+			continue
+		}
+		if inner := x.spans(string(b)); len(inner) > 0 {
+			out = append(out, span{start, end, inner[0].what + " (in base64)", "", start})
+		}
+	}
 }

@@ -12,27 +12,53 @@ import (
 // escapes is read decoded, as many times as it was encoded, and what is
 // found there is replaced where it is written, encoded.
 
-// percentSpans finds the secrets that percent-encoding hides in s.
+// percentSpans finds the secrets that percent-encoding hides in s. A URL
+// written in JSON as it is sent may hold JSON's escapes of its bytes too
+// (\/, \u0026 for "&" as Go writes it, \u0025 for "%"): they are part of
+// the run, and decoded before its percent escapes.
 func (x *Redactor) percentSpans(s string) []span {
 	var out []span
+	nextPct, nextEsc := -2, -2 // where % and \u0025 are next at or after at, -1 nowhere
 	for at := 0; at < len(s); {
-		j := strings.IndexByte(s[at:], '%')
+		if nextPct != -1 && nextPct < at {
+			nextPct = indexFrom(s, "%", at)
+		}
+		if nextEsc != -1 && nextEsc < at {
+			nextEsc = indexFrom(s, `\u0025`, at)
+		}
+		j := nextPct
+		if j < 0 || nextEsc >= 0 && nextEsc < j {
+			j = nextEsc
+		}
 		if j < 0 {
 			break
 		}
-		j += at
 		start, end := j, j
-		for start > at && urlRunByte(s[start-1]) {
+		for start > at && (urlRunByte(s[start-1]) || s[start-1] == '\\' && jsonURLEscape(s, start-1) > 0) {
 			start--
 		}
-		for end < len(s) && urlRunByte(s[end]) {
-			end++
+		for end < len(s) {
+			if urlRunByte(s[end]) {
+				end++
+			} else if n := jsonURLEscape(s, end); n > 0 {
+				end += n
+			} else {
+				break
+			}
 		}
 		at = max(end, j+1)
 		run := s[start:end]
-		dec, offs := percentDecode(run)
+		unesc, uoffs := jsonUnescapeRun(run)
+		dec, poffs := percentDecode(unesc)
 		if len(dec) == len(run) {
 			continue // no escape
+		}
+		offs := poffs
+		if uoffs != nil {
+			offs = make([]int, len(poffs))
+			for i, o := range poffs {
+				offs[i] = uoffs[o]
+			}
 		}
 		texts := []string{dec}
 		if strings.Contains(dec, "+") {
@@ -57,12 +83,71 @@ func (x *Redactor) percentSpans(s string) []span {
 	return out
 }
 
+// indexFrom is the index of sep in s at or after from, -1 when none.
+func indexFrom(s, sep string, from int) int {
+	i := strings.Index(s[from:], sep)
+	if i < 0 {
+		return -1
+	}
+	return from + i
+}
+
+// jsonURLEscape is the length of the JSON escape at s[i] of a byte a URL
+// run holds (\/, or \u00XX of a urlRunByte or "%"), 0 when there is none.
+func jsonURLEscape(s string, i int) int {
+	if i+1 >= len(s) || s[i] != '\\' {
+		return 0
+	}
+	if s[i+1] == '/' {
+		return 2
+	}
+	if i+6 > len(s) || s[i+1] != 'u' || s[i+2] != '0' || s[i+3] != '0' || !hexDigit(s[i+4]) || !hexDigit(s[i+5]) {
+		return 0
+	}
+	if c := unhex(s[i+4])<<4 | unhex(s[i+5]); !urlRunByte(c) && c != '%' {
+		return 0
+	}
+	return 6
+}
+
+// jsonUnescapeRun decodes the JSON escapes of a run (jsonURLEscape's);
+// offs[i] is where in run the byte dec[i] was written, and offs[len(dec)]
+// is len(run). offs is nil when the run has none.
+func jsonUnescapeRun(run string) (dec string, offs []int) {
+	if strings.IndexByte(run, '\\') < 0 {
+		return run, nil
+	}
+	var b strings.Builder
+	b.Grow(len(run))
+	offs = make([]int, 0, len(run)+1)
+	for i := 0; i < len(run); {
+		n := jsonURLEscape(run, i)
+		switch n {
+		case 2:
+			b.WriteByte('/')
+		case 6:
+			b.WriteByte(unhex(run[i+4])<<4 | unhex(run[i+5]))
+		default:
+			b.WriteByte(run[i])
+			n = 1
+		}
+		offs = append(offs, i)
+		i += n
+	}
+	return b.String(), append(offs, len(run))
+}
+
 // urlRunByte: c may be part of a URL written in text, encoded: not a
 // blank, a quote, a bracket of markup or a backslash (a JSON escape ends
 // the run).
-func urlRunByte(c byte) bool {
-	return c > ' ' && c < 0x7f && strings.IndexByte("\"'<>\\`", c) < 0
-}
+func urlRunByte(c byte) bool { return urlRunBytes[c] }
+
+var urlRunBytes = func() (t [256]bool) {
+	for c := '!'; c < 0x7f; c++ {
+		t[c] = strings.IndexRune("\"'<>\\`", c) < 0
+	}
+	return t
+}()
 
 // percentDecode decodes the escapes of s (%XX) until none is left, up to
 // three times; offs[i] is where in s the byte dec[i] was written, and
@@ -78,6 +163,7 @@ func percentDecode(s string) (dec string, offs []int) {
 			break
 		}
 		var b strings.Builder
+		b.Grow(len(dec))
 		next := make([]int, 0, len(dec)+1)
 		for i := 0; i < len(dec); i++ {
 			if dec[i] == '%' && i+2 < len(dec) && hexDigit(dec[i+1]) && hexDigit(dec[i+2]) {

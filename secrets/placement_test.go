@@ -207,7 +207,7 @@ func leaks() []leak {
 	} {
 		out = append(out, leak{"json " + name, v, strconv.Quote(name), inJSONField(name, v)})
 	}
-	return out
+	return append(out, commandLeaks()...)
 }
 
 // TestCheckFindsAndRedactorRemovesEveryPlacement: each placement of a

@@ -245,10 +245,13 @@ var keyFormats = []keyFormat{
 	prefixed("Typeform token", 30, "tfp_"),
 	prefixed("OpenAI session key", 32, "sess-"),
 	// Amazon Bedrock API keys: the long-term one is "ABSK" and
-	// "BedrockAPIKey-…" in base64, the short-term one a presigned URL in
-	// base64.
-	{name: "Amazon Bedrock API key", hints: []string{"ABSKQmVkcm9ja0FQSUtleS", "bedrock-api-key-"},
-		re: lazy(`\b(?:ABSKQmVkcm9ja0FQSUtleS|bedrock-api-key-)[A-Za-z0-9+/]{20,}={0,2}`)},
+	// "BedrockAPIKey-…" in base64, the short-term one "bedrock-api-key-"
+	// and a presigned URL in base64 ("bedrock.amazonaws.com/?Action=
+	// CallWithBearerToken&…", as AWS's token generators write it). Either
+	// is known without its prefix too (AWS_BEARER_TOKEN_BEDROCK=QmVk…),
+	// its base64 being no other text's.
+	{name: "Amazon Bedrock API key", hints: []string{"QmVkcm9ja0FQSUtleS", "bedrock-api-key-", bedrockURL64},
+		re: lazy(`\b(?:ABSKQmVkcm9ja0FQSUtleS|QmVkcm9ja0FQSUtleS|bedrock-api-key-|` + bedrockURL64 + `)[A-Za-z0-9+/]{20,}={0,2}`)},
 	{name: "Firebase Cloud Messaging server key", hints: []string{":APA91b"}, re: lazy(`\b[A-Za-z0-9_-]{7,11}:APA91b[A-Za-z0-9_-]{100,}`)},
 	{name: "Google OAuth refresh token", hints: []string{"1//0"}, re: lazy(`\b1//0[A-Za-z0-9_-]{40,}`)},
 	{name: "Terraform Cloud token", hints: []string{".atlasv1."}, re: lazy(`\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`)},
@@ -460,6 +463,10 @@ func containsFold(s, word string) bool {
 // letterRarity are the letters from the rarest in English text to the
 // commonest.
 const letterRarity = "zqxjkvbpgwyfmculdhrsnioate"
+
+// bedrockURL64 is "bedrock.amazonaws.com/?Action=CallWithBearerToken" in
+// base64, which a short-term Bedrock API key starts with after its prefix.
+const bedrockURL64 = "YmVkcm9jay5hbWF6b25hd3MuY29tLz9BY3Rpb249Q2FsbFdpdGhCZWFyZXJUb2tlbi"
 
 // inBlob: the token at start sits inside a run of base64 (an image, audio
 // sent as text), where a key's shape turns up by chance: at least 16

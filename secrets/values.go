@@ -439,10 +439,28 @@ func sessionValue(v string) bool {
 // a batch's or a job's.
 var timeID = lazy(`^(?:19|20)[0-9]{6}T[0-9]{4}`)
 
+// proseSessionValue: v, a session's id named in a sentence or a log line
+// (… sid=…), is one: a sessionValue that is not made of parts joined by
+// "_" (dQw4w9WgXcQ_xYz12) nor hexadecimal under 32 digits, as a trace's,
+// a span's or a process's id is (sid=1a2b3c4d5e6f7a8b).
+func proseSessionValue(v string) bool {
+	v = strings.TrimSpace(v)
+	return sessionValue(v) && !strings.Contains(v, "_") && !(len(v) < 32 && hexDigits(v))
+}
+
 // securityID is what else "SID" names: a Windows security identifier
 // (S-1-5-21-…) or an AWS policy statement's id (Stmt1700000000000, as the
 // console writes one).
 var securityID = lazy(`^(?:S-1-[0-9]+(?:-[0-9]+)+|Stmt[0-9]+)$`)
+
+func hexDigits(s string) bool {
+	for _, c := range []byte(s) {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
 
 // jsonUnescaped is v with JSON's escapes decoded (\u003c, \", \\), as
 // encoding/json writes <, >, & and quotes in a string; v itself when it

@@ -1,0 +1,484 @@
+package secrets
+
+import (
+	"slices"
+	"strings"
+)
+
+// This file judges the commands that shell.go reads: the password a
+// command takes by a short flag (passwordFlags), a literal piped to a
+// command that reads its password on stdin, Redis's AUTH (a command of its
+// own, redis-cli's, HELLO's, a RESP array's) and httpie's items; and SQL's
+// passwords (IDENTIFIED BY '…', PASSWORD '…'), which need no command.
+
+// passwordFlags are the short flags that take a password in commands that
+// agents run: glued to it (mysql -pS3cret; a blank after -p asks for it
+// instead), after a blank, or either; curl's -u takes user:password. A
+// command of two words (docker login) is its name and its first argument.
+var passwordFlags = []struct {
+	commands []string
+	flag     byte
+	glued    bool // the password is glued to the flag
+	spaced   bool // the password is the next word
+}{
+	{[]string{"mysql", "mysqldump", "mysqladmin", "mysqlsh", "mariadb", "mariadb-dump"}, 'p', true, false},
+	{[]string{"sshpass"}, 'p', true, true},
+	{[]string{"docker login", "podman login", "buildah login", "skopeo login", "nerdctl login"}, 'p', false, true},
+	{[]string{"mongo", "mongosh"}, 'p', false, true},
+	{[]string{"redis-cli", "valkey-cli", "keydb-cli"}, 'a', false, true},
+	{[]string{"curl"}, 'u', false, true},
+}
+
+// maxLoose is how many loose words (neither flags nor their values) may
+// stand between a command's name and its password flag: a database or a
+// registry (mongo shop -u admin -p …, docker login ghcr.io -u bob -p …).
+// Prose that names a command has more ("docker login once and then docker
+// run -p 8080:80").
+const maxLoose = 2
+
+// judgedCommands are the names of the commands that the rules below
+// judge; others are passed over at once (mkdir -p, docker run -p).
+var judgedCommands = func() map[string]bool {
+	m := map[string]bool{}
+	for _, pf := range passwordFlags {
+		for _, c := range pf.commands {
+			first, _, _ := strings.Cut(c, " ")
+			m[first] = true
+		}
+	}
+	for _, c := range []string{"HELLO", "hello", "http", "https", "httpie", "xh", "xhs"} {
+		m[c] = true
+	}
+	return m
+}()
+
+// redisCLIs are Redis's command-line clients.
+var redisCLIs = []string{"redis-cli", "valkey-cli", "keydb-cli"}
+
+// commandAssignments are the secrets that the command c takes.
+func commandAssignments(s string, c *shellCommand) []assignment {
+	words := c.words
+	prompt := redisPrompt(s[words[0].start:words[0].end])
+	if !c.pipe && !judgedCommands[c.name(s)] && !prompt {
+		return nil
+	}
+	if prompt {
+		if len(words) < 2 {
+			return nil
+		}
+		words = words[1:] // redis-cli's prompt: 127.0.0.1:6379> AUTH …
+	}
+	name := c.name(s)
+	if prompt {
+		name = s[words[0].start:words[0].end]
+	}
+	var out []assignment
+	for i := 1; i < len(words) && !prompt; i++ {
+		text := s[words[i].start:words[i].end]
+		if len(text) < 2 || text[0] != '-' {
+			continue
+		}
+		if text[1] == '-' {
+			continue
+		}
+		for _, pf := range passwordFlags {
+			if text[1] != pf.flag {
+				continue
+			}
+			sub, ok := commandOf(s, words, name, pf.commands)
+			if !ok || looseBefore(s, words, 1+sub, i) > maxLoose {
+				continue
+			}
+			if a, ok := flagPassword(s, words, i, pf.flag, pf.glued, pf.spaced); ok {
+				out = append(out, a)
+			}
+		}
+	}
+	whole := c.n == len(c.words)
+	switch lower := strings.ToLower(name); {
+	case c.pipe && c.piped[0] >= 0 && slices.ContainsFunc(words[1:], func(w shellWord) bool {
+		t := s[w.start:w.end]
+		return t == "--password-stdin" || t == "--stdin" && name == "passwd"
+	}):
+		out = append(out, assignment{name: "piped to --password-stdin", kind: passwordName, start: c.piped[0], end: c.piped[1], form: formWord})
+	case prompt && (lower == "auth") && (len(words) == 2 || len(words) == 3) && whole:
+		out = appendWord(out, s, words[len(words)-1], "AUTH")
+	case lower == "hello" && (name == "HELLO" || name == "hello" || prompt) && len(words) > 1 && (s[words[1].start:words[1].end] == "2" || s[words[1].start:words[1].end] == "3"):
+		for i := 2; i+2 < len(words); i++ {
+			if strings.EqualFold(s[words[i].start:words[i].end], "auth") {
+				out = appendWord(out, s, words[i+2], "AUTH")
+			}
+		}
+	case slices.Contains(redisCLIs, lower):
+		for i := 1; i < len(words); i++ {
+			t := s[words[i].start:words[i].end]
+			switch {
+			case t == "--pass" && i+1 < len(words):
+				out = appendWord(out, s, words[i+1], "--pass")
+			case strings.EqualFold(t, "auth") && (i+2 == len(words) || i+3 == len(words)) && len(words) == len(c.words) && whole:
+				out = appendWord(out, s, words[len(words)-1], "AUTH")
+			}
+		}
+	case name == "http" || name == "https" || name == "httpie" || name == "xh" || name == "xhs":
+		out = append(out, httpieItems(s, words)...)
+	}
+	return out
+}
+
+// redisPrompt: w is redis-cli's prompt, host:port> or host:port[db]>
+// (127.0.0.1:6379>, cache:6379[2]>).
+func redisPrompt(w string) bool {
+	if !strings.HasSuffix(w, ">") {
+		return false
+	}
+	w = w[:len(w)-1]
+	if strings.HasSuffix(w, "]") {
+		open := strings.LastIndexByte(w, '[')
+		if open < 0 || !digits(w[open+1:len(w)-1]) {
+			return false
+		}
+		w = w[:open]
+	}
+	colon := strings.LastIndexByte(w, ':')
+	if colon <= 0 || !digits(w[colon+1:]) {
+		return false
+	}
+	for _, c := range []byte(w[:colon]) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func digits(s string) bool {
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// commandOf says whether the command whose words are words, called name,
+// is one of commands; sub is how many of its arguments make its name
+// (docker login: 1).
+func commandOf(s string, words []shellWord, name string, commands []string) (sub int, ok bool) {
+	for _, c := range commands {
+		first, second, two := strings.Cut(c, " ")
+		if name != first {
+			continue
+		}
+		if !two {
+			return 0, true
+		}
+		if len(words) > 1 && s[words[1].start:words[1].end] == second {
+			return 1, true
+		}
+	}
+	return 0, false
+}
+
+// looseBefore counts the words of words[from:to] that are neither flags
+// nor a flag's value (the word after a flag alone: -u root, --host db).
+func looseBefore(s string, words []shellWord, from, to int) int {
+	loose := 0
+	value := false
+	for _, w := range words[from:min(to, len(words))] {
+		t := s[w.start:w.end]
+		switch {
+		case len(t) > 1 && t[0] == '-':
+			value = !strings.Contains(t, "=") && (len(t) == 2 || t[1] == '-')
+		case value:
+			value = false
+		default:
+			loose++
+		}
+	}
+	return loose
+}
+
+// flagPassword reads the password given by the flag words[i] (-p…):
+// glued to it, or the next word, as the flag takes it; after the ":" of
+// user:password for curl's -u.
+func flagPassword(s string, words []shellWord, i int, flag byte, glued, spaced bool) (assignment, bool) {
+	w := words[i]
+	k := w.start + 2
+	var vs, ve int
+	switch {
+	case k < w.end && glued:
+		var quoted, ok bool
+		vs, ve, quoted, ok = quotedAt(s, k)
+		if !quoted {
+			vs, ve, ok = k, w.end, true
+		}
+		if !ok || quoted && ve+1 != w.end {
+			return assignment{}, false
+		}
+	case k == w.end && spaced && i+1 < len(words):
+		next := words[i+1]
+		if s[next.start] == '-' {
+			return assignment{}, false
+		}
+		vs, ve = next.in, next.out
+	default:
+		return assignment{}, false
+	}
+	if flag == 'u' {
+		return userPassword(s, vs, ve, "-u")
+	}
+	return assignment{name: "-" + string(flag), kind: passwordName, start: vs, end: ve, form: formFlag}, ve > vs
+}
+
+// userPassword reads the password of user:password in s[vs:ve], given by
+// the flag name.
+func userPassword(s string, vs, ve int, name string) (assignment, bool) {
+	colon := strings.IndexByte(s[vs:ve], ':')
+	if colon < 0 {
+		return assignment{}, false
+	}
+	vs += colon + 1
+	return assignment{name: name, kind: passwordName, start: vs, end: ve, form: formFlag}, ve > vs
+}
+
+// authStatus: v, the one word after "auth" or "AUTH" starting a line,
+// says how authentication went or what it needs, as a log line or a note
+// does ("auth failed", "AUTH required", "auth token"), rather than being a
+// password.
+func authStatus(v string) bool {
+	w := strings.ToLower(strings.TrimRight(v, ".:!,"))
+	return len(w) < len(v)-1 || yesNo(w) || algorithmName(w) || slices.Contains(authStatusWords, w) ||
+		ordinaryWord(w) && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ion") || strings.HasSuffix(w, "ful"))
+}
+
+var authStatusWords = []string{
+	"ok", "error", "errors", "fail", "failure", "success", "required", "needed", "denied", "invalid", "missing", "token",
+	"tokens", "header", "headers", "flow", "code", "method", "type", "mode", "done", "timeout", "problem", "issue",
+	"issues", "bug", "fix", "service", "server", "module", "config", "settings", "middleware", "check", "step", "only",
+	"first", "again", "first.", "works", "ok.", "is", "was", "not", "none", "null", "nil", "true", "false",
+}
+
+// appendWord adds the password that the word w is, named name, unless it
+// is empty or a variable.
+func appendWord(out []assignment, s string, w shellWord, name string) []assignment {
+	if !commandValue(s[w.in:w.out]) {
+		return out
+	}
+	return append(out, assignment{name: name, kind: passwordName, start: w.in, end: w.out, form: formWord})
+}
+
+// pipedLiteral is the literal that c, echo or printf, writes into a pipe:
+// echo's one argument (after -n, -e), printf's argument for its one %s or
+// its format without one, quoted or not; [-1, -1] when it writes none or
+// a variable.
+func pipedLiteral(s string, c *shellCommand) [2]int {
+	none := [2]int{-1, -1}
+	if c.n != len(c.words) {
+		return none
+	}
+	args := c.words[1:]
+	var w shellWord
+	switch c.name(s) {
+	case "echo":
+		for len(args) > 1 && slices.Contains([]string{"-n", "-e", "-E", "-ne", "-en"}, s[args[0].start:args[0].end]) {
+			args = args[1:]
+		}
+		if len(args) != 1 {
+			return none
+		}
+		w = args[0]
+	case "printf":
+		switch {
+		case len(args) == 2 && strings.Count(args[0].text(s), "%") == 1 && strings.Contains(args[0].text(s), "%s"):
+			w = args[1]
+		case len(args) == 1 && !strings.Contains(args[0].text(s), "%"):
+			w = args[0]
+			for _, nl := range []string{`\n`, `\\n`} {
+				if strings.HasSuffix(w.text(s), nl) {
+					w.out -= len(nl)
+				}
+			}
+		default:
+			return none
+		}
+	default:
+		return none
+	}
+	v := s[w.in:w.out]
+	if v == "" || strings.Contains(v, "$") && !(w.quoted && s[w.in-1] == '\'') || isRedacted(v) || placeholder(v) {
+		return none
+	}
+	return [2]int{w.in, w.out}
+}
+
+// httpieItems are the secrets of httpie's (and xh's) arguments: -a/--auth
+// user:password, and request items: a credential header (Name:value), a
+// secret field (name=value, name:=json) or query parameter (name==value).
+func httpieItems(s string, words []shellWord) []assignment {
+	var out []assignment
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		t := s[w.start:w.end]
+		if t == "-a" || t == "--auth" || strings.HasPrefix(t, "--auth=") {
+			vs, ve := w.start+len("--auth="), w.end
+			if !strings.HasPrefix(t, "--auth=") {
+				if i+1 >= len(words) {
+					continue
+				}
+				i++
+				vs, ve = words[i].in, words[i].out
+			} else if vq, veq, quoted, ok := quotedAt(s, vs); quoted && ok {
+				vs, ve = vq, veq
+			}
+			if colon := strings.IndexByte(s[vs:ve], ':'); colon >= 0 && vs+colon+1 < ve && s[vs+colon+1] != '$' {
+				out = append(out, assignment{name: "--auth", kind: passwordName, start: vs + colon + 1, end: ve, form: formFlag})
+			}
+			continue
+		}
+		if t == "" || t[0] == '-' {
+			continue
+		}
+		e := 0
+		for e < len(t) && nameByte(t[e]) && t[e] != '.' {
+			e++
+		}
+		if e == 0 || e == len(t) {
+			continue
+		}
+		name := t[:e]
+		sep := t[e:]
+		var kind nameKind
+		var n int
+		switch {
+		case strings.HasPrefix(sep, "=="):
+			kind, n = paramKind(name), 2
+		case strings.HasPrefix(sep, ":="):
+			kind, n = fieldKind(name), 2
+		case strings.HasPrefix(sep, "="):
+			kind, n = fieldKind(name), 1
+		case strings.HasPrefix(sep, ":") && !strings.HasPrefix(sep, "://"):
+			n = 1
+			switch {
+			case slices.ContainsFunc(credentialHeaders, func(h string) bool { return strings.EqualFold(h, name) }):
+				kind = passwordName
+			case credentialHeaderName(name):
+				kind = weakName
+			}
+		}
+		if kind == notSecret {
+			continue
+		}
+		vs, ve := w.start+e+n, w.end
+		if q, qe, quoted, ok := quotedAt(s, vs); quoted {
+			if !ok || qe+1 != w.end {
+				continue
+			}
+			vs, ve = q, qe
+		}
+		if sp := strings.IndexByte(s[vs:ve], ' '); sp > 0 && slices.ContainsFunc(authSchemes, func(a string) bool { return strings.EqualFold(a, s[vs:vs+sp]) }) {
+			vs += sp + 1 // the token after its scheme
+		}
+		form := formEquals
+		if sep[0] == ':' && n == 1 {
+			form = formLine // a header
+		}
+		if vs < ve && s[vs] != '$' {
+			out = append(out, assignment{name: name, kind: kind, start: vs, end: ve, form: form})
+		}
+	}
+	return out
+}
+
+// respAuth finds the password of Redis's AUTH sent as a RESP array
+// (*2\r\n$4\r\nAUTH\r\n$8\r\npassword\r\n, with a user *3 …), its line
+// ends as bytes or as the escapes \r\n of JSON or a log.
+func respAuth(s string) []assignment {
+	if !strings.Contains(s, "$4") {
+		return nil
+	}
+	var out []assignment
+	for _, nl := range []string{"\r\n", `\r\n`} {
+		for _, auth := range []string{"AUTH", "auth"} {
+			head := "$4" + nl + auth + nl
+			for _, i := range eachIndex(s, head) {
+				at := i + len(head)
+				var args [][2]int
+				for len(args) < 2 {
+					vs, ve, ok := bulkString(s, at, nl)
+					if !ok {
+						break
+					}
+					args = append(args, [2]int{vs, ve})
+					at = ve + len(nl)
+				}
+				user := 0 // *3: AUTH user password
+				switch {
+				case strings.HasSuffix(s[:i], "*2"+nl) && len(args) >= 1:
+				case strings.HasSuffix(s[:i], "*3"+nl) && len(args) == 2:
+					user = 1
+				default:
+					continue
+				}
+				v := args[user]
+				if !commandValue(s[v[0]:v[1]]) {
+					continue
+				}
+				out = append(out, assignment{name: "RESP AUTH", kind: passwordName, start: v[0], end: v[1], form: formWord})
+			}
+		}
+	}
+	return out
+}
+
+// bulkString reads a RESP bulk string ($n, a line end, n bytes, a line
+// end) at at.
+func bulkString(s string, at int, nl string) (start, end int, ok bool) {
+	if at >= len(s) || s[at] != '$' {
+		return 0, 0, false
+	}
+	k := at + 1
+	n := 0
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' && k-at < 6 {
+		n = n*10 + int(s[k]-'0')
+		k++
+	}
+	if k == at+1 || !strings.HasPrefix(s[k:], nl) {
+		return 0, 0, false
+	}
+	start = k + len(nl)
+	end = start + n
+	if n == 0 || end > len(s) || !strings.HasPrefix(s[end:], nl) {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
+// eachIndex is indexes without an iterator's closure, which escapes
+// there: the offsets of sep in s, at most one search when there is none.
+func eachIndex(s, sep string) []int {
+	var out []int
+	for at := 0; ; {
+		i := strings.Index(s[at:], sep)
+		if i < 0 {
+			return out
+		}
+		out = append(out, at+i)
+		at += i + len(sep)
+	}
+}
+
+func skipBlanks(s string, k int) int {
+	for k < len(s) && blank(s[k]) {
+		k++
+	}
+	return k
+}
+
+// sqlWord is the word of letters, digits and "_" at k.
+func sqlWord(s string, k int) string {
+	e := k
+	for e < len(s) && (nameByte(s[e]) && s[e] != '.' && s[e] != '-') {
+		e++
+	}
+	return s[k:e]
+}

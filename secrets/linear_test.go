@@ -1,0 +1,143 @@
+package secrets
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// slowCSV is a CSV of rows rows, one saying "see the http docs", as a
+// tool's output in JSON (about 32 bytes a row): each JSON \n before a
+// quote made the old search for a command's start read back over every
+// row before it (1.17 MB took 12 s to scrub).
+func slowCSV(rows int) string {
+	var b strings.Builder
+	for i := range rows {
+		fmt.Fprintf(&b, "\"2024-01-%02d\",\"user%d\",\"ok\"\n", i%28+1, i)
+	}
+	b.WriteString("\"2024-02-01\",\"bob\",\"see the http docs\"\n")
+	j, _ := json.Marshal(map[string]string{"output": b.String()})
+	return string(j)
+}
+
+// slowScript is a Dockerfile's RUN continued over lines lines.
+func slowScript(lines int) string {
+	var b strings.Builder
+	b.WriteString("RUN apt-get install -y \\\n")
+	for i := range lines {
+		fmt.Fprintf(&b, "    package%d \\\n", i)
+	}
+	b.WriteString("    done\ncurl -u admin https://x\n")
+	return b.String()
+}
+
+// slowInputs are the review's inputs that took the command rules
+// quadratic time (n bytes, about): a command's start was looked for back
+// over lines that a backslash continues, or over JSON's \n before a quote.
+func slowInputs() []struct {
+	name string
+	make func(n int) string
+} {
+	return []struct {
+		name string
+		make func(n int) string
+	}{
+		{"backslash-lines", func(n int) string { return strings.Repeat("x \\\n", n/4) + " -p" }},
+		{"backslash-crlf-lines", func(n int) string { return strings.Repeat("x \\\r\n", n/5) + " -p" }},
+		{"json-backslash-lines", func(n int) string { return strings.Repeat(`x \\\n`, n/6) + " -p" }},
+		{"json-nl-quote", func(n int) string { return strings.Repeat(`\n'`, n/3) + " -p" }},
+		{"json-nl-dquote", func(n int) string { return strings.Repeat(`\n"`, n/3) + " -p" }},
+		{"json-nl-escaped-quote", func(n int) string { return strings.Repeat(`\n\"`, n/4) + " -p" }},
+		{"json-escaped-backslash-n", func(n int) string { return strings.Repeat(`a\\n`, n/4) + " -p" }},
+		{"csv-in-json", func(n int) string { return slowCSV(n / 32) }},
+		{"dockerfile-continued", func(n int) string { return slowScript(n / 16) }},
+		{"bash-c-mysql", func(n int) string { return strings.Repeat(`bash -c "mysql -p `, n/18) }},
+		{"prompt", func(n int) string { return strings.Repeat("127.0.0.1:6379> ", n/16) + "AUTH x" }},
+		{"sudo", func(n int) string { return strings.Repeat("sudo ", n/5) + "mysql -pX" }},
+		{"and-p", func(n int) string { return strings.Repeat("a & -p ", n/7) }},
+		{"quotes-p", func(n int) string { return strings.Repeat("'", n) + " -p" }},
+		{"blanks-quote", func(n int) string { return strings.Repeat("                                '", n/33) + " -p" }},
+	}
+}
+
+// TestCommandRulesLinear: the command rules' work (the bytes their
+// searches read and their reader's steps, shellScan) on each slow input
+// grows as the input does: four times the text, at most 4.2 times the
+// work, and at most 12 steps a byte. Searching back for a command's start
+// from each trigger, as the rules did, reads the continued lines before
+// it again for each: the work grows as the square of the text.
+func TestCommandRulesLinear(t *testing.T) {
+	const n = 64 << 10
+	for _, in := range slowInputs() {
+		small, large := in.make(n), in.make(4*n)
+		_, w1 := shellScan(small)
+		_, w4 := shellScan(large)
+		if w1 == 0 {
+			t.Errorf("%s: no work counted on %d bytes: the rules do not read it, the test tests nothing", in.name, len(small))
+			continue
+		}
+		if ratio := float64(w4) / float64(w1) * float64(len(small)) / float64(len(large)); ratio > 1.05 {
+			t.Errorf("%s: %d steps for %d bytes, %d for %d: the work grows %.2f times faster than the text", in.name, w1, len(small), w4, len(large), ratio)
+		}
+		if w4 > 12*len(large) {
+			t.Errorf("%s: %d steps for %d bytes, over 12 a byte", in.name, w4, len(large))
+		}
+	}
+}
+
+// BenchmarkCommandStart scrubs each slow input at 1 MiB and 4 MiB
+// (go test -run '^$' -bench CommandStart ./secrets/): the time must grow
+// as the text does.
+func BenchmarkCommandStart(b *testing.B) {
+	x, _ := Rules{}.Redactor()
+	for _, in := range slowInputs() {
+		for _, n := range []int{1 << 20, 4 << 20} {
+			text := in.make(n)
+			b.Run(fmt.Sprintf("%s/%dMiB", in.name, n>>20), func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					x.Text(text)
+				}
+			})
+		}
+	}
+}
+
+// FuzzCommandRules: on any text the command and SQL rules stay in
+// bounds (each value a span of the text), their work is linear (at most
+// 12 steps a byte, as TestCommandRulesLinear), and a scrubbed text holds
+// none of the values they found.
+func FuzzCommandRules(f *testing.F) {
+	for _, s := range []string{
+		"mysql -uroot -pZq7xZ8mR3pY9wB7t shop", "x \\\n -p", `x \\\n -p`, `\n' -p`, "echo 'bob:Zq7xZ8mR3pY9wB7t' | chpasswd",
+		"docker exec -it db mysql -uroot -pZq7xZ8mR3pY9wB7t", "ssh host 'redis-cli -a Zq7xZ8mR3pY9wB7t'", "127.0.0.1:6379> AUTH Zq7xZ8mR3pY9wB7t",
+		"SET PASSWORD FOR 'u'@'%' = 'Zq7xZ8mR3pY9wB7t';", "create user u identified by 'Zq7xZ8mR3pY9wB7t'", "*2\r\n$4\r\nAUTH\r\n$16\r\nZq7xZ8mR3pY9wB7t\r\n",
+		"bash -lc \"mysql -p\\u003cpassword\\u003e\"", "curl -uadmin:Zq7xZ8mR3pY9wB7t x", "docker login --password-stdin <<< Zq7xZ8mR3pY9wB7t",
+	} {
+		f.Add(s)
+	}
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		found, steps := shellScan(s)
+		if steps > 12*len(s)+64 {
+			t.Errorf("%d steps for %d bytes: %q", steps, len(s), s)
+		}
+		found = append(found, sqlPasswords(s)...)
+		found = append(found, respAuth(s)...)
+		for _, a := range found {
+			if a.start < 0 || a.start > a.end || a.end > len(s) {
+				t.Fatalf("%q: %s at [%d:%d] outside the text", s, a.name, a.start, a.end)
+			}
+		}
+		got := x.Text(s)
+		for _, a := range found {
+			if v := s[a.start:a.end]; !strings.Contains(s[:a.start]+s[a.end:], v) && strings.Contains(got, v) {
+				t.Errorf("%q: %s value %q found, and kept: %q", s, a.name, v, got)
+			}
+		}
+	})
+}

@@ -1,0 +1,582 @@
+package secrets
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// This file reads command lines as a shell splits them, once each, for
+// the rules that need to know which command a word belongs to: a
+// password flag (mysql -pS3cret, docker login -p …), a literal piped to a
+// command that reads its password on stdin (echo … | docker login
+// --password-stdin), Redis's AUTH and httpie's items (commands.go).
+//
+// A command starts a segment (a line, or what follows JSON's \n escape in
+// text written as JSON), or follows "|", "||", "&&", "&", ";", "$(", a
+// backtick, or the quote that opens a string ("cmd": "mysql …", a JSON
+// string's escaped \" alike, bash -c "mysql …"). A backslash before a
+// line break (raw or as JSON writes it) continues the command on the next line; where a command
+// starts is found forward, once (segments). Its first word is
+// its name (a path's last element; sudo, env, time, nohup, exec and
+// VAR=value before it skipped); a command word that prose mentions
+// earlier in a segment names no later command ("docker login once and
+// then docker run -p 8080:80" has one command, docker, whose -p is run's
+// among five loose words: see looseBefore).
+
+// shellWord is one word of a command: s[start:end] as written, and the
+// text inside its quotes when it is quoted whole ('pw', "pw", \"pw\",
+// $'pw'), else the same span.
+type shellWord struct {
+	start, end int
+	in, out    int // inside the quotes: s[in:out]
+	quoted     bool
+}
+
+// maxShellWords bounds the words kept of one command; later ones are
+// counted, not kept.
+const maxShellWords = 32
+
+// shellCommand is a command being read.
+type shellCommand struct {
+	words  []shellWord // its name first
+	n      int         // its words, kept or not
+	broken bool        // an unclosed quote: no command to judge
+	wrap   int         // sudo & co. read before the name: 1, 2 after sudo -u
+	pipe   bool        // it reads what the command before it wrote ("|")
+	piped  [2]int      // what that command wrote, when a literal: its span, else -1
+}
+
+// shellReader reads a text's commands forward, once: pos never goes back.
+type shellReader struct {
+	s     string
+	pos   int
+	cmd   shellCommand
+	str   string // the quote that ends the string after -c the reader is in
+	found []assignment
+	next  [len(shellStops)]int // where each of shellStops is next, -1 nowhere, -2 not looked for
+	steps int                  // the reader's steps and searches' bytes, for tests of linear time
+}
+
+// shellAssignments finds the secrets that commands take in s (see
+// commands.go), reading only the segments that hold one of the words that
+// the rules start from, each once.
+func shellAssignments(s string) []assignment {
+	found, _ := shellScan(s)
+	return found
+}
+
+// shellScan is shellAssignments, and the work it did: the bytes its
+// searches read and its reader's steps.
+func shellScan(s string) ([]assignment, int) {
+	var next [len(shellTriggers)]int // where each trigger is next at or after pos, -1 nowhere
+	any := false
+	for i := range shellTriggers {
+		next[i] = shellTrigger(s, i, 0)
+		any = any || next[i] >= 0
+	}
+	if !any {
+		return nil, 0
+	}
+	r := newShellReader(s)
+	seg := newSegments(s)
+	for {
+		t := -1
+		for i := range shellTriggers {
+			if next[i] >= 0 && next[i] < r.pos {
+				next[i] = shellTrigger(s, i, r.pos)
+			}
+			if next[i] >= 0 && (t < 0 || next[i] < t) {
+				t = next[i]
+			}
+		}
+		if t < 0 || r.pos >= len(s) {
+			break
+		}
+		if st := seg.startOf(t); st > r.pos {
+			r.end(false)
+			r.pos = st
+		}
+		r.readThrough(t)
+	}
+	r.end(false)
+	return commandValues(s, r.found), r.steps + seg.steps
+}
+
+// commandValues keeps the assignments whose values look like passwords
+// (commandValue): a command's placeholder, a documented example or a
+// word is none.
+func commandValues(s string, as []assignment) []assignment {
+	out := as[:0]
+	for _, a := range as {
+		if commandValue(s[a.start:a.end]) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func newShellReader(s string) *shellReader {
+	r := &shellReader{s: s}
+	for i := range r.next {
+		r.next[i] = -2
+	}
+	r.reset(0)
+	return r
+}
+
+// shellTriggers are the words without which no command rule applies,
+// each looked for by one search and then told by the bytes around it
+// (shellTrigger): "-" for -p, -a, -u and --pass after a blank, and for
+// --password-stdin and --stdin ("-" is rarer than the blank or the s
+// these start with, at each of which strings.Index would stop), "auth"
+// and "AUTH" as words (AUTH …,
+// --auth; auth looked for as "uth", whose first byte prose has far less
+// often than an a, which strings.Index would stop at), "http" for http and
+// https, "xh" for xh and xhs as commands.
+var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh"}
+
+// shellTrigger is where shellTriggers[k] next stands as a trigger, at or
+// after from; -1 when it does not.
+func shellTrigger(s string, k, from int) int {
+	w := shellTriggers[k]
+	for from < len(s) {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		from = i + 1
+		e := i + len(w)
+		if w == "uth" {
+			if i == 0 || s[i-1] != 'a' {
+				continue
+			}
+			i-- // auth
+		}
+		var after byte
+		if e < len(s) {
+			after = s[e]
+		}
+		word := i == 0 || !isWordByte(s[i-1])
+		switch w {
+		case "-":
+			switch {
+			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || strings.HasPrefix(s[e:], "-pass")):
+				return i - 1
+			case strings.HasPrefix(s[e:], "stdin"):
+				return i
+			}
+		case "AUTH", "uth":
+			if word && (after == ' ' || after == '\t' || after == '=') {
+				return i
+			}
+		case "http", "xh":
+			if after == 's' && e+1 < len(s) {
+				after = s[e+1]
+			}
+			if word && (after == ' ' || after == '\t') {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// segments finds where the segment holding a position starts, reading
+// the text forward once: at is how far it has read, start where the
+// segment holding s[at] starts (after a line break or JSON's \n escape
+// that no backslash continues). The positions asked for never go back
+// (shellAssignments asks for each next trigger), so each byte is read
+// once, however many lines a backslash continues: searching back from each
+// trigger over the continued lines read them again for each
+// (quadratic: 1 MiB of backslash-ended lines took minutes).
+type segments struct {
+	s         string
+	at, start int
+	nl, esc   int // the next "\n" and `\n` at or after at, -1 none, -2 not looked for
+	steps     int // the bytes searched, for tests of linear time
+}
+
+func newSegments(s string) *segments { return &segments{s: s, nl: -2, esc: -2} }
+
+// startOf is where the segment holding s[t] starts; t never goes back.
+func (g *segments) startOf(t int) int {
+	s := g.s
+	for g.at < t {
+		if g.nl == -2 || g.nl >= 0 && g.nl < g.at {
+			g.nl = indexFrom(s, "\n", min(g.at, len(s)))
+			g.steps += searched(s, g.at, g.nl)
+		}
+		if g.esc == -2 || g.esc >= 0 && g.esc < g.at {
+			g.esc = indexFrom(s, `\n`, min(g.at, len(s)))
+			g.steps += searched(s, g.at, g.esc)
+		}
+		b, raw := g.nl, true
+		if g.esc >= 0 && (b < 0 || g.esc < b) {
+			b, raw = g.esc, false
+		}
+		if b < 0 || b >= t {
+			g.at = t
+			break
+		}
+		if raw {
+			g.at = b + 1
+			if !rawContinued(s, b) {
+				g.start = b + 1
+			}
+			continue
+		}
+		g.at = b + 2
+		if escapedBreak(s, b) {
+			g.start = b + 2
+		}
+	}
+	return g.start
+}
+
+// searched is how many bytes a search from from read to find at (-1:
+// none, to the end).
+func searched(s string, from, at int) int {
+	if at < 0 {
+		return len(s) - from
+	}
+	return at - from + 1
+}
+
+// backslashesBefore counts the backslashes that end s[:i].
+func backslashesBefore(s string, i int) int {
+	n := 0
+	for i-n > 0 && s[i-n-1] == '\\' {
+		n++
+	}
+	return n
+}
+
+// rawContinued: the line break at b follows a backslash that is not
+// itself escaped: the command goes on on the next line.
+func rawContinued(s string, b int) bool {
+	return backslashesBefore(s, b)%2 == 1
+}
+
+// escapedBreak: JSON's \n escape at b (its backslash) ends a segment. It
+// does not when its backslash is escaped (\\n: a backslash, then the
+// letter n), when an escaped backslash comes before it (\\\n: a
+// continued line as JSON writes it), or when a quote follows
+// it ('pw\n': printf's or echo -e's line end inside the quotes, see
+// segmentEndBefore).
+func escapedBreak(s string, b int) bool {
+	n := backslashesBefore(s, b)
+	if n%2 == 1 {
+		return false // \\n: the letter n
+	}
+	if n >= 2 {
+		return false // \\\n: continued
+	}
+	q := s[b+2:]
+	return !(q != "" && (q[0] == '\'' || q[0] == '"' || strings.HasPrefix(q, `\"`)))
+}
+
+// reset starts a new command at p.
+func (r *shellReader) reset(p int) {
+	r.cmd = shellCommand{words: r.cmd.words[:0], piped: [2]int{-1, -1}}
+	r.pos = p
+}
+
+// end ends the command read so far: the rules judge it; pipe says a "|"
+// ends it, so that the next one reads what it writes.
+func (r *shellReader) end(pipe bool) {
+	c := &r.cmd
+	var piped [2]int = [2]int{-1, -1}
+	if !c.broken && len(c.words) > 0 {
+		r.found = append(r.found, commandAssignments(r.s, c)...)
+		if pipe {
+			piped = pipedLiteral(r.s, c)
+		}
+	}
+	words := c.words[:0]
+	r.cmd = shellCommand{words: words, pipe: pipe, piped: piped}
+}
+
+// readThrough reads commands from pos up to the end of the segment that
+// holds s[t].
+func (r *shellReader) readThrough(t int) {
+	s := r.s
+	for r.pos < len(s) {
+		r.steps++
+		p := r.pos
+		c := s[p]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r':
+			r.pos++
+		case c == '\n':
+			r.pos++
+			if rawContinued(s, p) {
+				continue // read as the word's end below; the command goes on
+			}
+			r.end(false)
+			r.str = ""
+			if p >= t {
+				return
+			}
+		case c == '\\' && strings.HasPrefix(s[p:], `\n`):
+			r.pos += 2
+			r.end(false)
+			r.str = ""
+			if p >= t {
+				return
+			}
+		case c == '\\' && continuation(s[p:]) > 0:
+			r.pos += continuation(s[p:]) // a continued line
+		case c == '|':
+			r.pos++
+			if strings.HasPrefix(s[r.pos:], "|") {
+				r.pos++
+				r.end(false)
+			} else {
+				r.end(true)
+			}
+		case c == ';' || c == '`' || c == '(' || c == ')':
+			r.pos++
+			r.end(false)
+		case c == '$' && strings.HasPrefix(s[p:], "$("):
+			r.pos += 2
+			r.end(false)
+		case c == '&': // a command sent to the background, or &&
+			r.pos++
+			if strings.HasPrefix(s[r.pos:], "&") {
+				r.pos++
+			}
+			r.end(false)
+		case r.stringQuote(p) > 0:
+			n := r.stringQuote(p)
+			switch q := s[p : p+n]; {
+			case r.str != "" && q == r.str:
+				r.str = ""
+			case r.commandString(p):
+				r.str = q
+			}
+			r.pos += n
+			r.end(false)
+		default:
+			r.word()
+		}
+	}
+}
+
+// continuation is the length of the continued line's break that s
+// starts with (a backslash and a line break, raw or as JSON
+// writes them: \\\n), 0 for none.
+func continuation(s string) int {
+	for _, c := range []string{"\\\n", `\\\n`} {
+		if strings.HasPrefix(s, c) {
+			return len(c)
+		}
+	}
+	return 0
+}
+
+// stringQuote is the length of the quote at p (", ' or \") when it opens
+// or closes a string that holds a command rather than a word of one: after
+// ":", ",", "[", "{" or "(" (a JSON or Python member, an argument), or
+// before ",", ":", "}", "]" or ")"; else 0.
+func (r *shellReader) stringQuote(p int) int {
+	s := r.s
+	n := 0
+	switch {
+	case s[p] == '"' || s[p] == '\'':
+		n = 1
+	case strings.HasPrefix(s[p:], `\"`):
+		n = 2
+	default:
+		return 0
+	}
+	if r.str != "" && strings.HasPrefix(s[p:], r.str) {
+		return n // the end of the string after -c
+	}
+	b := p
+	for b > 0 && blank(s[b-1]) {
+		b--
+	}
+	if b > 0 && strings.IndexByte(":,[{(", s[b-1]) >= 0 || r.commandString(p) {
+		return n
+	}
+	a := p + n
+	for a < len(s) && blank(s[a]) {
+		a++
+	}
+	if a == len(s) || strings.IndexByte(",:}])", s[a]) >= 0 {
+		return n
+	}
+	return 0
+}
+
+// commandString: the quote at p, after a blank, opens a string that
+// holds a command the command being read runs: after -c (bash -c, su
+// -c).
+func (r *shellReader) commandString(p int) bool {
+	s := r.s
+	c := &r.cmd
+	if p == 0 || !blank(s[p-1]) || len(c.words) == 0 || c.n != len(c.words) {
+		return false
+	}
+	last := c.words[len(c.words)-1]
+	if last.end > p || strings.TrimRight(s[last.end:p], " \t") != "" {
+		return false
+	}
+	return s[last.start:last.end] == "-c"
+}
+
+// word reads one word at pos, quotes in it read whole.
+func (r *shellReader) word() {
+	s := r.s
+	w := shellWord{start: r.pos}
+	quotes := 0
+	p := r.pos
+	for p < len(s) {
+		for p < len(s) && !shellSpecial[s[p]] {
+			p++
+		}
+		if p == len(s) {
+			break
+		}
+		c := s[p]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '|' || c == ';' || c == '`' ||
+			c == '&' && strings.HasPrefix(s[p:], "&&") || c == '$' && strings.HasPrefix(s[p:], "$(") {
+			break
+		}
+		if c == '\\' {
+			switch {
+			case strings.HasPrefix(s[p:], `\n`) || continuation(s[p:]) > 0:
+				goto done // a segment's end, or a continued line
+			case strings.HasPrefix(s[p:], `\"`):
+				if p > w.start && r.stringQuote(p) > 0 {
+					goto done
+				}
+				close := r.nextIndex(`\"`, p+2)
+				if close < 0 || r.segmentEndBefore(p+2, close) {
+					r.unclosed(p)
+					return
+				}
+				if p == w.start {
+					w.in, w.out = p+2, close
+				}
+				quotes++
+				p = close + 2
+				continue
+			}
+			p += 2 // an escaped byte
+			continue
+		}
+		if c == '"' || c == '\'' {
+			if p > w.start && r.stringQuote(p) > 0 {
+				break
+			}
+			close := r.nextIndex(s[p:p+1], p+1)
+			if close < 0 || r.segmentEndBefore(p+1, close) {
+				r.unclosed(p)
+				return
+			}
+			if p == w.start || p == w.start+1 && s[w.start] == '$' && c == '\'' {
+				w.in, w.out = p+1, close
+			}
+			quotes++
+			p = close + 1
+			continue
+		}
+		p++
+	}
+done:
+	p = min(p, len(s))
+	w.end = p
+	w.quoted = quotes == 1 && w.out+1 == p || quotes == 1 && w.out+2 == p && s[w.out] == '\\'
+	if !w.quoted {
+		w.in, w.out = w.start, w.end
+	}
+	r.pos = max(p, r.pos+1)
+	r.add(w)
+}
+
+// shellSpecial are the bytes that end a word or open a quote in it.
+var shellSpecial = func() (t [256]bool) {
+	for _, c := range []byte(" \t\r\n|;`&$\\\"'") {
+		t[c] = true
+	}
+	return t
+}()
+
+// unclosed: a quote at p that its segment does not close leaves no
+// command to judge there.
+func (r *shellReader) unclosed(p int) {
+	r.cmd.broken = true
+	r.pos = p + 1
+}
+
+// shellStops are what a quote looks ahead for: its closing quote, and
+// a segment's end before it.
+var shellStops = [...]string{`'`, `"`, `\"`, "\n", `\n`}
+
+// nextIndex is the index of q, one of shellStops, at or after from, -1
+// when there is none, remembered so that the text is searched for each
+// once: from never goes back.
+func (r *shellReader) nextIndex(q string, from int) int {
+	k := 0
+	for shellStops[k] != q {
+		k++
+	}
+	if at := r.next[k]; at == -1 || at >= from {
+		return at
+	}
+	at := indexFrom(r.s, q, from)
+	r.steps += searched(r.s, from, at)
+	r.next[k] = at
+	return at
+}
+
+// segmentEndBefore: a segment ends between from and to (a line break or
+// JSON's \n escape), which a quote does not span.
+//
+// JSON's \n just before the closing quote is printf's or echo -e's line
+// end inside the quotes ('%s\n', 'pw\n'), not a segment's.
+func (r *shellReader) segmentEndBefore(from, to int) bool {
+	nl, esc := r.nextIndex("\n", from), r.nextIndex(`\n`, from)
+	return nl >= 0 && nl < to || esc >= 0 && esc < to && esc != to-2
+}
+
+// add adds a word to the command, skipping what runs it before its name.
+func (r *shellReader) add(w shellWord) {
+	c := &r.cmd
+	text := r.s[w.start:w.end]
+	if len(c.words) == 0 {
+		switch {
+		case c.wrap == 2:
+			c.wrap = 1 // sudo -u's user
+			return
+		case c.wrap > 0 && strings.HasPrefix(text, "-"):
+			if text == "-u" || text == "-g" {
+				c.wrap = 2
+			}
+			return
+		case slices.Contains([]string{"sudo", "env", "time", "nohup", "exec", "command", "$", "#"}, text):
+			c.wrap = 1
+			return
+		case c.n == 0 && strings.IndexByte(text, '=') > 0 && !strings.HasPrefix(text, "-"):
+			return // VAR=value before the command
+		}
+	}
+	c.n++
+	if len(c.words) < maxShellWords {
+		c.words = append(c.words, w)
+	}
+}
+
+// name is a command's name: its first word's last path element.
+func (c *shellCommand) name(s string) string {
+	if len(c.words) == 0 {
+		return ""
+	}
+	return path.Base(s[c.words[0].start:c.words[0].end])
+}
+
+// text is the word's text, quotes removed when quoted whole.
+func (w shellWord) text(s string) string { return s[w.in:w.out] }

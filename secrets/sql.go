@@ -1,0 +1,245 @@
+package secrets
+
+import (
+	"strings"
+)
+
+// This file finds the passwords that SQL statements give accounts, and
+// judges the values that the command and statement rules find
+// (commandValue): a placeholder of code or of documentation is none.
+
+// sqlKeywords are the words a statement's password follows, in the cases
+// that statements are written in.
+var sqlKeywords = []string{"IDENTIFIED", "identified", "Identified", "PASSWORD", "password", "Password"}
+
+// maxSQLHead is how far before its keyword a statement's head is looked
+// for: CREATE USER 'name'@'host' IF NOT EXISTS … IDENTIFIED BY.
+const maxSQLHead = 240
+
+// sqlPasswords finds SQL's password literals, only inside a statement
+// that gives an account its password, in any case and mid-line (after a
+// prompt, a quote, a JSON \n): CREATE or ALTER USER, ROLE or LOGIN with
+// IDENTIFIED [WITH plugin] BY '…' (a quoted or bare value) or [WITH]
+// [ENCRYPTED] PASSWORD [=] [N]'…'; GRANT … IDENTIFIED BY '…'; SET
+// PASSWORD [FOR user] = '…' or PASSWORD('…'). A hash (IDENTIFIED BY
+// PASSWORD '*…', md5…, SCRAM-SHA-256$…) and a placeholder are none.
+func sqlPasswords(s string) []assignment {
+	var out []assignment
+	for _, kw := range sqlKeywords {
+		for at := 0; ; {
+			i := indexFrom(s, kw, at)
+			if i < 0 {
+				break
+			}
+			at = i + len(kw)
+			if i > 0 && (nameByte(s[i-1]) || s[i-1] == '$') || at < len(s) && nameByte(s[at]) {
+				continue
+			}
+			h := sqlHeadBefore(s, i)
+			var vs, ve int
+			ok := false
+			what := "PASSWORD"
+			switch {
+			case kw[0] == 'I' || kw[0] == 'i':
+				what = "IDENTIFIED BY"
+				if h.account || h.grant {
+					vs, ve, ok = identifiedValue(s, at)
+				}
+			case h.set:
+				vs, ve, ok = setPasswordValue(s, at)
+			case h.account && !h.by:
+				vs, ve, ok = passwordValue(s, at)
+			}
+			if ok && commandValue(s[vs:ve]) {
+				out = append(out, assignment{name: what, kind: passwordName, start: vs, end: ve, form: formWord})
+			}
+		}
+	}
+	return out
+}
+
+// sqlHead is what a statement's words before a keyword say.
+type sqlHead struct {
+	account bool // CREATE or ALTER USER, ROLE or LOGIN
+	grant   bool // GRANT
+	set     bool // SET just before the keyword, first in its statement: SET PASSWORD
+	by      bool // BY just before the keyword: IDENTIFIED BY PASSWORD '*hash'
+}
+
+// sqlHeadBefore reads the words of the statement that holds s[i], back to
+// its start (a ";", a line break, JSON's \n) or maxSQLHead bytes.
+func sqlHeadBefore(s string, i int) sqlHead {
+	clause := s[max(0, i-maxSQLHead):i]
+	if k := strings.LastIndexAny(clause, ";\n"); k >= 0 {
+		clause = clause[k+1:]
+	}
+	if k := strings.LastIndex(clause, `\n`); k >= 0 {
+		clause = clause[k+2:]
+	}
+	var h sqlHead
+	prev := ""
+	for k := 0; k < len(clause); {
+		if !asciiLetter(clause[k]) || k > 0 && (nameByte(clause[k-1]) || clause[k-1] == '$') {
+			k++
+			continue
+		}
+		e := k
+		for e < len(clause) && asciiLetter(clause[e]) {
+			e++
+		}
+		w := clause[k:e]
+		switch {
+		case (strings.EqualFold(prev, "create") || strings.EqualFold(prev, "alter")) &&
+			(strings.EqualFold(w, "user") || strings.EqualFold(w, "role") || strings.EqualFold(w, "login")):
+			h.account = true
+		case strings.EqualFold(w, "grant"):
+			h.grant = true
+		case strings.EqualFold(w, "update") || strings.EqualFold(w, "select") || strings.EqualFold(w, "insert") ||
+			strings.EqualFold(w, "where") || strings.EqualFold(w, "from"):
+			h = sqlHead{} // a query: no account's statement
+		}
+		prev = w
+		k = e
+	}
+	last := strings.TrimRight(clause, " \t")
+	h.by = len(last) >= 2 && strings.EqualFold(last[len(last)-2:], "by") && (len(last) == 2 || !nameByte(last[len(last)-3]))
+	if len(last) >= 3 && strings.EqualFold(last[len(last)-3:], "set") && (len(last) == 3 || !nameByte(last[len(last)-4])) && !h.account && !h.grant {
+		// SET PASSWORD: SET starts its statement, after a prompt, a
+		// quote or a parenthesis at most (mysql> SET …, -e "SET …").
+		before := strings.TrimRight(last[:len(last)-3], " \t")
+		h.set = before == "" || strings.IndexByte("\"'`>(:", before[len(before)-1]) >= 0
+	}
+	return h
+}
+
+func asciiLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// identifiedValue reads the value after IDENTIFIED (at k): [WITH plugin]
+// BY, then a quoted value or a bare word.
+func identifiedValue(s string, k int) (vs, ve int, ok bool) {
+	k = skipBlanks(s, k)
+	if w := sqlWord(s, k); strings.EqualFold(w, "with") {
+		k = skipBlanks(s, k+len(w))
+		plugin := sqlWord(s, k)
+		if plugin == "" {
+			if _, pe, quoted, ok := quotedAt(s, k); quoted && ok {
+				plugin = s[k : pe+1]
+			}
+		}
+		k = skipBlanks(s, k+len(plugin))
+	}
+	if w := sqlWord(s, k); !strings.EqualFold(w, "by") {
+		return 0, 0, false
+	}
+	k = skipBlanks(s, k+2)
+	if w := sqlWord(s, k); strings.EqualFold(w, "password") || strings.EqualFold(w, "random") {
+		return 0, 0, false // a hash, or a password the server makes
+	}
+	return sqlValue(s, k)
+}
+
+// passwordValue reads the value after PASSWORD (at k) in an account's
+// statement: [=] [N]'…', or PASSWORD('…').
+func passwordValue(s string, k int) (vs, ve int, ok bool) {
+	k = skipBlanks(s, k)
+	if k < len(s) && s[k] == '(' {
+		return sqlQuoted(s, skipBlanks(s, k+1))
+	}
+	if k < len(s) && s[k] == '=' {
+		k = skipBlanks(s, k+1)
+	}
+	if k+1 < len(s) && s[k] == 'N' && s[k+1] == '\'' {
+		k++
+	}
+	return sqlQuoted(s, k)
+}
+
+// setPasswordValue reads the value of SET PASSWORD [FOR user] = '…' or
+// = PASSWORD('…'), PASSWORD at k.
+func setPasswordValue(s string, k int) (vs, ve int, ok bool) {
+	end := min(len(s), k+maxSQLHead)
+	eq := strings.IndexByte(s[k:end], '=')
+	if eq < 0 || strings.ContainsAny(s[k:k+eq], ";\n") {
+		return 0, 0, false
+	}
+	if f := skipBlanks(s, k); f < k+eq && !strings.EqualFold(sqlWord(s, f), "for") {
+		return 0, 0, false
+	}
+	k = skipBlanks(s, k+eq+1)
+	if w := sqlWord(s, k); strings.EqualFold(w, "password") {
+		k = skipBlanks(s, k+len(w))
+		if k >= len(s) || s[k] != '(' {
+			return 0, 0, false
+		}
+		k = skipBlanks(s, k+1)
+	}
+	return sqlQuoted(s, k)
+}
+
+// sqlValue is a quoted value at k, or a bare word (to a blank, ";", ",",
+// ")" or a quote).
+func sqlValue(s string, k int) (vs, ve int, ok bool) {
+	if vs, ve, ok := sqlQuoted(s, k); ok {
+		return vs, ve, true
+	}
+	if k < len(s) && (s[k] == '\'' || s[k] == '"' || s[k] == '\\') {
+		return 0, 0, false
+	}
+	e := k
+	for e < len(s) && !blank(s[e]) && strings.IndexByte(";,)'\"\\\n\r", s[e]) < 0 {
+		e++
+	}
+	return k, e, e > k
+}
+
+// sqlQuoted is the value quoted at k: '…', "…" or JSON's \"…\".
+func sqlQuoted(s string, k int) (vs, ve int, ok bool) {
+	if vs, ve, quoted, ok := quotedAt(s, k); quoted && ok {
+		return vs, ve, true
+	}
+	return 0, 0, false
+}
+
+// commandValue: v, a value that a command's flag or word, or a statement,
+// gives as a password, looks like one: credential-shaped (six characters
+// or more, not words, a documented example or a placeholder), and not
+// code's placeholder (%s, %(pw)s, ?, :pw, $1, ${PW}, {{pw}}, {pw},
+// <password>, [password], a quote that closes a string for a
+// concatenation: '" + pw + "') nor a hash (md5…, SCRAM-SHA-256$…, *…),
+// also when written with JSON's escapes (\u003cpassword\u003e).
+func commandValue(v string) bool {
+	v = jsonUnescaped(v)
+	return !codePlaceholder(v) && !passwordHash(v) && credentialShaped(v)
+}
+
+// codePlaceholder: v stands for a value that code or a template fills in.
+func codePlaceholder(v string) bool {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return true
+	}
+	switch v[0] {
+	case '?', ':', '<', '$', '@':
+		return true
+	case '"', '\'', '`':
+		return true // '" + pw + "': the quote ends a string, its value concatenated
+	case '{':
+		return strings.HasSuffix(v, "}")
+	case '[':
+		return strings.HasSuffix(v, "]")
+	case '%':
+		return len(v) <= 12 && formatVerb.get().MatchString(v)
+	}
+	last := v[len(v)-1]
+	return last == '"' || last == '\'' || last == '+' || strings.Contains(v, "${") || strings.Contains(v, "{{")
+}
+
+// formatVerb is a format's verb: %s, %v, %-10s, %[1]s, %(pw)s.
+var formatVerb = lazy(`^%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[-+# 0]*[0-9]*(?:\[[0-9]+\])?[a-zA-Z]$`)
+
+// passwordHash: v is a password's hash as a server stores it, no password.
+func passwordHash(v string) bool {
+	return len(v) == 35 && strings.HasPrefix(v, "md5") && hexDigits(v[3:]) ||
+		len(v) == 41 && v[0] == '*' && hexDigits(v[1:]) ||
+		strings.HasPrefix(v, "SCRAM-SHA-256$")
+}
