@@ -197,16 +197,16 @@ func (e *MessageError) Unwrap() error { return e.Err }
 // tool call must have a name; its arguments may be any JSON value (an
 // object as a rule), or none.
 func (c Conversation) Validate() error {
-	for i, m := range c {
+	for i := range c {
+		m := &c[i] // not a copy of each message and call: Validate runs on every sample read
 		switch m.Role {
 		case Human, AI, System:
 		case Tool:
 			if i == 0 {
 				return &MessageError{Message: i, Role: m.Role, ToolCall: -1, Err: fmt.Errorf("a tool message must follow an ai message with tool calls, but it is the first message")}
 			}
-			prev := c[i-1]
-			if prev.Role != Tool && (prev.Role != AI || prev.ToolCalls == nil) {
-				return &MessageError{Message: i, Role: m.Role, ToolCall: -1, Err: fmt.Errorf("a tool message must follow an ai message with tool calls or another tool message, but message %d is %s", i-1, describeMessage(prev))}
+			if prev := &c[i-1]; prev.Role != Tool && (prev.Role != AI || prev.ToolCalls == nil) {
+				return &MessageError{Message: i, Role: m.Role, ToolCall: -1, Err: fmt.Errorf("a tool message must follow an ai message with tool calls or another tool message, but message %d is %s", i-1, describeMessage(*prev))}
 			}
 		default:
 			return &MessageError{Message: i, Role: m.Role, ToolCall: -1, Err: fmt.Errorf("unknown role %q (want human, ai, tool or system)", m.Role)}
@@ -214,8 +214,8 @@ func (c Conversation) Validate() error {
 		if len(m.ToolCalls) > 0 && m.Role != AI {
 			return &MessageError{Message: i, Role: m.Role, ToolCall: -1, Err: fmt.Errorf("only ai messages make tool calls")}
 		}
-		for j, tc := range m.ToolCalls {
-			if tc.Name == "" {
+		for j := range m.ToolCalls {
+			if m.ToolCalls[j].Name == "" {
 				return &MessageError{Message: i, Role: m.Role, ToolCall: j, Err: fmt.Errorf("tool call has no name")}
 			}
 		}
