@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -23,10 +24,10 @@ var passwordFlags = []struct {
 }{
 	{[]string{"mysql", "mysqldump", "mysqladmin", "mysqlsh", "mariadb", "mariadb-dump"}, 'p', true, false},
 	{[]string{"sshpass"}, 'p', true, true},
-	{[]string{"docker login", "podman login", "buildah login", "skopeo login", "nerdctl login"}, 'p', false, true},
+	{[]string{"docker login", "podman login", "buildah login", "skopeo login", "nerdctl login"}, 'p', true, true},
 	{[]string{"mongo", "mongosh"}, 'p', false, true},
 	{[]string{"redis-cli", "valkey-cli", "keydb-cli"}, 'a', false, true},
-	{[]string{"curl"}, 'u', false, true},
+	{[]string{"curl"}, 'u', true, true},
 }
 
 // maxLoose is how many loose words (neither flags nor their values) may
@@ -37,7 +38,8 @@ var passwordFlags = []struct {
 const maxLoose = 2
 
 // judgedCommands are the names of the commands that the rules below
-// judge; others are passed over at once (mkdir -p, docker run -p).
+// judge, or that run one (docker exec, kubectl exec, ssh); others are
+// passed over at once (mkdir -p, docker run -p).
 var judgedCommands = func() map[string]bool {
 	m := map[string]bool{}
 	for _, pf := range passwordFlags {
@@ -46,7 +48,8 @@ var judgedCommands = func() map[string]bool {
 			m[first] = true
 		}
 	}
-	for _, c := range []string{"HELLO", "hello", "http", "https", "httpie", "xh", "xhs"} {
+	for _, c := range []string{"HELLO", "hello", "http", "https", "httpie", "xh", "xhs", "docker", "podman", "nerdctl",
+		"docker-compose", "kubectl", "oc", "ssh"} {
 		m[c] = true
 	}
 	return m
@@ -57,6 +60,13 @@ var redisCLIs = []string{"redis-cli", "valkey-cli", "keydb-cli"}
 
 // commandAssignments are the secrets that the command c takes.
 func commandAssignments(s string, c *shellCommand) []assignment {
+	if k := innerCommand(s, c.words); k > 0 && k < len(c.words) {
+		// docker exec db mysql …: the command run is judged.
+		inner := *c
+		inner.words = c.words[k:]
+		inner.n = c.n - k
+		return commandAssignments(s, &inner)
+	}
 	words := c.words
 	prompt := redisPrompt(s[words[0].start:words[0].end])
 	if !c.pipe && !judgedCommands[c.name(s)] && !prompt {
@@ -78,6 +88,12 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 		if len(text) < 2 || text[0] != '-' {
 			continue
 		}
+		if text == "--user" && name == "curl" && i+1 < len(words) {
+			if a, ok := userPassword(s, words[i+1].in, words[i+1].out, "--user"); ok {
+				out = append(out, a)
+			}
+			continue
+		}
 		if text[1] == '-' {
 			continue
 		}
@@ -96,11 +112,23 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 	}
 	whole := c.n == len(c.words)
 	switch lower := strings.ToLower(name); {
-	case c.pipe && c.piped[0] >= 0 && slices.ContainsFunc(words[1:], func(w shellWord) bool {
+	case c.pipe && c.piped[0] >= 0 && (slices.ContainsFunc(words[1:], func(w shellWord) bool {
 		t := s[w.start:w.end]
 		return t == "--password-stdin" || t == "--stdin" && name == "passwd"
-	}):
-		out = append(out, assignment{name: "piped to --password-stdin", kind: passwordName, start: c.piped[0], end: c.piped[1], form: formWord})
+	}) || name == "chpasswd"):
+		vs, ve := c.piped[0], c.piped[1]
+		what := "piped to --password-stdin"
+		if name == "chpasswd" { // user:password
+			what = "piped to chpasswd"
+			colon := strings.IndexByte(s[vs:ve], ':')
+			if colon < 0 {
+				break
+			}
+			vs += colon + 1
+		}
+		out = append(out, assignment{name: what, kind: passwordName, start: vs, end: ve, form: formWord})
+	case hereString(s, words) >= 0 && slices.ContainsFunc(words[1:], func(w shellWord) bool { return s[w.start:w.end] == "--password-stdin" }):
+		out = appendWord(out, s, words[hereString(s, words)], "<<< to --password-stdin")
 	case prompt && (lower == "auth") && (len(words) == 2 || len(words) == 3) && whole:
 		out = appendWord(out, s, words[len(words)-1], "AUTH")
 	case lower == "hello" && (name == "HELLO" || name == "hello" || prompt) && len(words) > 1 && (s[words[1].start:words[1].end] == "2" || s[words[1].start:words[1].end] == "3"):
@@ -160,6 +188,61 @@ func digits(s string) bool {
 	return s != ""
 }
 
+// hereString is the index of the word after "<<<" in words, -1 when none:
+// a here-string, what the command reads on stdin.
+func hereString(s string, words []shellWord) int {
+	for i := 1; i+1 < len(words); i++ {
+		if s[words[i].start:words[i].end] == "<<<" {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// innerCommand is the index of the first word of the command that words
+// run, when they are a command that runs another: docker exec [flags]
+// CONTAINER CMD (podman, nerdctl, docker compose exec SERVICE CMD),
+// kubectl exec … -- CMD, ssh [flags] HOST CMD; 0 for none.
+func innerCommand(s string, words []shellWord) int {
+	word := func(i int) string { return s[words[i].start:words[i].end] }
+	if len(words) < 3 {
+		return 0
+	}
+	switch name := path.Base(word(0)); name {
+	case "docker", "podman", "nerdctl", "docker-compose":
+		i := 1
+		if word(1) == "compose" && name != "docker-compose" {
+			i = 2
+		}
+		if i >= len(words) || word(i) != "exec" {
+			return 0
+		}
+		for i++; i < len(words); i++ {
+			t := word(i)
+			if !strings.HasPrefix(t, "-") {
+				return i + 1 // the container, then its command
+			}
+			if !strings.Contains(t, "=") && slices.Contains([]string{"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys", "--index"}, t) {
+				i++
+			}
+		}
+	case "kubectl", "oc":
+		if word(1) != "exec" {
+			return 0
+		}
+		for i := 2; i < len(words); i++ {
+			if word(i) == "--" {
+				return i + 1
+			}
+		}
+	case "ssh":
+		if k := sshCommandAt(s, words); k > 0 {
+			return k
+		}
+	}
+	return 0
+}
+
 // commandOf says whether the command whose words are words, called name,
 // is one of commands; sub is how many of its arguments make its name
 // (docker login: 1).
@@ -205,6 +288,9 @@ func flagPassword(s string, words []shellWord, i int, flag byte, glued, spaced b
 	w := words[i]
 	k := w.start + 2
 	var vs, ve int
+	if k < w.end && glued && spaced && s[k] == '=' {
+		k++ // docker login -p=…
+	}
 	switch {
 	case k < w.end && glued:
 		var quoted, ok bool
@@ -287,6 +373,11 @@ func pipedLiteral(s string, c *shellCommand) [2]int {
 			return none
 		}
 		w = args[0]
+	case "cat": // cat <<< …
+		if len(args) != 2 || s[args[0].start:args[0].end] != "<<<" {
+			return none
+		}
+		w = args[1]
 	case "printf":
 		switch {
 		case len(args) == 2 && strings.Count(args[0].text(s), "%") == 1 && strings.Contains(args[0].text(s), "%s"):

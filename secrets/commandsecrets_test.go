@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// commandSecretTexts hold a password, <K>, where a command, Redis or an
-// SQL statement takes it.
+// commandSecretTexts hold a password, <K>, where a command, a command run
+// by another, Redis or an SQL statement takes it: the review's misses
+// that a rule covers precisely, and the rules' own cases.
 func commandSecretTexts() []struct{ name, text string } {
 	return []struct{ name, text string }{
 		{"mysql/glued", "mysql -uroot -p<K> shop"},
@@ -22,21 +23,44 @@ func commandSecretTexts() []struct{ name, text string } {
 		{"nohup-mysqldump", "nohup mysqldump -uroot -p<K> shop > x.sql &"},
 		{"sudo-u-mysql", "sudo -u mysql mysql -uroot -p<K>"},
 		{"sudo-mysql", "sudo mysql -uroot -p<K>"},
+		{"docker-exec/it", "docker exec -it db mysql -uroot -p<K> shop"},
+		{"docker-exec/i-redirect", "docker exec -i db mysql -uroot -p<K> < dump.sql"},
+		{"docker-exec/env-flag", "docker exec -e LANG=C -u root db mysql -uroot -p<K>"},
+		{"docker-compose-exec", "docker compose exec db mysql -uroot -p<K>"},
+		{"podman-exec", "podman exec -it db redis-cli -a <K> ping"},
+		{"kubectl-exec/mysql", "kubectl exec -it mysql-0 -- mysql -uroot -p<K>"},
+		{"kubectl-exec/redis", "kubectl exec -it redis-0 -- redis-cli -a <K> ping"},
+		{"ssh/bare", "ssh host mysql -uroot -p<K>"},
+		{"ssh/flags", "ssh -p 2222 -i ~/.ssh/id deploy@db mysql -uroot -p<K>"},
+		{"ssh/quoted", "ssh host 'mysql -uroot -p<K> shop'"},
+		{"ssh/dquoted-redis", "ssh host \"redis-cli -a <K> ping\""},
 		{"bash-c", "bash -c \"mysql -uroot -p<K> shop\""},
+		{"bash-lc", "bash -lc \"mysql -uroot -p<K>\""},
 		{"sh-c-redis", "sh -c 'redis-cli -a <K> ping'"},
 		{"sudo-bash-c", "sudo bash -c \"mysql -uroot -p<K>\""},
+		{"docker-exec-sh-c", "docker exec db sh -c \"mysql -uroot -p<K>\""},
 		{"bash-c-login", "bash -c 'echo <K> | docker login -u me --password-stdin'"},
 		{"background-and", "make & mysql -uroot -p<K>"},
 		{"continued/lf", "mysql -uroot \\\n -p<K>"},
+		{"continued/crlf", "mysql -uroot \\\r\n -p<K>"},
 		{"continued/docker-login", "docker login \\\n  -u me \\\n  -p <K>"},
 		{"continued/json", "{\"cmd\":\"mysql -uroot \\\\\\n -p<K>\"}"},
+		{"continued/json-crlf", "{\"cmd\":\"mysql -uroot \\\\\\r\\n -p<K>\"}"},
 		{"curl/spaced", "curl -s -u admin:<K> https://x"},
+		{"curl/glued", "curl -uadmin:<K> https://x"},
 		{"curl/quoted", "curl -u 'admin:<K>' https://x"},
+		{"curl/long", "curl --user admin:<K> https://x"},
 		{"docker-login/spaced", "docker login -u me -p <K> ghcr.io"},
+		{"docker-login/glued", "docker login -u me -p<K> ghcr.io"},
+		{"docker-login/equals", "docker login -u=me -p=<K>"},
 		{"stdin/echo", "echo <K> | docker login -u me --password-stdin"},
 		{"stdin/echo-n", "echo -n <K> | docker login -u me --password-stdin ghcr.io"},
 		{"stdin/printf", "printf <K> | docker login --password-stdin"},
 		{"stdin/passwd", "echo \"<K>\" | sudo passwd --stdin bob"},
+		{"chpasswd", "echo 'bob:<K>' | chpasswd"},
+		{"chpasswd/sudo", "echo \"bob:<K>\" | sudo chpasswd"},
+		{"here-string/cat", "cat <<< <K> | docker login --password-stdin"},
+		{"here-string/login", "docker login -u me --password-stdin <<< <K>"},
 		{"redis-cli/a", "redis-cli -a <K>"},
 		{"redis-cli/flags", "redis-cli -h cache -a <K> --no-auth-warning ping"},
 		{"redis-cli/pass", "redis-cli --user app --pass <K> ping"},

@@ -7,29 +7,29 @@
 // fields, JSON at any depth, XML, INI and .env text, `name: value` lines
 // (YAML, header blocks), a command's `--name value` flags (the value
 // credential-shaped), the password a command takes (mysql -p…, docker login
-// -p …, a literal piped to --password-stdin, Redis's AUTH where it is
-// Redis's, httpie's items, also of a command that sudo or bash -c runs; each
-// command read once: see shell.go), SQL's password literals inside a
-// statement that sets one (sql.go) and name/value pairs ({"name":
-// "OPENAI_API_KEY", "value": "…"}, as env lists and HAR headers write them),
-// code's quoted assignments ({'api_key': '…'}, $password = "…", quotes
-// possibly escaped) and arguments (os.Setenv("OPENAI_API_KEY", "…")),
-// Dockerfile ENV and .netrc entries, a tag's value attribute named by
-// another (type="password", key="ApiKey"), keys of the model and developer
-// platforms recognisable by their shape (sk-, hf_, gsk_, ghp_, glpat-, AKIA,
-// ya29., JWTs, bearer tokens, private keys, also in base64 or base64url,
-// connection-string passwords, webhook URLs), a key split across a stream's
-// events, a request's credentials echoed by the server (raw, URL-encoded or
-// base64), and a project's own Rules (headers, field names, JSON paths,
-// patterns, environment variables, a function); values that are no
-// credential (yes/no words, enums, algorithm names, documented example keys,
-// a key's prefix and an ellipsis, validation rules, one ordinary word for a
-// key) are left alone. A Redactor applies them to what a recorder stores and
-// matches by, numbering the distinct secrets of a run's requests
-// ("[REDACTED]", "[REDACTED-2]") so that redaction never merges two
-// requests; Check scans a whole go-vcr cassette file (comments, unknown
-// keys, every document, every content coding) for whatever redaction should
-// have removed.
+// -p …, a literal piped to --password-stdin or chpasswd, Redis's AUTH where
+// it is Redis's, httpie's items, also of a command that docker exec, kubectl
+// exec, ssh, sudo or bash -c runs; each command read once: see shell.go),
+// SQL's password literals inside a statement that sets one (sql.go) and
+// name/value pairs ({"name": "OPENAI_API_KEY", "value": "…"}, as env lists
+// and HAR headers write them), code's quoted assignments ({'api_key': '…'},
+// $password = "…", quotes possibly escaped) and arguments
+// (os.Setenv("OPENAI_API_KEY", "…")), Dockerfile ENV and .netrc entries, a
+// tag's value attribute named by another (type="password", key="ApiKey"),
+// keys of the model and developer platforms recognisable by their shape
+// (sk-, hf_, gsk_, ghp_, glpat-, AKIA, ya29., JWTs, bearer tokens, private
+// keys, also in base64 or base64url, connection-string passwords, webhook
+// URLs), a key split across a stream's events, a request's credentials
+// echoed by the server (raw, URL-encoded or base64), and a project's own
+// Rules (headers, field names, JSON paths, patterns, environment variables,
+// a function); values that are no credential (yes/no words, enums, algorithm
+// names, documented example keys, a key's prefix and an ellipsis, validation
+// rules, one ordinary word for a key) are left alone. A Redactor applies
+// them to what a recorder stores and matches by, numbering the distinct
+// secrets of a run's requests ("[REDACTED]", "[REDACTED-2]") so that
+// redaction never merges two requests; Check scans a whole go-vcr cassette
+// file (comments, unknown keys, every document, every content coding) for
+// whatever redaction should have removed.
 package secrets
 
 import (

@@ -15,8 +15,9 @@ import (
 // A command starts a segment (a line, or what follows JSON's \n escape in
 // text written as JSON), or follows "|", "||", "&&", "&", ";", "$(", a
 // backtick, or the quote that opens a string ("cmd": "mysql …", a JSON
-// string's escaped \" alike, bash -c "mysql …"). A backslash before a
-// line break (raw or as JSON writes it) continues the command on the next line; where a command
+// string's escaped \" alike, bash -c "mysql …", bash -lc '…', ssh host
+// '…'). A backslash before a line break (LF or CRLF, raw or as JSON
+// writes them) continues the command on the next line; where a command
 // starts is found forward, once (segments). Its first word is
 // its name (a path's last element; sudo, env, time, nohup, exec and
 // VAR=value before it skipped); a command word that prose mentions
@@ -134,7 +135,7 @@ func newShellReader(s string) *shellReader {
 // --auth; auth looked for as "uth", whose first byte prose has far less
 // often than an a, which strings.Index would stop at), "http" for http and
 // https, "xh" for xh and xhs as commands.
-var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh"}
+var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "chpasswd"}
 
 // shellTrigger is where shellTriggers[k] next stands as a trigger, at or
 // after from; -1 when it does not.
@@ -162,13 +163,17 @@ func shellTrigger(s string, k, from int) int {
 		switch w {
 		case "-":
 			switch {
-			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || strings.HasPrefix(s[e:], "-pass")):
+			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user")):
 				return i - 1
 			case strings.HasPrefix(s[e:], "stdin"):
 				return i
 			}
 		case "AUTH", "uth":
 			if word && (after == ' ' || after == '\t' || after == '=') {
+				return i
+			}
+		case "chpasswd":
+			if word {
 				return i
 			}
 		case "http", "xh":
@@ -254,15 +259,20 @@ func backslashesBefore(s string, i int) int {
 }
 
 // rawContinued: the line break at b follows a backslash that is not
-// itself escaped: the command goes on on the next line.
+// itself escaped, or one and a carriage return (a CRLF line's
+// continuation): the command goes on on the next line.
 func rawContinued(s string, b int) bool {
-	return backslashesBefore(s, b)%2 == 1
+	e := b
+	if e > 0 && s[e-1] == '\r' {
+		e--
+	}
+	return backslashesBefore(s, e)%2 == 1
 }
 
 // escapedBreak: JSON's \n escape at b (its backslash) ends a segment. It
 // does not when its backslash is escaped (\\n: a backslash, then the
-// letter n), when an escaped backslash comes before it (\\\n: a
-// continued line as JSON writes it), or when a quote follows
+// letter n), when an escaped backslash comes before it (\\\n, or
+// \\\r\n: a continued line as JSON writes it), or when a quote follows
 // it ('pw\n': printf's or echo -e's line end inside the quotes, see
 // segmentEndBefore).
 func escapedBreak(s string, b int) bool {
@@ -272,6 +282,9 @@ func escapedBreak(s string, b int) bool {
 	}
 	if n >= 2 {
 		return false // \\\n: continued
+	}
+	if b >= 4 && s[b-2:b] == `\r` && backslashesBefore(s, b-2) >= 2 && backslashesBefore(s, b-2)%2 == 0 {
+		return false // \\\r\n: continued
 	}
 	q := s[b+2:]
 	return !(q != "" && (q[0] == '\'' || q[0] == '"' || strings.HasPrefix(q, `\"`)))
@@ -365,10 +378,10 @@ func (r *shellReader) readThrough(t int) {
 }
 
 // continuation is the length of the continued line's break that s
-// starts with (a backslash and a line break, raw or as JSON
-// writes them: \\\n), 0 for none.
+// starts with (a backslash and a line break, LF or CRLF, raw or as JSON
+// writes them: \\\n, \\\r\n), 0 for none.
 func continuation(s string) int {
-	for _, c := range []string{"\\\n", `\\\n`} {
+	for _, c := range []string{"\\\n", "\\\r\n", `\\\n`, `\\\r\n`} {
 		if strings.HasPrefix(s, c) {
 			return len(c)
 		}
@@ -412,8 +425,9 @@ func (r *shellReader) stringQuote(p int) int {
 }
 
 // commandString: the quote at p, after a blank, opens a string that
-// holds a command the command being read runs: after -c (bash -c, su
-// -c).
+// holds a command the command being read runs: after -c or a cluster of
+// short flags ending in c (bash -c, bash -lc, su -c), or after ssh's
+// host (ssh host 'mysql …').
 func (r *shellReader) commandString(p int) bool {
 	s := r.s
 	c := &r.cmd
@@ -424,7 +438,40 @@ func (r *shellReader) commandString(p int) bool {
 	if last.end > p || strings.TrimRight(s[last.end:p], " \t") != "" {
 		return false
 	}
-	return s[last.start:last.end] == "-c"
+	if shellFlagC(s[last.start:last.end]) {
+		return true
+	}
+	return c.name(s) == "ssh" && sshCommandAt(s, c.words) == len(c.words)
+}
+
+// shellFlagC: w is -c, or short flags ending in c (-lc, -ic, -euc).
+func shellFlagC(w string) bool {
+	if len(w) < 2 || len(w) > 5 || w[0] != '-' || w[len(w)-1] != 'c' {
+		return false
+	}
+	for _, c := range []byte(w[1:]) {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// sshCommandAt is the index in words (ssh's, its name first) of the
+// remote command's first word, after ssh's flags and its host; -1 when
+// there is no host.
+func sshCommandAt(s string, words []shellWord) int {
+	for i := 1; i < len(words); i++ {
+		t := s[words[i].start:words[i].end]
+		if strings.HasPrefix(t, "-") {
+			if len(t) == 2 && strings.IndexByte("BbcDEeFIiJLlmOoPpQRSWw", t[1]) >= 0 {
+				i++ // the flag's value
+			}
+			continue
+		}
+		return i + 1
+	}
+	return -1
 }
 
 // word reads one word at pos, quotes in it read whole.
