@@ -148,62 +148,6 @@ func (d *Decoder) Value(depth int) (Value, error) {
 	return d.p.value(depth)
 }
 
-// Skip reads the next value as Value does, with the same errors (a
-// malformed value, nesting past the limit), but builds nothing of it and
-// counts none of its values against Limit, and returns its kind: for a
-// reader that looks for one member of a document (a record's "id") past
-// others of any size, in memory that grows with the nesting only. depth
-// is Value's.
-func (d *Decoder) Skip(depth int) (Kind, error) {
-	d.Peek()
-	p := &d.p
-	values, maxValues := p.values, p.maxValues
-	p.maxValues = 0
-	defer func() { p.values, p.maxValues = values, maxValues }()
-	return p.skip(depth)
-}
-
-// skip is value without the Value: a container's members are read with
-// nextKey and nextElem and skipped in turn, a scalar read by value (which
-// holds nothing: a string shares the text, or is scratch memory's copy
-// with escapes, dropped at once). Skip turns the bound off around it and
-// puts back the count, which value adds to.
-func (p *parser) skip(depth int) (Kind, error) {
-	if p.pos >= len(p.src) {
-		return NullKind, p.errorf("unexpected end of input, want a value")
-	}
-	switch p.src[p.pos] {
-	case '{':
-		if depth+1 > maxDepth {
-			return NullKind, p.errorf("nesting deeper than %d levels", maxDepth)
-		}
-		for _, more, err := p.nextKey(true); more || err != nil; _, more, err = p.nextKey(false) {
-			if err != nil {
-				return NullKind, err
-			}
-			if _, err := p.skip(depth + 1); err != nil {
-				return NullKind, err
-			}
-		}
-		return ObjectKind, nil
-	case '[':
-		if depth+1 > maxDepth {
-			return NullKind, p.errorf("nesting deeper than %d levels", maxDepth)
-		}
-		for more, err := p.nextElem(true); more || err != nil; more, err = p.nextElem(false) {
-			if err != nil {
-				return NullKind, err
-			}
-			if _, err := p.skip(depth + 1); err != nil {
-				return NullKind, err
-			}
-		}
-		return ArrayKind, nil
-	}
-	v, err := p.value(depth)
-	return v.Kind(), err
-}
-
 // ReadString reads the next value, which must be a string.
 func (d *Decoder) ReadString() (string, error) {
 	if d.Peek() != '"' {
