@@ -3,6 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -127,4 +130,23 @@ func countValues(t *testing.T, text string) int {
 		return n
 	}
 	return count(x, "")
+}
+
+// BenchmarkEvalArgumentsValues is eval of one sample whose call's
+// arguments string holds 2,000,000 zeros (4 MB), in OpenAI's messages and
+// as Responses items: over the default --max-sample-values, its error.
+func BenchmarkEvalArgumentsValues(b *testing.B) {
+	for _, s := range argsSamples {
+		b.Run(s.name, func(b *testing.B) {
+			file := filepath.Join(b.TempDir(), "big.jsonl")
+			if err := os.WriteFile(file, []byte(s.text("big", zerosArgs(2_000_000))+"\n"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			args := []string{"eval", "--workers", "1", "--metrics", "tool_call_accuracy", "--format", "jsonl", file}
+			b.ReportAllocs()
+			for b.Loop() {
+				run(args, strings.NewReader(""), io.Discard, io.Discard)
+			}
+		})
+	}
 }
