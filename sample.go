@@ -31,7 +31,8 @@ func parseSample(text string, maxValues int, boundName string) (Sample, error) {
 	d.bound(maxValues, boundName)
 	d.p.Reset(text)
 	d.fastErr = nil
-	s, read, err := d.tryFast(text)
+	var s Sample
+	read, err := d.tryFast(text, &s)
 	if !read && d.fastErr != nil {
 		err = d.fastErr
 		d.fastErr = nil
@@ -66,8 +67,8 @@ func init() {
 	samplereuse.New = func(rawText bool) func(text string) (Sample, error) {
 		return newSampleParser(rawText, 0, "").parse
 	}
-	samplereuse.NewBounded = func(rawText bool, maxValues int, boundName string) func(text string) (Sample, error) {
-		return newSampleParser(rawText, maxValues, boundName).parse
+	samplereuse.NewInto = func(rawText bool, maxValues int, boundName string) func(text string, s *Sample) error {
+		return newSampleParser(rawText, maxValues, boundName).parseInto
 	}
 }
 
@@ -81,21 +82,33 @@ func newSampleParser(rawText bool, maxValues int, boundName string) *sampleParse
 // parse parses one sample, as ParseSample does, into memory that the next
 // call of parse reuses.
 func (sp *sampleParser) parse(text string) (Sample, error) {
+	var s Sample
+	err := sp.parseInto(text, &s)
+	return s, err
+}
+
+// parseInto is parse, the Sample set in *s (the zero Sample with an
+// error): a Sample is thirteen words, which each function that returns it
+// copies, and the CLI's reading of a sample went through six (BENCHMARKS.md,
+// CPU12).
+func (sp *sampleParser) parseInto(text string, s *Sample) error {
 	d := &sp.d
 	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
 	d.p.Recycle(text)
 	d.reuse = true
 	d.fastErr = nil
-	if s, read, err := d.tryFast(text); read {
-		return s, err
+	if read, err := d.tryFast(text, s); read {
+		return err
 	} else if d.fastErr != nil {
 		err, d.fastErr = d.fastErr, nil
-		return Sample{}, err
+		*s = Sample{}
+		return err
 	}
 	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
 	d.p.Recycle(text)
-	s, err := d.sample()
-	return s, d.overValues(err)
+	var err error
+	*s, err = d.sample()
+	return d.overValues(err)
 }
 
 // bound sets the most JSON values a sample may hold, none when maxValues
@@ -115,11 +128,11 @@ func (d *sampleDecoder) bound(maxValues int, boundName string) {
 // bound that is a text over 1 MiB; a sample that holds more values than
 // the bound then gets the same error, from the same reading, whatever its
 // layout, as does malformed JSON past the value the bound stops at.
-func (d *sampleDecoder) tryFast(text string) (Sample, bool, error) {
+func (d *sampleDecoder) tryFast(text string, s *Sample) (bool, error) {
 	if d.maxValues > 0 && len(text) > d.maxValues {
-		return Sample{}, false, nil
+		return false, nil
 	}
-	return d.fast(text)
+	return d.fastInto(text, s)
 }
 
 // overValues words err, if it is the Decoder's *jsonvalue.LimitError, as
@@ -255,9 +268,17 @@ func (d *sampleDecoder) sample() (Sample, error) {
 // the scratch slices, and reports the problems f noted after those of the
 // conversation.
 func (d *sampleDecoder) finish(f *sampleFields) (Sample, error) {
+	var s Sample
+	err := d.finishInto(f, &s)
+	return s, err
+}
+
+// finishInto is finish, the Sample set in *s (the zero Sample with an
+// error).
+func (d *sampleDecoder) finishInto(f *sampleFields, s *Sample) error {
 	// Copy the messages and calls out of the scratch space, unless the
 	// Sample may share it.
-	s := f.s
+	*s = f.s
 	calls, msgs := d.calls, d.msgs
 	if !d.reuse {
 		calls = make([]ToolCall, len(d.calls))
@@ -279,17 +300,19 @@ func (d *sampleDecoder) finish(f *sampleFields) (Sample, error) {
 		}
 	}
 	if err := s.Conversation.Validate(); err != nil {
-		return Sample{}, err
+		*s = Sample{}
+		return err
 	}
 	for _, err := range [...]error{f.refErr, f.refCallsErr, f.topicsErr} {
 		if err != nil {
-			return Sample{}, err
+			*s = Sample{}
+			return err
 		}
 	}
 	if f.refCalls[0] >= 0 {
 		s.ReferenceToolCalls = calls[f.refCalls[0]:f.refCalls[1]:f.refCalls[1]]
 	}
-	return s, nil
+	return nil
 }
 
 // sampleFields is what the fields of a sample held, each as its last

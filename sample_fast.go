@@ -7,8 +7,8 @@ import (
 	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
-// fast reads the sample in d.p's text in one pass, in the layout nearly
-// every sample has: the structure (objects, lists, keys, the messages'
+// fastInto reads the sample in d.p's text into *s in one pass, in the
+// layout nearly every sample has: the structure (objects, lists, keys, the messages'
 // types, contents and the calls' names) scanned here, with the text and
 // the position in registers, and only the values it does not read itself
 // (arguments, strings with escapes, fields it skips) read by d.p, which it
@@ -24,12 +24,12 @@ import (
 // start, so that what a sample is, and how a problem is worded, is decided
 // there alone; a test holds the two to the same Sample on every text fast
 // reads.
-func (d *sampleDecoder) fast(text string) (s Sample, read bool, err error) {
+func (d *sampleDecoder) fastInto(text string, s *Sample) (read bool, err error) {
 	p := &d.p
 	i := 0
 	var ok bool
 	if i = skipSpace(text, i); i >= len(text) || text[i] != '{' {
-		return Sample{}, false, nil
+		return false, nil
 	}
 	var f sampleFields
 	f.refCalls = [2]int{-1, -1}
@@ -44,12 +44,12 @@ func (d *sampleDecoder) fast(text string) (s Sample, read bool, err error) {
 		case len(text)-i >= len(keyReference) && text[i:i+len(keyReference)] == keyReference:
 			key, i = 3, i+len(keyReference)
 		case hasAt(text, i, `"reference_topics"`):
-			return Sample{}, false, nil
+			return false, nil
 		case hasAt(text, i, `"id"`):
 			key, i = 4, i+len(`"id"`)
 		}
 		if i, ok = fastColon(text, i, key); !ok {
-			return Sample{}, false, nil
+			return false, nil
 		}
 		bit := uint8(1<<key) >> 1 // key's bit in seen; none for fieldOther
 		switch key {
@@ -58,7 +58,7 @@ func (d *sampleDecoder) fast(text string) (s Sample, read bool, err error) {
 			i, ok = d.fastMessages(text, i)
 		case 2:
 			if i >= len(text) || text[i] != '[' {
-				return Sample{}, false, nil
+				return false, nil
 			}
 			start := len(d.calls)
 			i, ok = d.fastCalls(text, i, depthMessages+1)
@@ -73,25 +73,24 @@ func (d *sampleDecoder) fast(text string) (s Sample, read bool, err error) {
 			i, ok = d.fastSkip(text, i, depthSample)
 		}
 		if !ok || seen&bit != 0 {
-			return Sample{}, false, nil
+			return false, nil
 		}
 		seen |= bit
 		if i = skipSpace(text, i); i >= len(text) {
-			return Sample{}, false, nil
+			return false, nil
 		}
 		if text[i] == '}' {
 			break
 		}
 		if text[i] != ',' {
-			return Sample{}, false, nil
+			return false, nil
 		}
 	}
 	if skipSpace(text, i+1) != len(text) || !f.seenUI {
-		return Sample{}, false, nil
+		return false, nil
 	}
 	p.Seek(len(text))
-	s, err = d.finish(&f)
-	return s, true, err
+	return true, d.finishInto(&f, s)
 }
 
 // fastMessages reads the list of messages at text[i] onto d.msgs and

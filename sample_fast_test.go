@@ -7,6 +7,13 @@ import (
 	"testing"
 )
 
+// fast is fastInto, the Sample returned.
+func (d *sampleDecoder) fast(text string) (Sample, bool, error) {
+	var s Sample
+	read, err := d.fastInto(text, &s)
+	return s, read, err
+}
+
 // The fast path reads the samples of the usual layout, which is the point
 // of it: all of the spec's vectors that ragas
 // can load and whose keys hold no escape, and none that it should leave to

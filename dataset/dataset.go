@@ -115,10 +115,11 @@ func init() {
 	samplereuse.ReadRecords = func(r io.Reader, file string, bound int, boundName string) iter.Seq2[Record, error] {
 		return readRecords(r, file, true, bound, boundName)
 	}
-	samplereuse.KeepRawText = func(p *Parser) { p.rawText, p.parse = true, nil }
+	samplereuse.KeepRawText = func(p *Parser) { p.rawText, p.into = true, nil }
 	samplereuse.BoundValues = func(p *Parser, maxValues int, boundName string) {
-		p.maxValues, p.boundName, p.parse = maxValues, boundName, nil
+		p.maxValues, p.boundName, p.into = maxValues, boundName, nil
 	}
+	samplereuse.SampleInto = (*Parser).sampleInto
 }
 
 // readRecords is ReadRecords; with reuse set, JSON Lines are read into

@@ -97,7 +97,11 @@ func holds(v jsonvalue.Value) bool {
 // conversation written in any format gives the same Sample, and so the
 // same scores. Errors are *LoadError naming the file, line, sample and,
 // inside it, the message and tool call.
-func (r Record) SampleAs(f Format) (agentcheck.Sample, error) { return r.sample(f, nil) }
+func (r Record) SampleAs(f Format) (agentcheck.Sample, error) {
+	var s agentcheck.Sample
+	err := r.bounded(f, nil, 0, "", &s)
+	return s, err
+}
 
 // A Parser parses records into samples as Record.SampleAs does, reusing
 // its memory from record to record: the Sample it returns, with its
@@ -108,7 +112,7 @@ func (r Record) SampleAs(f Format) (agentcheck.Sample, error) { return r.sample(
 // for concurrent use.
 type Parser struct {
 	Format Format
-	parse  func(text string) (agentcheck.Sample, error) // the root's reusing parser, made on first use
+	into   func(text string, s *agentcheck.Sample) error // the root's reusing parser, made on first use
 	// rawText: ragas samples are parsed with their messages' text kept
 	// as written (samplereuse.KeepRawText).
 	rawText bool
@@ -120,44 +124,47 @@ type Parser struct {
 
 // Sample parses the record as a sample written in p.Format.
 func (p *Parser) Sample(r Record) (agentcheck.Sample, error) {
-	if p.parse == nil {
-		p.parse = samplereuse.NewBounded.(func(bool, int, string) func(string) (agentcheck.Sample, error))(p.rawText, p.maxValues, p.boundName)
+	var s agentcheck.Sample
+	err := p.sampleInto(r, &s)
+	return s, err
+}
+
+// sampleInto is Sample, the Sample set in *s (samplereuse.SampleInto).
+func (p *Parser) sampleInto(r Record, s *agentcheck.Sample) error {
+	if p.into == nil {
+		p.into = samplereuse.NewInto.(func(bool, int, string) func(string, *agentcheck.Sample) error)(p.rawText, p.maxValues, p.boundName)
 	}
-	return r.bounded(p.Format, p.parse, p.maxValues, p.boundName)
+	return r.bounded(p.Format, p.into, p.maxValues, p.boundName, s)
 }
 
-// sample is SampleAs, with ragas samples parsed by parse when it is not
-// nil, else by agentcheck.ParseSample.
-func (r Record) sample(f Format, parse func(string) (agentcheck.Sample, error)) (agentcheck.Sample, error) {
-	return r.bounded(f, parse, 0, "")
-}
-
-// bounded is sample with a bound on the JSON values the sample may hold,
-// maxValues (none when 0), which boundName names: a ragas sample's parse
-// counts them (samplereuse.NewBounded), and the parse of a sample in
+// bounded is SampleAs, the Sample set in *s (the zero Sample with an
+// error), with ragas samples parsed by into when it is not nil, else by
+// agentcheck.ParseSample, and a bound on the JSON values the sample may
+// hold, maxValues (none when 0), which boundName names: a ragas sample's
+// parse counts them (samplereuse.NewInto), and the parse of a sample in
 // another format stops past the bound with the same error.
-func (r Record) bounded(f Format, parse func(string) (agentcheck.Sample, error), maxValues int, boundName string) (agentcheck.Sample, error) {
+func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, maxValues int, boundName string, s *agentcheck.Sample) error {
 	if f == "" {
 		f = Auto
 	}
 	if f == Ragas || f == Auto {
-		var s agentcheck.Sample
 		var err error
-		if parse != nil {
-			s, err = parse(r.Text)
+		if into != nil {
+			err = into(r.Text, s)
 		} else {
-			s, err = agentcheck.ParseSample(r.Text)
+			*s, err = agentcheck.ParseSample(r.Text)
 		}
 		if err == nil || f == Ragas || overValues(err) {
-			return s, r.locate(err)
+			return r.locate(err)
 		}
 		// Not a ragas sample: a provider's messages, if it has them.
+		*s = agentcheck.Sample{}
 		v, used, perr := parseValues(r.Text, maxValues, boundName)
 		if perr != nil || v.Kind() != jsonvalue.ObjectKind {
-			return agentcheck.Sample{}, r.locate(err)
+			return r.locate(err)
 		}
 		if _, ragas := v.Get("user_input"); ragas {
-			return agentcheck.Sample{}, r.locate(err)
+			return r.locate(err)
 		}
 		if _, ok := v.Get("messages"); !ok {
 			if _, otlp := v.Get("resourceSpans"); otlp {
@@ -165,20 +172,19 @@ func (r Record) bounded(f Format, parse func(string) (agentcheck.Sample, error),
 				// that may spread over records: ReadOTLPTraces reads them.
 				err = errors.New(`"resourceSpans" makes this an OpenTelemetry trace export, not a sample: read the file with ReadOTLPTraces (agentcheck eval --input-format otel)`)
 			}
-			return agentcheck.Sample{}, r.locate(err)
+			return r.locate(err)
 		}
-		s, err = messagesSample(v, Auto, newBudget(maxValues, used, boundName))
-		return s, r.locate(err)
+		*s, err = messagesSample(v, Auto, newBudget(maxValues, used, boundName))
+		return r.locate(err)
 	}
 	v, used, err := parseValues(r.Text, maxValues, boundName)
 	if err == nil {
-		var s agentcheck.Sample
-		s, err = messagesSample(v, f, newBudget(maxValues, used, boundName))
-		if err == nil {
-			return s, nil
+		if *s, err = messagesSample(v, f, newBudget(maxValues, used, boundName)); err == nil {
+			return nil
 		}
 	}
-	return agentcheck.Sample{}, r.locate(err)
+	*s = agentcheck.Sample{}
+	return r.locate(err)
 }
 
 // overValues reports whether err is a sample's reading stopped at the
@@ -190,7 +196,7 @@ func overValues(err error) bool {
 
 // parseValues is jsonvalue.Parse with a bound on the values text may
 // hold, none when maxValues is 0: past it, the error a ragas sample's
-// parse gives (samplereuse.NewBounded). used is the values it holds,
+// parse gives (samplereuse.NewInto). used is the values it holds,
 // counted under a bound (0 without one).
 func parseValues(text string, maxValues int, boundName string) (v jsonvalue.Value, used int, err error) {
 	if maxValues <= 0 {

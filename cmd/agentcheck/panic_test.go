@@ -88,7 +88,11 @@ func TestAMetricThatPanicsFailsOneSample(t *testing.T) {
 // record is, rather than ending the run.
 func TestAParserThatPanicsFailsOneRecord(t *testing.T) {
 	rec := dataset.Record{File: "data.jsonl", Line: 7, Index: 6, Text: `{"user_input": []}`}
-	_, err := parseRecord(nil, rec)
+	s := agentcheck.Sample{ID: "left from the record before"}
+	err := parseRecord(nil, rec, &s)
+	if s.ID != "" {
+		t.Errorf("parseRecord(nil, …) left the Sample %+v, want the zero Sample", s)
+	}
 	var le *dataset.LoadError
 	if !errors.As(err, &le) {
 		t.Fatalf("parseRecord(nil, …) = %v, want a *dataset.LoadError", err)

@@ -18,16 +18,23 @@ import "fmt"
 // (agentcheck eval scoring tool calls only).
 var New any
 
-// NewBounded is set by package agentcheck to a func(rawText bool,
-// maxValues int, boundName string) func(text string) (agentcheck.Sample,
-// error): New's parser, with a bound on the JSON values a sample may hold
-// (none when maxValues is 0); a sample that holds more is an error, which
-// names the bound by boundName when it is set (a flag that sets it).
-var NewBounded any
+// NewInto is set by package agentcheck to a func(rawText bool, maxValues
+// int, boundName string) func(text string, s *agentcheck.Sample) error:
+// New's parser, the Sample set in *s rather than returned (a Sample is
+// thirteen words, copied by each function that returns it), with a bound
+// on the JSON values a sample may hold (none when maxValues is 0); a
+// sample that holds more is an error, which names the bound by boundName
+// when it is set (a flag that sets it).
+var NewInto any
+
+// SampleInto is set by package dataset to a func(p *dataset.Parser, r
+// dataset.Record, s *agentcheck.Sample) error: p.Sample(r), the Sample set
+// in *s.
+var SampleInto any
 
 // BoundValues is set by package dataset to a func(p *dataset.Parser,
 // maxValues int, boundName string) that makes the parser parse as
-// NewBounded does, and read a sample of another format with the same
+// NewInto does, and read a sample of another format with the same
 // bound.
 var BoundValues any
 
