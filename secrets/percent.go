@@ -85,6 +85,9 @@ func (x *Redactor) percentSpans(s string) []span {
 
 // indexFrom is the index of sep in s at or after from, -1 when none.
 func indexFrom(s, sep string, from int) int {
+	if from > len(s) {
+		return -1
+	}
 	i := strings.Index(s[from:], sep)
 	if i < 0 {
 		return -1

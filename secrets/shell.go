@@ -134,8 +134,9 @@ func newShellReader(s string) *shellReader {
 // and "AUTH" as words (AUTH …,
 // --auth; auth looked for as "uth", whose first byte prose has far less
 // often than an a, which strings.Index would stop at), "http" for http and
-// https, "xh" for xh and xhs as commands.
-var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "chpasswd"}
+// https, "xh" for xh and xhs as commands, "passwd" for chpasswd (its p
+// rarer than the c).
+var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd"}
 
 // shellTrigger is where shellTriggers[k] next stands as a trigger, at or
 // after from; -1 when it does not.
@@ -172,9 +173,9 @@ func shellTrigger(s string, k, from int) int {
 			if word && (after == ' ' || after == '\t' || after == '=') {
 				return i
 			}
-		case "chpasswd":
-			if word {
-				return i
+		case "passwd": // chpasswd, looked for from its rarer p
+			if i >= 2 && s[i-2:i] == "ch" && (i == 2 || !isWordByte(s[i-3])) && (e == len(s) || !isWordByte(after)) {
+				return i - 2
 			}
 		case "http", "xh":
 			if after == 's' && e+1 < len(s) {

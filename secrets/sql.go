@@ -8,9 +8,13 @@ import (
 // judges the values that the command and statement rules find
 // (commandValue): a placeholder of code or of documentation is none.
 
-// sqlKeywords are the words a statement's password follows, in the cases
-// that statements are written in.
-var sqlKeywords = []string{"IDENTIFIED", "identified", "Identified", "PASSWORD", "password", "Password"}
+// sqlKeywords are the words a statement's password follows, each looked
+// for by its end (fied, word), whose first letters prose has less often
+// than an i, an a or a d, at which strings.Index would stop; the head
+// before it is compared in any case (IDENTIFIED, identified, Identified).
+var sqlKeywords = []struct{ tail, head string }{
+	{"FIED", "identi"}, {"fied", "identi"}, {"WORD", "pass"}, {"word", "pass"},
+}
 
 // maxSQLHead is how far before its keyword a statement's head is looked
 // for: CREATE USER 'name'@'host' IF NOT EXISTS … IDENTIFIED BY.
@@ -25,13 +29,18 @@ const maxSQLHead = 240
 // PASSWORD '*…', md5…, SCRAM-SHA-256$…) and a placeholder are none.
 func sqlPasswords(s string) []assignment {
 	var out []assignment
-	for _, kw := range sqlKeywords {
-		for at := 0; ; {
-			i := indexFrom(s, kw, at)
-			if i < 0 {
+	for _, k := range sqlKeywords {
+		for at := len(k.head); ; {
+			j := indexFrom(s, k.tail, at)
+			if j < 0 {
 				break
 			}
-			at = i + len(kw)
+			at = j + len(k.tail)
+			i := j - len(k.head)
+			if !strings.EqualFold(s[i:j], k.head) {
+				continue
+			}
+			kw := s[i:at]
 			if i > 0 && (nameByte(s[i-1]) || s[i-1] == '$') || at < len(s) && nameByte(s[at]) {
 				continue
 			}
