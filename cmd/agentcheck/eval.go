@@ -210,9 +210,10 @@ type scorer struct {
 	// them before the next are parsed. ahead holds what they read.
 	parsers [parseAhead]dataset.Parser
 	ahead   [parseAhead]parsed
-	// own parses for evaluate a record given alone (calibrate's): not a
-	// parser whose sample a turn may still hold.
-	own dataset.Parser
+	// own parses for evaluate a record given alone (calibrate's), into
+	// read: not a parser whose sample a turn may still hold.
+	own  dataset.Parser
+	read agentcheck.Sample
 	// rawText: parser keeps the messages' text with escapes as written,
 	// as nothing the run shows reads it but a failure's transcript and a
 	// first request with escapes, for which full parses the sample again
@@ -338,6 +339,9 @@ func (sc *scorer) parseAhead(items []item, k0 int) int {
 	return k1
 }
 
+// noSample is the sample of a case that has none: read, never written.
+var noSample agentcheck.Sample
+
 // parseRecord is p.Sample(rec), the Sample set in *s (sampleInto), with a
 // panic of the parser the sample's error: it must not hide the other
 // samples.
@@ -366,22 +370,24 @@ func (sc *scorer) scoreItem(b *batch, i int, a *parsed) {
 	} else {
 		b.stats.samples++
 	}
-	var s agentcheck.Sample
+	s := &noSample // the sample scored, where it was read (not a copy), once read
 	err := it.err
 	if it.scored != nil {
 		err = sc.takeScored(it.scored, c)
 	} else if err == nil && it.sample != nil {
 		s, err = sc.evaluate(it.rec, it.sample, c)
 	} else if err == nil {
-		if s, err = a.s, a.err; err == nil {
+		if err = a.err; err == nil {
 			s, err = sc.evaluate(it.rec, &a.s, c)
 		}
 	}
 	if c.ID == "" {
 		// The sample's "id", which the parse read; a record that
 		// could not be parsed is searched for one.
-		if c.ID = s.ID; err != nil && it.scored == nil {
+		if err != nil && it.scored == nil {
 			c.ID = recordID(it.rec.Text)
+		} else if err == nil && it.scored == nil {
+			c.ID = s.ID
 		}
 	}
 	if err != nil {
@@ -404,13 +410,13 @@ func (sc *scorer) scoreItem(b *batch, i int, a *parsed) {
 		c.Request = firstRequest(s.Conversation)
 		if sc.rawText && strings.IndexByte(c.Request, '\\') >= 0 {
 			// Maybe kept as written, escapes and all.
-			c.Request = firstRequest(sc.withText(it, s).Conversation)
+			c.Request = firstRequest(sc.withText(it, *s).Conversation)
 		}
 	}
 	for _, n := range b.notes[notes:] {
 		if n.kind == noteBelow || n.kind == noteRegressed {
 			b.stats.failed++
-			sc.fail(c, b.notes[notes:], sc.withText(it, s))
+			sc.fail(c, b.notes[notes:], sc.withText(it, *s))
 			break
 		}
 	}
@@ -517,7 +523,7 @@ func (sc *scorer) check(b *batch, it *item, c *report.Case) {
 // evaluate parses a record and scores it with every metric into sc.scores,
 // sc.results and c (when not nil). Errors name the file, line and sample; with several
 // failing metrics, the first in --metrics order.
-func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *report.Case) (s agentcheck.Sample, err error) {
+func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *report.Case) (s *agentcheck.Sample, err error) {
 	defer func() {
 		// A metric that panics on one sample must not hide the others.
 		if p := recover(); p != nil {
@@ -525,17 +531,18 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 		}
 	}()
 	sc.gathered, sc.fast, sc.names = false, 0, 0
-	if read != nil {
-		s = *read
-	} else if s, err = sc.own.Sample(rec); err != nil {
-		return s, err
+	if s = read; s == nil {
+		// A record given alone (calibrate's): parsed into sc.read.
+		if s, err = &sc.read, sampleInto(&sc.own, rec, &sc.read); err != nil {
+			return s, err
+		}
 	}
 	ctx := sc.ctx
 	if sc.judged > 0 {
 		ctx = caseContext(ctx, rec)
 	}
 	if sc.judged >= 2 {
-		sc.evaluateTogether(ctx, rec, s)
+		sc.evaluateTogether(ctx, rec, *s)
 	} else {
 		// The tool-call metrics score the conversation's calls: gathered
 		// once here, into memory reused from sample to sample, rather than
@@ -555,7 +562,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 				sc.errs[j], sc.fast = nil, sc.fast|bit(j)
 			case metric.ToolCallAccuracy:
 				if s.ReferenceToolCalls == nil {
-					sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
+					sc.results[j], sc.errs[j] = m.Evaluate(ctx, *s)
 					break
 				}
 				if !sc.gathered {
@@ -564,7 +571,7 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 				sc.fastResult(&sc.results[j], m.(toolCallMetric), s.ReferenceToolCalls)
 				sc.errs[j], sc.fast = nil, sc.fast|bit(j)
 			default:
-				sc.results[j], sc.errs[j] = m.Evaluate(ctx, s)
+				sc.results[j], sc.errs[j] = m.Evaluate(ctx, *s)
 			}
 		}
 	}
@@ -581,9 +588,9 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 			continue
 		}
 		if sc.cfg.reasons {
-			sc.explain(ctx, j, &s)
+			sc.explain(ctx, j, s)
 		}
-		if sc.fast&bit(j) != 0 && (sc.results[j].Reason == "" || sc.plainNames(&s)) && setPlainResult(c, j, &sc.results[j]) {
+		if sc.fast&bit(j) != 0 && (sc.results[j].Reason == "" || sc.plainNames(s)) && setPlainResult(c, j, &sc.results[j]) {
 			sc.plain |= bit(j)
 		} else {
 			c.SetResult(j, &sc.results[j])
