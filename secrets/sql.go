@@ -44,22 +44,35 @@ func sqlPasswords(s string) []assignment {
 			if i > 0 && (nameByte(s[i-1]) || s[i-1] == '$') || at < len(s) && nameByte(s[at]) {
 				continue
 			}
-			h := sqlHeadBefore(s, i)
+			// The value's form first, then the statement's head, which
+			// reads back up to maxSQLHead bytes: prose full of "password"
+			// has no value after it.
 			var vs, ve int
-			ok := false
+			ok, set := false, false
 			what := "PASSWORD"
-			switch {
-			case kw[0] == 'I' || kw[0] == 'i':
+			if kw[0] == 'I' || kw[0] == 'i' {
 				what = "IDENTIFIED BY"
-				if h.account || h.grant {
-					vs, ve, ok = identifiedValue(s, at)
-				}
-			case h.set:
+				vs, ve, ok = identifiedValue(s, at)
+			} else if vs, ve, ok = passwordValue(s, at); !ok {
 				vs, ve, ok = setPasswordValue(s, at)
-			case h.account && !h.by:
-				vs, ve, ok = passwordValue(s, at)
+				set = ok
 			}
-			if ok && commandValue(s[vs:ve]) {
+			if !ok || !commandValue(s[vs:ve]) {
+				continue
+			}
+			h := sqlHeadBefore(s, i)
+			switch {
+			case what == "IDENTIFIED BY":
+				ok = h.account || h.grant
+			case h.set && !set:
+				vs, ve, ok = setPasswordValue(s, at) // SET PASSWORD = '…'
+				ok = ok && commandValue(s[vs:ve])
+			case set:
+				ok = h.set
+			default:
+				ok = h.account && !h.by
+			}
+			if ok {
 				out = append(out, assignment{name: what, kind: passwordName, start: vs, end: ve, form: formWord})
 			}
 		}
@@ -166,6 +179,9 @@ func passwordValue(s string, k int) (vs, ve int, ok bool) {
 // setPasswordValue reads the value of SET PASSWORD [FOR user] = '…' or
 // = PASSWORD('…'), PASSWORD at k.
 func setPasswordValue(s string, k int) (vs, ve int, ok bool) {
+	if f := skipBlanks(s, k); f >= len(s) || s[f] != '=' && !strings.EqualFold(sqlWord(s, f), "for") {
+		return 0, 0, false
+	}
 	end := min(len(s), k+maxSQLHead)
 	eq := strings.IndexByte(s[k:end], '=')
 	if eq < 0 || strings.ContainsAny(s[k:k+eq], ";\n") {
@@ -217,6 +233,9 @@ func sqlQuoted(s string, k int) (vs, ve int, ok bool) {
 // concatenation: '" + pw + "') nor a hash (md5…, SCRAM-SHA-256$…, *…),
 // also when written with JSON's escapes (\u003cpassword\u003e).
 func commandValue(v string) bool {
+	if len(v) < 6 || wordy(v) || prose(v) {
+		return false // credentialShaped's cheapest tests first: prose is full of such values
+	}
 	v = jsonUnescaped(v)
 	return !codePlaceholder(v) && !passwordHash(v) && credentialShaped(v)
 }
