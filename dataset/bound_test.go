@@ -26,7 +26,7 @@ import (
 // is an error too, however the reads split it.
 func TestASampleOverTheBoundIsAnErrorOfItsOwn(t *testing.T) {
 	t.Parallel()
-	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string) iter.Seq2[dataset.Record, error])
+	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string, func()) iter.Seq2[dataset.Record, error])
 	type got struct {
 		Rec dataset.Record
 		Err string
@@ -111,7 +111,7 @@ func TestASampleOverTheBoundIsAnErrorOfItsOwn(t *testing.T) {
 			in = iotest.OneByteReader(in)
 		}
 		var gotten []got
-		for rec, err := range reusing(in, name, bound, "--max") {
+		for rec, err := range reusing(in, name, bound, "--max", nil) {
 			g := got{Rec: rec}
 			g.Rec.Text = strings.Clone(rec.Text)
 			if err != nil {
@@ -160,7 +160,7 @@ func (r *repeated) Read(p []byte) (int, error) {
 // in one line or one value of an array, under a bound of 1 MiB, allocate
 // a few MiB in all, and the sample after it is read.
 func TestASampleOverTheBoundIsNotHeld(t *testing.T) {
-	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string) iter.Seq2[dataset.Record, error])
+	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string, func()) iter.Seq2[dataset.Record, error])
 	next := `{"user_input": "after"}`
 	for _, tc := range []struct{ name, open, close string }{
 		{"in.jsonl", `{"user_input": "`, "\"}\n" + next + "\n"},
@@ -171,7 +171,7 @@ func TestASampleOverTheBoundIsNotHeld(t *testing.T) {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		var texts, errs []string
-		for rec, err := range reusing(in, tc.name, 1<<20, "") {
+		for rec, err := range reusing(in, tc.name, 1<<20, "", nil) {
 			if err != nil {
 				errs = append(errs, err.Error())
 			} else {

@@ -101,7 +101,7 @@ func (r Record) Sample() (agentcheck.Sample, error) { return r.SampleAs(Auto) }
 // whatever the file's size. A framing error (an unterminated array, say)
 // is yielded once and ends the sequence.
 func ReadRecords(r io.Reader, file string) iter.Seq2[Record, error] {
-	return readRecords(r, file, false, maxSample, "")
+	return readRecords(r, file, false, maxSample, "", nil)
 }
 
 // maxSample is the most bytes a sample may hold as ReadRecords reads.
@@ -112,8 +112,8 @@ const maxSample = 64 << 20
 const overHead = 4 << 10
 
 func init() {
-	samplereuse.ReadRecords = func(r io.Reader, file string, bound int, boundName string) iter.Seq2[Record, error] {
-		return readRecords(r, file, true, bound, boundName)
+	samplereuse.ReadRecords = func(r io.Reader, file string, bound int, boundName string, blockEnd func()) iter.Seq2[Record, error] {
+		return readRecords(r, file, true, bound, boundName, blockEnd)
 	}
 	samplereuse.KeepRawText = func(p *Parser) { p.rawText, p.into = true, nil }
 	samplereuse.BoundValues = func(p *Parser, maxValues int, boundName string) {
@@ -126,7 +126,7 @@ func init() {
 // one block of memory over and over, so that a record's Text is valid only
 // until the next record is read. A sample over bound bytes is an error,
 // which names the bound by boundName when it is set (a flag that sets it).
-func readRecords(r io.Reader, file string, reuse bool, bound int, boundName string) iter.Seq2[Record, error] {
+func readRecords(r io.Reader, file string, reuse bool, bound int, boundName string, blockEnd func()) iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
 		over := overBound(file, bound, boundName)
 		br, gz, err := decodeInput(bufio.NewReaderSize(r, 1<<16))
@@ -148,11 +148,11 @@ func readRecords(r io.Reader, file string, reuse bool, bound int, boundName stri
 		}
 		switch {
 		case ext == ".jsonl" || ext == ".ndjson":
-			readLines(br, file, reuse, bound, over, yield)
+			readLines(br, file, reuse, bound, over, blockEnd, yield)
 		case first == '[' || ext == ".json":
 			readValues(br, file, first == '[', bound, over, yield)
 		default:
-			readLines(br, file, reuse, bound, over, yield)
+			readLines(br, file, reuse, bound, over, blockEnd, yield)
 		}
 	}
 }
@@ -217,7 +217,7 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 // set, the next block is the same memory, its records valid only until the
 // next is read. A line over bound bytes is over(line, index) in its place,
 // its bytes skipped as they are read.
-func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(line, index int) error, yield func(Record, error) bool) {
+func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(line, index int) error, blockEnd func(), yield func(Record, error) bool) {
 	line, index := 0, 0
 	buf := make([]byte, 0, readBlock)
 	if reuse {
@@ -325,6 +325,9 @@ func readLines(br *bufio.Reader, file string, reuse bool, bound int, over func(l
 				}
 				index++
 			}
+		}
+		if blockEnd != nil && reuse {
+			blockEnd() // the block's records are done with
 		}
 		rest := buf[end:]
 		if reuse {

@@ -143,7 +143,7 @@ func (rd *otlpReader) read(r io.Reader, file string) {
 	// an export is not bounded on its own.
 	over := overBound(file, math.MaxInt, "") // never met
 	if lines {
-		readLines(in, file, false, math.MaxInt, over, records)
+		readLines(in, file, false, math.MaxInt, over, nil, records)
 	} else {
 		readValues(in, file, first[0] == '[', math.MaxInt, over, records)
 	}

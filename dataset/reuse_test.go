@@ -22,10 +22,11 @@ import (
 // text as it is when yielded, on 150 generated inputs: lines from empty
 // to a little longer than a block (64 KiB), LF, CRLF and CR line ends, blank
 // lines, a byte order mark, reads of one byte at a time, and JSON arrays,
-// which it reads as ReadRecords does.
+// which it reads as ReadRecords does; and each text stays as it was
+// yielded until blockEnd is called.
 func TestReusingReaderReadsAsReadRecords(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
-	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string) iter.Seq2[dataset.Record, error])
+	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string, func()) iter.Seq2[dataset.Record, error])
 	type got struct {
 		Rec dataset.Record
 		Err string
@@ -103,8 +104,33 @@ func TestReusingReaderReadsAsReadRecords(t *testing.T) {
 					in = iotest.OneByteReader(in)
 				}
 				// cmp.Diff, slow, only to show how they differ.
-				if got := collect(reusing(in, name, 64<<20, ""), true); !slices.Equal(want, got) {
+				if got := collect(reusing(in, name, 64<<20, "", nil), true); !slices.Equal(want, got) {
 					t.Fatalf("input %d (%d bytes): the reusing reader differs from ReadRecords (-want +got):\n%s", i, len(text), cmp.Diff(want, got))
+				}
+				// With blockEnd, each text stays as it was yielded until
+				// blockEnd is called (the CLI scores a batch before then,
+				// its texts not copied).
+				var held, copies []string
+				check := func(when string) {
+					for k := range held {
+						if held[k] != copies[k] {
+							t.Fatalf("input %d: a record's text changed before %s: %.40q, yielded as %.40q", i, when, held[k], copies[k])
+						}
+					}
+					held, copies = held[:0], copies[:0]
+				}
+				in = strings.NewReader(text)
+				if i%5 == 0 {
+					in = iotest.OneByteReader(in)
+				}
+				n := 0
+				for rec := range reusing(in, name, 64<<20, "", func() { check("blockEnd") }) {
+					held, copies = append(held, rec.Text), append(copies, strings.Clone(rec.Text))
+					n++
+				}
+				check("the end")
+				if n != len(want) {
+					t.Fatalf("input %d: %d records with blockEnd, %d without", i, n, len(want))
 				}
 			}
 		})
@@ -116,7 +142,7 @@ func TestReusingReaderReadsAsReadRecords(t *testing.T) {
 // under a megabyte in all, where a block that ended at its last LF only
 // would grow to hold every CR-ended line after it (the whole input).
 func TestReusingReaderMemoryIsBoundedWhateverTheLineEnds(t *testing.T) {
-	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string) iter.Seq2[dataset.Record, error])
+	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string, func()) iter.Seq2[dataset.Record, error])
 	line := `{"user_input": [{"type": "human", "content": "` + strings.Repeat("x", 250) + `"}]}`
 	for _, end := range []string{"\r", "\n", "\r\n"} {
 		// The lines are read from a reader that repeats one (8 MB of
@@ -126,7 +152,7 @@ func TestReusingReaderMemoryIsBoundedWhateverTheLineEnds(t *testing.T) {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		n := 0
-		for rec, err := range reusing(in, "big.jsonl", 64<<20, "") {
+		for rec, err := range reusing(in, "big.jsonl", 64<<20, "", nil) {
 			if err != nil || rec.Text != line {
 				t.Fatalf("line end %q, record %d: %q, %v", end, n, rec.Text, err)
 			}

@@ -59,11 +59,15 @@ func newBatch(size int) *batch {
 func readScoreWrite(ctx context.Context, cfg evalConfig, read func(*batcher), write func(*batch)) {
 	sc := newScorer(ctx, cfg)
 	b := newBatch(cfg.batch)
-	read(newBatcher(cfg.batch, b, func(b *batch) *batch {
+	bt := newBatcher(cfg.batch, b, func(b *batch) *batch {
 		sc.score(b)
 		write(b)
 		return b
-	}, func() {}))
+	}, func() {})
+	// A batch is scored and written before the reader reads on into the
+	// block that holds its records' texts (blockEnd): they need no copy.
+	bt.held = true
+	read(bt)
 }
 
 // pipeline is the run with several workers: one goroutine splits the
@@ -114,6 +118,10 @@ type batcher struct {
 	size    int
 	handOut func(*batch) *batch
 	end     func()
+	// held: the batch is handed out at the end of each block the reader
+	// reads JSON Lines into (blockEnd), so that a JSON Lines record's text,
+	// which the block holds till then, is not copied into the batch.
+	held bool
 }
 
 func newBatcher(size int, b *batch, handOut func(*batch) *batch, end func()) *batcher {
@@ -160,6 +168,14 @@ func (bt *batcher) send() {
 	bt.b.items, bt.b.text = bt.b.items[:0], bt.b.text[:0]
 }
 
+// blockEnd hands out the batch, if it holds a record, before the reader
+// reads into the block that holds the records' texts again.
+func (bt *batcher) blockEnd() {
+	if len(bt.b.items) > 0 {
+		bt.send()
+	}
+}
+
 func (bt *batcher) close() {
 	if len(bt.b.items) > 0 {
 		bt.send()
@@ -179,7 +195,11 @@ func readBatches(ins []input, otel bool, maxSample int, bt *batcher, keep func(*
 			bt.add(&it)
 		} // else another shard's (--shard)
 	}
-	readRecords := samplereuse.ReadRecords.(func(io.Reader, string, int, string) iter.Seq2[dataset.Record, error])
+	readRecords := samplereuse.ReadRecords.(func(io.Reader, string, int, string, func()) iter.Seq2[dataset.Record, error])
+	var blockEnd func()
+	if bt.held {
+		blockEnd = bt.blockEnd
+	}
 	for _, in := range ins {
 		if stop.Load() {
 			break
@@ -209,14 +229,14 @@ func readBatches(ins []input, otel bool, maxSample int, bt *batcher, keep func(*
 			r.Close()
 			continue
 		}
-		for rec, err := range readRecords(r, in.name, maxSample, "--max-sample-bytes") {
+		for rec, err := range readRecords(r, in.name, maxSample, "--max-sample-bytes", blockEnd) {
 			if err != nil {
 				rec.File = in.name
 				if le := (*dataset.LoadError)(nil); errors.As(err, &le) && rec.Line == 0 {
 					rec.Line, rec.Index = le.Line, le.Sample // where it was met
 				}
 			}
-			add(item{rec: rec, err: err, copyText: rec.Text != ""})
+			add(item{rec: rec, err: err, copyText: rec.Text != "" && !bt.held})
 			if stop.Load() {
 				break
 			}

@@ -70,3 +70,57 @@ func TestScorerOutsideABatchExplains(t *testing.T) {
 		t.Errorf("Expected the score 0 with its reason, but got %v: %q", r.Score, r.Reason)
 	}
 }
+
+// With one worker a batch's records are not copied out of the reader's
+// block: the batch is scored and written before the reader reads into the
+// block again (blockEnd). Over samples of many sizes, lines across the
+// 256 KiB block's ends and longer than it, and through CRLF and JSON
+// arrays (whose records are their own), each sample's output with one
+// worker names its own id and request, as with two (which copies).
+func TestEvalOneWorkerReadsEachSampleFromItsBlock(t *testing.T) {
+	var lines []string
+	for i := range 2500 {
+		pad := strings.Repeat("x", (i*7919)%900)
+		if i%499 == 7 {
+			pad = strings.Repeat("y", 300<<10) // longer than the block
+		}
+		lines = append(lines, fmt.Sprintf(`{"id": "s%d", "user_input": [{"type": "human", "content": "request %d %s"}, {"type": "ai", "content": "", "tool_calls": [{"name": "f%d", "args": {"n": %d}}]}], "reference_tool_calls": [{"name": "f%d", "args": {"n": %d}}]}`, i, i, pad, i%5, i%3, i%5, i%2))
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"lf.jsonl":   strings.Join(lines, "\n") + "\n",
+		"crlf.jsonl": strings.Join(lines, "\r\n") + "\r\n",
+		"array.json": "[" + strings.Join(lines[:600], ",\n") + "]",
+	}
+	for name, data := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var outs [2]string
+		for k, workers := range []string{"1", "2"} {
+			var out, errOut bytes.Buffer
+			if code := run([]string{"eval", "--workers", workers, "--format", "json", path}, nil, &out, &errOut); code != 0 {
+				t.Fatalf("%s, %s workers: exit %d\n%s", name, workers, code, errOut.String())
+			}
+			samples, _, _ := strings.Cut(out.String(), `"summary"`) // the run's times aside
+			outs[k] = samples
+			// Each sample, in order: its id, then its own request.
+			chunks := strings.Split(samples, `{"id":"s`)[1:]
+			if want := strings.Count(data, `"id"`); len(chunks) != want {
+				t.Fatalf("%s, %s workers: %d samples with an id, want %d", name, workers, len(chunks), want)
+			}
+			for i, c := range chunks {
+				if want := fmt.Sprintf(`%d","file":`, i); !strings.HasPrefix(c, want) {
+					t.Fatalf("%s, %s workers: sample %d is named %.20q", name, workers, i, c)
+				}
+				if want := fmt.Sprintf(`"request":"request %d `, i); !strings.Contains(c, want) {
+					t.Fatalf("%s, %s workers: sample %d's request is not its own (%q):\n%.300s", name, workers, i, want, c)
+				}
+			}
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("%s: the samples scored with one worker differ from those with two", name)
+		}
+	}
+}

@@ -43,11 +43,13 @@ var BoundValues any
 var KeepRawText any
 
 // ReadRecords is set by package dataset to a func(r io.Reader, file
-// string, bound int, boundName string) iter.Seq2[dataset.Record, error]
-// that reads as dataset.ReadRecords does, but JSON Lines into one block of
-// memory over and over (a record's Text is valid only until the next
-// record is read), and with bound, not 64 MiB, the most bytes a sample may
-// hold; its error names boundName, what sets it.
+// string, bound int, boundName string, blockEnd func())
+// iter.Seq2[dataset.Record, error] that reads as dataset.ReadRecords does,
+// but JSON Lines into one block of memory over and over, and with bound,
+// not 64 MiB, the most bytes a sample may hold; its error names boundName,
+// what sets it. A JSON Lines record's Text is valid until blockEnd, when
+// it is not nil, is called (before the block is read into again), else
+// only until the next record is read; other records' Texts are their own.
 var ReadRecords any
 
 // ValuesError words a *jsonvalue.LimitError, a sample's reading stopped at
