@@ -84,6 +84,7 @@ func (d *Decoder) Limit(n int) { d.p.maxValues = max(n, 0) }
 // Count is how many values the Decoder has read of the document since
 // Reset or Recycle, as Limit counts them (Skip's not among them): for a
 // reader that bounds several documents together, the values one took.
+// After a *LimitError it is one past the bound: the value that met it.
 func (d *Decoder) Count() int { return d.p.values }
 
 // Peek skips space and returns the next byte, which tells what comes next

@@ -13,7 +13,8 @@ import (
 // reader that looks for one member of a document (a record's "id") past
 // others of any size, in memory that grows with the nesting only (an
 // object's key with escapes excepted, read as NextKey reads it). depth
-// is Value's.
+// is Value's. After a value read, Offset is where Value leaves it; after
+// an error it may be a byte short of Value's (a string's opening quote).
 func (d *Decoder) Skip(depth int) (Kind, error) {
 	d.Peek()
 	p := &d.p
