@@ -204,6 +204,12 @@ type scorer struct {
 	errs        []error
 	// isJudged marks the judged metrics; judged counts them.
 	isJudged []bool
+	// toolCall is each metric scored on the calls gathered once
+	// (evaluate's fast path): the tool-call metrics, as the interface
+	// values they are in already (as structs again, each sample would box
+	// them anew), asserted once here rather than each sample; the zero
+	// value for the others.
+	toolCall []fastMetric
 	judged   int
 	// parsers reuse their memory from sample to sample: score parses a
 	// few samples ahead, each with its own parser (parseAhead), and scores
@@ -258,6 +264,16 @@ func newScorer(ctx context.Context, cfg evalConfig) *scorer {
 	}
 	sc.results = make([]metric.Result, len(cfg.metrics))
 	sc.errs = make([]error, len(cfg.metrics))
+	for _, m := range cfg.metrics {
+		var fm fastMetric
+		switch m.(type) {
+		case metric.ToolCallF1:
+			fm.m = m.(toolCallMetric)
+		case metric.ToolCallAccuracy:
+			fm = fastMetric{m: m.(toolCallMetric), needsReference: true}
+		}
+		sc.toolCall = append(sc.toolCall, fm)
+	}
 	for _, n := range cfg.names {
 		sc.isJudged = append(sc.isJudged, judgedMetrics[n])
 		if judgedMetrics[n] {
@@ -550,29 +566,18 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 		// Score stands for Compare, and AppendReason when the output shows
 		// reasons (those of scores under 1), in the same pass.
 		for j, m := range sc.cfg.metrics {
-			// fastResult takes the metric as the interface value it is in
-			// already: m after the type switch, a struct again, would be
-			// boxed anew (an allocation a sample).
-			switch m.(type) {
-			case metric.ToolCallF1:
-				if !sc.gathered {
-					sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
-				}
-				sc.fastResult(&sc.results[j], m.(toolCallMetric), s.ReferenceToolCalls)
-				sc.errs[j], sc.fast = nil, sc.fast|bit(j)
-			case metric.ToolCallAccuracy:
-				if s.ReferenceToolCalls == nil {
-					sc.results[j], sc.errs[j] = m.Evaluate(ctx, *s)
-					break
-				}
-				if !sc.gathered {
-					sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
-				}
-				sc.fastResult(&sc.results[j], m.(toolCallMetric), s.ReferenceToolCalls)
-				sc.errs[j], sc.fast = nil, sc.fast|bit(j)
-			default:
+			// ToolCallAccuracy without reference calls is Evaluate's
+			// (ragas refuses to score it).
+			tc := sc.toolCall[j]
+			if tc.m == nil || tc.needsReference && s.ReferenceToolCalls == nil {
 				sc.results[j], sc.errs[j] = m.Evaluate(ctx, *s)
+				continue
 			}
+			if !sc.gathered {
+				sc.calls, sc.gathered = appendToolCalls(sc.calls[:0], s.Conversation), true
+			}
+			sc.fastResult(&sc.results[j], tc.m, s.ReferenceToolCalls)
+			sc.errs[j], sc.fast = nil, sc.fast|bit(j)
 		}
 	}
 	for j, err := range sc.errs {
@@ -587,8 +592,8 @@ func (sc *scorer) evaluate(rec dataset.Record, read *agentcheck.Sample, c *repor
 		if c == nil {
 			continue
 		}
-		if sc.cfg.reasons {
-			sc.explain(ctx, j, s)
+		if sc.cfg.reasons && sc.results[j].Reason == "" && sc.scores[j] < 1 {
+			sc.explain(ctx, j, s) // its test here too: most scores need no call
 		}
 		if sc.fast&bit(j) != 0 && (sc.results[j].Reason == "" || sc.plainNames(s)) && setPlainResult(c, j, &sc.results[j]) {
 			sc.plain |= bit(j)
@@ -653,6 +658,13 @@ var (
 	setPlainResult = plainreason.SetResult.(func(*report.Case, int, *metric.Result) bool)
 	writeCase      = plainreason.WriteCase.(func(*report.Writer, *report.Case, uint64) error)
 )
+
+// fastMetric is a metric of evaluate's fast path: m, and whether it
+// leaves a sample without reference calls to Evaluate.
+type fastMetric struct {
+	m              toolCallMetric
+	needsReference bool
+}
 
 // toolCallMetric is what the fast path asks of the tool-call metrics.
 type toolCallMetric interface {
