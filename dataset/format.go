@@ -99,7 +99,7 @@ func holds(v jsonvalue.Value) bool {
 // inside it, the message and tool call.
 func (r Record) SampleAs(f Format) (agentcheck.Sample, error) {
 	var s agentcheck.Sample
-	err := r.bounded(f, nil, 0, "", &s)
+	err := r.bounded(f, nil, nil, 0, "", &s)
 	return s, err
 }
 
@@ -120,6 +120,9 @@ type Parser struct {
 	// boundName is what sets it (samplereuse.BoundValues).
 	maxValues int
 	boundName string
+	// values reads a sample in a provider's shape, its memory reused from
+	// sample to sample under a bound (parseValues).
+	values jsonvalue.Decoder
 }
 
 // Sample parses the record as a sample written in p.Format.
@@ -134,18 +137,33 @@ func (p *Parser) sampleInto(r Record, s *agentcheck.Sample) error {
 	if p.into == nil {
 		p.into = samplereuse.NewInto.(func(bool, int, string) func(string, *agentcheck.Sample) error)(p.rawText, p.maxValues, p.boundName)
 	}
-	return r.bounded(p.Format, p.into, p.maxValues, p.boundName, s)
+	return r.bounded(p.Format, p.into, &p.values, p.maxValues, p.boundName, s)
 }
 
 // bounded is SampleAs, the Sample set in *s (the zero Sample with an
 // error), with ragas samples parsed by into when it is not nil, else by
-// agentcheck.ParseSample, and a bound on the JSON values the sample may
+// agentcheck.ParseSample, a provider's read by dec when it is not nil,
+// and a bound on the JSON values the sample may
 // hold, maxValues (none when 0), which boundName names: a ragas sample's
 // parse counts them (samplereuse.NewInto), and the parse of a sample in
 // another format stops past the bound with the same error.
-func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, maxValues int, boundName string, s *agentcheck.Sample) error {
+func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, dec *jsonvalue.Decoder, maxValues int, boundName string, s *agentcheck.Sample) error {
 	if f == "" {
 		f = Auto
+	}
+	if f == Auto && !strings.Contains(r.Text, `"user_input"`) {
+		// Not written as a ragas sample, but for a key with escapes: a
+		// provider's messages are read first, and the reading as a ragas
+		// sample, whose error is the record's when it has none, only if
+		// they are not there. (Read the other way round, a provider's
+		// sample took two readings more, both of the whole record.)
+		if v, used, err := parseValues(r.Text, maxValues, boundName, dec); err == nil && v.Kind() == jsonvalue.ObjectKind {
+			_, ragas := v.Get("user_input")
+			if _, ok := v.Get("messages"); ok && !ragas {
+				*s, err = messagesSample(v, Auto, newBudget(maxValues, used, boundName))
+				return r.locate(err)
+			}
+		}
 	}
 	if f == Ragas || f == Auto {
 		var err error
@@ -159,7 +177,7 @@ func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, m
 		}
 		// Not a ragas sample: a provider's messages, if it has them.
 		*s = agentcheck.Sample{}
-		v, used, perr := parseValues(r.Text, maxValues, boundName)
+		v, used, perr := parseValues(r.Text, maxValues, boundName, dec)
 		if perr != nil || v.Kind() != jsonvalue.ObjectKind {
 			return r.locate(err)
 		}
@@ -177,7 +195,7 @@ func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, m
 		*s, err = messagesSample(v, Auto, newBudget(maxValues, used, boundName))
 		return r.locate(err)
 	}
-	v, used, err := parseValues(r.Text, maxValues, boundName)
+	v, used, err := parseValues(r.Text, maxValues, boundName, dec)
 	if err == nil {
 		if *s, err = messagesSample(v, f, newBudget(maxValues, used, boundName)); err == nil {
 			return nil
@@ -198,13 +216,15 @@ func overValues(err error) bool {
 // hold, none when maxValues is 0: past it, the error a ragas sample's
 // parse gives (samplereuse.NewInto). used is the values it holds,
 // counted under a bound (0 without one).
-func parseValues(text string, maxValues int, boundName string) (v jsonvalue.Value, used int, err error) {
+func parseValues(text string, maxValues int, boundName string, d *jsonvalue.Decoder) (v jsonvalue.Value, used int, err error) {
 	if maxValues <= 0 {
 		v, err = jsonvalue.Parse([]byte(text))
 		return v, 0, err
 	}
-	var d jsonvalue.Decoder
-	d.Reset(text)
+	if d == nil {
+		d = new(jsonvalue.Decoder)
+	}
+	d.Recycle(text)
 	d.Limit(maxValues)
 	v, err = d.Value(0)
 	if err == nil {
@@ -248,18 +268,19 @@ func messagesSample(v jsonvalue.Value, f Format, budget *valueBudget) (agentchec
 	if f == Auto {
 		f = detect(msgs)
 	}
-	data := []byte(msgs.String())
 	var conv agentcheck.Conversation
 	var err error
 	switch f {
 	case OpenAI:
-		conv, err = parseOpenAIMessages(data, budget)
+		// Read where they were parsed: their arguments are strings, parsed
+		// alone, so nothing they give keeps the record's spacing.
+		conv, err = openAIConversation(msgs, budget)
 	case Responses:
-		conv, err = parseResponsesItems(data, budget)
+		conv, err = responsesConversation(msgs, budget)
 	case Anthropic:
-		conv, err = ParseAnthropicMessages(data)
+		conv, err = ParseAnthropicMessages([]byte(msgs.String()))
 	case Gemini:
-		conv, err = ParseGeminiContents(data)
+		conv, err = ParseGeminiContents([]byte(msgs.String()))
 	default:
 		return agentcheck.Sample{}, fmt.Errorf("input format %q has no \"messages\"", f)
 	}

@@ -22,16 +22,16 @@ import (
 // Arguments that are valid JSON but not an object (a list, a string, a
 // number) are kept as they are.
 func ParseOpenAIMessages(data []byte) (agentcheck.Conversation, error) {
-	return parseOpenAIMessages(data, nil)
-}
-
-// parseOpenAIMessages is ParseOpenAIMessages with the values of the
-// arguments strings counted toward b (none when nil).
-func parseOpenAIMessages(data []byte, b *valueBudget) (agentcheck.Conversation, error) {
 	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return nil, err
 	}
+	return openAIConversation(v, nil)
+}
+
+// openAIConversation is ParseOpenAIMessages of the value v, with the
+// values of the arguments strings counted toward b (none when nil).
+func openAIConversation(v jsonvalue.Value, b *valueBudget) (agentcheck.Conversation, error) {
 	if v.Kind() == jsonvalue.ObjectKind {
 		msgs, ok := v.Get("messages")
 		if !ok {

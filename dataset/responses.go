@@ -58,16 +58,16 @@ import (
 // (wrapped in "input: " or "output: " when the list is an object's), and
 // for a call names its name.
 func ParseResponsesItems(data []byte) (agentcheck.Conversation, error) {
-	return parseResponsesItems(data, nil)
-}
-
-// parseResponsesItems is ParseResponsesItems with the values of the
-// arguments strings counted toward b (none when nil).
-func parseResponsesItems(data []byte, b *valueBudget) (agentcheck.Conversation, error) {
 	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return nil, err
 	}
+	return responsesConversation(v, nil)
+}
+
+// responsesConversation is ParseResponsesItems of the value v, with the
+// values of the arguments strings counted toward b (none when nil).
+func responsesConversation(v jsonvalue.Value, b *valueBudget) (agentcheck.Conversation, error) {
 	r := responsesReader{conv: agentcheck.Conversation{}, ai: -1, calls: map[string]bool{}, budget: b}
 	switch v.Kind() {
 	case jsonvalue.ArrayKind:
