@@ -151,7 +151,7 @@ func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, d
 	if f == "" {
 		f = Auto
 	}
-	if f == Auto && !strings.Contains(r.Text, `"user_input"`) {
+	if f == Auto && !strings.HasPrefix(r.Text, `{"user_input"`) && !strings.Contains(r.Text, `"user_input"`) {
 		// Not written as a ragas sample, but for a key with escapes: a
 		// provider's messages are read first, and the reading as a ragas
 		// sample, whose error is the record's when it has none, only if
