@@ -17,15 +17,52 @@ import (
 type valueBudget struct {
 	max, left int    // the bound, and what the values read so far left of it
 	name      string // what sets the bound (a flag), for its error
+	// decs, when not nil, are the Parser's Decoders for the arguments,
+	// whose memory is reused from sample to sample.
+	decs *argDecoders
 }
 
 // newBudget is the budget of a sample of used values under a bound of
-// maxValues, which name sets: nil when maxValues is 0, no bound.
-func newBudget(maxValues, used int, name string) *valueBudget {
+// maxValues, which name sets: nil when maxValues is 0, no bound. The
+// sample's arguments are read by decs's Decoders, when it is not nil.
+func newBudget(maxValues, used int, name string, decs *argDecoders) *valueBudget {
 	if maxValues <= 0 {
 		return nil
 	}
-	return &valueBudget{max: maxValues, left: maxValues - used, name: name}
+	decs.reset()
+	return &valueBudget{max: maxValues, left: maxValues - used, name: name, decs: decs}
+}
+
+// argDecoders are a Parser's Decoders for a sample's arguments strings,
+// one each, reused from sample to sample (the Sample the Parser gives is
+// valid only until its next call): a Decoder of its own for each, made
+// anew, took half the memory a provider's sample allocated. Past
+// maxArgDecoders a sample's arguments each get a Decoder made for them,
+// so that one sample of many calls does not keep their memory for all.
+type argDecoders struct {
+	ds []*jsonvalue.Decoder
+	n  int // the Decoders the sample has taken
+}
+
+const maxArgDecoders = 64
+
+func (a *argDecoders) reset() {
+	if a != nil {
+		a.n = 0
+	}
+}
+
+// next is a Decoder for the sample's next arguments text, to be
+// Recycled.
+func (a *argDecoders) next() *jsonvalue.Decoder {
+	if a == nil || a.n >= maxArgDecoders {
+		return new(jsonvalue.Decoder)
+	}
+	if a.n == len(a.ds) {
+		a.ds = append(a.ds, new(jsonvalue.Decoder))
+	}
+	a.n++
+	return a.ds[a.n-1]
 }
 
 // arguments reads a call's arguments written as JSON text as
@@ -44,8 +81,8 @@ func (b *valueBudget) arguments(text string) (args jsonvalue.Value, invalid stri
 	if strings.TrimSpace(text) == "" {
 		return jsonvalue.Object(), "", nil
 	}
-	var d jsonvalue.Decoder
-	d.Reset(text)
+	d := b.decs.next()
+	d.Recycle(text)
 	// The value past the bound: the first when nothing is left (Limit(0)
 	// would bound nothing).
 	past := &jsonvalue.LimitError{Offset: len(text) - len(strings.TrimLeft(text, " \t\r\n"))}
@@ -61,7 +98,7 @@ func (b *valueBudget) arguments(text string) (args jsonvalue.Value, invalid stri
 		}
 	}
 	if over {
-		d.Reset(text)
+		d.Recycle(text)
 		d.Limit(0)
 		if _, err = d.Skip(0); err == nil {
 			err = d.End("the JSON value")

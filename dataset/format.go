@@ -99,7 +99,7 @@ func holds(v jsonvalue.Value) bool {
 // inside it, the message and tool call.
 func (r Record) SampleAs(f Format) (agentcheck.Sample, error) {
 	var s agentcheck.Sample
-	err := r.bounded(f, nil, nil, 0, "", &s)
+	err := r.bounded(f, nil, nil, nil, 0, "", &s)
 	return s, err
 }
 
@@ -120,9 +120,11 @@ type Parser struct {
 	// boundName is what sets it (samplereuse.BoundValues).
 	maxValues int
 	boundName string
-	// values reads a sample in a provider's shape, its memory reused from
-	// sample to sample under a bound (parseValues).
+	// values reads a sample in a provider's shape, and args its calls'
+	// arguments strings, their memory reused from sample to sample under
+	// a bound (parseValues, newBudget).
 	values jsonvalue.Decoder
+	args   argDecoders
 }
 
 // Sample parses the record as a sample written in p.Format.
@@ -137,17 +139,18 @@ func (p *Parser) sampleInto(r Record, s *agentcheck.Sample) error {
 	if p.into == nil {
 		p.into = samplereuse.NewInto.(func(bool, int, string) func(string, *agentcheck.Sample) error)(p.rawText, p.maxValues, p.boundName)
 	}
-	return r.bounded(p.Format, p.into, &p.values, p.maxValues, p.boundName, s)
+	return r.bounded(p.Format, p.into, &p.values, &p.args, p.maxValues, p.boundName, s)
 }
 
 // bounded is SampleAs, the Sample set in *s (the zero Sample with an
 // error), with ragas samples parsed by into when it is not nil, else by
-// agentcheck.ParseSample, a provider's read by dec when it is not nil,
+// agentcheck.ParseSample, a provider's read by dec and its arguments by
+// args when they are not nil,
 // and a bound on the JSON values the sample may
 // hold, maxValues (none when 0), which boundName names: a ragas sample's
 // parse counts them (samplereuse.NewInto), and the parse of a sample in
 // another format stops past the bound with the same error.
-func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, dec *jsonvalue.Decoder, maxValues int, boundName string, s *agentcheck.Sample) error {
+func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, dec *jsonvalue.Decoder, args *argDecoders, maxValues int, boundName string, s *agentcheck.Sample) error {
 	if f == "" {
 		f = Auto
 	}
@@ -160,7 +163,7 @@ func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, d
 		if v, used, err := parseValues(r.Text, maxValues, boundName, dec); err == nil && v.Kind() == jsonvalue.ObjectKind {
 			_, ragas := v.Get("user_input")
 			if _, ok := v.Get("messages"); ok && !ragas {
-				*s, err = messagesSample(v, Auto, newBudget(maxValues, used, boundName))
+				*s, err = messagesSample(v, Auto, newBudget(maxValues, used, boundName, args), into)
 				return r.locate(err)
 			}
 		}
@@ -192,12 +195,12 @@ func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, d
 			}
 			return r.locate(err)
 		}
-		*s, err = messagesSample(v, Auto, newBudget(maxValues, used, boundName))
+		*s, err = messagesSample(v, Auto, newBudget(maxValues, used, boundName, args), into)
 		return r.locate(err)
 	}
 	v, used, err := parseValues(r.Text, maxValues, boundName, dec)
 	if err == nil {
-		if *s, err = messagesSample(v, f, newBudget(maxValues, used, boundName)); err == nil {
+		if *s, err = messagesSample(v, f, newBudget(maxValues, used, boundName, args), into); err == nil {
 			return nil
 		}
 	}
@@ -256,8 +259,9 @@ func (r Record) locate(err error) error {
 // messagesSample reads a sample object whose conversation is "messages" in
 // format f (Auto: the shape they have), and whose references are ragas's;
 // the values of its calls' arguments written as JSON strings count toward
-// budget, what the sample's reading left of its bound (nil: none).
-func messagesSample(v jsonvalue.Value, f Format, budget *valueBudget) (agentcheck.Sample, error) {
+// budget, what the sample's reading left of its bound (nil: none). The
+// references are read by into when it is not nil, else by ParseSample.
+func messagesSample(v jsonvalue.Value, f Format, budget *valueBudget, into func(string, *agentcheck.Sample) error) (agentcheck.Sample, error) {
 	if v.Kind() != jsonvalue.ObjectKind {
 		return agentcheck.Sample{}, fmt.Errorf("a sample must be a JSON object, got %s", v.Kind())
 	}
@@ -298,7 +302,14 @@ func messagesSample(v jsonvalue.Value, f Format, budget *valueBudget) (agentchec
 		}
 	}
 	b.WriteByte('}')
-	s, err := agentcheck.ParseSample(b.String())
+	// By the Parser's reusing parser when there is one (its Sample is
+	// valid only until its next call, as the Parser's is).
+	var s agentcheck.Sample
+	if into != nil {
+		err = into(b.String(), &s)
+	} else {
+		s, err = agentcheck.ParseSample(b.String())
+	}
 	if err != nil {
 		return agentcheck.Sample{}, err
 	}

@@ -28,7 +28,7 @@ func TestOpenAIArgumentsKeepsWhatIsNotAnObject(t *testing.T) {
 		{`{'a': 1}`, "null", `{'a': 1}`, jsonvalue.NullKind},
 		{"city=Paris", "null", "city=Paris", jsonvalue.NullKind},
 	} {
-		for _, b := range []*valueBudget{nil, newBudget(100, 90, "--max-sample-values")} {
+		for _, b := range []*valueBudget{nil, newBudget(100, 90, "--max-sample-values", nil)} {
 			tc, err := openAIArguments("c1", "f", tt.text, b)
 			if err != nil || tc.ID != "c1" || tc.Name != "f" || tc.Args.Kind() != tt.kind || tc.Args.String() != tt.args || tc.InvalidArgs != tt.invalid {
 				t.Errorf("Expected arguments %q to make f(%s) with InvalidArgs %q, but got %+v (args %s), %v; budget %+v", tt.text, tt.args, tt.invalid, tc, tc.Args, err, b)
