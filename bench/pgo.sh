@@ -3,10 +3,11 @@
 # `go build` and `go install` of the CLI use for profile-guided
 # optimisation (Go's -pgo=auto: hot calls inlined, interface calls
 # devirtualised). It profiles BenchmarkEvalOneWorker (eval --workers 1,
-# the two tool-call metrics, jsonl) for 3 s on each of the four
+# the two tool-call metrics, jsonl) for 3 s on each of the five
 # 100,000-sample files that `bash bench/run.sh --cpu` writes to bench-out/
-# (the generated file, the spec's vectors, the results and chat mixes),
-# with a test binary built without a profile, and merges the four.
+# (the generated file, the spec's vectors, the results and chat mixes,
+# the generated samples as OpenAI messages), with a test binary built
+# without a profile, and merges the five.
 #
 #   bash bench/run.sh --cpu && bash bench/pgo.sh
 #
@@ -16,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=$ROOT/bench-out
-MIXES="samples vectors results chat"
+MIXES="samples vectors results chat openai"
 for mix in $MIXES; do
 	if [ ! -f "$OUT/$mix-100k.jsonl" ]; then
 		echo "bench/pgo.sh: $OUT/$mix-100k.jsonl is missing: run bash bench/run.sh --cpu first" >&2

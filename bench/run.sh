@@ -188,7 +188,10 @@ if [ "$FLOOR" = 1 ]; then
 	# the tool messages (270 MB), and long messages (420 MB).
 	"$OUT/gendata" -n 100000 -mix results >"$OUT/results-100k.jsonl"
 	"$OUT/gendata" -n 100000 -mix chat >"$OUT/chat-100k.jsonl"
-	MIXES="$MIXES results chat"
+	# And the generated samples written as OpenAI chat messages, which
+	# eval reads by Auto as an OpenAI SDK's user gives them (103 MB).
+	"$OUT/gendata" -n 100000 -format openai >"$OUT/openai-100k.jsonl"
+	MIXES="$MIXES results chat openai"
 fi
 echo "load before the CPU runs: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" >>"$OUT/machine.txt"
 # The floor split over two cores at its best: the parse of the file's two
@@ -385,6 +388,7 @@ if [ -n "$MIXES" ]; then
 		[ "$mix" = vectors ] && label="spec parity vectors × $(calc "sprintf(\"%.0f\", 100000 / $(grep -c . "$VECTORS"))") ($(calc "sprintf(\"%.0f\", $(wc -c <"$OUT/$mix-100k.jsonl") / 1e6)") MB)"
 		[ "$mix" = results ] && label="tools' JSON results, gendata -mix results ($(calc "sprintf(\"%.0f\", $(wc -c <"$OUT/$mix-100k.jsonl") / 1e6)") MB)"
 		[ "$mix" = chat ] && label="long messages, gendata -mix chat ($(calc "sprintf(\"%.0f\", $(wc -c <"$OUT/$mix-100k.jsonl") / 1e6)") MB)"
+		[ "$mix" = openai ] && label="generated as OpenAI messages, gendata -format openai ($(calc "sprintf(\"%.0f\", $(wc -c <"$OUT/$mix-100k.jsonl") / 1e6)") MB)"
 		printf '| %s | %.3f s | %.3f s | **%s×** | %s | %.3f s | %.3f s (%s×) | %.3f s (%.3f s) | **%s×** | %s |\n' "$label" "$fc" "$c1" \
 			"$(calc "sprintf(\"%.2f\", $c1 / $fc)")" "$(verdict "$c1 <= 1.4 * $fc")" "$fw" "$hw" "$(calc "sprintf(\"%.2f\", $hw / $fw)")" "$wa" "$ca" \
 			"$(calc "sprintf(\"%.2f\", $wa / $fw)")" "$(verdict "$wa <= 0.8 * $fw")"

@@ -4,6 +4,7 @@
 //	go run ./cmd/agentcheck/internal/gendata -n 100000 > /tmp/100k.jsonl
 //	go run ./cmd/agentcheck/internal/gendata -n 100000 -array > /tmp/100k.json
 //	go run ./cmd/agentcheck/internal/gendata -n 20000 -mix results > /tmp/results.jsonl
+//	go run ./cmd/agentcheck/internal/gendata -n 100000 -format openai > /tmp/openai.jsonl
 package main
 
 import (
@@ -20,7 +21,12 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed")
 	array := flag.Bool("array", false, "write a JSON array instead of JSON Lines")
 	mix := flag.String("mix", "", "the kind of sample: calls (the default), results (tools' JSON results in the tool messages) or chat (long messages)")
+	format := flag.String("format", "ragas", "how the samples are written: ragas (the default) or openai (OpenAI chat messages, with the same references)")
 	flag.Parse()
+	if *format != "ragas" && *format != "openai" {
+		fmt.Fprintf(os.Stderr, "gendata: -format %q: want ragas or openai\n", *format)
+		os.Exit(2)
+	}
 	if *mix == "calls" {
 		*mix = ""
 	}
@@ -33,9 +39,18 @@ func main() {
 	if *array {
 		w.WriteString("[\n")
 	}
-	var buf []byte
+	var buf, ragas []byte
 	for i := 0; i < *n; i++ {
-		buf = g.AppendSample(buf[:0])
+		if *format == "openai" {
+			ragas = g.AppendSample(ragas[:0])
+			var err error
+			if buf, err = appendOpenAI(buf[:0], ragas); err != nil {
+				fmt.Fprintln(os.Stderr, "gendata:", err)
+				os.Exit(1)
+			}
+		} else {
+			buf = g.AppendSample(buf[:0])
+		}
 		if *array && i < *n-1 {
 			buf = append(buf, ',')
 		}
