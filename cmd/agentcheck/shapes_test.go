@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/agentcheck/agentcheck/cmd/agentcheck/internal/synth"
 )
 
 // TestEvalReadsEveryShape: the same run written as a ragas sample and as
@@ -61,5 +63,46 @@ func TestEvalReadsOTLPTraces(t *testing.T) {
 	if code := run([]string{"eval", "--format", "jsonl", "--input-format", "otel", "../../dataset/testdata/otel/weather.json"}, nil, &out, &errOut); code != 0 ||
 		strings.TrimSpace(onlyScores(t, out.String())) != lines[0] {
 		t.Errorf("weather.json: exit %d: %s", code, out.String())
+	}
+}
+
+// The same runs written as ragas samples and as OpenAI chat messages
+// (synth.AppendOpenAI: arguments as JSON strings, results answering their
+// calls by id) score the same, line for line, read by Auto: 400
+// generated samples of every mix, with one worker and two.
+func TestOpenAIMessagesScoreAsRagasSamples(t *testing.T) {
+	t.Parallel()
+	for _, mix := range []synth.Mix{synth.Calls, synth.Results, synth.Chat} {
+		g := synth.NewMix(7, mix)
+		var ragas, openai bytes.Buffer
+		var line []byte
+		for range 400 {
+			line = g.AppendSample(line[:0])
+			ragas.Write(append(line, '\n'))
+			o, err := synth.AppendOpenAI(nil, line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			openai.Write(append(o, '\n'))
+		}
+		for _, workers := range []string{"1", "2"} {
+			var outs [2]string
+			for k, in := range []*bytes.Buffer{&ragas, &openai} {
+				var out, errOut bytes.Buffer
+				if code := run([]string{"eval", "--workers", workers, "--format", "jsonl", "-"}, bytes.NewReader(in.Bytes()), &out, &errOut); code != 0 {
+					t.Fatalf("mix %q, %s workers: exit %d\n%s", mix, workers, code, errOut.String())
+				}
+				outs[k] = out.String()
+			}
+			if outs[0] != outs[1] {
+				a, b := strings.Split(outs[0], "\n"), strings.Split(outs[1], "\n")
+				for i := range min(len(a), len(b)) {
+					if a[i] != b[i] {
+						t.Fatalf("mix %q, %s workers: sample %d scores\n%s\nas ragas, and\n%s\nas OpenAI messages", mix, workers, i, a[i], b[i])
+					}
+				}
+				t.Fatalf("mix %q, %s workers: %d lines as ragas, %d as OpenAI messages", mix, workers, len(a), len(b))
+			}
+		}
 	}
 }

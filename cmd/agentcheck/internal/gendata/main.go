@@ -44,7 +44,7 @@ func main() {
 		if *format == "openai" {
 			ragas = g.AppendSample(ragas[:0])
 			var err error
-			if buf, err = appendOpenAI(buf[:0], ragas); err != nil {
+			if buf, err = synth.AppendOpenAI(buf[:0], ragas); err != nil {
 				fmt.Fprintln(os.Stderr, "gendata:", err)
 				os.Exit(1)
 			}

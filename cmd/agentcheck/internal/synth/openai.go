@@ -1,4 +1,4 @@
-package main
+package synth
 
 import (
 	"encoding/json"
@@ -6,12 +6,12 @@ import (
 	"strconv"
 )
 
-// appendOpenAI appends the ragas sample line as the same run written as
+// AppendOpenAI appends the ragas sample line as the same run written as
 // OpenAI chat messages, as the OpenAI SDKs send them (each call's
 // arguments a JSON string, each tool message answering its call by id),
 // with the same references: the provider's shape that `agentcheck eval`
 // reads by Auto.
-func appendOpenAI(b, ragas []byte) ([]byte, error) {
+func AppendOpenAI(b, ragas []byte) ([]byte, error) {
 	var s struct {
 		UserInput []struct {
 			Type      string `json:"type"`
