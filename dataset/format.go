@@ -298,7 +298,13 @@ func messagesSample(v jsonvalue.Value, f Format, budget *valueBudget, into func(
 	for _, key := range [...]string{"id", "reference", "reference_tool_calls", "reference_topics"} {
 		if ref, ok := v.Get(key); ok {
 			b.WriteString(`,"` + key + `":`)
-			b.WriteString(ref.String())
+			if src := ref.Source(); src != "" {
+				// A list or object as the record writes it, rather than
+				// written out again: the same value, read the same.
+				b.WriteString(src)
+			} else {
+				b.WriteString(ref.String())
+			}
 		}
 	}
 	b.WriteByte('}')
