@@ -22,6 +22,8 @@ type assignment struct {
 	kind       nameKind
 	start, end int // the value's span
 	form       assignForm
+	// unquoted: an unquoted value after "=", read to its separator.
+	unquoted bool
 }
 
 // assignForm is how an assignment is written, which its finding says.
@@ -47,15 +49,8 @@ func blank(c byte) bool { return c == ' ' || c == '\t' }
 // a secret name, whatever its value, or a name/value pair's name member
 // naming a secret (pairAssignment).
 func assignments(s string) (out []assignment, keyed bool) {
-	for i := range indexes(s, "=") {
-		if a, ok := equalsAssignment(s, i); ok {
-			out = append(out, a)
-		} else if a, ok := attributePair(s, i); ok {
-			out = append(out, a)
-		} else if a, ok := codeAssignment(s, i); ok {
-			out = append(out, a)
-		}
-	}
+	eq, _ := equalsAssignments(s)
+	out = append(out, eq...)
 	for i := range indexes(s, ":") {
 		a, key, ok := jsonAssignment(s, i)
 		keyed = keyed || key
@@ -117,6 +112,35 @@ func assignments(s string) (out []assignment, keyed bool) {
 		}
 	}
 	return out, keyed
+}
+
+// equalsAssignments finds the assignments around each "=" of s; steps
+// is the bytes read from each "=" to its value's end, which the linear
+// time test holds to the text's length.
+func equalsAssignments(s string) (out []assignment, steps int) {
+	// read is where the last unquoted value after "=" that was read
+	// ended: an "=" before it is inside that value (password=password=…,
+	// a value with no separator runs to the text's end) and is not read
+	// again, so that each byte is read as a value once.
+	read := 0
+	for i := range indexes(s, "=") {
+		if i < read {
+			continue
+		}
+		a, ok := equalsAssignment(s, i)
+		steps += max(a.end, i+1) - i
+		if a.unquoted {
+			read = a.end
+		}
+		if ok {
+			out = append(out, a)
+		} else if a, ok := attributePair(s, i); ok {
+			out = append(out, a)
+		} else if a, ok := codeAssignment(s, i); ok {
+			out = append(out, a)
+		}
+	}
+	return out, steps
 }
 
 // indexes are the offsets of sep in s, each found by a vectorized search.
@@ -202,9 +226,9 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 		k++
 	}
 	if codeExpression(s[start:k]) || prose && !proseSessionValue(s[start:k]) {
-		return assignment{}, false
+		return assignment{start: start, end: k, unquoted: true}, false
 	}
-	return assignment{name: name, kind: kind, start: start, end: k}, k > start
+	return assignment{name: name, kind: kind, start: start, end: k, unquoted: true}, k > start
 }
 
 // codeValue: v, an unquoted value that runs to the end of its line

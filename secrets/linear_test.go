@@ -141,3 +141,69 @@ func FuzzCommandRules(f *testing.F) {
 		}
 	})
 }
+
+// equalsInputs repeat a secret name's "=" with no separator between:
+// each value ran to the text's end, and was read again from each "=".
+func equalsInputs() []struct {
+	name string
+	make func(n int) string
+} {
+	var out []struct {
+		name string
+		make func(n int) string
+	}
+	for _, unit := range []string{"password=", "--password=", "passwd=", "api_key=", "x password=", "token=a&"} {
+		out = append(out, struct {
+			name string
+			make func(n int) string
+		}{unit, func(n int) string { return strings.Repeat(unit, n/len(unit)) }})
+	}
+	return out
+}
+
+// TestEqualsRuleLinear: the name=value rule reads each byte as a value
+// at most once (equalsAssignments' steps), four times the text at most
+// 4.2 times the work; the values it finds together are no longer than
+// the text, so that judging them is linear too.
+func TestEqualsRuleLinear(t *testing.T) {
+	const n = 64 << 10
+	for _, in := range equalsInputs() {
+		small, large := in.make(n), in.make(4*n)
+		_, w1 := equalsAssignments(small)
+		found, w4 := equalsAssignments(large)
+		if w1 == 0 {
+			t.Errorf("%s: no work counted on %d bytes", in.name, len(small))
+			continue
+		}
+		if ratio := float64(w4) / float64(w1) * float64(len(small)) / float64(len(large)); ratio > 1.05 {
+			t.Errorf("%s: %d steps for %d bytes, %d for %d: the work grows %.2f times faster than the text", in.name, w1, len(small), w4, len(large), ratio)
+		}
+		if w4 > 2*len(large) {
+			t.Errorf("%s: %d steps for %d bytes, over 2 a byte", in.name, w4, len(large))
+		}
+		total := 0
+		for _, a := range found {
+			total += a.end - a.start
+		}
+		if total > len(large) {
+			t.Errorf("%s: values of %d bytes found in %d", in.name, total, len(large))
+		}
+	}
+}
+
+// BenchmarkEqualsRule scrubs each repeated name=value at 64 KiB and
+// 256 KiB (go test -run '^$' -bench EqualsRule ./secrets/).
+func BenchmarkEqualsRule(b *testing.B) {
+	x, _ := Rules{}.Redactor()
+	for _, in := range equalsInputs() {
+		for _, n := range []int{64 << 10, 256 << 10} {
+			text := in.make(n)
+			b.Run(fmt.Sprintf("%s/%dKiB", in.name, n>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					x.Text(text)
+				}
+			})
+		}
+	}
+}
