@@ -484,10 +484,15 @@ func httpieItems(s string, words []shellWord) []assignment {
 // (*2\r\n$4\r\nAUTH\r\n$8\r\npassword\r\n, with a user *3 …), its line
 // ends as bytes or as the escapes \r\n of JSON or a log.
 func respAuth(s string) []assignment {
+	out, _ := respScan(s)
+	return out
+}
+
+// respScan is respAuth, and its steps: the bytes read after each AUTH.
+func respScan(s string) (out []assignment, steps int) {
 	if !strings.Contains(s, "$4") {
-		return nil
+		return nil, 0
 	}
-	var out []assignment
 	for _, nl := range []string{"\r\n", `\r\n`} {
 		for _, auth := range []string{"AUTH", "auth"} {
 			head := "$4" + nl + auth + nl
@@ -502,6 +507,7 @@ func respAuth(s string) []assignment {
 					args = append(args, [2]int{vs, ve})
 					at = ve + len(nl)
 				}
+				steps += at - i
 				user := 0 // *3: AUTH user password
 				switch {
 				case strings.HasSuffix(s[:i], "*2"+nl) && len(args) >= 1:
@@ -518,7 +524,7 @@ func respAuth(s string) []assignment {
 			}
 		}
 	}
-	return out
+	return out, steps
 }
 
 // bulkString reads a RESP bulk string ($n, a line end, n bytes, a line

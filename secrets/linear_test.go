@@ -57,6 +57,12 @@ func slowInputs() []struct {
 		{"sudo", func(n int) string { return strings.Repeat("sudo ", n/5) + "mysql -pX" }},
 		{"and-p", func(n int) string { return strings.Repeat("a & -p ", n/7) }},
 		{"quotes-p", func(n int) string { return strings.Repeat("'", n) + " -p" }},
+		{"sql-create-user", func(n int) string { return strings.Repeat("CREATE USER u IDENTIFIED BY 'Zq7xZ8mR3pY9wB7t' ", n/48) }},
+		{"sql-alter-role", func(n int) string { return strings.Repeat("ALTER ROLE r WITH PASSWORD 'Zq7xZ8mR3pY9wB7t' ", n/47) }},
+		{"sql-set-password", func(n int) string { return strings.Repeat("SET PASSWORD = 'Zq7xZ8mR3pY9wB7t' ", n/34) }},
+		{"sql-identified-q", func(n int) string { return strings.Repeat("IDENTIFIED BY 'Zq7xZ8mR3pY9wB7t' ", n/33) }},
+		{"resp-auth-escaped", func(n int) string { return strings.Repeat(`*2\r\n$4\r\nAUTH\r\n$16\r\nZq7xZ8mR3pY9wB7t\r\n`, n/52) }},
+		{"resp-auth-raw", func(n int) string { return strings.Repeat("*2\r\n$4\r\nAUTH\r\n$16\r\nZq7xZ8mR3pY9wB7t\r\n", n/42) }},
 		{"blanks-quote", func(n int) string { return strings.Repeat("                                '", n/33) + " -p" }},
 	}
 }
@@ -71,8 +77,7 @@ func TestCommandRulesLinear(t *testing.T) {
 	const n = 64 << 10
 	for _, in := range slowInputs() {
 		small, large := in.make(n), in.make(4*n)
-		_, w1 := shellScan(small)
-		_, w4 := shellScan(large)
+		w1, w4 := commandSteps(small), commandSteps(large)
 		if w1 == 0 {
 			t.Errorf("%s: no work counted on %d bytes: the rules do not read it, the test tests nothing", in.name, len(small))
 			continue
@@ -84,6 +89,14 @@ func TestCommandRulesLinear(t *testing.T) {
 			t.Errorf("%s: %d steps for %d bytes, over 12 a byte", in.name, w4, len(large))
 		}
 	}
+}
+
+// commandSteps are the steps of the command, SQL and RESP rules on s.
+func commandSteps(s string) int {
+	_, shell := shellScan(s)
+	_, sql := sqlScan(s)
+	_, resp := respScan(s)
+	return shell + sql + resp
 }
 
 // BenchmarkCommandStart scrubs each slow input at 1 MiB and 4 MiB
@@ -122,8 +135,8 @@ func FuzzCommandRules(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		found, steps := shellScan(s)
-		if steps > 12*len(s)+64 {
+		found, _ := shellScan(s)
+		if steps := commandSteps(s); steps > 12*len(s)+64 {
 			t.Errorf("%d steps for %d bytes: %q", steps, len(s), s)
 		}
 		found = append(found, sqlPasswords(s)...)

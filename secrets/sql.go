@@ -28,7 +28,13 @@ const maxSQLHead = 240
 // PASSWORD [FOR user] = '…' or PASSWORD('…'). A hash (IDENTIFIED BY
 // PASSWORD '*…', md5…, SCRAM-SHA-256$…) and a placeholder are none.
 func sqlPasswords(s string) []assignment {
-	var out []assignment
+	out, _ := sqlScan(s)
+	return out
+}
+
+// sqlScan is sqlPasswords, and its steps: the bytes each statement's head
+// read back and each value's read, which the linear time test counts.
+func sqlScan(s string) (out []assignment, steps int) {
 	for _, k := range sqlKeywords {
 		for at := len(k.head); ; {
 			j := indexFrom(s, k.tail, at)
@@ -60,7 +66,9 @@ func sqlPasswords(s string) []assignment {
 			if !ok || !commandValue(s[vs:ve]) {
 				continue
 			}
+			steps += ve - at
 			h := sqlHeadBefore(s, i)
+			steps += h.read
 			switch {
 			case what == "IDENTIFIED BY":
 				ok = h.account || h.grant
@@ -77,7 +85,7 @@ func sqlPasswords(s string) []assignment {
 			}
 		}
 	}
-	return out
+	return out, steps
 }
 
 // sqlHead is what a statement's words before a keyword say.
@@ -86,19 +94,21 @@ type sqlHead struct {
 	grant   bool // GRANT
 	set     bool // SET just before the keyword, first in its statement: SET PASSWORD
 	by      bool // BY just before the keyword: IDENTIFIED BY PASSWORD '*hash'
+	read    int  // the bytes read back
 }
 
 // sqlHeadBefore reads the words of the statement that holds s[i], back to
 // its start (a ";", a line break, JSON's \n) or maxSQLHead bytes.
 func sqlHeadBefore(s string, i int) sqlHead {
 	clause := s[max(0, i-maxSQLHead):i]
+	read := len(clause)
 	if k := strings.LastIndexAny(clause, ";\n"); k >= 0 {
 		clause = clause[k+1:]
 	}
 	if k := strings.LastIndex(clause, `\n`); k >= 0 {
 		clause = clause[k+2:]
 	}
-	var h sqlHead
+	h := sqlHead{read: read}
 	prev := ""
 	for k := 0; k < len(clause); {
 		if !asciiLetter(clause[k]) || k > 0 && (nameByte(clause[k-1]) || clause[k-1] == '$') {
@@ -118,7 +128,7 @@ func sqlHeadBefore(s string, i int) sqlHead {
 			h.grant = true
 		case strings.EqualFold(w, "update") || strings.EqualFold(w, "select") || strings.EqualFold(w, "insert") ||
 			strings.EqualFold(w, "where") || strings.EqualFold(w, "from"):
-			h = sqlHead{} // a query: no account's statement
+			h = sqlHead{read: read} // a query: no account's statement
 		}
 		prev = w
 		k = e
