@@ -119,21 +119,26 @@ func appendToolCalls(dst []agentcheck.ToolCall, c agentcheck.Conversation) []age
 
 // Compare scores predicted calls against reference calls.
 func (m ToolCallAccuracy) Compare(predicted, reference []agentcheck.ToolCall) Result {
-	return m.compare(predicted, reference, detailFull, nil)
+	var r Result
+	m.compare(&r, predicted, reference, detailFull, nil)
+	return r
 }
 
 // Score is the score Compare gives, without its pairs, reason and
 // warnings: for a program that scores many samples and needs only their
 // scores, at no allocation per sample.
 func (m ToolCallAccuracy) Score(predicted, reference []agentcheck.ToolCall) float64 {
-	return m.compare(predicted, reference, detailScore, nil).Score
+	var r Result
+	m.compare(&r, predicted, reference, detailScore, nil)
+	return r.Score
 }
 
 // AppendReason is the score Compare gives, and its reason appended to dst,
 // without its pairs and warnings: for a program that scores many samples
 // and says why, at no allocation per sample once dst has grown.
 func (m ToolCallAccuracy) AppendReason(dst []byte, predicted, reference []agentcheck.ToolCall) (float64, []byte) {
-	r := m.compare(predicted, reference, detailReason, &dst)
+	var r Result
+	m.compare(&r, predicted, reference, detailReason, &dst)
 	return r.Score, dst
 }
 
@@ -158,8 +163,8 @@ func reasonOf(r *Result, b []byte, d detail, dst *[]byte) {
 
 // compare is Compare, which explains its score as d says; the reason of
 // detailReason is appended to *dst.
-func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d detail, dst *[]byte) Result {
-	r := Result{Metric: m.Name()}
+func (m ToolCallAccuracy) compare(r *Result, predicted, reference []agentcheck.ToolCall, d detail, dst *[]byte) {
+	*r = Result{Metric: m.Name()}
 	var b []byte
 	if d == detailReason {
 		b = *dst
@@ -167,36 +172,36 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 	switch {
 	case len(predicted) == 0 && len(reference) == 0:
 		r.Score = 1
-		reasonOf(&r, append(b, "no tool calls expected and none made"...), d, dst)
-		return r
+		reasonOf(r, append(b, "no tool calls expected and none made"...), d, dst)
+		return
 	case d == detailScore && (len(predicted) == 0 || len(reference) == 0):
-		return r
+		return
 	case len(predicted) == 0:
 		b = append(b, "no tool calls made, "...)
 		b = appendCount(b, len(reference))
-		reasonOf(&r, append(b, " expected"...), d, dst)
+		reasonOf(r, append(b, " expected"...), d, dst)
 		if d == detailFull {
 			r.Warnings = []string{warnNoPredictions}
 			r.Pairs = unpaired(len(reference), 0)
 		}
-		return r
+		return
 	case len(reference) == 0:
 		b = append(b, "no tool calls expected, "...)
 		b = appendCount(b, len(predicted))
-		reasonOf(&r, append(b, " made"...), d, dst)
+		reasonOf(r, append(b, " made"...), d, dst)
 		if d == detailFull {
 			r.Warnings = []string{warnEmptyReference}
 			r.Pairs = unpaired(0, len(predicted))
 		}
-		return r
+		return
 	}
 	if d != detailFull && sameCalls(predicted, reference) {
 		// The very calls expected, in order: sorted, both lists take the
 		// same order, so that in any order too each call lines up with
 		// its own copy, whose arguments score 1.
 		r.Score = 1
-		reasonOf(&r, appendAligned(b, len(reference), 1), d, dst)
-		return r
+		reasonOf(r, appendAligned(b, len(reference), 1), d, dst)
+		return
 	}
 	// The pool's scratch, taken when first needed: to sort, to write the
 	// full result, or to compare unequal arguments' texts. Most scores and
@@ -271,7 +276,7 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 		if aligned {
 			r.Score = score
 		}
-		return r
+		return
 	}
 	if d == detailFull {
 		b = sc.text[:0]
@@ -286,17 +291,16 @@ func (m ToolCallAccuracy) compare(predicted, reference []agentcheck.ToolCall, d 
 		} else {
 			b = append(b, " in order, so the score is 0"...)
 		}
-		reasonOf(&r, b, d, dst)
-		return r
+		reasonOf(r, b, d, dst)
+		return
 	}
 	r.Score = score
 	b = appendAligned(b, n, score)
 	b = appendUnparseable(b, predicted, reference, pi[:n], ri[:n])
-	reasonOf(&r, b, d, dst)
+	reasonOf(r, b, d, dst)
 	if d == detailFull {
 		sc.text = b[:0]
 	}
-	return r
 }
 
 // appendAligned writes the reason of n calls aligned by name whose

@@ -48,21 +48,26 @@ func (m ToolCallF1) Evaluate(_ context.Context, s agentcheck.Sample) (Result, er
 
 // Compare scores predicted calls against reference calls.
 func (m ToolCallF1) Compare(predicted, reference []agentcheck.ToolCall) Result {
-	return m.compare(predicted, reference, detailFull, nil)
+	var r Result
+	m.compare(&r, predicted, reference, detailFull, nil)
+	return r
 }
 
 // Score is the score Compare gives, without its pairs and reason: for a
 // program that scores many samples and needs only their scores, at no
 // allocation per sample.
 func (m ToolCallF1) Score(predicted, reference []agentcheck.ToolCall) float64 {
-	return m.compare(predicted, reference, detailScore, nil).Score
+	var r Result
+	m.compare(&r, predicted, reference, detailScore, nil)
+	return r.Score
 }
 
 // AppendReason is the score Compare gives, and its reason appended to dst,
 // without its pairs: for a program that scores many samples and says why,
 // at no allocation per sample once dst has grown.
 func (m ToolCallF1) AppendReason(dst []byte, predicted, reference []agentcheck.ToolCall) (float64, []byte) {
-	r := m.compare(predicted, reference, detailReason, &dst)
+	var r Result
+	m.compare(&r, predicted, reference, detailReason, &dst)
 	return r.Score, dst
 }
 
@@ -77,11 +82,11 @@ func namesOf(calls []agentcheck.ToolCall) []agentcheck.ToolCall {
 
 // compare is Compare, which explains its score as d says; the reason of
 // detailReason is appended to *dst.
-func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, d detail, dst *[]byte) Result {
+func (m ToolCallF1) compare(r *Result, predicted, reference []agentcheck.ToolCall, d detail, dst *[]byte) {
 	if m.NamesOnly {
 		predicted, reference = namesOf(predicted), namesOf(reference)
 	}
-	r := Result{Metric: m.Name()}
+	*r = Result{Metric: m.Name()}
 	np, nr := len(predicted), len(reference)
 	var mbuf [16]int
 	match := slices.Grow(mbuf[:0], nr)[:nr]
@@ -112,16 +117,16 @@ func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, d detail
 		if d == detailReason {
 			*dst = append(*dst, o.reason...)
 		}
-		return r
+		return
 	}
 	var precision, recall float64
 	r.Score, precision, recall = f1Score(tp, actual, expected, m.NamesOnly)
 	if d == detailScore {
-		return r
+		return
 	}
 	if d == detailReason {
 		*dst = appendF1Reason(*dst, tp, actual, expected, precision, recall)
-		return r
+		return
 	}
 	r.Pairs = make([]CallPair, 0, nr+np-paired)
 	var ubuf [16]bool
@@ -140,7 +145,6 @@ func (m ToolCallF1) compare(predicted, reference []agentcheck.ToolCall, d detail
 	}
 	var text [160]byte // the reason's bytes, on the stack
 	r.Reason = string(appendF1Reason(text[:0], tp, actual, expected, precision, recall))
-	return r
 }
 
 // f1Score is ToolCallF1's score of tp distinct calls made and expected,
