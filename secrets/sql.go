@@ -253,7 +253,7 @@ func commandValue(v string) bool {
 // codePlaceholder: v stands for a value that code or a template fills in.
 func codePlaceholder(v string) bool {
 	v = strings.TrimSpace(v)
-	if v == "" {
+	if v == "" || shellReference(v) {
 		return true
 	}
 	switch v[0] {
@@ -270,6 +270,31 @@ func codePlaceholder(v string) bool {
 	}
 	last := v[len(v)-1]
 	return last == '"' || last == '\'' || last == '+' || strings.Contains(v, "${") || strings.Contains(v, "{{")
+}
+
+// shellReference: v starts with a shell's reference to a value, $(…),
+// $VAR or ${…}, its "$" possibly escaped by backslashes, as a
+// double-quoted string run by bash -c or ssh writes it (-p\$(cat pw)),
+// and JSON again (-p\\$(cat pw)), or percent-encoded (%5C%24%28): the
+// value is read when the command runs, no secret.
+func shellReference(v string) bool {
+	for {
+		switch {
+		case strings.HasPrefix(v, `\`):
+			v = v[1:]
+		case len(v) >= 3 && strings.EqualFold(v[:3], "%5C"):
+			v = v[3:]
+		case len(v) >= 3 && strings.EqualFold(v[:3], "%24"):
+			v = "$" + v[3:]
+		default:
+			if len(v) < 2 || v[0] != '$' {
+				return false
+			}
+			c := v[1]
+			return c == '(' || c == '{' || c == '_' || asciiLetter(c) || c >= '0' && c <= '9' ||
+				len(v) >= 4 && strings.EqualFold(v[1:4], "%28") || len(v) >= 4 && strings.EqualFold(v[1:4], "%7B")
+		}
+	}
 }
 
 // formatVerb is a format's verb: %s, %v, %-10s, %[1]s, %(pw)s.

@@ -92,7 +92,7 @@ func placeholder(v string) bool {
 			return placeholder(u) // \u003cpassword\u003e, as encoding/json writes <password>
 		}
 	}
-	if usageSyntax(v) {
+	if usageSyntax(v) || shellReference(v) {
 		return true
 	}
 	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{{") || strings.HasPrefix(v, "%(") || isRedacted(v) {

@@ -1,0 +1,75 @@
+package secrets
+
+import (
+	"strings"
+	"testing"
+)
+
+// review42Benign are the review's texts (session 27) that the command,
+// SQL and name=value rules changed and must not: a shell's reference
+// escaped inside a string that another shell runs, prose shaped like SQL,
+// an empty --password=, placeholders of templates and languages.
+func review42Benign() []struct{ name, text string } {
+	return []struct{ name, text string }{
+		// A value that starts with \$( or \$VAR is read when the command runs.
+		{"bash-c-mysql-escaped-subst", `bash -c "mysql -uroot -p\$(cat /run/secrets/pw) db"`},
+		{"bash-c-redis-escaped-subst", `bash -c "redis-cli -a \$(cat /run/secrets/redis_pw) ping"`},
+		{"sh-c-redis-escaped-subst", `sh -c "redis-cli -a \$(cat /run/secrets/redis) ping"`},
+		{"bash-c-docker-login-escaped-subst", `bash -c "docker login -u me -p \$(cat token) ghcr.io"`},
+		{"bash-c-sshpass-escaped-subst", `bash -c "sshpass -p \$(cat pw) ssh host"`},
+		{"bash-c-curl-user-escaped-subst", `bash -c "curl -u admin:\$(cat pw) https://x"`},
+		{"sh-c-curl-escaped-vars", `sh -c "curl -u \$USER:\$(cat pw) https://x"`},
+		{"su-c-escaped-subst", `su -c "mysql -uroot -p\$(cat /root/.pw)" root`},
+		{"ssh-escaped-subst", `ssh db "mysql -uroot -p\$(cat ~/.pw) -e 'select 1'"`},
+		{"docker-exec-sh-c-escaped", `docker exec db sh -c "mysql -uroot -p\$(cat \$MYSQL_ROOT_PASSWORD_FILE) -e \"select 1\""`},
+		{"kubectl-exec-bash-c-escaped", `kubectl exec mysql-0 -- bash -c "mysql -uroot -p\$(cat \$MYSQL_ROOT_PASSWORD_FILE)"`},
+		{"bash-c-escaped-var", `bash -c "mysql -uroot -p\$MYSQL_PWD db"`},
+		{"bash-c-escaped-brace", `bash -c "mysql -uroot -p\${MYSQL_PWD} db"`},
+		{"json-command-escaped-subst", `{"command":"ssh db \"mysql -uroot -p\\$(cat ~/.pw) -e 'select 1'\""}`},
+		{"json-content-escaped-subst", `{"content": "ssh db \"mysql -uroot -p\\$(cat ~/.pw)\"\n"}`},
+		{"github-contents-base64", `{"name": "x.sh", "encoding": "base64", "content": "c3NoIGRiICJteXNxbCAtdXJvb3QgLXBcJChjYXQgfi8ucHcpIgo="}`},
+		{"query-percent-escaped-subst", "q=ssh+db+%22mysql+-uroot+-p%5C%24%28cat+~%2F.pw%29%22%0A"},
+	}
+}
+
+// review42Secrets are literals in the same places, which stay secrets.
+func review42Secrets() []struct{ name, text string } {
+	return []struct{ name, text string }{
+		{"bash-c-mysql-literal", `bash -c "mysql -uroot -p<K> db"`},
+		{"bash-c-redis-literal", `bash -c "redis-cli -a <K> ping"`},
+		{"bash-c-docker-login-literal", `bash -c "docker login -u me -p <K> ghcr.io"`},
+		{"ssh-literal", `ssh db "mysql -uroot -p<K> -e 'select 1'"`},
+		{"json-command-literal", `{"command":"ssh db \"mysql -uroot -p<K> -e 'select 1'\""}`},
+		{"backslash-literal", `bash -c "mysql -uroot -p\<K> db"`},
+	}
+}
+
+func TestReview42BenignStay(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range review42Benign() {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, change := range scrubbedModes(t, x, tc.text) {
+				t.Errorf("%q: %s", tc.text, change)
+			}
+		})
+	}
+}
+
+func TestReview42SecretsRemoved(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := "Zq7" + fakeKey("", 13)
+	for _, tc := range review42Secrets() {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.ReplaceAll(tc.text, "<K>", k)
+			if got := x.Text(text); strings.Contains(got, k) {
+				t.Errorf("%q: kept: %q", text, got)
+			}
+		})
+	}
+}
