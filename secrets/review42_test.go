@@ -29,6 +29,14 @@ func review42Benign() []struct{ name, text string } {
 		{"json-content-escaped-subst", `{"content": "ssh db \"mysql -uroot -p\\$(cat ~/.pw)\"\n"}`},
 		{"github-contents-base64", `{"name": "x.sh", "encoding": "base64", "content": "c3NoIGRiICJteXNxbCAtdXJvb3QgLXBcJChjYXQgfi8ucHcpIgo="}`},
 		{"query-percent-escaped-subst", "q=ssh+db+%22mysql+-uroot+-p%5C%24%28cat+~%2F.pw%29%22%0A"},
+		// Prose that names SQL's words is no statement.
+		{"prose-grant-application", "The grant application is identified by 'NIH-R01-2024-123' and tracked separately."},
+		{"prose-grant-access-to", "We grant access only to visitors identified by 'badge-2024-0042-x' at the front desk."},
+		{"prose-grant-colon", "Grant: each applicant is identified by 'APP-2024-00042' in the portal."},
+		{"prose-create-user-accounts", "To create user accounts in bulk, give each one a login identified by 'emp-2024-0042-nyc' in the HR export, then email them."},
+		{"prose-create-user-colon", "Create user: the new account is identified by 'employee_number_42' in our directory."},
+		{"prose-german", "Das Konto wird mit CREATE USER angelegt und ist identified by 'kennung-2024-07' im Verzeichnis."},
+		{"prose-alter-role-then", "Then alter role names so each is identified by 'role-2024-0042-x' in the audit."},
 	}
 }
 
@@ -41,6 +49,13 @@ func review42Secrets() []struct{ name, text string } {
 		{"ssh-literal", `ssh db "mysql -uroot -p<K> -e 'select 1'"`},
 		{"json-command-literal", `{"command":"ssh db \"mysql -uroot -p<K> -e 'select 1'\""}`},
 		{"backslash-literal", `bash -c "mysql -uroot -p\<K> db"`},
+		{"sql-if-not-exists", "CREATE USER IF NOT EXISTS 'u'@'%' IDENTIFIED BY '<K>';"},
+		{"sql-role-options", "CREATE ROLE app WITH LOGIN NOSUPERUSER CONNECTION LIMIT 5 ENCRYPTED PASSWORD '<K>';"},
+		{"sql-grant-host", "GRANT SELECT, INSERT ON shop.* TO app@localhost IDENTIFIED BY '<K>';"},
+		{"sql-prompt", "postgres=# ALTER USER postgres WITH PASSWORD '<K>';"},
+		{"sql-begin", "DO $$ BEGIN CREATE ROLE app LOGIN PASSWORD '<K>'; END $$;"},
+		{"sql-bracket-login", "ALTER LOGIN [app] WITH PASSWORD = N'<K>';"},
+		{"sql-after-prose-colon", "Run this: CREATE USER 'u'@'%' IDENTIFIED BY '<K>';"},
 	}
 }
 

@@ -78,7 +78,7 @@ func sqlScan(s string) (out []assignment, steps int) {
 			case set:
 				ok = h.set
 			default:
-				ok = h.account && !h.by
+				ok = h.options && !h.by
 			}
 			if ok {
 				out = append(out, assignment{name: what, kind: passwordName, start: vs, end: ve, form: formWord})
@@ -90,15 +90,21 @@ func sqlScan(s string) (out []assignment, steps int) {
 
 // sqlHead is what a statement's words before a keyword say.
 type sqlHead struct {
-	account bool // CREATE or ALTER USER, ROLE or LOGIN
-	grant   bool // GRANT
+	account bool // CREATE or ALTER USER, ROLE or LOGIN [IF [NOT] EXISTS] name: IDENTIFIED follows
+	options bool // the same, then WITH, ENCRYPTED or a role's options: PASSWORD follows
+	grant   bool // GRANT … ON … TO name: IDENTIFIED follows
 	set     bool // SET just before the keyword, first in its statement: SET PASSWORD
 	by      bool // BY just before the keyword: IDENTIFIED BY PASSWORD '*hash'
 	read    int  // the bytes read back
 }
 
 // sqlHeadBefore reads the words of the statement that holds s[i], back to
-// its start (a ";", a line break, JSON's \n) or maxSQLHead bytes.
+// its start (a ";", a line break, JSON's \n, or prose's ". " or ": "
+// before a letter) or maxSQLHead bytes, as SQL writes them: the
+// statement starts its clause (after a prompt, a quote or a parenthesis,
+// or BEGIN, THEN, ELSE, DO, EXECUTE), and nothing but its own words stand
+// between its start and the keyword, so that prose ("a login identified
+// by '…'", "visitors identified by '…'") is none.
 func sqlHeadBefore(s string, i int) sqlHead {
 	clause := s[max(0, i-maxSQLHead):i]
 	read := len(clause)
@@ -108,40 +114,177 @@ func sqlHeadBefore(s string, i int) sqlHead {
 	if k := strings.LastIndex(clause, `\n`); k >= 0 {
 		clause = clause[k+2:]
 	}
+	for k := len(clause) - 3; k >= 0; k-- {
+		if (clause[k] == '.' || clause[k] == ':') && clause[k+1] == ' ' && asciiLetter(clause[k+2]) {
+			clause = clause[k+2:] // prose: "Grant: each applicant is …"
+			break
+		}
+	}
 	h := sqlHead{read: read}
-	prev := ""
-	for k := 0; k < len(clause); {
-		if !asciiLetter(clause[k]) || k > 0 && (nameByte(clause[k-1]) || clause[k-1] == '$') {
-			k++
+	toks := sqlTokens(clause)
+	for p := range toks {
+		if !toks[p].is("create", "alter", "grant") || !sqlStarts(toks, p) {
 			continue
 		}
-		e := k
-		for e < len(clause) && asciiLetter(clause[e]) {
-			e++
+		if toks[p].is("grant") {
+			h.grant = h.grant || sqlGrant(toks[p+1:])
+			continue
 		}
-		w := clause[k:e]
-		switch {
-		case (strings.EqualFold(prev, "create") || strings.EqualFold(prev, "alter")) &&
-			(strings.EqualFold(w, "user") || strings.EqualFold(w, "role") || strings.EqualFold(w, "login")):
-			h.account = true
-		case strings.EqualFold(w, "grant"):
-			h.grant = true
-		case strings.EqualFold(w, "update") || strings.EqualFold(w, "select") || strings.EqualFold(w, "insert") ||
-			strings.EqualFold(w, "where") || strings.EqualFold(w, "from"):
-			h = sqlHead{read: read} // a query: no account's statement
-		}
-		prev = w
-		k = e
+		acc, opts := sqlAccount(toks[p+1:])
+		h.account = h.account || acc
+		h.options = h.options || opts
 	}
 	last := strings.TrimRight(clause, " \t")
 	h.by = len(last) >= 2 && strings.EqualFold(last[len(last)-2:], "by") && (len(last) == 2 || !nameByte(last[len(last)-3]))
-	if len(last) >= 3 && strings.EqualFold(last[len(last)-3:], "set") && (len(last) == 3 || !nameByte(last[len(last)-4])) && !h.account && !h.grant {
+	if len(last) >= 3 && strings.EqualFold(last[len(last)-3:], "set") && (len(last) == 3 || !nameByte(last[len(last)-4])) && !h.account && !h.options && !h.grant {
 		// SET PASSWORD: SET starts its statement, after a prompt, a
 		// quote or a parenthesis at most (mysql> SET …, -e "SET …").
 		before := strings.TrimRight(last[:len(last)-3], " \t")
 		h.set = before == "" || strings.IndexByte("\"'`>(:", before[len(before)-1]) >= 0
 	}
 	return h
+}
+
+// sqlToken is a word (letters, digits, "_", "$", "#", "." and "-"), a
+// quoted name ('…', "…", `…`, [ … ], JSON's \"…\"), or one other byte.
+type sqlToken struct {
+	text   string
+	quoted bool
+}
+
+func (t sqlToken) is(words ...string) bool {
+	if t.quoted {
+		return false
+	}
+	for _, w := range words {
+		if strings.EqualFold(t.text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (t sqlToken) word() bool {
+	return !t.quoted && t.text != "" && (nameByte(t.text[0]) || t.text[0] == '$')
+}
+
+func sqlTokens(s string) []sqlToken {
+	var out []sqlToken
+	for k := 0; k < len(s); {
+		c := s[k]
+		switch {
+		case blank(c) || c == '\r':
+			k++
+		case nameByte(c) || c == '$' || c == '#':
+			e := k
+			for e < len(s) && (nameByte(s[e]) || s[e] == '$' || s[e] == '#') {
+				e++
+			}
+			out = append(out, sqlToken{text: s[k:e]})
+			k = e
+		case c == '\'' || c == '"' || c == '`' || c == '[' || c == '\\' && k+1 < len(s) && s[k+1] == '"':
+			open, closing := 1, string(c)
+			if c == '[' {
+				closing = "]"
+			} else if c == '\\' {
+				open, closing = 2, `\"`
+			}
+			n := strings.Index(s[k+open:], closing)
+			if n < 0 {
+				out = append(out, sqlToken{text: s[k : k+1]})
+				k++
+				continue
+			}
+			out = append(out, sqlToken{text: s[k+open : k+open+n], quoted: true})
+			k += open + n + len(closing)
+		default:
+			out = append(out, sqlToken{text: s[k : k+1]})
+			k++
+		}
+	}
+	return out
+}
+
+// sqlStarts: toks[p] starts its statement: first, or after a byte that is
+// no word, or after a word that runs statements.
+func sqlStarts(toks []sqlToken, p int) bool {
+	if p == 0 {
+		return true
+	}
+	prev := toks[p-1]
+	return !prev.word() || prev.is("begin", "then", "else", "do", "execute", "exec", "immediate")
+}
+
+// sqlName reads an account's name at toks[0]: a word or a quoted name,
+// then possibly "@" and a host (a word, a quoted name or "%"); n is the
+// tokens it takes, 0 for none.
+func sqlName(toks []sqlToken) int {
+	if len(toks) == 0 || !toks[0].quoted && !toks[0].word() {
+		return 0
+	}
+	if len(toks) >= 3 && toks[1].text == "@" && !toks[1].quoted &&
+		(toks[2].quoted || toks[2].word() || toks[2].text == "%") {
+		return 3
+	}
+	return 1
+}
+
+// sqlAccount reads USER|ROLE|LOGIN [IF [NOT] EXISTS] name after CREATE or
+// ALTER, to the end of toks (the keyword): identified when nothing
+// follows the name, password when only WITH, ENCRYPTED and a role's
+// options do (Postgres: WITH LOGIN ENCRYPTED PASSWORD).
+func sqlAccount(toks []sqlToken) (identified, password bool) {
+	if len(toks) == 0 || !toks[0].is("user", "role", "login") {
+		return false, false
+	}
+	toks = toks[1:]
+	if len(toks) > 0 && toks[0].is("if") {
+		toks = toks[1:]
+		if len(toks) > 0 && toks[0].is("not") {
+			toks = toks[1:]
+		}
+		if len(toks) == 0 || !toks[0].is("exists") {
+			return false, false
+		}
+		toks = toks[1:]
+	}
+	n := sqlName(toks)
+	if n == 0 {
+		return false, false
+	}
+	toks = toks[n:]
+	for k := 0; k < len(toks); k++ {
+		switch {
+		case toks[k].is("with", "encrypted", "unencrypted", "login", "nologin", "superuser", "nosuperuser", "createdb", "nocreatedb",
+			"createrole", "nocreaterole", "inherit", "noinherit", "replication", "noreplication", "bypassrls", "nobypassrls"):
+		case toks[k].is("connection") && k+2 < len(toks) && toks[k+1].is("limit"):
+			k += 2
+		default:
+			return false, false
+		}
+	}
+	return len(toks) == 0, true
+}
+
+// sqlGrant reads … ON … TO name after GRANT, the name last in toks.
+func sqlGrant(toks []sqlToken) bool {
+	on := -1
+	for k := range toks {
+		if toks[k].is("on") {
+			on = k
+			break
+		}
+	}
+	if on < 0 {
+		return false
+	}
+	for k := len(toks) - 1; k > on; k-- {
+		if toks[k].is("to") {
+			n := sqlName(toks[k+1:])
+			return n > 0 && k+1+n == len(toks)
+		}
+	}
+	return false
 }
 
 func asciiLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
