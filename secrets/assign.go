@@ -218,6 +218,12 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	for k < len(s) && blank(s[k]) {
 		k++
 	}
+	if k > i+1 && (name[0] == '-' || k < len(s) && s[k] == '-') {
+		// A blank after a flag's "=", or before another flag: the value
+		// is empty (mysql --password= -e …, "between --password= or
+		// -p", PASSWORD= --verbose).
+		return assignment{}, false
+	}
 	start := k
 	if vs, ve, quoted, ok := quotedAt(s, k); quoted {
 		return assignment{name: name, kind: kind, start: vs, end: ve}, ok && !(prose && !proseSessionValue(s[vs:ve]))

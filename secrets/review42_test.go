@@ -29,6 +29,10 @@ func review42Benign() []struct{ name, text string } {
 		{"json-content-escaped-subst", `{"content": "ssh db \"mysql -uroot -p\\$(cat ~/.pw)\"\n"}`},
 		{"github-contents-base64", `{"name": "x.sh", "encoding": "base64", "content": "c3NoIGRiICJteXNxbCAtdXJvb3QgLXBcJChjYXQgfi8ucHcpIgo="}`},
 		{"query-percent-escaped-subst", "q=ssh+db+%22mysql+-uroot+-p%5C%24%28cat+~%2F.pw%29%22%0A"},
+		// An empty --password= is no value: the next word is not one.
+		{"empty-password-flag", "mysql -uroot --password= -e 'select 1'"},
+		{"empty-password-man-page", "If given, there must be no space between --password= or -p and the password following it."},
+		{"empty-password-before-flag", "PASSWORD= --verbose-output-2024"},
 		// Prose that names SQL's words is no statement.
 		{"prose-grant-application", "The grant application is identified by 'NIH-R01-2024-123' and tracked separately."},
 		{"prose-grant-access-to", "We grant access only to visitors identified by 'badge-2024-0042-x' at the front desk."},
@@ -49,6 +53,9 @@ func review42Secrets() []struct{ name, text string } {
 		{"ssh-literal", `ssh db "mysql -uroot -p<K> -e 'select 1'"`},
 		{"json-command-literal", `{"command":"ssh db \"mysql -uroot -p<K> -e 'select 1'\""}`},
 		{"backslash-literal", `bash -c "mysql -uroot -p\<K> db"`},
+		{"password-flag-eq", "mysql -uroot --password=<K> -e 'select 1'"},
+		{"password-ini-spaces", "password = <K>"},
+		{"password-env", "DB_PASSWORD=<K>"},
 		{"sql-if-not-exists", "CREATE USER IF NOT EXISTS 'u'@'%' IDENTIFIED BY '<K>';"},
 		{"sql-role-options", "CREATE ROLE app WITH LOGIN NOSUPERUSER CONNECTION LIMIT 5 ENCRYPTED PASSWORD '<K>';"},
 		{"sql-grant-host", "GRANT SELECT, INSERT ON shop.* TO app@localhost IDENTIFIED BY '<K>';"},
