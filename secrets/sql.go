@@ -396,7 +396,7 @@ func commandValue(v string) bool {
 // codePlaceholder: v stands for a value that code or a template fills in.
 func codePlaceholder(v string) bool {
 	v = strings.TrimSpace(v)
-	if v == "" || shellReference(v) {
+	if v == "" || shellReference(v) || namedReference(v) {
 		return true
 	}
 	switch v[0] {
@@ -438,6 +438,58 @@ func shellReference(v string) bool {
 				len(v) >= 4 && strings.EqualFold(v[1:4], "%28") || len(v) >= 4 && strings.EqualFold(v[1:4], "%7B")
 		}
 	}
+}
+
+// namedReference: v names a value that something else fills in, in one
+// of the forms languages and tools write: a Ruby or Scala interpolation
+// or a format's field cut at the quote of an index or a call inside it
+// (#{ENV['PW']}, f-string {secrets['db']}, {os.getenv('PW')}), C#'s {1} and {0:x}, Oracle's
+// substitution variables (&new_password, &&pw), Windows' variables
+// (%PASSWORD%, %%PASS%% in a batch file), T-SQL's and MySQL's variables
+// and a tool's file argument (@newpw, @@password, @password.txt), a
+// format's verb (%s), and a secret store's path (vault:…, env:…, file:…).
+func namedReference(v string) bool {
+	if v == "" {
+		return false
+	}
+	ident := func(w string, more string) bool {
+		return w != "" && (asciiLetter(w[0]) || w[0] == '_') &&
+			!strings.ContainsFunc(w, func(r rune) bool { return !(r < 128 && nameByte(byte(r)) || strings.ContainsRune(more, r)) })
+	}
+	switch v[0] {
+	case '#', '{':
+		in := strings.TrimPrefix(v, "#")
+		if in == "" || in[0] != '{' {
+			return false
+		}
+		if e := len(in) - 1; e > 1 && (in[e] == '[' || in[e] == '(') && ident(in[1:e], "") {
+			return true // cut at the quote of its index or call: #{ENV['PW']}
+		}
+		d := strings.TrimSuffix(in[1:], "}")
+		if c := strings.IndexByte(d, ':'); c > 0 {
+			d = d[:c]
+		}
+		return len(d) < len(in)-1 && d != "" && !strings.ContainsFunc(d, func(r rune) bool { return r < '0' || r > '9' })
+	case '&':
+		return ident(strings.TrimPrefix(v[1:], "&"), "")
+	case '@':
+		return ident(strings.TrimPrefix(v[1:], "@"), "/")
+	case '%':
+		if len(v) <= 12 && formatVerb.get().MatchString(v) {
+			return true
+		}
+		n := 1
+		if strings.HasPrefix(v, "%%") {
+			n = 2
+		}
+		return len(v) > 2*n && strings.HasSuffix(v, v[:n]) && ident(v[n:len(v)-n], "") && !strings.ContainsAny(v[n:len(v)-n], ".-")
+	}
+	for _, p := range []string{"vault:", "env:", "file:"} {
+		if len(v) > len(p) && strings.EqualFold(v[:len(p)], p) {
+			return true
+		}
+	}
+	return false
 }
 
 // formatVerb is a format's verb: %s, %v, %-10s, %[1]s, %(pw)s.

@@ -92,7 +92,7 @@ func placeholder(v string) bool {
 			return placeholder(u) // \u003cpassword\u003e, as encoding/json writes <password>
 		}
 	}
-	if usageSyntax(v) || shellReference(v) {
+	if usageSyntax(v) || shellReference(v) || namedReference(v) {
 		return true
 	}
 	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{{") || strings.HasPrefix(v, "%(") || isRedacted(v) {
@@ -137,7 +137,7 @@ func usageSyntax(v string) bool {
 // examplePasswords are the passwords that documentation and tutorials
 // show, not anyone's secret.
 var examplePasswords = []string{"password", "passw0rd", "p@ssw0rd", "p@ssword", "pass", "passwd", "secret", "changeme",
-	"hunter2", "letmein", "admin", "root", "test", "123456", "12345678", "qwerty", "mypassword", "mypass", "yourpassword", "s3cret"}
+	"hunter2", "letmein", "admin", "root", "test", "123456", "12345678", "qwerty", "mypassword", "mypass", "yourpassword", "s3cret", "auth_string"}
 
 // examplePassword: v is one of examplePasswords, in any case.
 func examplePassword(v string) bool {
