@@ -145,24 +145,33 @@ func (p *Parser) sampleInto(r Record, s *agentcheck.Sample) error {
 // bounded is SampleAs, the Sample set in *s (the zero Sample with an
 // error), with ragas samples parsed by into when it is not nil, else by
 // agentcheck.ParseSample, a provider's read by dec and its arguments by
-// args when they are not nil,
-// and a bound on the JSON values the sample may
-// hold, maxValues (none when 0), which boundName names: a ragas sample's
-// parse counts them (samplereuse.NewInto), and the parse of a sample in
-// another format stops past the bound with the same error.
+// args when they are not nil, and a bound on the JSON values the sample
+// may hold, maxValues (none when 0), which boundName names: a ragas
+// sample's parse counts them (samplereuse.NewInto), and the parse of a
+// sample in another format stops past the bound with the same error.
 func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, dec *jsonvalue.Decoder, args *argDecoders, maxValues int, boundName string, s *agentcheck.Sample) error {
 	if f == "" {
 		f = Auto
 	}
+	// The record read as values, once: v, used and perr when parsed.
+	var (
+		v      jsonvalue.Value
+		used   int
+		perr   error
+		parsed bool
+	)
 	if f == Auto && !strings.HasPrefix(r.Text, `{"user_input"`) && !strings.Contains(r.Text, `"user_input"`) {
 		// Not written as a ragas sample, but for a key with escapes: a
 		// provider's messages are read first, and the reading as a ragas
 		// sample, whose error is the record's when it has none, only if
 		// they are not there. (Read the other way round, a provider's
 		// sample took two readings more, both of the whole record.)
-		if v, used, err := parseValues(r.Text, maxValues, boundName, dec); err == nil && v.Kind() == jsonvalue.ObjectKind {
+		v, used, perr = parseValues(r.Text, maxValues, boundName, dec)
+		parsed = true
+		if perr == nil && v.Kind() == jsonvalue.ObjectKind {
 			_, ragas := v.Get("user_input")
 			if _, ok := v.Get("messages"); ok && !ragas {
+				var err error
 				*s, err = messagesSample(v, Auto, newBudget(maxValues, used, boundName, args), into)
 				return r.locate(err)
 			}
@@ -180,7 +189,9 @@ func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, d
 		}
 		// Not a ragas sample: a provider's messages, if it has them.
 		*s = agentcheck.Sample{}
-		v, used, perr := parseValues(r.Text, maxValues, boundName, dec)
+		if !parsed {
+			v, used, perr = parseValues(r.Text, maxValues, boundName, dec)
+		}
 		if perr != nil || v.Kind() != jsonvalue.ObjectKind {
 			return r.locate(err)
 		}
@@ -199,7 +210,7 @@ func (r Record) bounded(f Format, into func(string, *agentcheck.Sample) error, d
 		return r.locate(err)
 	}
 	v, used, err := parseValues(r.Text, maxValues, boundName, dec)
-	if err == nil {
+	if err == nil { // (f names a provider: not parsed above)
 		if *s, err = messagesSample(v, f, newBudget(maxValues, used, boundName, args), into); err == nil {
 			return nil
 		}
