@@ -57,8 +57,20 @@ func tjOracle(args trajectory.ArgsMode, made, exp agentcheck.ToolCall) (bool, fl
 // tjBrute tries every one-to-one pairing of made with expected calls
 // (every injection of a subset of the expected calls into the calls made),
 // optionally only the order-preserving ones, and returns the most pairs
-// that match and the most credit a pairing earns.
+// that match and the most credit a pairing earns. Each pair is judged once,
+// before the walk, which then only looks the judgments up.
 func tjBrute(args trajectory.ArgsMode, made, exp []agentcheck.ToolCall, inOrder bool) (int, float64) {
+	type judged struct {
+		ok     bool
+		credit float64
+	}
+	pair := make([][]judged, len(exp))
+	for j := range exp {
+		pair[j] = make([]judged, len(made))
+		for i := range made {
+			pair[j][i].ok, pair[j][i].credit = tjOracle(args, made[i], exp[j])
+		}
+	}
 	used := make([]bool, len(made))
 	bestN, bestC := 0, 0.0
 	var walk func(j, last, n int, c float64)
@@ -72,12 +84,12 @@ func tjBrute(args trajectory.ArgsMode, made, exp []agentcheck.ToolCall, inOrder 
 			if used[i] || inOrder && i <= last {
 				continue
 			}
-			ok, credit := tjOracle(args, made[i], exp[j])
-			if credit == 0 {
+			p := pair[j][i]
+			if p.credit == 0 {
 				continue
 			}
 			used[i] = true
-			walk(j+1, i, n+int(tjOne(ok)), c+credit)
+			walk(j+1, i, n+int(tjOne(p.ok)), c+p.credit)
 			used[i] = false
 		}
 	}
