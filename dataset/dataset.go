@@ -120,6 +120,10 @@ func init() {
 		p.maxValues, p.boundName, p.into = maxValues, boundName, nil
 	}
 	samplereuse.SampleInto = (*Parser).sampleInto
+	samplereuse.ReadOTLPTraces = func(r io.Reader, file string, maxBytes int, bytesName string, maxValues int, valuesName string, maxHeld int, heldName string) iter.Seq2[TraceSample, error] {
+		return readOTLPTraces(r, file, otlpBounds{exportBytes: maxBytes, exportValues: maxValues, traceBytes: maxBytes, heldBytes: maxHeld,
+			bytesName: bytesName, valuesName: valuesName, heldName: heldName})
+	}
 }
 
 // readRecords is ReadRecords; with reuse set, JSON Lines are read into

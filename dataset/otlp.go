@@ -24,7 +24,7 @@ import (
 // each made by OTelTraceSample; TraceSample.TraceID names it. A trace's
 // spans may be spread over several exports, so the whole input is read
 // before the first trace is yielded; of the spans' attributes only gen_ai.*,
-// agentcheck.* and error.type are kept.
+// agentcheck.* and error.type are kept, copied out of the export.
 //
 // A trace that cannot be read yields its own *TraceError, naming the file,
 // the line of the span at fault (where its "spanId" is), the trace, the
@@ -32,9 +32,37 @@ import (
 // cannot be read (malformed JSON, say), in its place among the traces. A
 // line that is not valid JSON loses only its own spans when the input is
 // one export per line (its first line is a whole JSON value).
+//
+// What it holds is bounded: an export over 64 MiB is an error in its
+// place, its bytes skipped and its spans lost; a trace whose kept
+// attributes pass 64 MiB is an error of its own, its spans no longer held;
+// and an input whose traces hold more than 1 GiB at once is an error at
+// the export that passed it, the input read no further and none of its
+// traces yielded (any of them may lack spans that came later).
 func ReadOTLPTraces(r io.Reader, file string) iter.Seq2[TraceSample, error] {
+	return readOTLPTraces(r, file, otlpBounds{exportBytes: maxSample, traceBytes: maxSample, heldBytes: maxOTLPHeld})
+}
+
+// maxOTLPHeld is the most bytes of kept attributes ReadOTLPTraces holds.
+const maxOTLPHeld = 1 << 30
+
+// otlpBounds are what an OTLP reading may hold: the bytes of one export
+// (exportBytes, named by bytesName, what sets it) and the JSON values in
+// it (exportValues, named by valuesName; none when 0), the bytes of one
+// trace's kept attributes (traceBytes, bytesName too) and of all traces'
+// (heldBytes, named by heldName).
+type otlpBounds struct {
+	exportBytes, exportValues, traceBytes, heldBytes int
+	bytesName, valuesName, heldName                  string
+}
+
+// spanOverhead is what a span held costs beside its attributes' text: its
+// IDs, name and times, and its attribute map's entries.
+const spanOverhead = 256
+
+func readOTLPTraces(r io.Reader, file string, b otlpBounds) iter.Seq2[TraceSample, error] {
 	return func(yield func(TraceSample, error) bool) {
-		var rd otlpReader
+		rd := otlpReader{bounds: b}
 		rd.read(r, file)
 		for k, id := range rd.order {
 			if !rd.yieldErrors(k, yield) {
@@ -65,12 +93,28 @@ func ReadOTLPTraces(r io.Reader, file string) iter.Seq2[TraceSample, error] {
 	}
 }
 
+// named is " (name)", or "" for no name.
+func named(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " (" + name + ")"
+}
+
 // otlpReader gathers the spans of an OTLP JSON input by trace.
 type otlpReader struct {
 	file     string
+	bounds   otlpBounds
 	order    []string // trace IDs, in order of their first span
 	traces   map[string][]OTelSpan
 	traceErr map[string]error // the first problem with a trace's spans
+	// held is the bytes each trace's spans hold (spanOverhead and their
+	// attributes' text), heldAll all traces'; overHeld is set once heldAll
+	// passed bounds.heldBytes.
+	held     map[string]int
+	heldAll  int
+	overHeld bool
+	values   jsonvalue.Decoder
 	// errs are the problems not of one trace, each with the number of
 	// traces seen before it.
 	errs []otlpError
@@ -100,6 +144,8 @@ func (rd *otlpReader) read(r io.Reader, file string) {
 	rd.file = file
 	rd.traces = map[string][]OTelSpan{}
 	rd.traceErr = map[string]error{}
+	rd.held = map[string]int{}
+	rd.values.Limit(rd.bounds.exportValues)
 	// One export per line when the first line is one whole value;
 	// otherwise values however printed.
 	br, _, err := decodeInput(bufio.NewReaderSize(r, 1<<16))
@@ -137,24 +183,46 @@ func (rd *otlpReader) read(r io.Reader, file string) {
 			return true
 		}
 		rd.record(rec)
-		return true
+		return !rd.overHeld
 	}
-	// The whole input is held anyway, to put each trace's spans together:
-	// an export is not bounded on its own.
-	over := overBound(file, math.MaxInt, "") // never met
+	bound := rd.bounds.exportBytes
+	if bound <= 0 {
+		bound = math.MaxInt
+	}
+	over := func(line, _ int) error {
+		return &LoadError{File: file, Line: line, Sample: -1,
+			Err: fmt.Errorf("the export is over %d bytes, the most one export may hold%s: it was skipped, its spans lost", bound, named(rd.bounds.bytesName))}
+	}
 	if lines {
-		readLines(in, file, false, math.MaxInt, over, nil, records)
+		readLines(in, file, false, bound, over, nil, records)
 	} else {
-		readValues(in, file, first[0] == '[', math.MaxInt, over, records)
+		readValues(in, file, first[0] == '[', bound, over, records)
+	}
+	if rd.overHeld {
+		// Any trace may lack spans the input holds past the bound: none
+		// is yielded, only the errors.
+		for i := range rd.errs {
+			rd.errs[i].before = 0
+		}
+		rd.order, rd.traces, rd.traceErr, rd.held = nil, nil, nil, nil
 	}
 }
 
 // record reads one export, or a list of them.
 func (rd *otlpReader) record(rec Record) {
-	v, err := jsonvalue.Parse([]byte(rec.Text))
+	rd.values.Reset(rec.Text)
+	v, err := rd.values.Value(0)
+	if err == nil {
+		err = rd.values.End("export")
+	}
 	if err != nil {
 		line := rec.Line
 		var se *jsonvalue.SyntaxError
+		var le *jsonvalue.LimitError
+		if errors.As(err, &le) {
+			rd.fail(line, "the export holds %v, the most one export may hold%s: its spans were lost", le, named(rd.bounds.valuesName))
+			return
+		}
 		if errors.As(err, &se) {
 			// The file's line, and the column on it, as a sample's
 			// LoadError gives them.
@@ -186,7 +254,9 @@ func (rd *otlpReader) record(rec Record) {
 			for j := range sss.Len() {
 				spans, _ := sss.Index(j).Get("spans")
 				for k := range spans.Len() {
-					rd.span(spans.Index(k), &loc)
+					if rd.span(spans.Index(k), &loc); rd.overHeld {
+						return
+					}
 				}
 			}
 		}
@@ -197,7 +267,7 @@ func (rd *otlpReader) span(v jsonvalue.Value, loc *otlpLocator) {
 	tid, _ := otlpGet(v, "traceId", "trace_id")
 	sid, _ := otlpGet(v, "spanId", "span_id")
 	name, _ := v.Get("name")
-	sp := OTelSpan{TraceID: stringText(tid), SpanID: stringText(sid), Name: stringText(name), Attributes: map[string]jsonvalue.Value{}}
+	sp := OTelSpan{TraceID: strings.Clone(stringText(tid)), SpanID: strings.Clone(stringText(sid)), Name: strings.Clone(stringText(name)), Attributes: map[string]jsonvalue.Value{}}
 	sp.Line = loc.find(sp.SpanID)
 	if sp.TraceID == "" {
 		rd.fail(sp.Line, `span %s %q: "traceId" must be a non-empty string`, sp.SpanID, sp.Name)
@@ -205,12 +275,57 @@ func (rd *otlpReader) span(v jsonvalue.Value, loc *otlpLocator) {
 	}
 	if _, seen := rd.traces[sp.TraceID]; !seen {
 		rd.order = append(rd.order, sp.TraceID)
+		rd.traces[sp.TraceID] = nil
 	}
-	if err := otlpSpan(v, &sp); err != nil && rd.traceErr[sp.TraceID] == nil {
+	if rd.traceErr[sp.TraceID] != nil {
+		return // the trace yields its error: its spans are not needed
+	}
+	if err := otlpSpan(v, &sp); err != nil {
 		err.File, err.Line, err.TraceID, err.SpanID, err.Span = rd.file, sp.Line, sp.TraceID, sp.SpanID, sp.Name
-		rd.traceErr[sp.TraceID] = err
+		rd.drop(sp.TraceID, err)
+		return
+	}
+	size := spanOverhead + len(sp.TraceID) + len(sp.SpanID) + len(sp.ParentSpanID) + len(sp.Name)
+	for k, x := range sp.Attributes {
+		size += len(k) + len(x.Text()) + len(x.Source()) // detached: Source is its own
+	}
+	held := rd.held[sp.TraceID] + size
+	if b := rd.bounds.traceBytes; b > 0 && held > b {
+		rd.drop(sp.TraceID, &TraceError{File: rd.file, Line: sp.Line, TraceID: sp.TraceID, SpanID: sp.SpanID, Span: sp.Name,
+			Err: fmt.Errorf("the trace's spans hold over %d bytes, the most one trace may hold%s: its spans were no longer held", b, named(rd.bounds.bytesName))})
+		return
+	}
+	rd.held[sp.TraceID] = held
+	rd.heldAll += size
+	if b := rd.bounds.heldBytes; b > 0 && rd.heldAll > b {
+		rd.overHeld = true
+		rd.fail(sp.Line, "the input's traces hold over %d bytes, the most held at once to put each trace's spans together%s: it was read no further, and none of its traces was scored (any may lack spans that come later)", b, named(rd.bounds.heldName))
+		return
 	}
 	rd.traces[sp.TraceID] = append(rd.traces[sp.TraceID], sp)
+}
+
+// detached is x in memory of its own: a Value read from an export shares
+// its text, which a kept attribute must not keep alive. A string is
+// copied, anything else read again from its JSON.
+func detached(x jsonvalue.Value) jsonvalue.Value {
+	switch x.Kind() {
+	case jsonvalue.StringKind:
+		return jsonvalue.String(strings.Clone(x.Text()))
+	case jsonvalue.ArrayKind, jsonvalue.ObjectKind, jsonvalue.IntKind:
+		if y, err := jsonvalue.Parse([]byte(x.String())); err == nil {
+			return y
+		}
+	}
+	return x // a float, a bool or null holds no text of the export's
+}
+
+// drop sets the trace's error, err, and lets go of its spans.
+func (rd *otlpReader) drop(traceID string, err error) {
+	rd.traceErr[traceID] = err
+	rd.heldAll -= rd.held[traceID]
+	delete(rd.held, traceID)
+	rd.traces[traceID] = nil
 }
 
 // otlpSpan reads the span v's parent, end time, status and attributes
@@ -220,7 +335,7 @@ func otlpSpan(v jsonvalue.Value, sp *OTelSpan) *TraceError {
 		return &TraceError{Err: errors.New(`"spanId" must be a non-empty string`)}
 	}
 	parent, _ := otlpGet(v, "parentSpanId", "parent_span_id")
-	sp.ParentSpanID = stringText(parent)
+	sp.ParentSpanID = strings.Clone(stringText(parent))
 	end, _ := otlpGet(v, "endTimeUnixNano", "end_time_unix_nano")
 	if n, err := otlpInt(end); err == nil && n > 0 {
 		sp.EndTime = time.Unix(0, n)
@@ -251,7 +366,7 @@ func otlpSpan(v jsonvalue.Value, sp *OTelSpan) *TraceError {
 		if err != nil {
 			return &TraceError{Attribute: k, Err: err}
 		}
-		sp.Attributes[k] = x
+		sp.Attributes[strings.Clone(k)] = detached(x)
 	}
 	return nil
 }

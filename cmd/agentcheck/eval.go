@@ -168,7 +168,7 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, sum
 			cfg.merge.readBatches(bt, &stop)
 			return
 		}
-		readBatches(cfg.shard.inputs(ins), cfg.otel, cfg.maxSample, bt, cfg.shard.keep, &stop)
+		readBatches(cfg.shard.inputs(ins), &cfg, bt, cfg.shard.keep, &stop)
 	}
 	if cfg.workers == 1 {
 		readScoreWrite(ctx, cfg, read, write)

@@ -90,6 +90,7 @@ func parseEvalFlagsOn(fs *flag.FlagSet, args []string) (evalConfig, []string, er
 	workers := fs.Int("workers", min(runtime.GOMAXPROCS(0), maxWorkers), "")
 	maxSample := fs.Int("max-sample-bytes", defaultMaxSample, "")
 	maxValues := fs.Int("max-sample-values", defaultMaxValues, "")
+	maxOTel := fs.Int("max-otel-bytes", defaultMaxOTel, "")
 	topicMode := fs.String("topic-mode", "f1", "")
 	var models stringsFlag
 	fs.Var(&models, "judge-model", "")
@@ -137,6 +138,10 @@ func parseEvalFlagsOn(fs *flag.FlagSet, args []string) (evalConfig, []string, er
 		return cfg, nil, fmt.Errorf("--max-sample-values must be at least 1, got %d", *maxValues)
 	}
 	cfg.maxValues = *maxValues
+	if *maxOTel < 1 {
+		return cfg, nil, fmt.Errorf("--max-otel-bytes must be at least 1, got %d", *maxOTel)
+	}
+	cfg.maxOTel = *maxOTel
 	cfg.opts = opts
 	cfg.opts.strictOrder, cfg.opts.argSimilarity = *strict, argSim
 	if opts.turnAware && opts.trajectory != trajectory.Strict {

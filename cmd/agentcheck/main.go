@@ -175,6 +175,14 @@ Flags:
                           samples after it are scored (a parsed value takes
                           some 72 bytes, so a sample's memory is bounded by
                           its values more than by its bytes)
+  --max-otel-bytes N      with --input-format otel, the most bytes the traces'
+                          kept attributes may hold at once (default 1 GiB,
+                          1073741824): the input is held to put each trace's
+                          spans together, so past this it is an input error,
+                          read no further and none of its traces scored. One
+                          export (a line, or a document) and one trace are
+                          bounded by --max-sample-bytes and
+                          --max-sample-values as a sample is
   --shard K/N             score shard K of N of the input (K from 1): a sample
                           by its "id" (FNV-1a mod N), else by its position
                           (round robin); agentcheck merge puts the N shards'
@@ -394,6 +402,9 @@ type evalConfig struct {
 	// maxValues is the most JSON values a sample may hold
 	// (--max-sample-values).
 	maxValues int
+	// maxOTel is the most bytes an OTLP input's traces may hold at once
+	// (--max-otel-bytes).
+	maxOTel int
 	// request is set when the output shows each sample's first request;
 	// reasons when it shows the reason for each score (a failure's are
 	// always given).

@@ -33,6 +33,9 @@ const batchText = 8 << 20
 // defaultMaxSample is --max-sample-bytes's default.
 const defaultMaxSample = 64 << 20
 
+// defaultMaxOTel is --max-otel-bytes's default.
+const defaultMaxOTel = 1 << 30
+
 // defaultMaxValues is --max-sample-values's default. A value parsed takes
 // 72 bytes (a jsonvalue.Member) however short its text, "0," two: a
 // sample's memory is bounded by its values more than by its bytes, and a
@@ -185,7 +188,7 @@ func (bt *batcher) close() {
 
 // readBatches splits the inputs into records and hands them out in
 // batches of batchSize, those keep keeps.
-func readBatches(ins []input, otel bool, maxSample int, bt *batcher, keep func(*item) bool, stop *atomic.Bool) {
+func readBatches(ins []input, cfg *evalConfig, bt *batcher, keep func(*item) bool, stop *atomic.Bool) {
 	// it is every record's item in turn, on the heap once: keep takes its
 	// address.
 	var it item
@@ -196,6 +199,7 @@ func readBatches(ins []input, otel bool, maxSample int, bt *batcher, keep func(*
 		} // else another shard's (--shard)
 	}
 	readRecords := samplereuse.ReadRecords.(func(io.Reader, string, int, string, func()) iter.Seq2[dataset.Record, error])
+	readTraces := samplereuse.ReadOTLPTraces.(func(io.Reader, string, int, string, int, string, int, string) iter.Seq2[dataset.TraceSample, error])
 	var blockEnd func()
 	if bt.held {
 		blockEnd = bt.blockEnd
@@ -209,11 +213,11 @@ func readBatches(ins []input, otel bool, maxSample int, bt *batcher, keep func(*
 			add(item{rec: dataset.Record{File: in.name}, err: err})
 			continue
 		}
-		if otel {
+		if cfg.otel {
 			// One sample per trace, read whole: a trace's spans may be
 			// spread over the file.
 			i := 0
-			for ts, err := range dataset.ReadOTLPTraces(r, in.name) {
+			for ts, err := range readTraces(r, in.name, cfg.maxSample, "--max-sample-bytes", cfg.maxValues, "--max-sample-values", cfg.maxOTel, "--max-otel-bytes") {
 				it := item{rec: dataset.Record{File: in.name, Line: ts.Line, Index: i}, id: ts.TraceID, err: err}
 				if err == nil {
 					it.sample = &ts.Sample
@@ -229,7 +233,7 @@ func readBatches(ins []input, otel bool, maxSample int, bt *batcher, keep func(*
 			r.Close()
 			continue
 		}
-		for rec, err := range readRecords(r, in.name, maxSample, "--max-sample-bytes", blockEnd) {
+		for rec, err := range readRecords(r, in.name, cfg.maxSample, "--max-sample-bytes", blockEnd) {
 			if err != nil {
 				rec.File = in.name
 				if le := (*dataset.LoadError)(nil); errors.As(err, &le) && rec.Line == 0 {

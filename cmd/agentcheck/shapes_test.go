@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/agentcheck/agentcheck/cmd/agentcheck/internal/synth"
 )
 
@@ -63,6 +65,38 @@ func TestEvalReadsOTLPTraces(t *testing.T) {
 	if code := run([]string{"eval", "--format", "jsonl", "--input-format", "otel", "../../dataset/testdata/otel/weather.json"}, nil, &out, &errOut); code != 0 ||
 		strings.TrimSpace(onlyScores(t, out.String())) != lines[0] {
 		t.Errorf("weather.json: exit %d: %s", code, out.String())
+	}
+}
+
+// --input-format otel is bounded: an export over --max-sample-bytes is an
+// input error naming the flag, its spans lost; traces holding more than
+// --max-otel-bytes at once make the input one error naming that flag, no
+// trace scored; each bound under 1 is a usage error.
+func TestEvalBoundsOTLPInput(t *testing.T) {
+	const file = "../../dataset/testdata/otel/weather.jsonl"
+	for _, tc := range []struct {
+		flags []string
+		want  []string // the output's lines
+	}{
+		{[]string{"--max-otel-bytes", "100"}, []string{
+			`{"error":"` + file + `:1: the input's traces hold over 100 bytes, the most held at once to put each trace's spans together (--max-otel-bytes): it was read no further, and none of its traces was scored (any may lack spans that come later)"}`}},
+		{[]string{"--max-sample-bytes", "1500"}, []string{
+			`{"error":"` + file + `:1: the export is over 1500 bytes, the most one export may hold (--max-sample-bytes): it was skipped, its spans lost"}`,
+			`{"error":"` + file + `:2: the export is over 1500 bytes, the most one export may hold (--max-sample-bytes): it was skipped, its spans lost"}`,
+			`{"error":"` + file + `:3: the export is over 1500 bytes, the most one export may hold (--max-sample-bytes): it was skipped, its spans lost"}`}},
+	} {
+		out, errOut, code := runAgentcheck(t, "", append([]string{"eval", "--format", "jsonl", "--input-format", "otel", file}, tc.flags...)...)
+		if got := strings.Split(strings.TrimSuffix(out, "\n"), "\n"); code != exitFailed || !cmp.Equal(got, tc.want) {
+			t.Errorf("%v: exit %d\n%s\n%s", tc.flags, code, cmp.Diff(tc.want, got), errOut)
+		}
+	}
+	// Within the bounds, the same input scores as without them.
+	free, _, _ := runAgentcheck(t, "", "eval", "--format", "jsonl", "--input-format", "otel", file)
+	if bounded, _, _ := runAgentcheck(t, "", "eval", "--format", "jsonl", "--input-format", "otel", "--max-otel-bytes", "20000", "--max-sample-bytes", "5000", "--max-sample-values", "500", file); bounded != free {
+		t.Errorf("within the bounds:\n%s\nwithout them:\n%s", bounded, free)
+	}
+	if _, stderr, code := runAgentcheck(t, "", "eval", "--max-otel-bytes", "0"); code != exitUsage || !strings.Contains(stderr, "--max-otel-bytes must be at least 1, got 0") {
+		t.Errorf("--max-otel-bytes 0: exit %d, %q", code, stderr)
 	}
 }
 

@@ -45,7 +45,7 @@ var errEmptyShard = errors.New("want K/N, shard K of N, such as 1/4")
 var scoreFlags = []string{
 	"metrics", "strict-order", "arg-similarity", "trajectory-mode", "turn-aware", "args-mode",
 	"topic-mode", "judge-model", "aggregation", "tolerance", "input-format", "max-sample-bytes",
-	"max-sample-values",
+	"max-sample-values", "max-otel-bytes",
 }
 
 // shardRun is a sharded eval's slice and what it learns of the whole input

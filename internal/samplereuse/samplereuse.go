@@ -52,6 +52,16 @@ var KeepRawText any
 // only until the next record is read; other records' Texts are their own.
 var ReadRecords any
 
+// ReadOTLPTraces is set by package dataset to a func(r io.Reader, file
+// string, maxBytes int, bytesName string, maxValues int, valuesName
+// string, maxHeld int, heldName string) iter.Seq2[dataset.TraceSample,
+// error] that reads as dataset.ReadOTLPTraces does, with maxBytes the
+// most bytes one export and one trace's kept attributes may hold,
+// maxValues the most JSON values one export may hold, and maxHeld the most
+// bytes all traces may hold at once; each error at a bound names what
+// sets it (bytesName, valuesName, heldName).
+var ReadOTLPTraces any
+
 // ValuesError words a *jsonvalue.LimitError, a sample's reading stopped at
 // the bound on its values, as the sample's error, the same from the root's
 // decoder and dataset's other formats: the sample holds more than the
