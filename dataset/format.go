@@ -125,6 +125,7 @@ type Parser struct {
 	// a bound (parseValues, newBudget).
 	values jsonvalue.Decoder
 	args   argDecoders
+	fast   *openAIFast // OpenAI messages read in one pass, made on first use
 }
 
 // Sample parses the record as a sample written in p.Format.
@@ -138,6 +139,16 @@ func (p *Parser) Sample(r Record) (agentcheck.Sample, error) {
 func (p *Parser) sampleInto(r Record, s *agentcheck.Sample) error {
 	if p.into == nil {
 		p.into = samplereuse.NewInto.(func(bool, int, string) func(string, *agentcheck.Sample) error)(p.rawText, p.maxValues, p.boundName)
+	}
+	if f := p.Format; f == OpenAI || (f == Auto || f == "") && !strings.Contains(r.Text, `"user_input"`) {
+		// The fast path takes the shape it knows, the general reading the
+		// rest (and gives every error).
+		if p.fast == nil {
+			p.fast = &openAIFast{rawText: p.rawText}
+		}
+		if p.fast.read(r.Text, p.into, &p.args, p.maxValues, s) {
+			return nil
+		}
 	}
 	return r.bounded(p.Format, p.into, &p.values, &p.args, p.maxValues, p.boundName, s)
 }

@@ -1,0 +1,345 @@
+package dataset
+
+import (
+	"math"
+	"strings"
+
+	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/jsonvalue"
+)
+
+// openAIFast reads a record of OpenAI Chat Completions messages in the
+// shape SDKs and converters write, in one pass over its text (a Decoder
+// walking the members it knows, building Values only for the arguments),
+// into memory reused from record to record: the Parser's fast path, as
+// the root's is for ragas samples. Reading the record as Values first, then
+// the messages from them, took about six times the CPU of a ragas sample
+// of the same calls (BENCHMARKS.md, CPU12's OpenAI mix).
+//
+// It reads only what it can read as the general reader does (bounded's
+// messagesSample, openAIConversation): a record with anything else — a
+// member of a message or call it does not know, content parts, a custom
+// tool, arguments that are not a string, a key given twice, a record that
+// could meet the bound on values, any error — is left to the general
+// reader, which gives its Sample or its error. TestOpenAIFastIsTheGeneralReading
+// holds the two to the same Sample on every record the fast one takes.
+type openAIFast struct {
+	// rawText: a message's text that holds escapes is its JSON text as
+	// written, its escapes checked but not read, as the root's parser
+	// keeps a ragas sample's (samplereuse.KeepRawText).
+	rawText bool
+	text    string
+	d       jsonvalue.Decoder
+	conv    agentcheck.Conversation
+	calls   []agentcheck.ToolCall
+	counts  []int                // each message's calls, -1 for no list
+	refs    [len(refKeys)]string // the references' JSON text, "" when absent
+}
+
+// refKeys are the members of a provider's sample read as ragas writes
+// them (messagesSample).
+var refKeys = [...]string{"id", "reference", "reference_tool_calls", "reference_topics"}
+
+// read sets *s to the record text's sample, reporting whether it could;
+// args reads the calls' arguments (their Decoders reused), into the
+// references. With a bound on values (maxValues), only a record that
+// cannot meet it is read: its text and the arguments strings inside it
+// hold at most len(text)+1 values in all.
+func (f *openAIFast) read(text string, into func(string, *agentcheck.Sample) error, args *argDecoders, maxValues int, s *agentcheck.Sample) bool {
+	if maxValues > 0 && len(text)+1 > maxValues {
+		return false
+	}
+	var budget *valueBudget // ParseArguments, as the general reader's without a bound
+	if maxValues > 0 {
+		args.reset()
+		budget = &valueBudget{max: math.MaxInt, left: math.MaxInt, decs: args}
+	}
+	d := &f.d
+	d.Recycle(text)
+	f.text = text
+	f.conv, f.calls, f.counts = f.conv[:0], f.calls[:0], f.counts[:0]
+	if f.conv == nil {
+		f.conv = make(agentcheck.Conversation, 0, 8) // an empty list is not none
+	}
+	f.refs = [len(refKeys)]string{}
+	seen := false // "messages"
+	defer func() { f.text = "" }()
+	for key, more, err := d.NextKey(true); more || err != nil; key, more, err = d.NextKey(false) {
+		if err != nil {
+			return false
+		}
+		switch key {
+		case "messages":
+			if seen || !f.messages(budget) {
+				return false
+			}
+			seen = true
+		case "user_input": // however written: a ragas sample's key, read by the general reading
+			return false
+		case "id", "reference", "reference_tool_calls", "reference_topics":
+			k := refIndex(key)
+			start := d.Offset()
+			if _, err := d.Skip(1); err != nil || f.refs[k] != "" {
+				return false
+			}
+			f.refs[k] = strings.TrimLeft(text[start:d.Offset()], " \t\r\n")
+		default:
+			if _, err := d.Skip(1); err != nil {
+				return false
+			}
+		}
+	}
+	if !seen || d.End("the JSON value") != nil {
+		return false
+	}
+	conv := f.conv
+	if err := conv.Validate(); err != nil || pairResults(conv) != nil {
+		return false
+	}
+	// The references as ragas writes them, in a string of their own: the
+	// Sample's strings may share it.
+	n := len(`{"user_input":[]}`)
+	for k, src := range f.refs {
+		if src != "" {
+			n += len(`,"":`) + len(refKeys[k]) + len(src)
+		}
+	}
+	var ref strings.Builder
+	ref.Grow(n)
+	ref.WriteString(`{"user_input":[]`)
+	for k, src := range f.refs {
+		if src != "" {
+			ref.WriteString(`,"`)
+			ref.WriteString(refKeys[k])
+			ref.WriteString(`":`)
+			ref.WriteString(src)
+		}
+	}
+	ref.WriteByte('}')
+	refText := ref.String()
+	if into(refText, s) != nil {
+		*s = agentcheck.Sample{}
+		return false
+	}
+	s.Conversation = conv
+	return true
+}
+
+func refIndex(key string) int {
+	for k, r := range refKeys {
+		if r == key {
+			return k
+		}
+	}
+	return -1
+}
+
+// messages reads the "messages" list into f.conv.
+func (f *openAIFast) messages(budget *valueBudget) bool {
+	d := &f.d
+	if d.Peek() != '[' {
+		return false
+	}
+	for more, err := d.NextElem(true); more || err != nil; more, err = d.NextElem(false) {
+		if err != nil || d.Peek() != '{' {
+			return false
+		}
+		start := len(f.calls)
+		m, calls, ok := f.message(budget)
+		if !ok {
+			return false
+		}
+		n := -1 // no list of calls
+		if calls {
+			n = len(f.calls) - start
+		}
+		f.conv = append(f.conv, m)
+		f.counts = append(f.counts, n)
+	}
+	// f.calls may have moved as it grew: each message's calls are sliced
+	// from it once the list is read.
+	at := 0
+	for i, n := range f.counts {
+		switch {
+		case n == 0:
+			f.conv[i].ToolCalls = []agentcheck.ToolCall{} // an empty list, not none
+		case n > 0:
+			f.conv[i].ToolCalls = f.calls[at : at+n : at+n]
+			at += n
+		}
+	}
+	return true
+}
+
+// message reads one message; calls reports whether it has a list of
+// tool calls (appended to f.calls), however short.
+func (f *openAIFast) message(budget *valueBudget) (m agentcheck.Message, calls bool, ok bool) {
+	d := &f.d
+	var seen [6]bool // role, content, tool_call_id, refusal, tool_calls, name
+	refusal := ""
+	for key, more, err := d.NextKey(true); more || err != nil; key, more, err = d.NextKey(false) {
+		if err != nil {
+			return m, false, false
+		}
+		k := -1
+		switch key {
+		case "role":
+			k = 0
+			r, err := d.ReadString()
+			if err != nil {
+				return m, false, false
+			}
+			role, known := openAIRole(r)
+			if !known {
+				return m, false, false
+			}
+			m.Role = role
+		case "content":
+			k = 1
+			switch d.Peek() {
+			case '"':
+				if !f.rawText {
+					if m.Content, err = d.ReadString(); err != nil {
+						return m, false, false
+					}
+					break
+				}
+				start := d.Offset()
+				if _, err := d.Skip(3); err != nil {
+					return m, false, false
+				}
+				src := strings.TrimLeft(f.text[start:d.Offset()], " \t\r\n")
+				m.Content = src[1 : len(src)-1]
+			case 'n':
+				if kind, err := d.Skip(3); err != nil || kind != jsonvalue.NullKind {
+					return m, false, false
+				}
+			default: // content parts, or what is an error
+				return m, false, false
+			}
+		case "tool_call_id":
+			k = 2
+			if m.ToolCallID, err = d.ReadString(); err != nil {
+				return m, false, false
+			}
+		case "refusal":
+			k = 3
+			if refusal, err = d.ReadString(); err != nil {
+				return m, false, false
+			}
+		case "tool_calls":
+			k = 4
+			switch d.Peek() {
+			case 'n':
+				if kind, err := d.Skip(3); err != nil || kind != jsonvalue.NullKind {
+					return m, false, false
+				}
+			case '[':
+				if !f.toolCalls(budget) {
+					return m, false, false
+				}
+				calls = true
+			default:
+				return m, false, false
+			}
+		case "name":
+			k = 5
+			if _, err := d.Skip(3); err != nil {
+				return m, false, false
+			}
+		default:
+			return m, false, false
+		}
+		if seen[k] {
+			return m, false, false
+		}
+		seen[k] = true
+	}
+	if !seen[0] || calls && m.Role != agentcheck.AI {
+		return m, false, false
+	}
+	if m.Content == "" {
+		m.Content = refusal // what the assistant said instead of an answer
+	}
+	return m, calls, true
+}
+
+// toolCalls reads an assistant message's list of calls onto f.calls.
+func (f *openAIFast) toolCalls(budget *valueBudget) bool {
+	d := &f.d
+	for more, err := d.NextElem(true); more || err != nil; more, err = d.NextElem(false) {
+		if err != nil || d.Peek() != '{' {
+			return false
+		}
+		var id, name, args string
+		var seenID, seenType, seenFn, seenName, seenArgs bool
+		for key, more, err := d.NextKey(true); more || err != nil; key, more, err = d.NextKey(false) {
+			if err != nil {
+				return false
+			}
+			switch key {
+			case "id":
+				if seenID {
+					return false
+				}
+				seenID = true
+				if id, err = d.ReadString(); err != nil {
+					return false
+				}
+			case "type":
+				if seenType {
+					return false
+				}
+				seenType = true
+				if typ, err := d.ReadString(); err != nil || typ == "custom" {
+					return false
+				}
+			case "function":
+				if seenFn || d.Peek() != '{' {
+					return false
+				}
+				seenFn = true
+				for key, more, err := d.NextKey(true); more || err != nil; key, more, err = d.NextKey(false) {
+					if err != nil {
+						return false
+					}
+					switch key {
+					case "name":
+						if seenName {
+							return false
+						}
+						seenName = true
+						if name, err = d.ReadString(); err != nil {
+							return false
+						}
+					case "arguments":
+						if seenArgs {
+							return false
+						}
+						seenArgs = true
+						if args, err = d.ReadString(); err != nil {
+							return false
+						}
+					default:
+						if _, err := d.Skip(6); err != nil {
+							return false
+						}
+					}
+				}
+			default:
+				if _, err := d.Skip(5); err != nil {
+					return false
+				}
+			}
+		}
+		if name == "" || !seenArgs {
+			return false
+		}
+		tc, err := openAIArguments(id, name, args, budget)
+		if err != nil {
+			return false
+		}
+		f.calls = append(f.calls, tc)
+	}
+	return true
+}
