@@ -33,7 +33,7 @@ func perChunk(text string) int { return min(len(text)/48+8, 1024) }
 // only the Decoder's scratch memory is reused.
 func (d *Decoder) Reset(text string) {
 	clear(d.p.stack) // what an error left there
-	d.p = parser{src: text, perChunk: perChunk(text), stack: keptStack(d.p.stack), own: true, maxValues: d.p.maxValues}
+	d.p = parser{src: text, perChunk: perChunk(text), stack: keptStack(d.p.stack), scratch: keptScratch(d.p.scratch), own: true, maxValues: d.p.maxValues}
 }
 
 // Recycle starts reading text as Reset does, but also reuses the memory
@@ -48,7 +48,7 @@ func (d *Decoder) Recycle(text string) {
 		arena = d.p.arena[:0]
 	}
 	clear(d.p.stack)
-	d.p = parser{src: text, perChunk: perChunk(text), stack: keptStack(d.p.stack), own: true, arena: arena, recycle: true, maxValues: d.p.maxValues}
+	d.p = parser{src: text, perChunk: perChunk(text), stack: keptStack(d.p.stack), scratch: keptScratch(d.p.scratch), own: true, arena: arena, recycle: true, maxValues: d.p.maxValues}
 }
 
 // maxKept is the most members of scratch memory, a stack or a recycled
@@ -56,6 +56,18 @@ func (d *Decoder) Recycle(text string) {
 // a list of a million values must not hold on to 70 MB of Members for
 // the small ones that follow (as each of the CLI's parsers would).
 const maxKept = 1 << 16
+
+// keptScratch is the memory a string with escapes is unescaped into,
+// emptied for the next document (a string is made from it, so nothing
+// read shares it), or nil when it grew past maxKept bytes. Made anew for
+// each document, it was half of what a reader of OpenAI messages
+// allocated: each call's arguments string is escaped JSON.
+func keptScratch(b []byte) []byte {
+	if cap(b) > maxKept {
+		return nil
+	}
+	return b[:0]
+}
 
 // keptStack is stack emptied, for the next document, or nil when it grew
 // past maxKept.
