@@ -140,9 +140,12 @@ func (p *Parser) sampleInto(r Record, s *agentcheck.Sample) error {
 	if p.into == nil {
 		p.into = samplereuse.NewInto.(func(bool, int, string) func(string, *agentcheck.Sample) error)(p.rawText, p.maxValues, p.boundName)
 	}
-	if f := p.Format; f == OpenAI || (f == Auto || f == "") && !strings.Contains(r.Text, `"user_input"`) {
+	if f := p.Format; f == OpenAI || f == Auto || f == "" {
 		// The fast path takes the shape it knows, the general reading the
-		// rest (and gives every error).
+		// rest (and gives every error). A record with "user_input", however
+		// written, it leaves to the general reading; one whose text only
+		// names it reads as the general reading reads it, after the ragas
+		// reading failed.
 		if p.fast == nil {
 			p.fast = &openAIFast{rawText: p.rawText}
 		}

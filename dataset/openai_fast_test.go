@@ -70,7 +70,7 @@ func openAIRecord(r *rand.Rand) string {
 		return ""
 	}
 	str := func() string {
-		return strconv.Quote(pick("hi", "Weather in Paris?", "line\nbreak", `quote " and \ slash`, "é ü 😀", "", "\u00e9", "tab\there", `{"json": 1}`))
+		return strconv.Quote(pick("hi", "Weather in Paris?", "line\nbreak", `quote " and \ slash`, "é ü 😀", "", "\u00e9", "tab\there", `{"json": 1}`, `"user_input"`, `{"user_input": []}`))
 	}
 	args := func() string {
 		switch r.IntN(12) {
@@ -179,7 +179,7 @@ func openAIRecord(r *rand.Rand) string {
 		members = append(members, `"reference":`+str(), `"reference_topics":`+pick(`["weather"]`, `[]`, `"weather"`))
 	}
 	if odd() {
-		members = append(members, pick(`"messages":[]`, `"id":"twice"`, `"tools":[{"type":"function"}]`, `"model":"gpt-4o"`, `"\u0075ser_input":[]`, `"reference\u005ftool_calls":[]`))
+		members = append(members, pick(`"messages":[]`, `"id":"twice"`, `"tools":[{"type":"function"}]`, `"model":"gpt-4o"`, `"\u0075ser_input":[]`, `"reference\u005ftool_calls":[]`, `"meta":{"user_input":1}`))
 	}
 	r.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
 	text := "{" + sp() + strings.Join(members, ","+sp()) + sp() + "}"
