@@ -55,6 +55,12 @@ func ParseAnthropicMessages(data []byte) (agentcheck.Conversation, error) {
 	if err != nil {
 		return nil, err
 	}
+	return anthropicConversation(v)
+}
+
+// anthropicConversation is ParseAnthropicMessages of the value v.
+func anthropicConversation(v jsonvalue.Value) (agentcheck.Conversation, error) {
+	var err error
 	r := anthropicReader{conv: agentcheck.Conversation{}, calls: map[string]*anthropicCall{}}
 	switch v.Kind() {
 	case jsonvalue.ArrayKind:

@@ -301,15 +301,14 @@ func messagesSample(v jsonvalue.Value, f Format, budget *valueBudget, into func(
 	var err error
 	switch f {
 	case OpenAI:
-		// Read where they were parsed: their arguments are strings, parsed
-		// alone, so nothing they give keeps the record's spacing.
+		// Read where they were parsed, as every format's messages are.
 		conv, err = openAIConversation(msgs, budget)
 	case Responses:
 		conv, err = responsesConversation(msgs, budget)
 	case Anthropic:
-		conv, err = ParseAnthropicMessages([]byte(msgs.String()))
+		conv, err = anthropicConversation(msgs)
 	case Gemini:
-		conv, err = ParseGeminiContents([]byte(msgs.String()))
+		conv, err = geminiConversation(msgs)
 	default:
 		return agentcheck.Sample{}, fmt.Errorf("input format %q has no \"messages\"", f)
 	}

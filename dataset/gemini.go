@@ -52,6 +52,12 @@ func ParseGeminiContents(data []byte) (agentcheck.Conversation, error) {
 	if err != nil {
 		return nil, err
 	}
+	return geminiConversation(v)
+}
+
+// geminiConversation is ParseGeminiContents of the value v.
+func geminiConversation(v jsonvalue.Value) (agentcheck.Conversation, error) {
+	var err error
 	r := geminiReader{conv: agentcheck.Conversation{}}
 	switch v.Kind() {
 	case jsonvalue.ObjectKind:
