@@ -57,7 +57,7 @@ func (f *openAIFast) read(text string, into func(string, *agentcheck.Sample) err
 	d := &f.d
 	d.Recycle(text)
 	f.text = text
-	f.conv, f.calls, f.counts = f.conv[:0], f.calls[:0], f.counts[:0]
+	f.conv, f.calls, f.counts = kept(f.conv), kept(f.calls), kept(f.counts)
 	if f.conv == nil {
 		f.conv = make(agentcheck.Conversation, 0, 8) // an empty list is not none
 	}
@@ -123,6 +123,20 @@ func (f *openAIFast) read(text string, into func(string, *agentcheck.Sample) err
 	}
 	s.Conversation = conv
 	return true
+}
+
+// maxKeptMessages is the most messages, calls or counts whose memory is
+// kept from one record for the next: one record of a million calls must
+// not hold their memory for the small ones after it.
+const maxKeptMessages = 1 << 12
+
+// kept is s emptied for the next record, or nil when it grew past
+// maxKeptMessages.
+func kept[S ~[]E, E any](s S) S {
+	if cap(s) > maxKeptMessages {
+		return nil
+	}
+	return s[:0]
 }
 
 func refIndex(key string) int {

@@ -226,3 +226,27 @@ func FuzzOpenAIFastIsTheGeneralReading(f *testing.F) {
 		fastVsGeneral(t, text, rawText, 1<<20)
 	})
 }
+
+// After a record of many messages and calls, the fast path does not keep
+// their memory for the small records that follow.
+func TestOpenAIFastKeepsNoLargeMemory(t *testing.T) {
+	newInto := samplereuse.NewInto.(func(bool, int, string) func(string, *agentcheck.Sample) error)
+	var msgs []string
+	for range 3 * maxKeptMessages {
+		msgs = append(msgs, `{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"d","type":"function","function":{"name":"g","arguments":"{}"}}]}`)
+	}
+	big := `{"messages":[{"role":"user","content":"hi"},` + strings.Join(msgs, ",") + `]}`
+	small := `{"messages":[{"role":"user","content":"hi"}]}`
+	var f openAIFast
+	var args argDecoders
+	var s agentcheck.Sample
+	for _, text := range []string{big, small} {
+		if !f.read(text, newInto(false, 0, ""), &args, 0, &s) {
+			t.Fatalf("the fast path refuses %.80s", text)
+		}
+	}
+	if len(s.Conversation) != 1 || cap(f.conv) > maxKeptMessages || cap(f.calls) > maxKeptMessages || cap(f.counts) > maxKeptMessages {
+		t.Errorf("after a record of %d messages and a small one, the fast path holds %d messages, %d calls, %d counts of memory",
+			len(msgs)+1, cap(f.conv), cap(f.calls), cap(f.counts))
+	}
+}
