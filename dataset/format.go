@@ -140,10 +140,11 @@ func (p *Parser) sampleInto(r Record, s *agentcheck.Sample) error {
 	if p.into == nil {
 		p.into = samplereuse.NewInto.(func(bool, int, string) func(string, *agentcheck.Sample) error)(p.rawText, p.maxValues, p.boundName)
 	}
-	if f := p.Format; f == OpenAI || f == Auto || f == "" {
+	if f := p.Format; f == OpenAI || (f == Auto || f == "") && !strings.HasPrefix(r.Text, `{"user_input"`) {
 		// The fast path takes the shape it knows, the general reading the
 		// rest (and gives every error). A record with "user_input", however
-		// written, it leaves to the general reading; one whose text only
+		// written, it leaves to the general reading (one that starts with
+		// it, as ragas writes it, is not even tried); one whose text only
 		// names it reads as the general reading reads it, after the ragas
 		// reading failed.
 		if p.fast == nil {
