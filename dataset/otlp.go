@@ -137,7 +137,20 @@ func (rd *otlpReader) yieldErrors(k int, yield func(TraceSample, error) bool) bo
 }
 
 func (rd *otlpReader) fail(line int, format string, args ...any) {
-	rd.errs = append(rd.errs, otlpError{len(rd.order), &TraceError{File: rd.file, Line: line, Err: fmt.Errorf(format, args...)}})
+	err := &TraceError{File: rd.file, Line: line, Err: fmt.Errorf(format, args...)}
+	rd.errs = append(rd.errs, otlpError{len(rd.order), err})
+	rd.charge(line, errorOverhead+len(err.Err.Error()))
+}
+
+// charge adds n bytes to what the reader holds; past the bound on all
+// traces', the input is read no further (overHeld).
+func (rd *otlpReader) charge(line, n int) {
+	rd.heldAll += n
+	if b := rd.bounds.heldBytes; b > 0 && rd.heldAll > b && !rd.overHeld {
+		rd.overHeld = true
+		err := &TraceError{File: rd.file, Line: line, Err: fmt.Errorf("the input's traces hold over %d bytes, the most held at once to put each trace's spans together%s: it was read no further, and none of its traces was scored (any may lack spans that come later)", b, named(rd.bounds.heldName))}
+		rd.errs = append(rd.errs, otlpError{len(rd.order), err})
+	}
 }
 
 func (rd *otlpReader) read(r io.Reader, file string) {
@@ -198,12 +211,25 @@ func (rd *otlpReader) read(r io.Reader, file string) {
 	} else {
 		readValues(in, file, first[0] == '[', bound, over, records)
 	}
+	rd.values = jsonvalue.Decoder{} // the last export's values, read
 	if rd.overHeld {
 		// Any trace may lack spans the input holds past the bound: none
-		// is yielded, only the errors.
-		for i := range rd.errs {
-			rd.errs[i].before = 0
+		// is yielded, only the errors, the traces' among the input's in
+		// the order they were met.
+		var errs []otlpError
+		for k, id := range rd.order {
+			for len(rd.errs) > 0 && rd.errs[0].before <= k {
+				errs = append(errs, otlpError{0, rd.errs[0].err})
+				rd.errs = rd.errs[1:]
+			}
+			if err := rd.traceErr[id]; err != nil {
+				errs = append(errs, otlpError{0, err})
+			}
 		}
+		for _, e := range rd.errs {
+			errs = append(errs, otlpError{0, e.err})
+		}
+		rd.errs = errs
 		rd.order, rd.traces, rd.traceErr, rd.held = nil, nil, nil, nil
 	}
 }
@@ -276,6 +302,9 @@ func (rd *otlpReader) span(v jsonvalue.Value, loc *otlpLocator) {
 	if _, seen := rd.traces[sp.TraceID]; !seen {
 		rd.order = append(rd.order, sp.TraceID)
 		rd.traces[sp.TraceID] = nil
+		if rd.charge(sp.Line, traceOverhead+len(sp.TraceID)); rd.overHeld {
+			return
+		}
 	}
 	if rd.traceErr[sp.TraceID] != nil {
 		return // the trace yields its error: its spans are not needed
@@ -287,7 +316,7 @@ func (rd *otlpReader) span(v jsonvalue.Value, loc *otlpLocator) {
 	}
 	size := spanOverhead + len(sp.TraceID) + len(sp.SpanID) + len(sp.ParentSpanID) + len(sp.Name)
 	for k, x := range sp.Attributes {
-		size += len(k) + len(x.Text()) + len(x.Source()) // detached: Source is its own
+		size += len(k) + heldSize(x)
 	}
 	held := rd.held[sp.TraceID] + size
 	if b := rd.bounds.traceBytes; b > 0 && held > b {
@@ -296,13 +325,39 @@ func (rd *otlpReader) span(v jsonvalue.Value, loc *otlpLocator) {
 		return
 	}
 	rd.held[sp.TraceID] = held
-	rd.heldAll += size
-	if b := rd.bounds.heldBytes; b > 0 && rd.heldAll > b {
-		rd.overHeld = true
-		rd.fail(sp.Line, "the input's traces hold over %d bytes, the most held at once to put each trace's spans together%s: it was read no further, and none of its traces was scored (any may lack spans that come later)", b, named(rd.bounds.heldName))
+	if rd.charge(sp.Line, size); rd.overHeld {
 		return
 	}
 	rd.traces[sp.TraceID] = append(rd.traces[sp.TraceID], sp)
+}
+
+// What the reader holds beside the attributes' text: a trace's entries in
+// its maps and order, an error's message and location, and each value of
+// a list or object attribute once parsed (a Value is 72 bytes, and its
+// text two bytes a value at the least).
+const (
+	traceOverhead = 128
+	errorOverhead = 128
+	valueCost     = 72
+)
+
+// heldSize is what a kept attribute holds: its text, and valueCost for
+// each value of a list or object.
+func heldSize(x jsonvalue.Value) int {
+	n := len(x.Text()) + len(x.Source()) // detached: Source is its own
+	if k := x.Kind(); k == jsonvalue.ArrayKind || k == jsonvalue.ObjectKind {
+		n += valueCost * countValues(x)
+	}
+	return n
+}
+
+// countValues is the values x holds, x among them.
+func countValues(x jsonvalue.Value) int {
+	n := 1
+	for _, m := range x.Elements() {
+		n += countValues(m.Value)
+	}
+	return n
 }
 
 // detached is x in memory of its own: a Value read from an export shares
@@ -320,12 +375,14 @@ func detached(x jsonvalue.Value) jsonvalue.Value {
 	return x // a float, a bool or null holds no text of the export's
 }
 
-// drop sets the trace's error, err, and lets go of its spans.
-func (rd *otlpReader) drop(traceID string, err error) {
+// drop sets the trace's error, err, lets go of its spans and holds the
+// error instead.
+func (rd *otlpReader) drop(traceID string, err *TraceError) {
 	rd.traceErr[traceID] = err
 	rd.heldAll -= rd.held[traceID]
 	delete(rd.held, traceID)
 	rd.traces[traceID] = nil
+	rd.charge(err.Line, errorOverhead+len(err.Error()))
 }
 
 // otlpSpan reads the span v's parent, end time, status and attributes
@@ -364,7 +421,7 @@ func otlpSpan(v jsonvalue.Value, sp *OTelSpan) *TraceError {
 		val, _ := kv.Get("value")
 		x, err := otlpAnyValue(val)
 		if err != nil {
-			return &TraceError{Attribute: k, Err: err}
+			return &TraceError{Attribute: strings.Clone(k), Err: err}
 		}
 		sp.Attributes[strings.Clone(k)] = detached(x)
 	}

@@ -102,38 +102,110 @@ func TestOTLPHeldBoundYieldsNoTrace(t *testing.T) {
 	}
 }
 
-// The attributes a trace keeps are copied out of their export: an input
-// of exports each holding a large attribute that is not kept (an HTTP
-// body) holds, once read, next to nothing of them, where it held every
-// export's block.
-func TestOTLPKeepsNoExport(t *testing.T) {
-	const n, big = 40, 256 << 10
-	var b strings.Builder
-	for i := range n {
-		b.WriteString(otlpLine(fmt.Sprintf("t%d", i), "s", "", "chat", 1, chatOp, hiIn, hiOut, strAttr("http.response.body", strings.Repeat("b", big))))
-		b.WriteByte('\n')
-	}
-	data := b.String()
+// heldWhileYielding reads data as boundedTraces does and returns the heap
+// the reading holds once every trace is read (at its first yield), what
+// it yields (trace IDs and error texts), in order.
+func heldWhileYielding(t *testing.T, data string, bytes, values, held int) (int64, []string) {
+	t.Helper()
 	read := samplereuse.ReadOTLPTraces.(func(io.Reader, string, int, string, int, string, int, string) iter.Seq2[dataset.TraceSample, error])
 	var before, during runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	traces := 0
-	for _, err := range read(strings.NewReader(data), "t.jsonl", 1<<20, "", 0, "", 1<<30, "") {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if traces == 0 { // every trace read and held
+	var got []string
+	for ts, err := range read(strings.NewReader(data), "t.jsonl", bytes, "--max-sample-bytes", values, "--max-sample-values", held, "--max-otel-bytes") {
+		if got == nil { // every export read, and what it kept held
 			runtime.GC()
 			runtime.ReadMemStats(&during)
 		}
-		traces++
+		if err != nil {
+			got = append(got, err.Error())
+		} else {
+			got = append(got, ts.TraceID)
+		}
 	}
 	runtime.KeepAlive(data) // in both measures
-	if traces != n {
-		t.Fatalf("%d traces, want %d", traces, n)
+	return int64(during.HeapAlloc) - int64(before.HeapAlloc), got
+}
+
+// exports writes n export lines, the i-th by line(i).
+func exports(n int, line func(i int) string) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(line(i))
+		b.WriteByte('\n')
 	}
-	if held := int64(during.HeapAlloc) - int64(before.HeapAlloc); held > n*big/4 {
-		t.Errorf("the reader holds %d bytes of %d exports of %d bytes each once they are read, want under a quarter of them", held, n, big)
+	return b.String()
+}
+
+// The attributes a trace keeps are copied out of their export: an input
+// of exports each holding a large attribute that is not kept (an HTTP
+// body) holds, once read, next to nothing of them, where it held every
+// export's block; so does one whose traces each yield an error naming an
+// attribute.
+func TestOTLPKeepsNoExport(t *testing.T) {
+	const n, big = 40, 256 << 10
+	for name, kept := range map[string]string{"kept": hiIn, "error": `{"key":"gen_ai.bad","value":5}`} {
+		data := exports(n, func(i int) string {
+			return otlpLine(fmt.Sprintf("t%d", i), "s", "", "chat", 1, chatOp, hiOut, kept, strAttr("http.response.body", strings.Repeat("b", big)))
+		})
+		held, got := heldWhileYielding(t, data, 1<<20, 0, 1<<30)
+		if len(got) != n || (name == "error") != strings.Contains(got[0], "gen_ai.bad") {
+			t.Fatalf("%s: %d traces, want %d: %.300q", name, len(got), n, got)
+		}
+		if held > n*big/4 {
+			t.Errorf("%s: the reader holds %d bytes of %d exports of %d bytes each once they are read, want under a quarter of them", name, held, n, big)
+		}
+	}
+}
+
+// The bound on what all traces hold counts what they hold in memory: the
+// errors of traces that could not be read (which name their span), and
+// the parsed values of a list attribute (some 72 bytes each, against two
+// of text); past it the input is an error, and what it held stays near
+// the bound.
+func TestOTLPHeldBoundCountsWhatIsHeld(t *testing.T) {
+	elems := strings.TrimSuffix(strings.Repeat(`{"intValue":"0"},`, 20000), ",")
+	for _, tc := range []struct {
+		name  string
+		data  string
+		bound int
+	}{
+		{"errors naming long spans", exports(300, func(i int) string {
+			return otlpLine(fmt.Sprintf("t%d", i), "", "", strings.Repeat("n", 200<<10), 1, chatOp) // no spanId
+		}), 1 << 20},
+		{"spans without a trace", exports(300, func(i int) string {
+			return otlpLine("", "s", "", strings.Repeat("n", 200<<10), 1, chatOp)
+		}), 1 << 20},
+		// 40 KB of text a trace, 1.5 MB once parsed: the text of all 50
+		// is under the bound.
+		{"lists of small values", exports(50, func(i int) string {
+			return otlpLine(fmt.Sprintf("t%d", i), "s", "", "chat", 1, chatOp, hiIn, hiOut, `{"key":"gen_ai.request.stop_sequences","value":{"arrayValue":{"values":[`+elems+`]}}}`)
+		}), 4 << 20},
+	} {
+		held, got := heldWhileYielding(t, tc.data, 64<<20, 0, tc.bound)
+		if last := got[len(got)-1]; !strings.Contains(last, fmt.Sprintf("the input's traces hold over %d bytes", tc.bound)) {
+			t.Errorf("%s: the bound was not met: the last of %d yields is %.200q", tc.name, len(got), last)
+		}
+		if held > 4*int64(tc.bound) {
+			t.Errorf("%s: the reader holds %d bytes under a bound of %d", tc.name, held, tc.bound)
+		}
+	}
+}
+
+// Past the bound on what all traces hold, the errors of traces met before
+// it are yielded still, in their place before the bound's.
+func TestOTLPHeldBoundKeepsTraceErrors(t *testing.T) {
+	data := strings.Join([]string{
+		otlpLine("tbad", "", "", "chat", 1, chatOp), // no spanId: the trace's error
+		otlpLine("t1", "s1", "", "chat", 1, chatOp, messagesAttr(700)),
+		otlpLine("t2", "s2", "", "chat", 1, chatOp, messagesAttr(700)),
+	}, "\n") + "\n"
+	got := boundedTraces(t, data, 1<<20, 0, 2000)
+	want := []string{
+		`t.jsonl:1: trace tbad, span  "chat": "spanId" must be a non-empty string`,
+		"t.jsonl:3: the input's traces hold over 2000 bytes, the most held at once to put each trace's spans together (--max-otel-bytes): it was read no further, and none of its traces was scored (any may lack spans that come later)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -176,8 +176,8 @@ Flags:
                           some 72 bytes, so a sample's memory is bounded by
                           its values more than by its bytes)
   --max-otel-bytes N      with --input-format otel, the most bytes the traces'
-                          kept attributes may hold at once (default 1 GiB,
-                          1073741824): the input is held to put each trace's
+                          kept attributes and errors may hold at once (default
+                          1 GiB, 1073741824): the input is held to put each trace's
                           spans together, so past this it is an input error,
                           read no further and none of its traces scored. One
                           export (a line, or a document) and one trace are
