@@ -115,9 +115,9 @@ func init() {
 	samplereuse.ReadRecords = func(r io.Reader, file string, bound int, boundName string, blockEnd func()) iter.Seq2[Record, error] {
 		return readRecords(r, file, true, bound, boundName, blockEnd)
 	}
-	samplereuse.KeepRawText = func(p *Parser) { p.rawText, p.into = true, nil }
+	samplereuse.KeepRawText = func(p *Parser) { p.rawText, p.into, p.fast = true, nil, nil }
 	samplereuse.BoundValues = func(p *Parser, maxValues int, boundName string) {
-		p.maxValues, p.boundName, p.into = maxValues, boundName, nil
+		p.maxValues, p.boundName, p.into, p.fast = maxValues, boundName, nil, nil
 	}
 	samplereuse.SampleInto = (*Parser).sampleInto
 	samplereuse.ReadOTLPTraces = func(r io.Reader, file string, maxBytes int, bytesName string, maxValues int, valuesName string, maxHeld int, heldName string) iter.Seq2[TraceSample, error] {

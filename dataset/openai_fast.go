@@ -18,10 +18,11 @@ import (
 //
 // It reads only what it can read as the general reader does (bounded's
 // messagesSample, openAIConversation): a record with anything else — a
-// member of a message or call it does not know, content parts, a custom
-// tool, arguments that are not a string, a key given twice, a record that
-// could meet the bound on values, any error — is left to the general
-// reader, which gives its Sample or its error. TestOpenAIFastIsTheGeneralReading
+// message's "type" or "parts" (another format's), content parts, a custom
+// tool, arguments that are not a string, a member it reads given twice, a
+// record that could meet the bound on values, any error — is left to the
+// general reader, which gives its Sample or its error. Members the general
+// reader passes over it passes over too. TestOpenAIFastIsTheGeneralReading
 // holds the two to the same Sample on every record the fast one takes.
 type openAIFast struct {
 	// rawText: a message's text that holds escapes is its JSON text as
@@ -78,11 +79,25 @@ func (f *openAIFast) read(text string, into func(string, *agentcheck.Sample) err
 			return false
 		case "id", "reference", "reference_tool_calls", "reference_topics":
 			k := refIndex(key)
-			start := d.Offset()
-			if _, err := d.Skip(1); err != nil || f.refs[k] != "" {
+			if f.refs[k] != "" {
 				return false
 			}
-			f.refs[k] = strings.TrimLeft(text[start:d.Offset()], " \t\r\n")
+			// As the general reading writes it: a list or object as the
+			// record has it, anything else written out again (a string's
+			// raw surrogate halves, say, come back as one character).
+			if c := d.Peek(); c == '[' || c == '{' {
+				start := d.Offset()
+				if _, err := d.Skip(1); err != nil {
+					return false
+				}
+				f.refs[k] = strings.TrimLeft(text[start:d.Offset()], " \t\r\n")
+			} else {
+				v, err := d.Value(1)
+				if err != nil {
+					return false
+				}
+				f.refs[k] = v.String()
+			}
 		default:
 			if _, err := d.Skip(1); err != nil {
 				return false
@@ -136,6 +151,7 @@ func kept[S ~[]E, E any](s S) S {
 	if cap(s) > maxKeptMessages {
 		return nil
 	}
+	clear(s) // the last record's texts and values, not kept alive
 	return s[:0]
 }
 
@@ -189,7 +205,7 @@ func (f *openAIFast) messages(budget *valueBudget) bool {
 // tool calls (appended to f.calls), however short.
 func (f *openAIFast) message(budget *valueBudget) (m agentcheck.Message, calls bool, ok bool) {
 	d := &f.d
-	var seen [6]bool // role, content, tool_call_id, refusal, tool_calls, name
+	var seen [6]bool // role, content, tool_call_id, refusal, tool_calls, any other
 	refusal := ""
 	for key, more, err := d.NextKey(true); more || err != nil; key, more, err = d.NextKey(false) {
 		if err != nil {
@@ -238,6 +254,12 @@ func (f *openAIFast) message(budget *valueBudget) (m agentcheck.Message, calls b
 			}
 		case "refusal":
 			k = 3
+			if d.Peek() == 'n' { // null: none, as openai's SDK writes it
+				if kind, err := d.Skip(3); err != nil || kind != jsonvalue.NullKind {
+					return m, false, false
+				}
+				break
+			}
 			if refusal, err = d.ReadString(); err != nil {
 				return m, false, false
 			}
@@ -256,15 +278,15 @@ func (f *openAIFast) message(budget *valueBudget) (m agentcheck.Message, calls b
 			default:
 				return m, false, false
 			}
-		case "name":
+		case "type", "parts": // another format's message (foreignCalls, detect)
+			return m, false, false
+		default: // what the general reading passes over ("name", "audio", "annotations", …)
 			k = 5
 			if _, err := d.Skip(3); err != nil {
 				return m, false, false
 			}
-		default:
-			return m, false, false
 		}
-		if seen[k] {
+		if seen[k] && k < 5 {
 			return m, false, false
 		}
 		seen[k] = true

@@ -14,12 +14,12 @@ import (
 	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
-// fastVsGeneral reads text both ways, as a Parser with rawText and
-// maxValues would (the fast path, then, whatever it says, the general
+// fastVsGeneral reads text both ways, as a Parser of format f with rawText
+// and maxValues would (the fast path, then, whatever it says, the general
 // reading alone), and fails t when the fast path takes a record the
 // general reading refuses, or gives another Sample. It reports whether
 // the fast path took the record.
-func fastVsGeneral(t *testing.T, text string, rawText bool, maxValues int) bool {
+func fastVsGeneral(t *testing.T, text string, f Format, rawText bool, maxValues int) bool {
 	t.Helper()
 	newInto := samplereuse.NewInto.(func(bool, int, string) func(string, *agentcheck.Sample) error)
 	fast := &openAIFast{rawText: rawText}
@@ -32,7 +32,7 @@ func fastVsGeneral(t *testing.T, text string, rawText bool, maxValues int) bool 
 	var dec jsonvalue.Decoder
 	var args2 argDecoders
 	r := Record{File: "f.jsonl", Line: 1, Text: text}
-	if err := r.bounded(Auto, newInto(false, maxValues, "--b"), &dec, &args2, maxValues, "--b", &want); err != nil {
+	if err := r.bounded(f, newInto(rawText, maxValues, "--b"), &dec, &args2, maxValues, "--b", &want); err != nil {
 		t.Fatalf("the fast path reads\n%s\nwhich the general reading refuses: %v", text, err)
 	}
 	opts := cmp.Options{cmp.Comparer(func(a, b jsonvalue.Value) bool { return jsonvalue.Equal(a, b) && a.Kind() == b.Kind() })}
@@ -160,6 +160,8 @@ func openAIRecord(r *rand.Rand) string {
 			members = append(members, `"role":"user"`)
 		case odd():
 			members = append(members, pick(`"parts":[{"text":"x"}]`, `"type":"message"`, `"function_call":{"name":"f","arguments":"{}"}`, `"refusal":null`))
+		case r.IntN(4) == 0: // as openai's SDK dumps a message
+			members = append(members, `"refusal":null`, `"audio":null`, `"annotations":[]`, `"function_call":null`)
 		}
 		r.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
 		return "{" + sp() + strings.Join(members, ","+sp()) + sp() + "}"
@@ -173,7 +175,7 @@ func openAIRecord(r *rand.Rand) string {
 		members = append(members, `"reference_tool_calls":`+pick(`[{"name": "get_weather", "args": {"city": "Paris"}}]`, `[]`, `[{"name":"search","args":{"q":"a\"b"}}, {"name":"book","args":{}}]`, `null`, `[{"name": 1}]`))
 	}
 	if r.IntN(3) == 0 {
-		members = append(members, `"id":`+pick(`"s1"`, `"s\u0032"`, `7`, `1.50`, `null`, `{"a":1}`))
+		members = append(members, `"id":`+pick(`"s1"`, `"s\u0032"`, `7`, `1.50`, `null`, `{"a":1}`, "\"\\n\xed\xa0\x80\xed\xb0\x80\"", `1e400`, `-0`, `123456789012345678901234567890`))
 	}
 	if r.IntN(4) == 0 {
 		members = append(members, `"reference":`+str(), `"reference_topics":`+pick(`["weather"]`, `[]`, `"weather"`))
@@ -200,7 +202,7 @@ func TestOpenAIFastIsTheGeneralReading(t *testing.T) {
 	for i := range n {
 		text := openAIRecord(r)
 		bound := []int{0, 1 << 20, 64}[i%3]
-		if fastVsGeneral(t, text, i%2 == 0, bound) {
+		if fastVsGeneral(t, text, []Format{Auto, OpenAI}[i/2%2], i%2 == 0, bound) {
 			took++
 		}
 	}
@@ -222,8 +224,11 @@ func FuzzOpenAIFastIsTheGeneralReading(f *testing.F) {
 	}
 	f.Add(`{"messages":[{"role":"user","content":"a\u0062"},{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]},{"role":"tool","tool_call_id":"c","content":"ok"}],"reference_tool_calls":[{"name":"f","args":{"x":1}}]}`, true)
 	f.Fuzz(func(t *testing.T, text string, rawText bool) {
-		fastVsGeneral(t, text, rawText, 0)
-		fastVsGeneral(t, text, rawText, 1<<20)
+		for _, format := range []Format{Auto, OpenAI} {
+			for _, bound := range []int{0, len(text) + 1, 1 << 20} {
+				fastVsGeneral(t, text, format, rawText, bound)
+			}
+		}
 	})
 }
 
