@@ -254,4 +254,14 @@ func TestOpenAIFastKeepsNoLargeMemory(t *testing.T) {
 		t.Errorf("after a record of %d messages and a small one, the fast path holds %d messages, %d calls, %d counts of memory",
 			len(msgs)+1, cap(f.conv), cap(f.calls), cap(f.counts))
 	}
+	// Nor the texts and values of a record's messages past the next one's.
+	two := `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"` + strings.Repeat("x", 1<<20) + `","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"a\": 1}"}}]}]}`
+	for _, text := range []string{two, small} {
+		if !f.read(text, newInto(false, 0, ""), &args, 0, &s) {
+			t.Fatalf("the fast path refuses %.80s", text)
+		}
+	}
+	if old := f.conv[:2][1]; old.Content != "" || old.ToolCalls != nil || f.calls[:1][0].Name != "" {
+		t.Errorf("after a small record, the fast path still holds the last one's second message (%d bytes of text, %d calls)", len(old.Content), len(old.ToolCalls))
+	}
 }
