@@ -28,6 +28,7 @@ var passwordFlags = []struct {
 	{[]string{"mongo", "mongosh"}, 'p', false, true},
 	{[]string{"redis-cli", "valkey-cli", "keydb-cli"}, 'a', false, true},
 	{[]string{"curl"}, 'u', true, true},
+	{[]string{"sqlcmd", "osql"}, 'P', true, true},
 }
 
 // maxLoose is how many loose words (neither flags nor their values) may
@@ -62,6 +63,10 @@ var redisCLIs = []string{"redis-cli", "valkey-cli", "keydb-cli"}
 func commandAssignments(s string, c *shellCommand) []assignment {
 	if k := innerCommand(s, c.words); k > 0 && k < len(c.words) {
 		// docker exec db mysql …: the command run is judged.
+		k += runnerWords(s, c.words[k:]) // ssh db sudo -u mysql mysql …
+		if k >= len(c.words) {
+			return nil
+		}
 		inner := *c
 		inner.words = c.words[k:]
 		inner.n = c.n - k
@@ -131,6 +136,8 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 		out = appendWord(out, s, words[hereString(s, words)], "<<< to --password-stdin")
 	case prompt && (lower == "auth") && (len(words) == 2 || len(words) == 3) && whole:
 		out = appendWord(out, s, words[len(words)-1], "AUTH")
+	case prompt && (lower == "config" || lower == "acl"):
+		out = redisSetPassword(out, s, words, 0)
 	case lower == "hello" && (name == "HELLO" || name == "hello" || prompt) && len(words) > 1 && (s[words[1].start:words[1].end] == "2" || s[words[1].start:words[1].end] == "3"):
 		for i := 2; i+2 < len(words); i++ {
 			if strings.EqualFold(s[words[i].start:words[i].end], "auth") {
@@ -145,10 +152,37 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 				out = appendWord(out, s, words[i+1], "--pass")
 			case strings.EqualFold(t, "auth") && (i+2 == len(words) || i+3 == len(words)) && len(words) == len(c.words) && whole:
 				out = appendWord(out, s, words[len(words)-1], "AUTH")
+			case strings.EqualFold(t, "config") || strings.EqualFold(t, "acl"):
+				out = redisSetPassword(out, s, words, i)
 			}
 		}
 	case name == "http" || name == "https" || name == "httpie" || name == "xh" || name == "xhs":
 		out = append(out, httpieItems(s, words)...)
+	}
+	return out
+}
+
+// redisSetPassword reads the passwords that Redis's command at words[i]
+// sets: CONFIG SET requirepass|masterauth PW, and ACL SETUSER name's
+// rules >PW (a rule <PW takes one away, #hash is a hash).
+func redisSetPassword(out []assignment, s string, words []shellWord, i int) []assignment {
+	word := func(k int) string {
+		if k >= len(words) {
+			return ""
+		}
+		return s[words[k].start:words[k].end]
+	}
+	switch {
+	case strings.EqualFold(word(i), "config") && strings.EqualFold(word(i+1), "set") && i+3 < len(words) &&
+		(strings.EqualFold(word(i+2), "requirepass") || strings.EqualFold(word(i+2), "masterauth")):
+		out = appendWord(out, s, words[i+3], "CONFIG SET "+strings.ToLower(word(i+2)))
+	case strings.EqualFold(word(i), "acl") && strings.EqualFold(word(i+1), "setuser"):
+		for k := i + 3; k < len(words); k++ {
+			if w := words[k]; w.out-w.in > 1 && s[w.in] == '>' {
+				w.in++
+				out = appendWord(out, s, w, "ACL SETUSER >")
+			}
+		}
 	}
 	return out
 }
@@ -241,6 +275,30 @@ func innerCommand(s string, words []shellWord) int {
 		}
 	}
 	return 0
+}
+
+// runnerWords is how many of words run the command after them, as the
+// shell reader skips them at a line's start (add): sudo [-u user] [flags],
+// env [VAR=value…], time, nohup, exec, command.
+func runnerWords(s string, words []shellWord) int {
+	k, wrap := 0, 0
+	for ; k < len(words); k++ {
+		text := s[words[k].start:words[k].end]
+		switch {
+		case wrap == 2:
+			wrap = 1
+		case wrap > 0 && strings.HasPrefix(text, "-"):
+			if text == "-u" || text == "-g" {
+				wrap = 2
+			}
+		case slices.Contains([]string{"sudo", "env", "time", "nohup", "exec", "command"}, text):
+			wrap = 1
+		case wrap > 0 && strings.IndexByte(text, '=') > 0:
+		default:
+			return k
+		}
+	}
+	return k
 }
 
 // commandOf says whether the command whose words are words, called name,

@@ -64,6 +64,16 @@ func slowInputs() []struct {
 		{"resp-auth-escaped", func(n int) string { return strings.Repeat(`*2\r\n$4\r\nAUTH\r\n$16\r\nZq7xZ8mR3pY9wB7t\r\n`, n/52) }},
 		{"resp-auth-raw", func(n int) string { return strings.Repeat("*2\r\n$4\r\nAUTH\r\n$16\r\nZq7xZ8mR3pY9wB7t\r\n", n/42) }},
 		{"blanks-quote", func(n int) string { return strings.Repeat("                                '", n/33) + " -p" }},
+		{"sql-lines-prompt", func(n int) string {
+			return strings.Repeat("CREATE USER u\n    -> IDENTIFIED BY 'Zq7xZ8mR3pY9wB7t', ", n/54)
+		}},
+		{"sql-open-comment", func(n int) string { return strings.Repeat("/* ' -- IDENTIFIED BY 'Zq7xZ8mR3pY9wB7t'\n", n/42) }},
+		{"sql-json-lines", func(n int) string {
+			return strings.Repeat(`CREATE ROLE r\n-- x\nLOGIN PASSWORD 'Zq7xZ8mR3pY9wB7t' `, n/51)
+		}},
+		{"redis-acl", func(n int) string { return strings.Repeat("ACL SETUSER u on >Zq7xZ8mR3pY9wB7t ", n/35) }},
+		{"redis-config", func(n int) string { return strings.Repeat("CONFIG SET requirepass Zq7xZ8mR3pY9wB7t\n", n/40) }},
+		{"ssh-sudo", func(n int) string { return strings.Repeat("ssh h sudo ", n/11) + "mysql -pX" }},
 	}
 }
 

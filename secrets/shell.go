@@ -128,15 +128,16 @@ func newShellReader(s string) *shellReader {
 
 // shellTriggers are the words without which no command rule applies,
 // each looked for by one search and then told by the bytes around it
-// (shellTrigger): "-" for -p, -a, -u and --pass after a blank, and for
+// (shellTrigger): "-" for -p, -P, -a, -u and --pass after a blank, and for
 // --password-stdin and --stdin ("-" is rarer than the blank or the s
 // these start with, at each of which strings.Index would stop), "auth"
 // and "AUTH" as words (AUTH …,
 // --auth; auth looked for as "uth", whose first byte prose has far less
 // often than an a, which strings.Index would stop at), "http" for http and
 // https, "xh" for xh and xhs as commands, "passwd" for chpasswd (its p
-// rarer than the c).
-var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd"}
+// rarer than the c), Redis's "requirepass" (CONFIG SET; masterauth is
+// found by its auth) and "SETUSER" (ACL SETUSER).
+var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd", "requirepass", "SETUSER", "setuser"}
 
 // shellTrigger is where shellTriggers[k] next stands as a trigger, at or
 // after from; -1 when it does not.
@@ -164,13 +165,17 @@ func shellTrigger(s string, k, from int) int {
 		switch w {
 		case "-":
 			switch {
-			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user")):
+			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user")):
 				return i - 1
 			case strings.HasPrefix(s[e:], "stdin"):
 				return i
 			}
 		case "AUTH", "uth":
-			if word && (after == ' ' || after == '\t' || after == '=') {
+			if (word || w == "uth" && strings.HasSuffix(s[:i], "master")) && (after == ' ' || after == '\t' || after == '=') {
+				return i
+			}
+		case "requirepass", "SETUSER", "setuser": // Redis's CONFIG SET requirepass, ACL SETUSER
+			if word && blank(after) {
 				return i
 			}
 		case "passwd": // chpasswd, looked for from its rarer p

@@ -47,7 +47,7 @@ func sqlScan(s string) (out []assignment, steps int) {
 				continue
 			}
 			kw := s[i:at]
-			if i > 0 && (nameByte(s[i-1]) || s[i-1] == '$') || at < len(s) && nameByte(s[at]) {
+			if i > 0 && (nameByte(s[i-1]) && !jsonEscapeBefore(s, i) || s[i-1] == '$') || at < len(s) && nameByte(s[at]) {
 				continue
 			}
 			// The value's form first, then the statement's head, which
@@ -88,6 +88,12 @@ func sqlScan(s string) (out []assignment, steps int) {
 	return out, steps
 }
 
+// jsonEscapeBefore: s[:i] ends with JSON's \n, \r or \t, a blank to
+// SQL (CREATE USER app\nIDENTIFIED BY …), not a word's last letter.
+func jsonEscapeBefore(s string, i int) bool {
+	return i >= 2 && s[i-2] == '\\' && strings.IndexByte("nrt", s[i-1]) >= 0 && (i == 2 || s[i-3] != '\\')
+}
+
 // sqlHead is what a statement's words before a keyword say.
 type sqlHead struct {
 	account bool // CREATE or ALTER USER, ROLE or LOGIN [IF [NOT] EXISTS] name: IDENTIFIED follows
@@ -99,20 +105,19 @@ type sqlHead struct {
 }
 
 // sqlHeadBefore reads the words of the statement that holds s[i], back to
-// its start (a ";", a line break, JSON's \n, or prose's ". " or ": "
-// before a letter) or maxSQLHead bytes, as SQL writes them: the
-// statement starts its clause (after a prompt, a quote or a parenthesis,
-// or BEGIN, THEN, ELSE, DO, EXECUTE), and nothing but its own words stand
-// between its start and the keyword, so that prose ("a login identified
-// by '…'", "visitors identified by '…'") is none.
+// its start (a ";", or prose's ". " or ": " before a letter) or
+// maxSQLHead bytes, as SQL writes them: the statement starts its clause
+// or its line (after a prompt, a quote or a parenthesis, or BEGIN, THEN,
+// ELSE, DO, EXECUTE), and nothing but its own words stand between its
+// start and the keyword, so that prose ("a login identified by '…'",
+// "visitors identified by '…'") is none. A statement may run over lines
+// (raw or JSON's \n), past a client's continuation prompt (mysql's "->",
+// psql's "db-#") and comments (-- …, # …, /* … */).
 func sqlHeadBefore(s string, i int) sqlHead {
 	clause := s[max(0, i-maxSQLHead):i]
 	read := len(clause)
-	if k := strings.LastIndexAny(clause, ";\n"); k >= 0 {
+	if k := strings.LastIndexByte(clause, ';'); k >= 0 {
 		clause = clause[k+1:]
-	}
-	if k := strings.LastIndex(clause, `\n`); k >= 0 {
-		clause = clause[k+2:]
 	}
 	for k := len(clause) - 3; k >= 0; k-- {
 		if (clause[k] == '.' || clause[k] == ':') && clause[k+1] == ' ' && asciiLetter(clause[k+2]) {
@@ -134,7 +139,15 @@ func sqlHeadBefore(s string, i int) sqlHead {
 		h.account = h.account || acc
 		h.options = h.options || opts
 	}
-	last := strings.TrimRight(clause, " \t")
+	// SET and BY stand on the keyword's line.
+	last := clause
+	if k := strings.LastIndexByte(last, '\n'); k >= 0 {
+		last = last[k+1:]
+	}
+	if k := strings.LastIndex(last, `\n`); k >= 0 {
+		last = last[k+2:]
+	}
+	last = strings.TrimRight(last, " \t")
 	h.by = len(last) >= 2 && strings.EqualFold(last[len(last)-2:], "by") && (len(last) == 2 || !nameByte(last[len(last)-3]))
 	if len(last) >= 3 && strings.EqualFold(last[len(last)-3:], "set") && (len(last) == 3 || !nameByte(last[len(last)-4])) && !h.account && !h.options && !h.grant {
 		// SET PASSWORD: SET starts its statement, after a prompt, a
@@ -146,10 +159,12 @@ func sqlHeadBefore(s string, i int) sqlHead {
 }
 
 // sqlToken is a word (letters, digits, "_", "$", "#", "." and "-"), a
-// quoted name ('…', "…", `…`, [ … ], JSON's \"…\"), or one other byte.
+// quoted name ('…', "…", `…`, [ … ], JSON's \"…\"; on one line), or one
+// other byte; line says it is its line's first.
 type sqlToken struct {
 	text   string
 	quoted bool
+	line   bool
 }
 
 func (t sqlToken) is(words ...string) bool {
@@ -168,19 +183,46 @@ func (t sqlToken) word() bool {
 	return !t.quoted && t.text != "" && (nameByte(t.text[0]) || t.text[0] == '$')
 }
 
+// sqlTokens reads s's tokens, each byte once: a line break (raw or JSON's
+// \n) starts a line, whose continuation prompt is skipped; comments are
+// skipped to their end.
 func sqlTokens(s string) []sqlToken {
 	var out []sqlToken
+	line := false
+	add := func(t sqlToken) {
+		t.line = line
+		line = false
+		out = append(out, t)
+	}
 	for k := 0; k < len(s); {
 		c := s[k]
+		if n := sqlBreak(s, k); n > 0 {
+			k += n
+			line = true
+			k += sqlPrompt(s[k:])
+			continue
+		}
 		switch {
 		case blank(c) || c == '\r':
 			k++
+		case c == '\\' && k+1 < len(s) && (s[k+1] == 't' || s[k+1] == 'r'):
+			k += 2 // JSON's \t, \r
+		case c == '-' && strings.HasPrefix(s[k:], "--") || c == '#' && line && (k+1 == len(s) || blank(s[k+1])):
+			for k < len(s) && sqlBreak(s, k) == 0 {
+				k++ // a comment, to its line's end
+			}
+		case c == '/' && strings.HasPrefix(s[k:], "/*"):
+			if n := strings.Index(s[k+2:], "*/"); n >= 0 {
+				k += 2 + n + 2
+			} else {
+				k = len(s)
+			}
 		case nameByte(c) || c == '$' || c == '#':
 			e := k
 			for e < len(s) && (nameByte(s[e]) || s[e] == '$' || s[e] == '#') {
 				e++
 			}
-			out = append(out, sqlToken{text: s[k:e]})
+			add(sqlToken{text: s[k:e]})
 			k = e
 		case c == '\'' || c == '"' || c == '`' || c == '[' || c == '\\' && k+1 < len(s) && s[k+1] == '"':
 			open, closing := 1, string(c)
@@ -189,20 +231,62 @@ func sqlTokens(s string) []sqlToken {
 			} else if c == '\\' {
 				open, closing = 2, `\"`
 			}
-			n := strings.Index(s[k+open:], closing)
-			if n < 0 {
-				out = append(out, sqlToken{text: s[k : k+1]})
+			rest := s[k+open:]
+			if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+				rest = rest[:nl]
+			}
+			n := strings.Index(rest, closing)
+			if n < 0 || strings.Contains(rest[:n], `\n`) {
+				add(sqlToken{text: s[k : k+1]})
 				k++
 				continue
 			}
-			out = append(out, sqlToken{text: s[k+open : k+open+n], quoted: true})
+			add(sqlToken{text: s[k+open : k+open+n], quoted: true})
 			k += open + n + len(closing)
 		default:
-			out = append(out, sqlToken{text: s[k : k+1]})
+			add(sqlToken{text: s[k : k+1]})
 			k++
 		}
 	}
 	return out
+}
+
+// sqlBreak is the length of the line break at s[k]: a raw one, or JSON's
+// \n escape; 0 for none.
+func sqlBreak(s string, k int) int {
+	switch {
+	case s[k] == '\n':
+		return 1
+	case s[k] == '\\' && k+1 < len(s) && s[k+1] == 'n':
+		return 2
+	}
+	return 0
+}
+
+// sqlPrompt is the length of the client's prompt that line starts with:
+// mysql's continuation ("    -> ", "'> ", "\"> ", "`> "), mysql> and
+// psql's (db=# , db-# , db(# , db'# , db=> ), and SQL*Plus's line number;
+// 0 for none.
+func sqlPrompt(line string) int {
+	k := 0
+	for k < len(line) && blank(line[k]) {
+		k++
+	}
+	w := k
+	for w < len(line) && (nameByte(line[w]) && line[w] != '-' && line[w] != '.') {
+		w++
+	}
+	m := w
+	if m < len(line) && strings.IndexByte("=-'\"(*`", line[m]) >= 0 {
+		m++
+	}
+	if m < len(line) && (line[m] == '>' || line[m] == '#') && m > k && (m+1 == len(line) || blank(line[m+1])) {
+		return m + 1
+	}
+	if w > k && w < len(line) && blank(line[w]) && strings.Trim(line[k:w], "0123456789") == "" {
+		return w // SQL*Plus numbers a statement's lines: "  2  IDENTIFIED BY …"
+	}
+	return 0
 }
 
 // sqlStarts: toks[p] starts its statement: first, or after a byte that is
@@ -212,7 +296,7 @@ func sqlStarts(toks []sqlToken, p int) bool {
 		return true
 	}
 	prev := toks[p-1]
-	return !prev.word() || prev.is("begin", "then", "else", "do", "execute", "exec", "immediate")
+	return toks[p].line || !prev.word() || prev.is("begin", "then", "else", "do", "execute", "exec", "immediate")
 }
 
 // sqlName reads an account's name at toks[0]: a word or a quoted name,
@@ -253,12 +337,37 @@ func sqlAccount(toks []sqlToken) (identified, password bool) {
 		return false, false
 	}
 	toks = toks[n:]
+	if len(toks) > 0 && toks[0].is("identified") {
+		// CREATE USER a IDENTIFIED BY '…', b IDENTIFIED BY '…': the
+		// keyword follows the last account's name.
+		for k := len(toks) - 1; k > 0; k-- {
+			if toks[k].text == "," && !toks[k].quoted {
+				return sqlName(toks[k+1:]) == len(toks)-k-1 && k+1 < len(toks), false
+			}
+		}
+		return false, false
+	}
 	for k := 0; k < len(toks); k++ {
 		switch {
 		case toks[k].is("with", "encrypted", "unencrypted", "login", "nologin", "superuser", "nosuperuser", "createdb", "nocreatedb",
-			"createrole", "nocreaterole", "inherit", "noinherit", "replication", "noreplication", "bypassrls", "nobypassrls"):
+			"createrole", "nocreaterole", "createuser", "nocreateuser", "inherit", "noinherit", "replication", "noreplication", "bypassrls", "nobypassrls"):
 		case toks[k].is("connection") && k+2 < len(toks) && toks[k+1].is("limit"):
 			k += 2
+		case toks[k].is("valid") && k+2 < len(toks) && toks[k+1].is("until") && toks[k+2].quoted:
+			k += 2 // VALID UNTIL 'infinity'
+		case toks[k].is("in", "role", "admin", "user") && k+1 < len(toks) && (toks[k].is("in") && toks[k+1].is("role", "group") || !toks[k].is("in")):
+			// IN ROLE a, b; ROLE a; ADMIN a
+			if toks[k].is("in") {
+				k++
+			}
+			for k+1 < len(toks) && sqlName(toks[k+1:]) == 1 {
+				k++
+				if k+1 < len(toks) && toks[k+1].text == "," {
+					k++
+					continue
+				}
+				break
+			}
 		default:
 			return false, false
 		}
@@ -266,13 +375,25 @@ func sqlAccount(toks []sqlToken) (identified, password bool) {
 	return len(toks) == 0, true
 }
 
-// sqlGrant reads … ON … TO name after GRANT, the name last in toks.
+// sqlGrant reads … ON … TO name after GRANT, the name last in toks, or
+// Oracle's GRANT CONNECT[, RESOURCE…] TO name, whose privileges are
+// roles and no object.
 func sqlGrant(toks []sqlToken) bool {
 	on := -1
 	for k := range toks {
 		if toks[k].is("on") {
 			on = k
 			break
+		}
+		if toks[k].is("to") && k > 0 {
+			oracle := true
+			for _, t := range toks[:k] {
+				oracle = oracle && (t.text == "," && !t.quoted || t.is("connect", "resource", "dba", "create", "session"))
+			}
+			if oracle {
+				n := sqlName(toks[k+1:])
+				return n > 0 && k+1+n == len(toks)
+			}
 		}
 	}
 	if on < 0 {
@@ -400,12 +521,15 @@ func codePlaceholder(v string) bool {
 		return true
 	}
 	switch v[0] {
-	case '?', ':', '<', '$', '@':
+	case '?', ':', '<', '$':
 		return true
 	case '"', '\'', '`':
 		return true // '" + pw + "': the quote ends a string, its value concatenated
 	case '{':
-		return strings.HasSuffix(v, "}")
+		// {pw}, {0}; a number of more than two digits in braces is no
+		// format's field: '{12345678}'
+		in := strings.TrimSuffix(v[1:], "}")
+		return len(in) < len(v)-1 && (len(in) <= 2 || strings.ContainsFunc(in, func(r rune) bool { return r < '0' || r > '9' }))
 	case '[':
 		return strings.HasSuffix(v, "]")
 	case '%':
@@ -454,7 +578,8 @@ func namedReference(v string) bool {
 	}
 	ident := func(w string, more string) bool {
 		return w != "" && (asciiLetter(w[0]) || w[0] == '_') &&
-			!strings.ContainsFunc(w, func(r rune) bool { return !(r < 128 && nameByte(byte(r)) || strings.ContainsRune(more, r)) })
+			!strings.ContainsFunc(w, func(r rune) bool { return !(r < 128 && nameByte(byte(r)) || strings.ContainsRune(more, r)) }) &&
+			variableName(w)
 	}
 	switch v[0] {
 	case '#', '{':
@@ -469,7 +594,7 @@ func namedReference(v string) bool {
 		if c := strings.IndexByte(d, ':'); c > 0 {
 			d = d[:c]
 		}
-		return len(d) < len(in)-1 && d != "" && !strings.ContainsFunc(d, func(r rune) bool { return r < '0' || r > '9' })
+		return len(d) < len(in)-1 && d != "" && len(d) <= 2 && !strings.ContainsFunc(d, func(r rune) bool { return r < '0' || r > '9' })
 	case '&':
 		return ident(strings.TrimPrefix(v[1:], "&"), "")
 	case '@':
@@ -490,6 +615,27 @@ func namedReference(v string) bool {
 		}
 	}
 	return false
+}
+
+// variableName: w reads as a name that code or a person gave a variable
+// or a file, not as a generated password: each of its parts (between
+// "_", ".", "-" or "/") is letters, digits, or letters and one digit
+// (newpw2, pw_2024, MYSQL_ROOT_PASSWORD, password.txt), where a password
+// mixes them (Xk9mQ2vR7tL4, Summer2024x, Secret123).
+func variableName(w string) bool {
+	for _, part := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("_.-/", r) }) {
+		d := strings.IndexFunc(part, func(r rune) bool { return r >= '0' && r <= '9' })
+		switch {
+		case d < 0: // letters
+		case d == 0:
+			if strings.ContainsFunc(part, func(r rune) bool { return r < '0' || r > '9' }) {
+				return false
+			}
+		case len(part)-d > 1:
+			return false
+		}
+	}
+	return true
 }
 
 // formatVerb is a format's verb: %s, %v, %-10s, %[1]s, %(pw)s.

@@ -1,0 +1,152 @@
+package secrets
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// review43Secrets are the third review's (session 28) secrets that the
+// second round's rules let through: SQL statements written over lines,
+// past a client's continuation prompt, with comments, for a second
+// account, with Postgres's VALID UNTIL or IN ROLE, Oracle's GRANT
+// CONNECT TO; a password that starts with "@", "&" or "%" as a variable
+// would, in SQL, a command and a JSON field; sqlcmd's -P; Redis's CONFIG
+// SET requirepass and ACL SETUSER; ssh HOST sudo CMD. <K> is a generated
+// password.
+func review43Secrets() []struct{ name, text string } {
+	return []struct{ name, text string }{
+		// A statement over lines.
+		{"sql-newline", "CREATE USER 'bob'@'localhost'\n  IDENTIFIED BY '<K>';"},
+		{"sql-crlf", "CREATE USER 'bob'@'localhost'\r\n  IDENTIFIED BY '<K>';"},
+		{"sql-mysql-continuation", "mysql> CREATE USER 'bob'@'localhost'\n    -> IDENTIFIED BY '<K>';"},
+		{"sql-psql-continuation", "postgres=# CREATE ROLE app\npostgres-# LOGIN PASSWORD '<K>';"},
+		{"sql-python-triple-quoted", "cur.execute(\"\"\"\n    CREATE USER app\n    IDENTIFIED BY '<K>'\n\"\"\")"},
+		{"sql-json-escaped-newline", `{"sql":"CREATE USER 'u'@'%'\nIDENTIFIED BY '<K>';"}`},
+		{"sql-json-escaped-newline-bare-name", `{"sql":"CREATE USER app\nIDENTIFIED BY '<K>';"}`},
+		{"sql-sqlplus-line-numbers", "SQL> CREATE USER app\n  2  IDENTIFIED BY \"<K>\";"},
+		{"sql-lowercase-lines", "create user app\n\tidentified by '<K>';"},
+		// Comments inside the statement.
+		{"sql-block-comment", "CREATE USER bob /* service */ IDENTIFIED BY '<K>';"},
+		{"sql-line-comment", "CREATE USER bob -- service account\nIDENTIFIED BY '<K>';"},
+		{"sql-hash-comment", "CREATE USER bob\n# the service account\nIDENTIFIED BY '<K>';"},
+		// A second account, Postgres's and Oracle's forms.
+		{"sql-second-account", "CREATE USER 'a'@'%' IDENTIFIED BY 'Hq3nV8cT1yB6sJ2d', 'b'@'%' IDENTIFIED BY '<K>';"},
+		{"sql-valid-until", "CREATE ROLE app WITH LOGIN CREATEDB VALID UNTIL 'infinity' PASSWORD '<K>';"},
+		{"sql-in-role", "CREATE ROLE app WITH LOGIN IN ROLE readers, writers PASSWORD '<K>';"},
+		{"sql-oracle-grant-connect", "GRANT CONNECT, RESOURCE TO app IDENTIFIED BY <K>;"},
+		// Passwords that start as a variable would.
+		{"sql-at", "CREATE USER 'app'@'%' IDENTIFIED BY '@<K>';"},
+		{"sql-amp", "CREATE USER 'app'@'%' IDENTIFIED BY '&<K>';"},
+		{"sql-percent-pair", "CREATE USER 'app'@'%' IDENTIFIED BY '%<K>%';"},
+		{"sql-braces-digits", "ALTER USER app IDENTIFIED BY '{12345678}';"},
+		{"mysql-at", "mysql -uroot -p@<K> db"},
+		{"json-at", `{"password": "@<K>"}`},
+		{"json-amp", `{"password": "&<K>"}`},
+		{"json-percent-pair", `{"password": "%<K>%"}`},
+		{"json-at-words-and-year", `{"db_password": "@Summer2024x"}`},
+		{"env-at", "export DB_PASSWORD='@<K>'"},
+		{"name-value-at", "password=@<K>"},
+		// Commands.
+		{"sqlcmd", `sqlcmd -S db -U sa -P <K> -Q "select 1"`},
+		{"sqlcmd-glued", `sqlcmd -S db -U sa -P<K> -Q "select 1"`},
+		{"osql", "osql -S db -U sa -P <K> -i setup.sql"},
+		{"redis-cli-config-set", "redis-cli CONFIG SET requirepass <K>"},
+		{"redis-prompt-config-set", "127.0.0.1:6379> CONFIG SET requirepass <K>"},
+		{"redis-prompt-masterauth", "127.0.0.1:6379> config set masterauth <K>"},
+		{"redis-prompt-acl-setuser", "127.0.0.1:6379> ACL SETUSER app on >Hq3nV8cT1yB6sJ2d ><K> ~* +@all"},
+		{"redis-cli-acl-setuser", "redis-cli -h cache ACL SETUSER app on ><K> ~app:* +@read"},
+		{"ssh-sudo", "ssh db sudo mysql -uroot -p<K> db"},
+		{"ssh-sudo-user", "ssh db sudo -u mysql mysql -uroot -p<K> db"},
+		{"docker-exec-env", "docker exec db env MYSQL_HOST=x mysql -uroot -p<K> db"},
+	}
+}
+
+// review43Benign are texts of the same shapes that must stay whole.
+func review43Benign() []struct{ name, text string } {
+	return []struct{ name, text string }{
+		{"mysql-docs-continuation-example", "mysql> CREATE USER 'jeffrey'@'localhost'\n    -> IDENTIFIED BY 'password';"},
+		{"psql-variable", "postgres=# CREATE ROLE app\npostgres-# LOGIN PASSWORD :'app_pw';"},
+		{"sql-comment-shell-reference", "CREATE USER app\n/* rotated by the job */\nIDENTIFIED BY '${NEW_PW}';"},
+		{"sql-random-password-lines", "mysql> CREATE USER 'app'@'%'\n    -> IDENTIFIED BY RANDOM PASSWORD;"},
+		{"sql-example-lines", "-- Example 3\nCREATE USER app\n  IDENTIFIED BY 'new_password'\n  PASSWORD EXPIRE INTERVAL 90 DAY;"},
+		{"markdown-heading-prose", "## CREATE USER\n\nCreates a user. The account is identified by 'user_name'@'host_name'."},
+		{"prose-grant-lines", "# Grant roles\ngrant connect, resource to the new hires\nidentified by 'HR-2024-0042'"},
+		{"quote-across-lines", "She said: \"don't\nCREATE USER 'bob' here\""},
+		{"prose-alter-user-lines", "The ALTER USER statement\nidentified by 'clause-2024-x1' above is deprecated."},
+		{"sql-table-lines", "CREATE TABLE users (\n  id serial primary key,\n  password text not null default 'Xk9mQ2vR7tL4pW8z_hash'\n);"},
+		{"tsql-variable-digit", "DECLARE @pw1 NVARCHAR(50) = N'x';\nALTER LOGIN app WITH PASSWORD = @pw1;"},
+		{"tsql-sp-addlogin", "EXEC sp_addlogin @loginame = 'app', @passwd = @newPassword2;"},
+		{"mysql-file-argument", "mysql -uroot -p@db_root_pw.txt"},
+		{"json-variables", `{"old_password": "&current", "new_password": "%NEW_PW%"}`},
+		{"csharp-fields", "ALTER USER app IDENTIFIED BY '{0}'; ALTER USER ops IDENTIFIED BY '{12}';"},
+		{"jinja", "CREATE USER app IDENTIFIED BY '{{ vault_db_pw }}';"},
+		{"sqlcmd-trusted", `sqlcmd -S localhost -E -Q "SELECT @@VERSION"`},
+		{"redis-config-empty", `redis-cli CONFIG SET requirepass ""`},
+		{"redis-config-variable", `127.0.0.1:6379> CONFIG SET requirepass "$REDIS_PASSWORD"`},
+		{"redis-acl-docs-example", "127.0.0.1:6379> ACL SETUSER alice on >p1pp0 ~cached:* +get"},
+		{"redis-acl-nopass", "127.0.0.1:6379> ACL SETUSER app on nopass ~* +@all"},
+		{"redis-acl-variable", "redis-cli ACL SETUSER app on >${REDIS_APP_PW} ~app:* +@read"},
+		{"redis-prose", "The requirepass directive sets the password; masterauth sets the replica's."},
+		{"ssh-sudo-other", "ssh web sudo systemctl restart nginx && ssh web sudo -u deploy git pull"},
+		{"ssh-sudo-variable", `ssh db sudo mysql -uroot -p"$MYSQL_ROOT_PASSWORD" -e 'show databases'`},
+	}
+}
+
+func TestReview43SecretsRemoved(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := "Zq7" + fakeKey("", 13)
+	for _, tc := range review43Secrets() {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.ReplaceAll(tc.text, "<K>", k)
+			secret := k
+			switch tc.name { // the literals the text writes
+			case "sql-braces-digits":
+				secret = "12345678"
+			case "json-at-words-and-year":
+				secret = "Summer2024x"
+			}
+			if got := x.Text(text); strings.Contains(got, secret) {
+				t.Errorf("%q: kept: %q", text, got)
+			}
+			b, _ := json.Marshal(map[string]string{"content": text})
+			if _, got := x.Message(http.Header{"Content-Type": {"application/json"}}, b); strings.Contains(string(got), secret) {
+				t.Errorf("%q in a JSON body: kept: %s", text, got)
+			}
+			if !checkFinds(t, text) {
+				t.Errorf("%q: the check finds nothing", text)
+			}
+		})
+	}
+}
+
+func TestReview43BenignStay(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range review43Benign() {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, change := range scrubbedModes(t, x, tc.text) {
+				t.Errorf("%q: %s", tc.text, change)
+			}
+		})
+	}
+}
+
+// checkFinds: Check finds a secret in a cassette whose response body is
+// text.
+func checkFinds(t *testing.T, text string) bool {
+	it := secretInteraction()
+	inResponse("text/plain", text)(it)
+	path, _ := writeCassette(t, it)
+	found, err := Check(path, Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(found) > 0
+}
