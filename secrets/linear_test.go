@@ -137,6 +137,9 @@ func FuzzCommandRules(f *testing.F) {
 		"docker exec -it db mysql -uroot -pZq7xZ8mR3pY9wB7t", "ssh host 'redis-cli -a Zq7xZ8mR3pY9wB7t'", "127.0.0.1:6379> AUTH Zq7xZ8mR3pY9wB7t",
 		"SET PASSWORD FOR 'u'@'%' = 'Zq7xZ8mR3pY9wB7t';", "create user u identified by 'Zq7xZ8mR3pY9wB7t'", "*2\r\n$4\r\nAUTH\r\n$16\r\nZq7xZ8mR3pY9wB7t\r\n",
 		"bash -lc \"mysql -p\\u003cpassword\\u003e\"", "curl -uadmin:Zq7xZ8mR3pY9wB7t x", "docker login --password-stdin <<< Zq7xZ8mR3pY9wB7t",
+		"mysql> CREATE USER 'a'@'%'\n    -> IDENTIFIED BY 'Zq7xZ8mR3pY9wB7t', b /* c */ IDENTIFIED BY 'Zq7xZ8mR3pY9wB7u';",
+		`{"sql":"CREATE ROLE r\n-- x\nLOGIN PASSWORD 'Zq7xZ8mR3pY9wB7t'"}`, "redis-cli ACL SETUSER u on >Zq7xZ8mR3pY9wB7t ~*",
+		"127.0.0.1:6379> CONFIG SET masterauth Zq7xZ8mR3pY9wB7t", "ssh db sudo -u m sqlcmd -P Zq7xZ8mR3pY9wB7t",
 	} {
 		f.Add(s)
 	}

@@ -48,6 +48,10 @@ func review43Secrets() []struct{ name, text string } {
 		{"json-at-words-and-year", `{"db_password": "@Summer2024x"}`},
 		{"env-at", "export DB_PASSWORD='@<K>'"},
 		{"name-value-at", "password=@<K>"},
+		// Percent-encoded beside Windows' variables.
+		{"batch-set-literal", "set PGPASSWORD=<K>\npsql -h db -U app"},
+		{"query-utf8-encoded", "https://x/login?user=bob&password=%C3%A9<K>"},
+		{"query-encoded-twice", "https://x/cb?next=%2Fapp%3Fpassword%253D<K>"},
 		// Commands.
 		{"sqlcmd", `sqlcmd -S db -U sa -P <K> -Q "select 1"`},
 		{"sqlcmd-glued", `sqlcmd -S db -U sa -P<K> -Q "select 1"`},
@@ -90,6 +94,9 @@ func review43Benign() []struct{ name, text string } {
 		{"redis-acl-variable", "redis-cli ACL SETUSER app on >${REDIS_APP_PW} ~app:* +@read"},
 		{"redis-prose", "The requirepass directive sets the password; masterauth sets the replica's."},
 		{"ssh-sudo-other", "ssh web sudo systemctl restart nginx && ssh web sudo -u deploy git pull"},
+		{"batch-variable-hex-start", "set PGPASSWORD=%DB_PASSWORD%\npsql -h db -U app"},
+		{"batch-variable-hex-start-2", "password=%ADMIN_PW%"},
+		{"curl-form-batch-variable", "curl -d user=admin -d password=%DEPLOY_PASS% https://x/login"},
 		{"ssh-sudo-variable", `ssh db sudo mysql -uroot -p"$MYSQL_ROOT_PASSWORD" -e 'show databases'`},
 	}
 }
