@@ -36,6 +36,12 @@ func review43Secrets() []struct{ name, text string } {
 		{"sql-valid-until", "CREATE ROLE app WITH LOGIN CREATEDB VALID UNTIL 'infinity' PASSWORD '<K>';"},
 		{"sql-in-role", "CREATE ROLE app WITH LOGIN IN ROLE readers, writers PASSWORD '<K>';"},
 		{"sql-oracle-grant-connect", "GRANT CONNECT, RESOURCE TO app IDENTIFIED BY <K>;"},
+		// A command's "--" before the statement, and more of SQL's forms.
+		{"kubectl-exec-psql", `kubectl exec -it pg-0 -- psql -c "CREATE ROLE app LOGIN PASSWORD '<K>'"`},
+		{"sql-postgres-escape-string", "CREATE USER app WITH ENCRYPTED PASSWORD E'<K>';"},
+		{"sql-current-user", "ALTER USER CURRENT_USER() IDENTIFIED BY '<K>';"},
+		{"sql-or-replace", "CREATE OR REPLACE USER app@localhost IDENTIFIED BY '<K>';"},
+		{"sql-mariadb-via-using", "CREATE USER app@'%' IDENTIFIED VIA mysql_native_password USING PASSWORD('<K>');"},
 		// Passwords that start as a variable would.
 		{"sql-at", "CREATE USER 'app'@'%' IDENTIFIED BY '@<K>';"},
 		{"sql-amp", "CREATE USER 'app'@'%' IDENTIFIED BY '&<K>';"},
@@ -48,6 +54,9 @@ func review43Secrets() []struct{ name, text string } {
 		{"json-at-words-and-year", `{"db_password": "@Summer2024x"}`},
 		{"env-at", "export DB_PASSWORD='@<K>'"},
 		{"name-value-at", "password=@<K>"},
+		// A password with a parenthesis, beside a query's call.
+		{"password-parenthesis", "password=Xk9m(<K>"},
+		{"password-parenthesis-quoted", `$password = "Xk9m(<K>";`},
 		// Percent-encoded beside Windows' variables.
 		{"batch-set-literal", "set PGPASSWORD=<K>\npsql -h db -U app"},
 		{"query-utf8-encoded", "https://x/login?user=bob&password=%C3%A9<K>"},
@@ -86,6 +95,14 @@ func review43Benign() []struct{ name, text string } {
 		{"json-variables", `{"old_password": "&current", "new_password": "%NEW_PW%"}`},
 		{"csharp-fields", "ALTER USER app IDENTIFIED BY '{0}'; ALTER USER ops IDENTIFIED BY '{12}';"},
 		{"jinja", "CREATE USER app IDENTIFIED BY '{{ vault_db_pw }}';"},
+		{"oracle-hash-values", "CREATE USER app IDENTIFIED BY VALUES 'S:Zq7xZ8mR3pY9wB7tZq7xZ8mR3pY9wB7t';"},
+		{"mariadb-using-hash", "CREATE USER app@'%' IDENTIFIED VIA mysql_native_password USING '*6C8989366EAF75BB670AD8EA7A7FC1176A95CEF4';"},
+		{"mariadb-docs-example", "CREATE USER app@'%' IDENTIFIED VIA ed25519 USING PASSWORD('secret');"},
+		{"sql-comment-words-in-query", "SELECT id -- the user's id\nFROM users WHERE password = crypt($1, password);"},
+		{"sql-update-crypt-param", "UPDATE users SET password = crypt($2, gen_salt('bf')) WHERE id = $1;"},
+		{"sql-where-md5-param", "SELECT id FROM users WHERE password = md5($1)"},
+		{"sql-where-sha2-question", "SELECT * FROM users WHERE password = sha2(?, 256)"},
+		{"sql-where-named-param", "SELECT id FROM users WHERE password = crypt(:pw, password)"},
 		{"sqlcmd-trusted", `sqlcmd -S localhost -E -Q "SELECT @@VERSION"`},
 		{"redis-config-empty", `redis-cli CONFIG SET requirepass ""`},
 		{"redis-config-variable", `127.0.0.1:6379> CONFIG SET requirepass "$REDIS_PASSWORD"`},
@@ -116,6 +133,7 @@ func TestReview43SecretsRemoved(t *testing.T) {
 				secret = "12345678"
 			case "json-at-words-and-year":
 				secret = "Summer2024x"
+
 			}
 			if got := x.Text(text); strings.Contains(got, secret) {
 				t.Errorf("%q: kept: %q", text, got)

@@ -185,13 +185,15 @@ func (t sqlToken) word() bool {
 
 // sqlTokens reads s's tokens, each byte once: a line break (raw or JSON's
 // \n) starts a line, whose continuation prompt is skipped; comments are
-// skipped to their end.
+// skipped to their end (-- only after a statement's first word: before
+// it, kubectl exec … -- psql -c "…" is a command's).
 func sqlTokens(s string) []sqlToken {
 	var out []sqlToken
-	line := false
+	line, stmt := false, false // stmt: CREATE, ALTER or GRANT read, after which -- starts a comment
 	add := func(t sqlToken) {
 		t.line = line
 		line = false
+		stmt = stmt || t.is("create", "alter", "grant")
 		out = append(out, t)
 	}
 	for k := 0; k < len(s); {
@@ -207,7 +209,7 @@ func sqlTokens(s string) []sqlToken {
 			k++
 		case c == '\\' && k+1 < len(s) && (s[k+1] == 't' || s[k+1] == 'r'):
 			k += 2 // JSON's \t, \r
-		case c == '-' && strings.HasPrefix(s[k:], "--") || c == '#' && line && (k+1 == len(s) || blank(s[k+1])):
+		case c == '-' && stmt && strings.HasPrefix(s[k:], "--") || c == '#' && line && (k+1 == len(s) || blank(s[k+1])):
 			for k < len(s) && sqlBreak(s, k) == 0 {
 				k++ // a comment, to its line's end
 			}
@@ -306,6 +308,9 @@ func sqlName(toks []sqlToken) int {
 	if len(toks) == 0 || !toks[0].quoted && !toks[0].word() {
 		return 0
 	}
+	if len(toks) >= 3 && toks[0].is("current_user", "user") && toks[1].text == "(" && toks[2].text == ")" {
+		return 3 // MySQL: ALTER USER CURRENT_USER() IDENTIFIED BY …
+	}
 	if len(toks) >= 3 && toks[1].text == "@" && !toks[1].quoted &&
 		(toks[2].quoted || toks[2].word() || toks[2].text == "%") {
 		return 3
@@ -318,6 +323,9 @@ func sqlName(toks []sqlToken) int {
 // follows the name, password when only WITH, ENCRYPTED and a role's
 // options do (Postgres: WITH LOGIN ENCRYPTED PASSWORD).
 func sqlAccount(toks []sqlToken) (identified, password bool) {
+	if len(toks) >= 2 && toks[0].is("or") && toks[1].is("replace") {
+		toks = toks[2:] // MariaDB: CREATE OR REPLACE USER
+	}
 	if len(toks) == 0 || !toks[0].is("user", "role", "login") {
 		return false, false
 	}
@@ -414,7 +422,7 @@ func asciiLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 
 // BY, then a quoted value or a bare word.
 func identifiedValue(s string, k int) (vs, ve int, ok bool) {
 	k = skipBlanks(s, k)
-	if w := sqlWord(s, k); strings.EqualFold(w, "with") {
+	if w := sqlWord(s, k); strings.EqualFold(w, "with") || strings.EqualFold(w, "via") {
 		k = skipBlanks(s, k+len(w))
 		plugin := sqlWord(s, k)
 		if plugin == "" {
@@ -424,7 +432,19 @@ func identifiedValue(s string, k int) (vs, ve int, ok bool) {
 		}
 		k = skipBlanks(s, k+len(plugin))
 	}
-	if w := sqlWord(s, k); !strings.EqualFold(w, "by") {
+	w := sqlWord(s, k)
+	if strings.EqualFold(w, "using") || strings.EqualFold(w, "as") {
+		// MariaDB: IDENTIFIED VIA plugin USING PASSWORD('…'); USING '…'
+		// gives a hash
+		k = skipBlanks(s, k+len(w))
+		if p := sqlWord(s, k); strings.EqualFold(p, "password") {
+			if k = skipBlanks(s, k+len(p)); k < len(s) && s[k] == '(' {
+				return sqlQuoted(s, skipBlanks(s, k+1))
+			}
+		}
+		return 0, 0, false
+	}
+	if !strings.EqualFold(w, "by") {
 		return 0, 0, false
 	}
 	k = skipBlanks(s, k+2)
@@ -444,8 +464,8 @@ func passwordValue(s string, k int) (vs, ve int, ok bool) {
 	if k < len(s) && s[k] == '=' {
 		k = skipBlanks(s, k+1)
 	}
-	if k+1 < len(s) && s[k] == 'N' && s[k+1] == '\'' {
-		k++
+	if k+1 < len(s) && strings.IndexByte("NEe", s[k]) >= 0 && s[k+1] == '\'' {
+		k++ // T-SQL's N'…', Postgres's E'…'
 	}
 	return sqlQuoted(s, k)
 }

@@ -92,7 +92,7 @@ func placeholder(v string) bool {
 			return placeholder(u) // \u003cpassword\u003e, as encoding/json writes <password>
 		}
 	}
-	if usageSyntax(v) || shellReference(v) || namedReference(v) {
+	if usageSyntax(v) || shellReference(v) || namedReference(v) || codeCall(v) {
 		return true
 	}
 	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{{") || strings.HasPrefix(v, "%(") || isRedacted(v) {
@@ -121,6 +121,29 @@ func placeholder(v string) bool {
 	// An environment variable's name: OPENAI_API_KEY.
 	return strings.IndexFunc(v, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) < 0 &&
 		strings.ContainsRune(v, '_')
+}
+
+// codeCall: v is a call of code's or SQL's function with a parameter, a
+// placeholder or a name as its first argument, as a query compares or sets
+// a password (password = crypt($1, password), md5(?), sha2(:pw, 256),
+// hash(pw)): the function's name reads as one (variableName), where a
+// generated password with a parenthesis in it does not (Xk9m(Q2…).
+func codeCall(v string) bool {
+	open := strings.IndexByte(v, '(')
+	if open <= 0 || !variableName(v[:open]) || !asciiLetter(v[0]) && v[0] != '_' ||
+		strings.ContainsFunc(v[:open], func(r rune) bool { return !(r < 128 && nameByte(byte(r))) }) {
+		return false
+	}
+	arg := v[open+1:]
+	switch {
+	case arg == "" || strings.IndexByte("?'\")", arg[0]) >= 0:
+		return true
+	case arg[0] == '$' || arg[0] == ':' || arg[0] == '@':
+		return len(arg) > 1 && (asciiLetter(arg[1]) || arg[1] >= '0' && arg[1] <= '9' || arg[1] == '_')
+	}
+	e := strings.IndexAny(arg, ",)")
+	return e > 0 && (asciiLetter(arg[0]) || arg[0] == '_') && variableName(arg[:e]) &&
+		!strings.ContainsFunc(arg[:e], func(r rune) bool { return !(r < 128 && nameByte(byte(r))) })
 }
 
 // usageSyntax: v is a usage line's argument, capitals and brackets:
