@@ -42,6 +42,17 @@ func review43Secrets() []struct{ name, text string } {
 		{"sql-current-user", "ALTER USER CURRENT_USER() IDENTIFIED BY '<K>';"},
 		{"sql-or-replace", "CREATE OR REPLACE USER app@localhost IDENTIFIED BY '<K>';"},
 		{"sql-mariadb-via-using", "CREATE USER app@'%' IDENTIFIED VIA mysql_native_password USING PASSWORD('<K>');"},
+		// 780deb4's structure reader lost these: a list of names, a
+		// statement after a bullet's "-" (a word to it) or after "run",
+		// Postgres's SYSID, MySQL's PASSWORD('…') in an UPDATE.
+		{"sql-name-list", "CREATE USER 'a'@'h1', 'b'@'h2' IDENTIFIED BY '<K>';"},
+		{"sql-name-list-three", "CREATE USER a, b, 'c'@'%' IDENTIFIED BY '<K>';"},
+		{"sql-after-bullet", "- CREATE USER app IDENTIFIED BY '<K>';"},
+		{"sql-after-step-dash", "Step 2 - CREATE USER app IDENTIFIED BY '<K>';"},
+		{"sql-after-run", "then run CREATE USER app IDENTIFIED BY '<K>';"},
+		{"sql-after-run-prose", "Run CREATE USER app IDENTIFIED BY '<K>' on the primary."},
+		{"sql-sysid", "CREATE USER app SYSID 100 PASSWORD '<K>';"},
+		{"sql-update-password-function", "UPDATE mysql.user SET authentication_string = PASSWORD('<K>') WHERE User = 'root';"},
 		// Passwords that start as a variable would.
 		{"sql-at", "CREATE USER 'app'@'%' IDENTIFIED BY '@<K>';"},
 		{"sql-amp", "CREATE USER 'app'@'%' IDENTIFIED BY '&<K>';"},
@@ -103,6 +114,8 @@ func review43Benign() []struct{ name, text string } {
 		{"sql-where-md5-param", "SELECT id FROM users WHERE password = md5($1)"},
 		{"sql-where-sha2-question", "SELECT * FROM users WHERE password = sha2(?, 256)"},
 		{"sql-where-named-param", "SELECT id FROM users WHERE password = crypt(:pw, password)"},
+		{"prose-ran-create-user", "We ran the create user script identified by 'job-2024-0042' in CI."},
+		{"prose-password-function-docs", "Run SELECT PASSWORD('mypass'); to see the hash, or PASSWORD(@pw) in a procedure."},
 		{"sqlcmd-trusted", `sqlcmd -S localhost -E -Q "SELECT @@VERSION"`},
 		{"redis-config-empty", `redis-cli CONFIG SET requirepass ""`},
 		{"redis-config-variable", `127.0.0.1:6379> CONFIG SET requirepass "$REDIS_PASSWORD"`},

@@ -78,7 +78,10 @@ func sqlScan(s string) (out []assignment, steps int) {
 			case set:
 				ok = h.set
 			default:
-				ok = h.options && !h.by
+				// MySQL's PASSWORD('…') hashes the literal it is called
+				// with, wherever it is: UPDATE mysql.user SET
+				// authentication_string = PASSWORD('…')
+				ok = h.options && !h.by || at < len(s) && s[at] == '('
 			}
 			if ok {
 				out = append(out, assignment{name: what, kind: passwordName, start: vs, end: ve, form: formWord})
@@ -180,7 +183,7 @@ func (t sqlToken) is(words ...string) bool {
 }
 
 func (t sqlToken) word() bool {
-	return !t.quoted && t.text != "" && (nameByte(t.text[0]) || t.text[0] == '$')
+	return !t.quoted && t.text != "" && (nameByte(t.text[0]) && t.text[0] != '-' && t.text[0] != '.' || t.text[0] == '$')
 }
 
 // sqlTokens reads s's tokens, each byte once: a line break (raw or JSON's
@@ -298,7 +301,7 @@ func sqlStarts(toks []sqlToken, p int) bool {
 		return true
 	}
 	prev := toks[p-1]
-	return toks[p].line || !prev.word() || prev.is("begin", "then", "else", "do", "execute", "exec", "immediate")
+	return toks[p].line || !prev.word() || prev.is("begin", "then", "else", "do", "execute", "exec", "immediate", "run", "ran", "issue", "type", "enter")
 }
 
 // sqlName reads an account's name at toks[0]: a word or a quoted name,
@@ -345,6 +348,17 @@ func sqlAccount(toks []sqlToken) (identified, password bool) {
 		return false, false
 	}
 	toks = toks[n:]
+	if len(toks) > 1 && toks[0].text == "," && !toks[0].quoted {
+		// CREATE USER 'a'@'h1', 'b'@'h2' IDENTIFIED BY: the last name's
+		for len(toks) > 1 && toks[0].text == "," && !toks[0].quoted {
+			m := sqlName(toks[1:])
+			if m == 0 {
+				return false, false
+			}
+			toks = toks[1+m:]
+		}
+		return len(toks) == 0, false
+	}
 	if len(toks) > 0 && toks[0].is("identified") {
 		// CREATE USER a IDENTIFIED BY '…', b IDENTIFIED BY '…': the
 		// keyword follows the last account's name.
@@ -361,6 +375,8 @@ func sqlAccount(toks []sqlToken) (identified, password bool) {
 			"createrole", "nocreaterole", "createuser", "nocreateuser", "inherit", "noinherit", "replication", "noreplication", "bypassrls", "nobypassrls"):
 		case toks[k].is("connection") && k+2 < len(toks) && toks[k+1].is("limit"):
 			k += 2
+		case toks[k].is("sysid") && k+1 < len(toks):
+			k++
 		case toks[k].is("valid") && k+2 < len(toks) && toks[k+1].is("until") && toks[k+2].quoted:
 			k += 2 // VALID UNTIL 'infinity'
 		case toks[k].is("in", "role", "admin", "user") && k+1 < len(toks) && (toks[k].is("in") && toks[k+1].is("role", "group") || !toks[k].is("in")):
