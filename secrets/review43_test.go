@@ -72,6 +72,11 @@ func review43Secrets() []struct{ name, text string } {
 		{"batch-set-literal", "set PGPASSWORD=<K>\npsql -h db -U app"},
 		{"query-utf8-encoded", "https://x/login?user=bob&password=%C3%A9<K>"},
 		{"query-encoded-twice", "https://x/cb?next=%2Fapp%3Fpassword%253D<K>"},
+		// A backslash before a password's own "$" (3b6cd29 read any \$NAME
+		// as a variable another shell fills in).
+		{"bash-c-escaped-dollar-literal", `bash -c "mysql -uroot -p\$<K> db"`},
+		{"json-escaped-dollar-literal", `{"cmd": "mysql -uroot -p\\$<K>"}`},
+		{"percent-escaped-dollar-literal", "mysql -uroot -p%5C%24<K>"},
 		// Commands.
 		{"sqlcmd", `sqlcmd -S db -U sa -P <K> -Q "select 1"`},
 		{"sqlcmd-glued", `sqlcmd -S db -U sa -P<K> -Q "select 1"`},
@@ -116,6 +121,7 @@ func review43Benign() []struct{ name, text string } {
 		{"sql-where-named-param", "SELECT id FROM users WHERE password = crypt(:pw, password)"},
 		{"prose-ran-create-user", "We ran the create user script identified by 'job-2024-0042' in CI."},
 		{"prose-password-function-docs", "Run SELECT PASSWORD('mypass'); to see the hash, or PASSWORD(@pw) in a procedure."},
+		{"bash-c-escaped-variable-digit", `bash -c "mysql -uroot -p\$DB_PW2 db"`},
 		{"sqlcmd-trusted", `sqlcmd -S localhost -E -Q "SELECT @@VERSION"`},
 		{"redis-config-empty", `redis-cli CONFIG SET requirepass ""`},
 		{"redis-config-variable", `127.0.0.1:6379> CONFIG SET requirepass "$REDIS_PASSWORD"`},

@@ -581,12 +581,13 @@ func codePlaceholder(v string) bool {
 // and JSON again (-p\\$(cat pw)), or percent-encoded (%5C%24%28): the
 // value is read when the command runs, no secret.
 func shellReference(v string) bool {
+	escaped := false
 	for {
 		switch {
 		case strings.HasPrefix(v, `\`):
-			v = v[1:]
+			v, escaped = v[1:], true
 		case len(v) >= 3 && strings.EqualFold(v[:3], "%5C"):
-			v = v[3:]
+			v, escaped = v[3:], true
 		case len(v) >= 3 && strings.EqualFold(v[:3], "%24"):
 			v = "$" + v[3:]
 		default:
@@ -594,6 +595,16 @@ func shellReference(v string) bool {
 				return false
 			}
 			c := v[1]
+			if escaped && (c == '_' || asciiLetter(c)) {
+				// \$VAR in a string another shell runs; where the name
+				// is no variable's (-p\$Zq7xZ8…), the backslash kept a
+				// password's own "$" from the shell.
+				e := 1
+				for e < len(v) && (asciiLetter(v[e]) || v[e] >= '0' && v[e] <= '9' || v[e] == '_') {
+					e++
+				}
+				return variableName(v[1:e])
+			}
 			return c == '(' || c == '{' || c == '_' || asciiLetter(c) || c >= '0' && c <= '9' ||
 				len(v) >= 4 && strings.EqualFold(v[1:4], "%28") || len(v) >= 4 && strings.EqualFold(v[1:4], "%7B")
 		}
