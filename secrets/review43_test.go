@@ -31,6 +31,12 @@ func review43Secrets() []struct{ name, text string } {
 		{"sql-block-comment", "CREATE USER bob /* service */ IDENTIFIED BY '<K>';"},
 		{"sql-line-comment", "CREATE USER bob -- service account\nIDENTIFIED BY '<K>';"},
 		{"sql-hash-comment", "CREATE USER bob\n# the service account\nIDENTIFIED BY '<K>';"},
+		// A statement commented out is a secret still; a comment's ": "
+		// is no prose's.
+		{"sql-hash-commented-out", "#!/bin/sh\n# CREATE USER app IDENTIFIED BY '<K>';"},
+		{"sql-dash-commented-out", "SELECT 1;\n-- CREATE USER app IDENTIFIED BY '<K>';"},
+		{"sql-block-commented-out", "x\n/* CREATE USER app IDENTIFIED BY '<K>'; */"},
+		{"sql-comment-colon", "CREATE USER app /* owner: ops */ IDENTIFIED BY '<K>';"},
 		// A second account, Postgres's and Oracle's forms.
 		{"sql-second-account", "CREATE USER 'a'@'%' IDENTIFIED BY 'Hq3nV8cT1yB6sJ2d', 'b'@'%' IDENTIFIED BY '<K>';"},
 		{"sql-valid-until", "CREATE ROLE app WITH LOGIN CREATEDB VALID UNTIL 'infinity' PASSWORD '<K>';"},
@@ -122,6 +128,8 @@ func review43Benign() []struct{ name, text string } {
 		{"prose-ran-create-user", "We ran the create user script identified by 'job-2024-0042' in CI."},
 		{"prose-password-function-docs", "Run SELECT PASSWORD('mypass'); to see the hash, or PASSWORD(@pw) in a procedure."},
 		{"bash-c-escaped-variable-digit", `bash -c "mysql -uroot -p\$DB_PW2 db"`},
+		{"prose-create-user-colon-lines", "Create user:\nthe account identified by 'emp-2024-0042-nyc' is new."},
+		{"prose-quoted-period", "The note 'Mr. Smith' is identified by 'note-2024-0042-x' in the CRM."},
 		{"sqlcmd-trusted", `sqlcmd -S localhost -E -Q "SELECT @@VERSION"`},
 		{"redis-config-empty", `redis-cli CONFIG SET requirepass ""`},
 		{"redis-config-variable", `127.0.0.1:6379> CONFIG SET requirepass "$REDIS_PASSWORD"`},

@@ -122,12 +122,6 @@ func sqlHeadBefore(s string, i int) sqlHead {
 	if k := strings.LastIndexByte(clause, ';'); k >= 0 {
 		clause = clause[k+1:]
 	}
-	for k := len(clause) - 3; k >= 0; k-- {
-		if (clause[k] == '.' || clause[k] == ':') && clause[k+1] == ' ' && asciiLetter(clause[k+2]) {
-			clause = clause[k+2:] // prose: "Grant: each applicant is …"
-			break
-		}
-	}
 	h := sqlHead{read: read}
 	toks := sqlTokens(clause)
 	for p := range toks {
@@ -189,7 +183,9 @@ func (t sqlToken) word() bool {
 // sqlTokens reads s's tokens, each byte once: a line break (raw or JSON's
 // \n) starts a line, whose continuation prompt is skipped; comments are
 // skipped to their end (-- only after a statement's first word: before
-// it, kubectl exec … -- psql -c "…" is a command's).
+// it, kubectl exec … -- psql -c "…" is a command's); prose's ". " or ": "
+// before a letter, outside quotes and comments, ends a clause: the tokens
+// start anew after it.
 func sqlTokens(s string) []sqlToken {
 	var out []sqlToken
 	line, stmt := false, false // stmt: CREATE, ALTER or GRANT read, after which -- starts a comment
@@ -213,15 +209,28 @@ func sqlTokens(s string) []sqlToken {
 		case c == '\\' && k+1 < len(s) && (s[k+1] == 't' || s[k+1] == 'r'):
 			k += 2 // JSON's \t, \r
 		case c == '-' && stmt && strings.HasPrefix(s[k:], "--") || c == '#' && line && (k+1 == len(s) || blank(s[k+1])):
-			for k < len(s) && sqlBreak(s, k) == 0 {
-				k++ // a comment, to its line's end
+			e := k
+			for e < len(s) && sqlBreak(s, e) == 0 {
+				e++
 			}
+			if e < len(s) {
+				k = e // a comment, to its line's end
+				continue
+			}
+			// The keyword is inside the comment (-- CREATE USER … IDENTIFIED
+			// BY '…' commented out, a secret still): its words are read.
+			add(sqlToken{text: s[k : k+1]})
+			k++
+		case (c == '.' || c == ':') && k+2 < len(s) && s[k+1] == ' ' && asciiLetter(s[k+2]):
+			out, line, stmt = out[:0], false, false // prose: "Grant: each applicant is …" starts anew
+			k += 2
 		case c == '/' && strings.HasPrefix(s[k:], "/*"):
 			if n := strings.Index(s[k+2:], "*/"); n >= 0 {
 				k += 2 + n + 2
-			} else {
-				k = len(s)
+				continue
 			}
+			add(sqlToken{text: s[k : k+1]}) // the keyword is inside the comment
+			k++
 		case nameByte(c) || c == '$' || c == '#':
 			e := k
 			for e < len(s) && (nameByte(s[e]) || s[e] == '$' || s[e] == '#') {
