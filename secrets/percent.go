@@ -169,7 +169,16 @@ func percentDecode(s string) (dec string, offs []int) {
 		b.Grow(len(dec))
 		next := make([]int, 0, len(dec)+1)
 		for i := 0; i < len(dec); i++ {
-			if dec[i] == '%' && i+2 < len(dec) && hexDigit(dec[i+1]) && hexDigit(dec[i+2]) && !windowsVariableAt(dec, i) {
+			if v := windowsVariableAt(dec, i); v > 0 {
+				// %DB_PASSWORD% whole, its closing "%" no escape's start
+				for _, o := range offs[i : i+v] {
+					next = append(next, o)
+				}
+				b.WriteString(dec[i : i+v])
+				i += v - 1
+				continue
+			}
+			if dec[i] == '%' && i+2 < len(dec) && hexDigit(dec[i+1]) && hexDigit(dec[i+2]) {
 				b.WriteByte(unhex(dec[i+1])<<4 | unhex(dec[i+2]))
 				next = append(next, offs[i])
 				i += 2
@@ -186,19 +195,25 @@ func percentDecode(s string) (dec string, offs []int) {
 	return dec, offs
 }
 
-// windowsVariableAt: s[i:] starts with a Windows variable whose name
-// starts with an escape's hexadecimal letters (%DB_PASSWORD%,
-// %ADMIN_PW%), which would decode to a byte of no character (0xDB, then
-// "_"): set PGPASSWORD=%DB_PASSWORD% is no encoded text.
-func windowsVariableAt(s string, i int) bool {
-	if i+3 >= len(s) || s[i+1] < 'A' || s[i+1] > 'F' && s[i+1] < 'a' || s[i+1] > 'f' || s[i+3] == '%' {
-		return false // an escape of ASCII (%2F, %3D), or of UTF-8 followed by its next byte's (%C3%A9)
+// windowsVariableAt is the length of the Windows variable that s[i:]
+// starts with, when its name starts with an escape's hexadecimal letters
+// (%DB_PASSWORD%, %ADMIN_PW%), which would decode to a byte of no
+// character (0xDB, then "_"): set PGPASSWORD=%DB_PASSWORD% is no encoded
+// text. 0 for none. The variable is taken whole, so that its closing "%"
+// starts nothing (%DB_PW%DB_PW%… is variables, and is decoded in one pass,
+// not one escape a pass).
+func windowsVariableAt(s string, i int) int {
+	if s[i] != '%' || i+3 >= len(s) || s[i+1] < 'A' || s[i+1] > 'F' && s[i+1] < 'a' || s[i+1] > 'f' || s[i+3] == '%' {
+		return 0 // an escape of ASCII (%2F, %3D), or of UTF-8 followed by its next byte's (%C3%A9)
 	}
 	j := i + 1
 	for j < len(s) && (asciiLetter(s[j]) || s[j] >= '0' && s[j] <= '9' || s[j] == '_') {
 		j++
 	}
-	return j < len(s) && s[j] == '%' && j-i > 3
+	if j < len(s) && s[j] == '%' && j-i > 3 {
+		return j + 1 - i
+	}
+	return 0
 }
 
 func hexDigit(c byte) bool {
