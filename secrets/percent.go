@@ -152,47 +152,44 @@ var urlRunBytes = func() (t [256]bool) {
 	return t
 }()
 
-// percentDecode decodes the escapes of s (%XX) until none is left, up to
-// three times; offs[i] is where in s the byte dec[i] was written, and
-// offs[len(dec)] is len(s). An escape that is not one stays as it is.
+// percentDecode decodes the escapes of s (%XX) until none is left, as
+// many times as it was encoded (%2541, %252541 … are A); offs[i] is where
+// in s the byte dec[i] was written (an escape's "%"), and offs[len(dec)]
+// is len(s). An escape that is not one stays as it is. It reads s once,
+// as a stack: each byte pushed, and an escape on the stack's top replaced
+// by its byte, which may complete another below it (%25 then 41), so that
+// a text encoded n times costs no n passes (%252525…41 cost a pass of the
+// whole text, and of every rule, for each level).
 func percentDecode(s string) (dec string, offs []int) {
-	offs = make([]int, len(s)+1)
-	for i := range offs {
-		offs[i] = i
+	if !strings.Contains(s, "%") {
+		offs = make([]int, len(s)+1)
+		for i := range offs {
+			offs[i] = i
+		}
+		return s, offs
 	}
-	dec = s
-	for range 3 {
-		if !strings.Contains(dec, "%") {
-			break
-		}
-		var b strings.Builder
-		b.Grow(len(dec))
-		next := make([]int, 0, len(dec)+1)
-		for i := 0; i < len(dec); i++ {
-			if v := windowsVariableAt(dec, i); v > 0 {
-				// %DB_PASSWORD% whole, its closing "%" no escape's start
-				for _, o := range offs[i : i+v] {
-					next = append(next, o)
-				}
-				b.WriteString(dec[i : i+v])
-				i += v - 1
-				continue
+	out := make([]byte, 0, len(s))
+	offs = make([]int, 0, len(s)+1)
+	locked := 0 // out[:locked] is a Windows variable's, no escape's part
+	for i := 0; i < len(s); i++ {
+		if v := windowsVariableAt(s, i); v > 0 {
+			// %DB_PASSWORD% whole, its closing "%" no escape's start
+			for k := range v {
+				out = append(out, s[i+k])
+				offs = append(offs, i+k)
 			}
-			if dec[i] == '%' && i+2 < len(dec) && hexDigit(dec[i+1]) && hexDigit(dec[i+2]) {
-				b.WriteByte(unhex(dec[i+1])<<4 | unhex(dec[i+2]))
-				next = append(next, offs[i])
-				i += 2
-				continue
-			}
-			b.WriteByte(dec[i])
-			next = append(next, offs[i])
+			locked = len(out)
+			i += v - 1
+			continue
 		}
-		if b.Len() == len(dec) {
-			break
+		out = append(out, s[i])
+		offs = append(offs, i)
+		for n := len(out); n-3 >= locked && out[n-3] == '%' && hexDigit(out[n-2]) && hexDigit(out[n-1]); n = len(out) {
+			out[n-3] = unhex(out[n-2])<<4 | unhex(out[n-1])
+			out, offs = out[:n-2], offs[:n-2]
 		}
-		dec, offs = b.String(), append(next, len(s))
 	}
-	return dec, offs
+	return string(out), append(offs, len(s))
 }
 
 // windowsVariableAt is the length of the Windows variable that s[i:]
