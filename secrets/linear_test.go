@@ -74,6 +74,7 @@ func slowInputs() []struct {
 		{"redis-acl", func(n int) string { return strings.Repeat("ACL SETUSER u on >Zq7xZ8mR3pY9wB7t ", n/35) }},
 		{"redis-config", func(n int) string { return strings.Repeat("CONFIG SET requirepass Zq7xZ8mR3pY9wB7t\n", n/40) }},
 		{"ssh-sudo", func(n int) string { return strings.Repeat("ssh h sudo ", n/11) + "mysql -pX" }},
+		{"sql-password-function", func(n int) string { return strings.Repeat("PASSWORD('Zq7xZ8mR3pY9wB7t') ", n/29) }},
 	}
 }
 

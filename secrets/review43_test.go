@@ -246,3 +246,49 @@ func TestPercentDecodeEveryLevelAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// levelDecode decodes s a level at a time, every escape of a pass at once,
+// until a pass changes nothing: what percentDecode did, three levels a call.
+func levelDecode(s string) string {
+	for {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			if s[i] == '%' && i+2 < len(s) && hexDigit(s[i+1]) && hexDigit(s[i+2]) {
+				b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+				i += 2
+				continue
+			}
+			b.WriteByte(s[i])
+		}
+		if b.String() == s {
+			return s
+		}
+		s = b.String()
+	}
+}
+
+// FuzzPercentDecodeMatchesLevels: the stack's one pass decodes a text as
+// passes a level at a time would (a Windows variable aside, which the
+// stack keeps whole), and places every byte.
+func FuzzPercentDecodeMatchesLevels(f *testing.F) {
+	for _, s := range []string{"%2541", "%%2541", "%2%41", "a%25%34%31b", "%252%35%341"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 64 {
+			return
+		}
+		for i := range s {
+			if windowsVariableAt(s, i) > 0 {
+				return
+			}
+		}
+		got, offs := percentDecode(s)
+		if want := levelDecode(s); got != want {
+			t.Errorf("%q: stack %q, levels %q", s, got, want)
+		}
+		if len(offs) != len(got)+1 || offs[len(got)] != len(s) {
+			t.Errorf("%q: offs %v", s, offs)
+		}
+	})
+}
