@@ -655,7 +655,7 @@ func jsonStringAfter(s string, i int) (start, end int, ok bool) {
 
 // xmlAssignment reads `<Name>value</Name>` ending at the "</" at i.
 func xmlAssignment(s string, i int) (assignment, bool) {
-	gt := strings.IndexByte(s[i+2:], '>')
+	gt := strings.IndexByte(s[i+2:min(len(s), i+2+65)], '>') // a name's length at most: "</</</…" is not read to its end from each
 	if gt <= 0 || gt > 64 {
 		return assignment{}, false
 	}
@@ -667,8 +667,12 @@ func xmlAssignment(s string, i int) (assignment, bool) {
 	if kind == notSecret {
 		return assignment{}, false
 	}
-	open := strings.LastIndex(s[:i], "<"+name)
-	if open < 0 {
+	// The element's text holds no "<": its opening tag is the last "<"
+	// before i, which a search back finds without passing the closing tag
+	// before it (a search for "<"+name read "</password></password>…"
+	// back to the start from each).
+	open := strings.LastIndexByte(s[:i], '<')
+	if open < 0 || !strings.HasPrefix(s[open:], "<"+name) {
 		return assignment{}, false
 	}
 	gt2 := strings.IndexByte(s[open:i], '>')

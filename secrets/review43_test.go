@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -291,4 +292,65 @@ func FuzzPercentDecodeMatchesLevels(f *testing.F) {
 			t.Errorf("%q: offs %v", s, offs)
 		}
 	})
+}
+
+// slowMarkup are texts that an XML element's reader read back to their
+// start from each closing tag, or to their end from each "</": their time
+// grew as the square of their length (256 KiB of "</password>" took 4.6
+// s to scrub, 16 MiB would take hours).
+func slowMarkup() []struct {
+	name string
+	make func(n int) string
+} {
+	return []struct {
+		name string
+		make func(n int) string
+	}{
+		{"closing-tags", func(n int) string { return strings.Repeat("</password>", n/11) }},
+		{"opens-then-closes", func(n int) string {
+			return strings.Repeat("<password>", n/20) + strings.Repeat("</password>", n/22)
+		}},
+		{"unclosed-close", func(n int) string { return strings.Repeat("</", n/2) }},
+		{"percent-levels", func(n int) string { return "password=%" + strings.Repeat("25", n/2) + "41" }},
+		{"windows-variables", func(n int) string { return "password=" + strings.Repeat("%DB_PASSWORD", n/12) }},
+	}
+}
+
+// BenchmarkSlowMarkup scrubs each at 1 MiB and 16 MiB (go test -run '^$'
+// -bench SlowMarkup ./secrets/): the time must grow as the text does.
+func BenchmarkSlowMarkup(b *testing.B) {
+	x, _ := Rules{}.Redactor()
+	for _, in := range slowMarkup() {
+		for _, n := range []int{1 << 20, 16 << 20} {
+			text := in.make(n)
+			b.Run(fmt.Sprintf("%s/%dMiB", in.name, n>>20), func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					x.Text(text)
+				}
+			})
+		}
+	}
+}
+
+// TestXMLElementsAsBefore: the element reader that looks back only to the
+// last "<" finds what it found: the text of an element named as a
+// credential, not an element's elements, not a closing tag alone.
+func TestXMLElementsAsBefore(t *testing.T) {
+	for s, want := range map[string]string{
+		"<r><Password>Zq7xZ8mR3pY9wB7t</Password></r>":      "Zq7xZ8mR3pY9wB7t",
+		"<a:SecretKey>\n  Zq7xZ8mR3pY9wB7t\n</a:SecretKey>": "Zq7xZ8mR3pY9wB7t",
+		`<Password type="x">Zq7xZ8mR3pY9wB7t</Password>`:    "Zq7xZ8mR3pY9wB7t",
+		"<Password><b>Zq7x</b></Password>":                  "",
+		"Zq7xZ8mR3pY9wB7t</Password>":                       "",
+		"</Password></Password>":                            "",
+	} {
+		got := ""
+		if a, ok := xmlAssignment(s, strings.Index(s, "</")); ok {
+			got = s[a.start:a.end]
+		}
+		if got != want {
+			t.Errorf("%q: %q, want %q", s, got, want)
+		}
+	}
 }
