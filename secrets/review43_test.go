@@ -85,6 +85,10 @@ func review43Secrets() []struct{ name, text string } {
 		{"bash-c-escaped-dollar-literal", `bash -c "mysql -uroot -p\$<K> db"`},
 		{"json-escaped-dollar-literal", `{"cmd": "mysql -uroot -p\\$<K>"}`},
 		{"percent-escaped-dollar-literal", "mysql -uroot -p%5C%24<K>"},
+		// Private keys, whose body reads to the next "-----" at most.
+		{"pgp-key-comment-dash", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nComment: GPGTools - https://gpgtools.org\n\nlQOYBF<K><K>\n=Zq7x\n-----END PGP PRIVATE KEY BLOCK-----\n"},
+		{"rsa-key-encrypted", "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0123456789ABCDEF\n\nMIIEow<K><K>\n-----END RSA PRIVATE KEY-----\n"},
+		{"key-after-begin-lines", strings.Repeat("-----BEGIN PRIVATE KEY-----\n", 3) + "MIIEvQ<K><K>\n-----END PRIVATE KEY-----\n"},
 		// Commands.
 		{"sqlcmd", `sqlcmd -S db -U sa -P <K> -Q "select 1"`},
 		{"sqlcmd-glued", `sqlcmd -S db -U sa -P<K> -Q "select 1"`},
@@ -295,9 +299,11 @@ func FuzzPercentDecodeMatchesLevels(f *testing.F) {
 }
 
 // slowMarkup are texts that an XML element's reader read back to their
-// start from each closing tag, or to their end from each "</": their time
-// grew as the square of their length (256 KiB of "</password>" took 4.6
-// s to scrub, 16 MiB would take hours).
+// start from each closing tag, or to their end from each "</", that
+// percent-decoding read again for each level, and that the private key's
+// regexp read to their end from each BEGIN: their time grew as the square
+// of their length (256 KiB of "</password>" took 4.6 s to scrub, of BEGIN
+// lines 54 s; 16 MiB would take hours).
 func slowMarkup() []struct {
 	name string
 	make func(n int) string
@@ -313,6 +319,7 @@ func slowMarkup() []struct {
 		{"unclosed-close", func(n int) string { return strings.Repeat("</", n/2) }},
 		{"percent-levels", func(n int) string { return "password=%" + strings.Repeat("25", n/2) + "41" }},
 		{"windows-variables", func(n int) string { return "password=" + strings.Repeat("%DB_PASSWORD", n/12) }},
+		{"private-key-begin-lines", func(n int) string { return strings.Repeat("-----BEGIN PRIVATE KEY-----\n", n/28) }},
 	}
 }
 
