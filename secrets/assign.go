@@ -175,6 +175,24 @@ func lineStart(s string, j int) bool {
 	return j == 0 || s[j-1] == '\n' || j >= 2 && s[j-2] == '\\' && s[j-1] == 'n'
 }
 
+// jsonStringStart: s[j] starts a JSON string value (after ":", "[" or
+// ",", its quote escaped too in JSON inside JSON), whose text begins a
+// line as a decoded string's would: {"content":"password = …"} is the
+// INI line that {"content":"a\npassword = …"} holds after its \n.
+func jsonStringStart(s string, j int) bool {
+	if j < 2 || s[j-1] != '"' {
+		return false
+	}
+	k := j - 1
+	if s[k-1] == '\\' {
+		k--
+	}
+	for k > 0 && blank(s[k-1]) {
+		k--
+	}
+	return k > 0 && strings.IndexByte(":[,", s[k-1]) >= 0
+}
+
 // equalsAssignment reads `name=value` around the "=" at i; "==", "!=",
 // "<=" and ">=" compare, and an unquoted value that is a call or an index
 // is code (`api_key = os.environ["KEY"]`, `password = getpass()`), not a
@@ -189,7 +207,7 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	}
 	j := nameStart(s, e)
 	name := s[j:e]
-	if name == "" || e < i && !lineStart(s, j) && s[j-1] != ' ' && s[j-1] != '\t' {
+	if name == "" || e < i && !lineStart(s, j) && !jsonStringStart(s, j) && s[j-1] != ' ' && s[j-1] != '\t' {
 		// Spaces around "=" only in INI and .env lines.
 		return assignment{}, false
 	}
@@ -207,7 +225,7 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 		// generated, as in JSON (sessionValue), judged here so that prose
 		// full of "sid=" makes no assignments.
 		prose = true
-	case kind <= weakName && !(lineStart(s, j) || strings.HasSuffix(s[:j], "export ")):
+	case kind <= weakName && !(lineStart(s, j) || jsonStringStart(s, j) || strings.HasSuffix(s[:j], "export ")):
 		// A weak name in prose ("the key=value") is no assignment.
 		kind = notSecret
 	}
@@ -231,10 +249,25 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
 		k++
 	}
-	if codeExpression(s[start:k]) || prose && !proseSessionValue(s[start:k]) {
+	if codeExpression(s[start:k]) || prose && !proseSessionValue(s[start:k]) || e < i && wordy(s[start:k]) && wordAfter(s, k) {
 		return assignment{start: start, end: k, unquoted: true}, false
 	}
 	return assignment{name: name, kind: kind, start: start, end: k, unquoted: true}, k > start
+}
+
+// wordAfter: a word of letters follows s[:k] on its line, as in a
+// sentence: "password = the one you chose at signup" is prose, not an
+// INI line, when its value is a word too (a generated value followed by
+// words is a password still).
+func wordAfter(s string, k int) bool {
+	for n := 0; k < len(s) && blank(s[k]) && n < 4; n++ {
+		k++ // a few blanks at most: the rule reads each byte once (equalsAssignments)
+	}
+	e := k
+	for e < len(s) && e-k < 32 && asciiLetter(s[e]) {
+		e++
+	}
+	return e-k >= 2 && (e == len(s) || blank(s[e]) || strings.IndexByte(".,;:!?\"", s[e]) >= 0)
 }
 
 // codeValue: v, an unquoted value that runs to the end of its line
