@@ -249,10 +249,39 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
 		k++
 	}
-	if codeExpression(s[start:k]) || prose && !proseSessionValue(s[start:k]) || e < i && wordy(s[start:k]) && wordAfter(s, k) {
+	if codeExpression(s[start:k]) || prose && !proseSessionValue(s[start:k]) || e < i && wordy(s[start:k]) && wordAfter(s, k) ||
+		e < i && !lineStart(s, j) && jsonStringStart(s, j) && codeName(s[start:k]) {
 		return assignment{start: start, end: k, unquoted: true}, false
 	}
 	return assignment{name: name, kind: kind, start: start, end: k, unquoted: true}, k > start
+}
+
+// codeName: v, the value of an INI-looking line at a JSON string's start,
+// reads as the code an agent's tool call or a model's answer holds there
+// ({"old_str":"password = user.password"}), not as a setting: a dotted
+// name (form.password.data, settings.SECRET_KEY, secrets.token_hex(16)),
+// or one name of lower-case letters and underscores (new_password,
+// getpass). A generated value mixes cases or digits (Zq7xZ8mR3pY9wB7t),
+// and goes; so does any value on a line of its own (lineStart), as before.
+func codeName(v string) bool {
+	dotted, lower := false, true
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '.' && i > 0 && i+1 < len(v) && v[i-1] != '.':
+			dotted = true
+		case c == '(' && i > 0:
+			return dotted || lower // a call: what follows is its arguments
+		case c == '_' || c >= 'a' && c <= 'z':
+		case c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+			if i == 0 && c <= '9' {
+				return false
+			}
+			lower = false
+		default:
+			return false
+		}
+	}
+	return v != "" && (dotted || lower)
 }
 
 // wordAfter: a word of letters follows s[:k] on its line, as in a

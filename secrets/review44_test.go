@@ -1,0 +1,56 @@
+package secrets
+
+import (
+	"strings"
+	"testing"
+)
+
+// The fourth review's finding on 37026f6: an INI-looking line at a JSON
+// string's start is read as a setting, but code there (an agent's
+// str_replace, a model's answer) is no setting: a dotted name or a call,
+// or one lower-case name, stays in every mode; a generated value there
+// goes, as it went on a line of its own.
+func TestReview44CodeAtAJSONStringsStartStays(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		`{"old_str":"password = user.password"}`,
+		`{"content":[{"type":"text","text":"password = request.password"}]}`,
+		`{"choices":[{"message":{"content":"api_key = config.api_key"}}]}`,
+		`{"content":"password = new_password"}`,
+		`{"content":"password = input.value"}`,
+		`{"content":"secret_key = settings.SECRET_KEY"}`,
+		`{"content":"api_key = args.api_key"}`,
+		`{"content":"auth_token = ctx.auth_token"}`,
+		`{"content":"secret = secrets.token_hex(16)"}`,
+		`{"content":"password = bcrypt.hashpw"}`,
+		`{"content":"password = getpass"}`,
+		`{"content":"password = pw;"}`,
+		`{"lines":["password = form.password.data"]}`,
+	} {
+		for _, change := range scrubbedModes(t, x, text) {
+			t.Errorf("%q: %s", text, change)
+		}
+	}
+	k := "Zq7" + fakeKey("", 13)
+	for _, text := range []string{
+		`{"content":"api_key = <K>"}`,
+		`{"content":"db_password = <K>"}`,
+		`["password = <K>"]`,
+		`{"content":"password = Summer2024x"}`,
+	} {
+		text = strings.ReplaceAll(text, "<K>", k)
+		secret := k
+		if strings.Contains(text, "Summer") {
+			secret = "Summer2024x"
+		}
+		if got := x.Text(text); strings.Contains(got, secret) {
+			t.Errorf("%q: kept: %q", text, got)
+		}
+		if !checkFinds(t, text) {
+			t.Errorf("%q: the check finds nothing", text)
+		}
+	}
+}
