@@ -104,6 +104,14 @@ type stats struct {
 	unread          int                    // input errors (item.unread)
 	failed          int                    // samples below a threshold or their baseline
 	metrics         []report.MetricSummary // per metric, over the samples that scored
+	// scores are a batch's scores, per metric in the samples' order, which
+	// add counts into the run's summaries one by one: the run's sums then
+	// add every score in the input's order, whatever its batches (a
+	// worker's batch ends where the reader's block does), as merge's do,
+	// and so do its means to the last digit. Summed by batch and the
+	// batches' sums added, they did not: a run with one worker and the
+	// merge of its shards differed in the last digit of a mean.
+	scores [][]float64
 }
 
 func (s *stats) reset(cfg *evalConfig) {
@@ -111,6 +119,10 @@ func (s *stats) reset(cfg *evalConfig) {
 	s.metrics = s.metrics[:0]
 	for j, n := range cfg.names {
 		s.metrics = append(s.metrics, report.MetricSummary{Name: n, Threshold: cfg.passScore(j)})
+	}
+	s.scores = slices.Grow(s.scores[:0], len(cfg.names))[:len(cfg.names)]
+	for j := range s.scores {
+		s.scores[j] = s.scores[j][:0]
 	}
 }
 
@@ -120,7 +132,9 @@ func (s *stats) add(t *stats) {
 	s.unread += t.unread
 	s.failed += t.failed
 	for i := range t.metrics {
-		s.metrics[i].Merge(&t.metrics[i])
+		if i < len(t.scores) {
+			s.metrics[i].AddAll(t.scores[i])
+		}
 	}
 }
 
@@ -191,15 +205,11 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, sum
 
 // scorer is one worker's state, reused from sample to sample.
 type scorer struct {
-	ctx    context.Context
-	cfg    evalConfig
-	scores []float64
-	// batchScores[j] are metric j's scores of the batch being scored, in
-	// order, added to its summary at the batch's end (AddAll: once, not
-	// its mean and deviation worked out again for every sample).
-	batchScores [][]float64
-	results     []metric.Result
-	errs        []error
+	ctx     context.Context
+	cfg     evalConfig
+	scores  []float64
+	results []metric.Result
+	errs    []error
 	// isJudged marks the judged metrics; judged counts them.
 	isJudged []bool
 	// toolCall is each metric scored on the calls gathered once
@@ -288,10 +298,6 @@ func (sc *scorer) score(b *batch) {
 	b.notes = b.notes[:0]
 	b.keyed = b.keyed[:0]
 	b.stats.reset(&sc.cfg)
-	sc.batchScores = slices.Grow(sc.batchScores[:0], len(sc.scores))[:len(sc.scores)]
-	for j := range sc.batchScores {
-		sc.batchScores[j] = sc.batchScores[j][:0]
-	}
 	for len(b.cases) < len(b.items) {
 		b.cases = append(b.cases, report.Case{})
 	}
@@ -301,9 +307,6 @@ func (sc *scorer) score(b *batch) {
 		for i := k0; i < k1; i++ {
 			sc.scoreItem(b, i, &sc.ahead[i-k0])
 		}
-	}
-	for j, xs := range sc.batchScores {
-		b.stats.metrics[j].AddAll(xs)
 	}
 }
 
@@ -416,7 +419,7 @@ func (sc *scorer) scoreItem(b *batch, i int, a *parsed) {
 		return
 	}
 	for j, x := range sc.scores {
-		sc.batchScores[j] = append(sc.batchScores[j], x)
+		b.stats.scores[j] = append(b.stats.scores[j], x)
 	}
 	notes := len(b.notes)
 	sc.check(b, it, c)

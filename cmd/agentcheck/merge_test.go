@@ -228,3 +228,35 @@ func TestMergeRefusesShardsThatDoNotMakeOneRun(t *testing.T) {
 		}
 	}
 }
+
+// The run's means and deviations do not depend on how it was cut into
+// batches: with one worker (whose batches end where the reader's blocks
+// do, lines of every length here), two or three, and merged from four
+// shards, a run's JSON is the same to the last digit. Summed by batch,
+// the one-worker run's mean differed from the merge's in its last digit.
+func TestMeansDoNotDependOnBatches(t *testing.T) {
+	lines := strings.Split(strings.TrimSuffix(shardDataset(400, 7, false), "\n"), "\n")
+	for i := range lines {
+		if i%37 == 5 { // a long line: the reader's block ends elsewhere
+			lines[i] = strings.Replace(lines[i], `"content": "`, `"content": "`+strings.Repeat("pad ", 20000), 1)
+		}
+	}
+	data := writeFile(t, "data.jsonl", strings.Join(lines, "\n")+"\n")
+	args := []string{"--metrics", "tool_call_accuracy,tool_call_f1,trajectory_match", data}
+	shards := shardRuns(t, 4, args...) // before runFor sets the step summary's file
+	dir := t.TempDir()
+	want := runFor(t, dir, append([]string{"eval", "--format", "json", "--workers", "2"}, args...)...)
+	if !strings.Contains(want.Out, `"means":{"tool_call_accuracy":0.`) {
+		t.Fatalf("no means to compare:\n%.2000s", want.Out)
+	}
+	for _, workers := range []string{"1", "3"} {
+		got := runFor(t, dir, append([]string{"eval", "--format", "json", "--workers", workers}, args...)...)
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("--workers %s differs from --workers 2 (-2 +%s):\n%.3000s", workers, workers, d)
+		}
+	}
+	got := runFor(t, dir, append([]string{"merge", "--format", "json"}, shards...)...)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("merged differs from unsharded (-eval +merge):\n%.3000s", d)
+	}
+}
