@@ -156,6 +156,12 @@ func evaluate(ctx context.Context, cfg evalConfig, ins []input, w io.Writer, sum
 	// Interrupted (Ctrl-C), the run stops reading too: the samples read are
 	// still written, those the judge did not get to as errors.
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	// Interrupted before it began, it reads nothing: AfterFunc's goroutine
+	// may not have run before the reader reads the whole input (on one
+	// CPU, it did not).
+	if ctx.Err() != nil {
+		stop.Store(true)
+	}
 	var werr error
 	// write writes a scored batch's cases, warnings and counts.
 	write := func(b *batch) {
