@@ -74,15 +74,6 @@ func ReadJSON(r io.Reader, name string) (*Run, error) {
 			return nil, fmt.Errorf("%s: run.metrics[%d]: no name", name, i)
 		}
 		s := MetricSummary{Name: m.Name, N: m.N, Mean: m.Mean.f(), SD: m.SD.f(), Threshold: m.Threshold.f(), PassRate: m.PassRate.f(), Histogram: m.Histogram}
-		// The sums behind the summary, for Merge.
-		if s.N > 0 {
-			s.sum = s.Mean * float64(s.N)
-			s.passed = int(math.Round(s.PassRate * float64(s.N)))
-			s.sumSq = s.sum * s.sum / float64(s.N)
-			if s.N > 1 && s.SD == s.SD {
-				s.sumSq += s.SD * s.SD * float64(s.N-1)
-			}
-		}
 		run.Metrics = append(run.Metrics, s)
 	}
 	for i, g := range doc.Summary.Gates {

@@ -191,19 +191,6 @@ func (m *MetricSummary) Passes(x float64) bool {
 	return x >= m.Threshold || m.Threshold == 1 && x >= perfect
 }
 
-// Merge counts in the scores o was given (a batch's, a shard's): the sums
-// add up, so Mean is the same as when every score is Added here.
-func (m *MetricSummary) Merge(o *MetricSummary) {
-	m.N += o.N
-	m.sum += o.sum
-	m.sumSq += o.sumSq
-	m.passed += o.passed
-	for i, n := range o.Histogram {
-		m.Histogram[i] += n
-	}
-	m.update()
-}
-
 func (m *MetricSummary) update() {
 	if m.N == 0 {
 		m.Mean, m.SD, m.PassRate = math.NaN(), math.NaN(), math.NaN()

@@ -131,10 +131,8 @@ func (s *stats) add(t *stats) {
 	s.errors += t.errors
 	s.unread += t.unread
 	s.failed += t.failed
-	for i := range t.metrics {
-		if i < len(t.scores) {
-			s.metrics[i].AddAll(t.scores[i])
-		}
+	for i, xs := range t.scores {
+		s.metrics[i].AddAll(xs)
 	}
 }
 
