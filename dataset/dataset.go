@@ -164,12 +164,9 @@ func readRecords(r io.Reader, file string, reuse bool, bound int, boundName stri
 // overBound is the error in place of a sample of file over bound bytes, at
 // its line and index; boundName is what sets the bound, if anything does.
 func overBound(file string, bound int, boundName string) func(line, index int) error {
-	if boundName != "" {
-		boundName = " (" + boundName + ")"
-	}
 	return func(line, index int) error {
 		return &LoadError{File: file, Line: line, Sample: index,
-			Err: fmt.Errorf("the sample is over %d bytes, the most one sample may hold%s: it was skipped", bound, boundName)}
+			Err: fmt.Errorf("the sample is over %d bytes, the most one sample may hold%s: it was skipped", bound, named(boundName))}
 	}
 }
 

@@ -307,65 +307,40 @@ func (f *openAIFast) toolCalls(budget *valueBudget) bool {
 		if err != nil || d.Peek() != '{' {
 			return false
 		}
-		var id, name, args string
-		var seenID, seenType, seenFn, seenName, seenArgs bool
+		var id, typ, name, args string
+		var seenID, seenType, seenFn, seenName, seenArgs, ok bool
 		for key, more, err := d.NextKey(true); more || err != nil; key, more, err = d.NextKey(false) {
 			if err != nil {
 				return false
 			}
 			switch key {
 			case "id":
-				if seenID {
-					return false
-				}
-				seenID = true
-				if id, err = d.ReadString(); err != nil {
-					return false
-				}
+				id, ok = f.onceString(&seenID)
 			case "type":
-				if seenType {
-					return false
-				}
-				seenType = true
-				if typ, err := d.ReadString(); err != nil || typ == "custom" {
-					return false
-				}
+				typ, ok = f.onceString(&seenType)
+				ok = ok && typ != "custom"
 			case "function":
-				if seenFn || d.Peek() != '{' {
-					return false
-				}
+				ok = !seenFn && d.Peek() == '{'
 				seenFn = true
-				for key, more, err := d.NextKey(true); more || err != nil; key, more, err = d.NextKey(false) {
-					if err != nil {
-						return false
-					}
-					switch key {
-					case "name":
-						if seenName {
-							return false
-						}
-						seenName = true
-						if name, err = d.ReadString(); err != nil {
-							return false
-						}
-					case "arguments":
-						if seenArgs {
-							return false
-						}
-						seenArgs = true
-						if args, err = d.ReadString(); err != nil {
-							return false
-						}
+				for key, more, err := d.NextKey(true); ok && (more || err != nil); key, more, err = d.NextKey(false) {
+					switch {
+					case err != nil:
+						ok = false
+					case key == "name":
+						name, ok = f.onceString(&seenName)
+					case key == "arguments":
+						args, ok = f.onceString(&seenArgs)
 					default:
-						if _, err := d.Skip(6); err != nil {
-							return false
-						}
+						_, err = d.Skip(6)
+						ok = err == nil
 					}
 				}
 			default:
-				if _, err := d.Skip(5); err != nil {
-					return false
-				}
+				_, err = d.Skip(5)
+				ok = err == nil
+			}
+			if !ok {
+				return false
 			}
 		}
 		if name == "" || !seenArgs {
@@ -378,4 +353,16 @@ func (f *openAIFast) toolCalls(budget *valueBudget) bool {
 		f.calls = append(f.calls, tc)
 	}
 	return true
+}
+
+// onceString reads a member's string value, once: a member the fast path
+// reads given twice (which the general reading takes the last of), or not
+// a string, is not for it.
+func (f *openAIFast) onceString(seen *bool) (string, bool) {
+	if *seen {
+		return "", false
+	}
+	*seen = true
+	s, err := f.d.ReadString()
+	return s, err == nil
 }
