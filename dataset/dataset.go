@@ -586,8 +586,13 @@ var framingStops = func() (t [2][256]bool) {
 // ReadSamples reads and parses every sample of a dataset (see ReadRecords).
 // A bad sample yields its *LoadError and reading goes on with the next.
 func ReadSamples(r io.Reader, file string) iter.Seq2[agentcheck.Sample, error] {
+	return samplesOf(ReadRecords(r, file))
+}
+
+// samplesOf is ReadSamples of the records read.
+func samplesOf(records iter.Seq2[Record, error]) iter.Seq2[agentcheck.Sample, error] {
 	return func(yield func(agentcheck.Sample, error) bool) {
-		for rec, err := range ReadRecords(r, file) {
+		for rec, err := range records {
 			if err != nil {
 				// A sample over the bound, or the input's error, which
 				// ends ReadRecords's sequence itself.

@@ -143,7 +143,7 @@ func exports(n int, line func(i int) string) string {
 // export's block; so does one whose traces each yield an error naming an
 // attribute.
 func TestOTLPKeepsNoExport(t *testing.T) {
-	const n, big = 40, 128 << 10
+	const n, big = 20, 64 << 10
 	for name, kept := range map[string]string{"kept": hiIn, "error": `{"key":"gen_ai.bad","value":5}`} {
 		data := exports(n, func(i int) string {
 			return otlpLine(fmt.Sprintf("t%d", i), "s", "", "chat", 1, chatOp, hiOut, kept, strAttr("http.response.body", strings.Repeat("b", big)))
@@ -164,23 +164,23 @@ func TestOTLPKeepsNoExport(t *testing.T) {
 // of text); past it the input is an error, and what it held stays near
 // the bound.
 func TestOTLPHeldBoundCountsWhatIsHeld(t *testing.T) {
-	elems := strings.TrimSuffix(strings.Repeat(`{"intValue":"0"},`, 5000), ",")
+	elems := strings.TrimSuffix(strings.Repeat(`{"intValue":"0"},`, 2500), ",")
 	for _, tc := range []struct {
 		name  string
 		data  string
 		bound int
 	}{
-		{"errors naming long spans", exports(60, func(i int) string {
-			return otlpLine(fmt.Sprintf("t%d", i), "", "", strings.Repeat("n", 64<<10), 1, chatOp) // no spanId
-		}), 256 << 10},
-		{"spans without a trace", exports(60, func(i int) string {
-			return otlpLine("", "s", "", strings.Repeat("n", 64<<10), 1, chatOp)
-		}), 256 << 10},
-		// 10 KB of text a trace, 360 KB once parsed: the text of all 50
+		{"errors naming long spans", exports(30, func(i int) string {
+			return otlpLine(fmt.Sprintf("t%d", i), "", "", strings.Repeat("n", 32<<10), 1, chatOp) // no spanId
+		}), 128 << 10},
+		{"spans without a trace", exports(30, func(i int) string {
+			return otlpLine("", "s", "", strings.Repeat("n", 32<<10), 1, chatOp)
+		}), 128 << 10},
+		// 5 KB of text a trace, 180 KB once parsed: the text of all 30
 		// is under the bound.
-		{"lists of small values", exports(50, func(i int) string {
+		{"lists of small values", exports(30, func(i int) string {
 			return otlpLine(fmt.Sprintf("t%d", i), "s", "", "chat", 1, chatOp, hiIn, hiOut, `{"key":"gen_ai.request.stop_sequences","value":{"arrayValue":{"values":[`+elems+`]}}}`)
-		}), 2 << 20},
+		}), 512 << 10},
 	} {
 		held, got := heldWhileYielding(t, tc.data, 64<<20, 0, tc.bound)
 		if last := got[len(got)-1]; !strings.Contains(last, fmt.Sprintf("the input's traces hold over %d bytes", tc.bound)) {
