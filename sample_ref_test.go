@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentcheck/agentcheck/internal/cutpoints"
 	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
@@ -425,38 +426,18 @@ func TestParseSampleMatchesReference(t *testing.T) {
 				}
 				// Cut anywhere, a sample is malformed JSON, reported where the
 				// reference reports it, even after a problem with a field.
-				// A cut inside a run of letters or of one byte is the cut
-				// beside it: the cuts two bytes from the run's ends are made,
-				// those deeper in it are not (the deep arrays' brackets made
-				// this test 4.7 s of CPU under -race, their cuts quadratic).
+				// Deep in a run of letters or of one byte, a cut is the one
+				// beside it, and is not made (cutpoints): the deep arrays'
+				// brackets made this test 4.7 s of CPU under -race, their
+				// cuts quadratic.
 				for i := p; i < len(s); i += parts {
-					if !insideRun(s, i) {
+					if cutpoints.Matters(s, i) {
 						check(s[:i])
 					}
 				}
 			}
 		})
 	}
-}
-
-// insideRun says whether s[:i] cuts a run of ASCII letters, or of one
-// byte repeated (a deep array's brackets), with two more of it on each
-// side of the cut (s[i-2:i+2]), none of them in a \u escape: a cut there
-// is the cut beside it.
-func insideRun(s string, i int) bool {
-	if i < 2 || i+2 > len(s) || strings.Contains(s[max(0, i-7):i], `\`) {
-		return false
-	}
-	run := s[i-2 : i+2]
-	if strings.Count(run, run[:1]) == len(run) {
-		return true
-	}
-	for _, c := range []byte(run) {
-		if c|0x20 < 'a' || c|0x20 > 'z' {
-			return false
-		}
-	}
-	return true
 }
 
 // FuzzParseSampleReference: ParseSample, which reads a sample in one pass,
