@@ -136,12 +136,12 @@ var feMatchers = map[trajectory.Mode]func(...agenttest.ExpectedCall) types.Gomeg
 // the same verdict. With kinds counted (ExpectedCall.OfKind each, and
 // Match.Kinds), the Go front ends agree too.
 //
-// The 400 transcripts are drawn first, then checked in four parallel
+// The 150 transcripts are drawn first, then checked in four parallel
 // parts, each with front ends of its own.
 func TestFrontEndsAgree(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
 	r := rand.New(rand.NewPCG(18, 2026))
-	var made, expected [400][]agentcheck.ToolCall
+	var made, expected [150][]agentcheck.ToolCall
 	for i := range made {
 		made[i], expected[i] = feTranscript(r)
 	}
