@@ -116,42 +116,58 @@ var cmpRun = []cmp.Option{cmpopts.EquateNaNs(), cmpopts.IgnoreUnexported(MetricS
 
 // TestJSONRoundTrip: ReadJSON of a --format json rendering gives back the
 // Run that was written, over generated runs: written again, the same
-// bytes, on 300 runs (any field ReadJSON lost would be missing), and the
-// same Run field by field (cmp, slow under -race) on 60 of them (any
+// bytes, on 120 runs (any field ReadJSON lost would be missing), and the
+// same Run field by field (cmp, slow under -race) on 24 of them (any
 // field Write left out would be missing).
 func TestJSONRoundTrip(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
-	// The seeds in four parallel parts.
+	// 120 seeds in four parallel parts (300 took 2 s of CPU under -race);
+	// FuzzJSONRoundTrip draws more.
 	const parts = 4
 	for p := range uint64(parts) {
 		t.Run(fmt.Sprint(p), func(t *testing.T) {
 			t.Parallel()
-			for seed := p; seed < 300; seed += parts {
-				rng := rand.New(rand.NewPCG(seed, 7))
-				want := genRun(rng)
-				var out bytes.Buffer
-				if err := Write(&out, want, JSON); err != nil {
-					t.Fatal(err)
-				}
-				got, err := ReadJSON(bytes.NewReader(out.Bytes()), "run.json")
-				if err != nil {
-					t.Fatalf("seed %d: %v\n%s", seed, err, out.Bytes())
-				}
-				if seed%5 == 0 {
-					if d := cmp.Diff(want, got, cmpRun...); d != "" {
-						t.Fatalf("seed %d: read back differs (-written +read):\n%s\n%s", seed, d, out.Bytes())
-					}
-				}
-				// Written again, the bytes are the same.
-				var again bytes.Buffer
-				if err := Write(&again, got, JSON); err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(out.Bytes(), again.Bytes()) {
-					t.Fatalf("seed %d: rewritten differs:\n%s", seed, cmp.Diff(out.String(), again.String()))
-				}
+			for seed := p; seed < 120; seed += parts {
+				checkJSONRoundTrip(t, seed, seed%5 == 0)
 			}
 		})
+	}
+}
+
+// FuzzJSONRoundTrip is TestJSONRoundTrip on the run a seed draws.
+func FuzzJSONRoundTrip(f *testing.F) {
+	f.Add(uint64(300))
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		checkJSONRoundTrip(t, seed, true)
+	})
+}
+
+// checkJSONRoundTrip writes the run seed draws as JSON and reads it back:
+// written again, the bytes are the same, and with compare, what is read is
+// what was written.
+func checkJSONRoundTrip(t *testing.T, seed uint64, compare bool) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	want := genRun(rng)
+	var out bytes.Buffer
+	if err := Write(&out, want, JSON); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadJSON(bytes.NewReader(out.Bytes()), "run.json")
+	if err != nil {
+		t.Fatalf("seed %d: %v\n%s", seed, err, out.Bytes())
+	}
+	if compare {
+		if d := cmp.Diff(want, got, cmpRun...); d != "" {
+			t.Fatalf("seed %d: read back differs (-written +read):\n%s\n%s", seed, d, out.Bytes())
+		}
+	}
+	var again bytes.Buffer
+	if err := Write(&again, got, JSON); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), again.Bytes()) {
+		t.Fatalf("seed %d: rewritten differs:\n%s", seed, cmp.Diff(out.String(), again.String()))
 	}
 }
 
