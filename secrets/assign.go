@@ -246,6 +246,10 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	if vs, ve, quoted, ok := quotedAt(s, k); quoted {
 		return assignment{name: name, kind: kind, start: vs, end: ve}, ok && !(prose && !proseSessionValue(s[vs:ve]))
 	}
+	if n := referenceAt(s, k); n > 0 {
+		// cmd's %DB_PASSWORD:~0,8%, a mask's (not set): read whole, no value
+		return assignment{start: start, end: k + n, unquoted: true}, false
+	}
 	for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
 		k++
 	}
@@ -350,7 +354,19 @@ func codeExpression(v string) bool {
 	}
 	closing := map[byte]byte{'(': ')', '[': ']'}[v[i]]
 	if v[len(v)-1] != closing {
-		return false
+		// Cut at a blank or a comma inside the brackets: code when the
+		// function's name reads as a name and its first argument is a
+		// call or a name (encode(digest(pw, …), …); hash(pw, salt)),
+		// where a password with a bracket in it goes on in letters and
+		// digits (Xk9m(Q2vR7t…, Secret(Zq7x…).
+		arg := v[i+1:]
+		if v[i] != '(' || !variableName(v[:i]) {
+			return false
+		}
+		if p := strings.IndexAny(arg, "(["); p > 0 {
+			return codeExpression(arg)
+		}
+		return arg != "" && (asciiLetter(arg[0]) || arg[0] == '_') && variableName(arg) && !strings.ContainsAny(arg, ")]")
 	}
 	// What the brackets hold: nothing, a name or a string is code
 	// (getpass(), read_key(path), cfg[key]); digits are a password's

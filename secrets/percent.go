@@ -196,7 +196,7 @@ func percentDecode(s string) (dec string, offs []int) {
 // starts with, when its name starts with an escape's hexadecimal letters
 // (%DB_PASSWORD%, %ADMIN_PW%), which would decode to a byte of no
 // character (0xDB, then "_"): set PGPASSWORD=%DB_PASSWORD% is no encoded
-// text. 0 for none. The variable is taken whole, so that its closing "%"
+// text, nor is %DB_PASSWORD:~0,8%, a substring of one. 0 for none. The variable is taken whole, so that its closing "%"
 // starts nothing (%DB_PW%DB_PW%… is variables, and is decoded in one pass,
 // not one escape a pass).
 func windowsVariableAt(s string, i int) int {
@@ -206,6 +206,16 @@ func windowsVariableAt(s string, i int) int {
 	j := i + 1
 	for j < len(s) && (asciiLetter(s[j]) || s[j] >= '0' && s[j] <= '9' || s[j] == '_') {
 		j++
+	}
+	if j < len(s) && s[j] == ':' && j-i > 3 {
+		// %DB_PASSWORD:~0,8%, %DB_PW:x=y%: a substring or a substitution
+		m := j + 1
+		for m < len(s) && m-j < 32 && s[m] != '%' && !tagSpace(s[m]) {
+			m++
+		}
+		if m < len(s) && s[m] == '%' && m > j+1 {
+			j = m
+		}
 	}
 	if j < len(s) && s[j] == '%' && j-i > 3 {
 		return j + 1 - i

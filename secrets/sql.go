@@ -63,6 +63,9 @@ func sqlScan(s string) (out []assignment, steps int) {
 				vs, ve, ok = setPasswordValue(s, at)
 				set = ok
 			}
+			if ok && quotedAtSign(s, vs) {
+				vs++ // '@…': a string, its "@" no variable's
+			}
 			if !ok || !commandValue(s[vs:ve]) {
 				continue
 			}
@@ -74,6 +77,9 @@ func sqlScan(s string) (out []assignment, steps int) {
 				ok = h.account || h.grant
 			case h.set && !set:
 				vs, ve, ok = setPasswordValue(s, at) // SET PASSWORD = '…'
+				if ok && quotedAtSign(s, vs) {
+					vs++
+				}
 				ok = ok && commandValue(s[vs:ve])
 			case set:
 				ok = h.set
@@ -544,6 +550,16 @@ func sqlQuoted(s string, k int) (vs, ve int, ok bool) {
 	return 0, 0, false
 }
 
+// quotedAtSign: the statement's value at vs is quoted and starts with
+// one "@", which sqlScan leaves out of it. A quoted literal is a string
+// whatever it starts with: T-SQL's and MySQL's variables are never
+// quoted, so that '@pw_2024_prod' is a password, judged without its "@"
+// ('&pw', '%PW%' and '{pw}' are references still, which SQL*Plus, cmd
+// and a format fill in inside quotes too).
+func quotedAtSign(s string, vs int) bool {
+	return vs > 0 && vs+1 < len(s) && (s[vs-1] == '\'' || s[vs-1] == '"') && s[vs] == '@' && s[vs+1] != '@'
+}
+
 // commandValue: v, a value that a command's flag or word, or a statement,
 // gives as a password, looks like one: credential-shaped (six characters
 // or more, not words, a documented example or a placeholder), and not
@@ -572,9 +588,10 @@ func codePlaceholder(v string) bool {
 		return true // '" + pw + "': the quote ends a string, its value concatenated
 	case '{':
 		// {pw}, {0}; a number of more than two digits in braces is no
-		// format's field: '{12345678}'
+		// format's field: '{12345678}', nor a password: '{Welcome1}'
+		// (braced)
 		in := strings.TrimSuffix(v[1:], "}")
-		return len(in) < len(v)-1 && (len(in) <= 2 || strings.ContainsFunc(in, func(r rune) bool { return r < '0' || r > '9' }))
+		return len(in) < len(v)-1 && (len(in) <= 2 || strings.ContainsFunc(in, func(r rune) bool { return r < '0' || r > '9' })) && !braced(v)
 	case '[':
 		return strings.HasSuffix(v, "]")
 	case '%':
@@ -583,119 +600,6 @@ func codePlaceholder(v string) bool {
 	last := v[len(v)-1]
 	return last == '"' || last == '\'' || last == '+' || strings.Contains(v, "${") || strings.Contains(v, "{{")
 }
-
-// shellReference: v starts with a shell's reference to a value, $(…),
-// $VAR or ${…}, its "$" possibly escaped by backslashes, as a
-// double-quoted string run by bash -c or ssh writes it (-p\$(cat pw)),
-// and JSON again (-p\\$(cat pw)), or percent-encoded (%5C%24%28): the
-// value is read when the command runs, no secret.
-func shellReference(v string) bool {
-	escaped := false
-	for {
-		switch {
-		case strings.HasPrefix(v, `\`):
-			v, escaped = v[1:], true
-		case len(v) >= 3 && strings.EqualFold(v[:3], "%5C"):
-			v, escaped = v[3:], true
-		case len(v) >= 3 && strings.EqualFold(v[:3], "%24"):
-			v = "$" + v[3:]
-		default:
-			if len(v) < 2 || v[0] != '$' {
-				return false
-			}
-			c := v[1]
-			if escaped && (c == '_' || asciiLetter(c)) {
-				// \$VAR in a string another shell runs; where the name
-				// is no variable's (-p\$Zq7xZ8…), the backslash kept a
-				// password's own "$" from the shell.
-				e := 1
-				for e < len(v) && (asciiLetter(v[e]) || v[e] >= '0' && v[e] <= '9' || v[e] == '_') {
-					e++
-				}
-				return variableName(v[1:e])
-			}
-			return c == '(' || c == '{' || c == '_' || asciiLetter(c) || c >= '0' && c <= '9' ||
-				len(v) >= 4 && strings.EqualFold(v[1:4], "%28") || len(v) >= 4 && strings.EqualFold(v[1:4], "%7B")
-		}
-	}
-}
-
-// namedReference: v names a value that something else fills in, in one
-// of the forms languages and tools write: a Ruby or Scala interpolation
-// or a format's field cut at the quote of an index or a call inside it
-// (#{ENV['PW']}, f-string {secrets['db']}, {os.getenv('PW')}), C#'s {1} and {0:x}, Oracle's
-// substitution variables (&new_password, &&pw), Windows' variables
-// (%PASSWORD%, %%PASS%% in a batch file), T-SQL's and MySQL's variables
-// and a tool's file argument (@newpw, @@password, @password.txt), a
-// format's verb (%s), and a secret store's path (vault:…, env:…, file:…).
-func namedReference(v string) bool {
-	if v == "" {
-		return false
-	}
-	ident := func(w string, more string) bool {
-		return w != "" && (asciiLetter(w[0]) || w[0] == '_') &&
-			!strings.ContainsFunc(w, func(r rune) bool { return !(r < 128 && nameByte(byte(r)) || strings.ContainsRune(more, r)) }) &&
-			variableName(w)
-	}
-	switch v[0] {
-	case '#', '{':
-		in := strings.TrimPrefix(v, "#")
-		if in == "" || in[0] != '{' {
-			return false
-		}
-		if e := len(in) - 1; e > 1 && (in[e] == '[' || in[e] == '(') && ident(in[1:e], "") {
-			return true // cut at the quote of its index or call: #{ENV['PW']}
-		}
-		d := strings.TrimSuffix(in[1:], "}")
-		if c := strings.IndexByte(d, ':'); c > 0 {
-			d = d[:c]
-		}
-		return len(d) < len(in)-1 && d != "" && len(d) <= 2 && !strings.ContainsFunc(d, func(r rune) bool { return r < '0' || r > '9' })
-	case '&':
-		return ident(strings.TrimPrefix(v[1:], "&"), "")
-	case '@':
-		return ident(strings.TrimPrefix(v[1:], "@"), "/")
-	case '%':
-		if len(v) <= 12 && formatVerb.get().MatchString(v) {
-			return true
-		}
-		n := 1
-		if strings.HasPrefix(v, "%%") {
-			n = 2
-		}
-		return len(v) > 2*n && strings.HasSuffix(v, v[:n]) && ident(v[n:len(v)-n], "") && !strings.ContainsAny(v[n:len(v)-n], ".-")
-	}
-	for _, p := range []string{"vault:", "env:", "file:"} {
-		if len(v) > len(p) && strings.EqualFold(v[:len(p)], p) {
-			return true
-		}
-	}
-	return false
-}
-
-// variableName: w reads as a name that code or a person gave a variable
-// or a file, not as a generated password: each of its parts (between
-// "_", ".", "-" or "/") is letters, digits, or letters and one digit
-// (newpw2, pw_2024, MYSQL_ROOT_PASSWORD, password.txt), where a password
-// mixes them (Xk9mQ2vR7tL4, Summer2024x, Secret123).
-func variableName(w string) bool {
-	for _, part := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("_.-/", r) }) {
-		d := strings.IndexFunc(part, func(r rune) bool { return r >= '0' && r <= '9' })
-		switch {
-		case d < 0: // letters
-		case d == 0:
-			if strings.ContainsFunc(part, func(r rune) bool { return r < '0' || r > '9' }) {
-				return false
-			}
-		case len(part)-d > 1:
-			return false
-		}
-	}
-	return true
-}
-
-// formatVerb is a format's verb: %s, %v, %-10s, %[1]s, %(pw)s.
-var formatVerb = lazy(`^%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[-+# 0]*[0-9]*(?:\[[0-9]+\])?[a-zA-Z]$`)
 
 // passwordHash: v is a password's hash as a server stores it, no password.
 func passwordHash(v string) bool {

@@ -101,7 +101,10 @@ func placeholder(v string) bool {
 	if strings.Trim(v, "*xX.•#-_ ") == "" || !strings.ContainsFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		return true // masked, or punctuation: `?api_key=", "` read across a string's end
 	}
-	if strings.ContainsAny(v, "${%") && templateRef.get().MatchString(v) { // each of its forms starts with one
+	if bracketedWords(v) {
+		return true // a mask: (none), [hidden], (not set)
+	}
+	if strings.ContainsAny(v, "${%") && !braced(v) && templateRef.get().MatchString(v) { // each of its forms starts with one
 		return true // a template: $VERSION, ${TOKEN}, f"{msg_id}.{ts}", %(key)s
 	}
 	// A key's prefix then an ellipsis, as documentation elides one:
@@ -142,6 +145,9 @@ func codeCall(v string) bool {
 		return len(arg) > 1 && (asciiLetter(arg[1]) || arg[1] >= '0' && arg[1] <= '9' || arg[1] == '_')
 	}
 	e := strings.IndexAny(arg, ",)")
+	if p := strings.IndexByte(arg, '('); p > 0 && (e < 0 || p < e) {
+		return codeCall(arg) // a call's result: encode(digest(pw, 'sha256'), 'hex')
+	}
 	return e > 0 && (asciiLetter(arg[0]) || arg[0] == '_') && variableName(arg[:e]) &&
 		!strings.ContainsFunc(arg[:e], func(r rune) bool { return !(r < 128 && nameByte(byte(r))) })
 }

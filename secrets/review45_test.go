@@ -1,0 +1,103 @@
+package secrets
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// review45Secrets are the fifth review's (session 29) secrets that the
+// rules kept, each with a text or two of other shapes of its kind. <K> is
+// a generated password; secret, when set, is the literal the text writes.
+func review45Secrets() []struct{ name, text, secret string } {
+	return []struct{ name, text, secret string }{
+		// A password written where a variable could stand: quoted in SQL,
+		// where no variable is; or a capitalized word and digits, which no
+		// variable's name is (humanPassword).
+		{"sql-quoted-at", "CREATE USER app IDENTIFIED BY '@Secret1';", "Secret1"},
+		{"sql-quoted-amp", "ALTER USER app IDENTIFIED BY '&Welcome1';", "Welcome1"},
+		{"sql-quoted-percent-pair", "CREATE LOGIN app WITH PASSWORD = '%Welcome1%';", "Welcome1"},
+		{"sql-quoted-braces", "ALTER USER app IDENTIFIED BY '{Welcome1}';", "Welcome1"},
+		{"sql-quoted-at-name", "CREATE USER app IDENTIFIED BY '@pw_2024_prod';", "pw_2024_prod"},
+		{"mysql-at", "mysql -uroot -p@Secret1 shop", "Secret1"},
+		{"json-at-capitalized", `{"db_password": "@Winter2024"}`, "Winter2024"},
+		{"json-braces", `{"password": "{Welcome1}"}`, "Welcome1"},
+		{"env-percent-pair", "DB_PASSWORD=%Welcome1%", "Welcome1"},
+	}
+}
+
+// review45Benign are texts of the same shapes that stay byte-identical.
+func review45Benign() []struct{ name, text string } {
+	return []struct{ name, text string }{
+		// Variables of cmd (Windows batch files) and TeamCity.
+		{"batch-argument", "set PASSWORD=%1"},
+		{"batch-argument-modifier", "mysql -uroot -p%~1 shop"},
+		{"batch-argument-quoted", `set "DB_PASSWORD=%~2"`},
+		{"batch-for-variable", "for %%i in (a b) do set PASSWORD=%%i"},
+		{"batch-for-variable-modifier", "set PASSWORD=%%~fi"},
+		{"batch-delayed", "set PASSWORD=!DB_PASS!"},
+		{"batch-substring", "set PASSWORD=%DB_PASSWORD:~0,8%"},
+		{"batch-substring-conn", `psql "password=%PGPASS:~0,8% host=db"`},
+		{"teamcity-parameter", "password=%env.DB_PASSWORD%"},
+		{"teamcity-parameter-yaml", "password: %env.DB_PASSWORD%"},
+		{"batch-hex-name", "password=%DEADBEEF%"},
+		// Variables and format fields that name a variable.
+		{"tsql-variable-camel", "ALTER LOGIN app WITH PASSWORD = @newPassword2;"},
+		{"oracle-substitution-digit", "ALTER USER app IDENTIFIED BY &pw1;"},
+		{"format-field", `cur.execute(f"ALTER USER app IDENTIFIED BY '{new_pw}'")`},
+		// A call of a call; an entity; a mask.
+		{"sql-nested-call", "UPDATE users SET password = encode(digest(pw, 'sha256'), 'hex') WHERE id = 1;"},
+		{"ini-nested-call", "password = crypt(lower(pw), gen_salt('bf'))"},
+		{"json-nested-call", `{"password": "hash(salt(pw))"}`},
+		{"xml-entity", "<password>&password;</password>"},
+		{"xml-entity-numeric", "<Password>&#38;</Password><Secret>&amp;</Secret>"},
+		{"mask-parens", "password = (none)"},
+		{"mask-brackets", "password: [hidden]"},
+		{"mask-words", "PASSWORD=(not set)"},
+		{"mask-angle", "api_key = <redacted>"},
+		{"mask-stars", "password = ****"},
+		{"json-masks", `{"password": "(none)", "api_key": "[hidden]", "token": "{redacted}"}`},
+	}
+}
+
+func TestReview45SecretsRemoved(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := "Zq7" + fakeKey("", 13)
+	for _, tc := range review45Secrets() {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.ReplaceAll(tc.text, "<K>", k)
+			secret := tc.secret
+			if secret == "" {
+				secret = k
+			}
+			if got := x.Text(text); strings.Contains(got, secret) {
+				t.Errorf("%q: kept: %q", text, got)
+			}
+			b, _ := json.Marshal(map[string]string{"content": text})
+			if _, got := x.Message(http.Header{"Content-Type": {"application/json"}}, b); strings.Contains(string(got), secret) {
+				t.Errorf("%q in a JSON body: kept: %s", text, got)
+			}
+			if !checkFinds(t, text) {
+				t.Errorf("%q: the check finds nothing", text)
+			}
+		})
+	}
+}
+
+func TestReview45BenignStay(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range review45Benign() {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, change := range scrubbedModes(t, x, tc.text) {
+				t.Errorf("%q: %s", tc.text, change)
+			}
+		})
+	}
+}
