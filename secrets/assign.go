@@ -97,6 +97,7 @@ func assignments(s string) (out []assignment, keyed bool) {
 	out = append(out, shellAssignments(s)...)
 	out = append(out, respAuth(s)...)
 	out = append(out, sqlPasswords(s)...)
+	out = append(out, sqlProcedurePasswords(s)...)
 	for _, flag := range []string{"-H", "--header"} {
 		for i := range indexes(s, flag) {
 			if i == 0 || blank(s[i-1]) || strings.IndexByte("\n\"'", s[i-1]) >= 0 {

@@ -24,6 +24,19 @@ func review45Secrets() []struct{ name, text, secret string } {
 		{"json-at-capitalized", `{"db_password": "@Winter2024"}`, "Winter2024"},
 		{"json-braces", `{"password": "{Welcome1}"}`, "Welcome1"},
 		{"env-percent-pair", "DB_PASSWORD=%Welcome1%", "Welcome1"},
+		// A statement's words on lines of their own; Postgres's dollar
+		// quotes; SQL Server's procedures.
+		{"sql-identified-newline-by", "CREATE USER app IDENTIFIED\nBY '<K>';", ""},
+		{"sql-identified-lines", "CREATE USER app\n  IDENTIFIED\n  BY\n  '<K>';", ""},
+		{"sql-identified-prompt", "mysql> CREATE USER app IDENTIFIED\n    -> BY '<K>';", ""},
+		{"sql-password-newline", "ALTER ROLE app WITH PASSWORD\n'<K>';", ""},
+		{"sql-password-crlf-equals", "ALTER LOGIN app WITH PASSWORD =\r\n  N'<K>';", ""},
+		{"sql-dollar-quoted", "ALTER ROLE app WITH PASSWORD $$<K>$$;", ""},
+		{"sql-dollar-tag", "CREATE ROLE app LOGIN PASSWORD $pw$<K>$pw$;", ""},
+		{"sp-addlogin", "EXEC sp_addlogin 'app', '<K>';", ""},
+		{"sp-addlogin-capitals-n", "exec SP_ADDLOGIN N'app', N'<K>', 'shop'", ""},
+		{"sp-addlogin-named", "EXEC sp_addlogin @loginame = 'app', @passwd = N'<K>', @defdb = 'shop';", ""},
+		{"sp-password", "EXEC sp_password NULL, '<K>', 'app';", ""},
 	}
 }
 
@@ -58,6 +71,13 @@ func review45Benign() []struct{ name, text string } {
 		{"mask-angle", "api_key = <redacted>"},
 		{"mask-stars", "password = ****"},
 		{"json-masks", `{"password": "(none)", "api_key": "[hidden]", "token": "{redacted}"}`},
+		// SQL's lines, dollar quotes and procedures without a literal.
+		{"sql-identified-lines-variable", "CREATE USER app\n  IDENTIFIED BY\n  :'app_pw';"},
+		{"sql-dollar-function", "CREATE FUNCTION f() RETURNS text AS $$ SELECT 'x' $$ LANGUAGE sql;"},
+		{"sql-password-parameter", "ALTER ROLE app WITH PASSWORD $1;"},
+		{"sp-addlogin-variable", "EXEC sp_addlogin 'app', @pw;\nEXEC sp_addlogin @loginame = 'app', @passwd = @newPassword2;"},
+		{"sp-addlogin-docs", "EXEC sp_addlogin 'app', 'password';"},
+		{"sp-addlogin-prose", "The sp_addlogin procedure is deprecated; use CREATE LOGIN instead."},
 	}
 }
 

@@ -452,22 +452,22 @@ func asciiLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 
 // identifiedValue reads the value after IDENTIFIED (at k): [WITH plugin]
 // BY, then a quoted value or a bare word.
 func identifiedValue(s string, k int) (vs, ve int, ok bool) {
-	k = skipBlanks(s, k)
+	k = sqlSpace(s, k)
 	if w := sqlWord(s, k); strings.EqualFold(w, "with") || strings.EqualFold(w, "via") {
-		k = skipBlanks(s, k+len(w))
+		k = sqlSpace(s, k+len(w))
 		plugin := sqlWord(s, k)
 		if plugin == "" {
 			if _, pe, quoted, ok := quotedAt(s, k); quoted && ok {
 				plugin = s[k : pe+1]
 			}
 		}
-		k = skipBlanks(s, k+len(plugin))
+		k = sqlSpace(s, k+len(plugin))
 	}
 	w := sqlWord(s, k)
 	if strings.EqualFold(w, "using") || strings.EqualFold(w, "as") {
 		// MariaDB: IDENTIFIED VIA plugin USING PASSWORD('…'); USING '…'
 		// gives a hash
-		k = skipBlanks(s, k+len(w))
+		k = sqlSpace(s, k+len(w))
 		if p := sqlWord(s, k); strings.EqualFold(p, "password") {
 			if k = skipBlanks(s, k+len(p)); k < len(s) && s[k] == '(' {
 				return sqlQuoted(s, skipBlanks(s, k+1))
@@ -478,7 +478,7 @@ func identifiedValue(s string, k int) (vs, ve int, ok bool) {
 	if !strings.EqualFold(w, "by") {
 		return 0, 0, false
 	}
-	k = skipBlanks(s, k+2)
+	k = sqlSpace(s, k+2)
 	if w := sqlWord(s, k); strings.EqualFold(w, "password") || strings.EqualFold(w, "random") {
 		return 0, 0, false // a hash, or a password the server makes
 	}
@@ -488,12 +488,12 @@ func identifiedValue(s string, k int) (vs, ve int, ok bool) {
 // passwordValue reads the value after PASSWORD (at k) in an account's
 // statement: [=] [N]'…', or PASSWORD('…').
 func passwordValue(s string, k int) (vs, ve int, ok bool) {
-	k = skipBlanks(s, k)
+	k = sqlSpace(s, k)
 	if k < len(s) && s[k] == '(' {
 		return sqlQuoted(s, skipBlanks(s, k+1))
 	}
 	if k < len(s) && s[k] == '=' {
-		k = skipBlanks(s, k+1)
+		k = sqlSpace(s, k+1)
 	}
 	if k+1 < len(s) && strings.IndexByte("NEe", s[k]) >= 0 && s[k+1] == '\'' {
 		k++ // T-SQL's N'…', Postgres's E'…'
@@ -542,12 +542,13 @@ func sqlValue(s string, k int) (vs, ve int, ok bool) {
 	return k, e, e > k
 }
 
-// sqlQuoted is the value quoted at k: '…', "…" or JSON's \"…\".
+// sqlQuoted is the value quoted at k: '…', "…", JSON's \"…\", or
+// Postgres's dollar-quoted $$…$$ or $tag$…$tag$ (dollarQuoted).
 func sqlQuoted(s string, k int) (vs, ve int, ok bool) {
 	if vs, ve, quoted, ok := quotedAt(s, k); quoted && ok {
 		return vs, ve, true
 	}
-	return 0, 0, false
+	return dollarQuoted(s, k)
 }
 
 // quotedAtSign: the statement's value at vs is quoted and starts with
