@@ -226,8 +226,10 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 		// generated, as in JSON (sessionValue), judged here so that prose
 		// full of "sid=" makes no assignments.
 		prose = true
-	case kind <= weakName && !(lineStart(s, j) || jsonStringStart(s, j) || strings.HasSuffix(s[:j], "export ")):
-		// A weak name in prose ("the key=value") is no assignment.
+	case kind <= weakName && !(lineStart(s, j) || jsonStringStart(s, j) || strings.HasSuffix(s[:j], "export ")) && !(e == i && envName(name)):
+		// A weak name in prose ("the key=value") is no assignment; an
+		// environment variable's is, wherever a command sets it (sudo
+		// MYSQL_PWD=… mysql, ssh db 'REDIS_AUTH=… redis-cli').
 		kind = notSecret
 	}
 	if kind == notSecret {
@@ -259,6 +261,13 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 		return assignment{start: start, end: k, unquoted: true}, false
 	}
 	return assignment{name: name, kind: kind, start: start, end: k, unquoted: true}, k > start
+}
+
+// envName: name is an environment variable's, as a command's prefix
+// sets one: capitals and digits, words joined by "_" (MYSQL_PWD).
+func envName(name string) bool {
+	return len(name) > 2 && name[0] >= 'A' && name[0] <= 'Z' && strings.IndexByte(name, '_') > 0 &&
+		strings.IndexFunc(name, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) < 0
 }
 
 // codeName: v, the value of an INI-looking line at a JSON string's start,

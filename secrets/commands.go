@@ -21,14 +21,17 @@ var passwordFlags = []struct {
 	flag     byte
 	glued    bool // the password is glued to the flag
 	spaced   bool // the password is the next word
+	loose    int  // the loose words its usage has before the flag, beyond maxLoose
 }{
-	{[]string{"mysql", "mysqldump", "mysqladmin", "mysqlsh", "mariadb", "mariadb-dump"}, 'p', true, false},
-	{[]string{"sshpass"}, 'p', true, true},
-	{[]string{"docker login", "podman login", "buildah login", "skopeo login", "nerdctl login"}, 'p', true, true},
-	{[]string{"mongo", "mongosh"}, 'p', false, true},
-	{[]string{"redis-cli", "valkey-cli", "keydb-cli"}, 'a', false, true},
-	{[]string{"curl"}, 'u', true, true},
-	{[]string{"sqlcmd", "osql"}, 'P', true, true},
+	{[]string{"mysql", "mysqldump", "mysqladmin", "mysqlsh", "mariadb", "mariadb-dump"}, 'p', true, false, 0},
+	{[]string{"sshpass"}, 'p', true, true, 0},
+	{[]string{"docker login", "podman login", "buildah login", "skopeo login", "nerdctl login"}, 'p', true, true, 0},
+	{[]string{"mongo", "mongosh"}, 'p', false, true, 0},
+	{[]string{"redis-cli", "valkey-cli", "keydb-cli"}, 'a', false, true, 0},
+	{[]string{"curl"}, 'u', true, true, 0},
+	{[]string{"sqlcmd", "osql"}, 'P', true, true, 0},
+	// bcp TABLE in|out|queryout FILE -S … -U … -P …
+	{[]string{"bcp"}, 'P', true, true, 2},
 }
 
 // maxLoose is how many loose words (neither flags nor their values) may
@@ -49,8 +52,8 @@ var judgedCommands = func() map[string]bool {
 			m[first] = true
 		}
 	}
-	for _, c := range []string{"HELLO", "hello", "http", "https", "httpie", "xh", "xhs", "docker", "podman", "nerdctl",
-		"docker-compose", "kubectl", "oc", "ssh"} {
+	for _, c := range []string{"hello", "http", "https", "httpie", "xh", "xhs", "docker", "podman", "nerdctl",
+		"docker-compose", "kubectl", "oc", "ssh", "acl", "config"} {
 		m[c] = true
 	}
 	return m
@@ -61,6 +64,14 @@ var redisCLIs = []string{"redis-cli", "valkey-cli", "keydb-cli"}
 
 // commandAssignments are the secrets that the command c takes.
 func commandAssignments(s string, c *shellCommand) []assignment {
+	if len(c.words) > 2 && c.n == len(c.words) && s[c.words[0].start] == '$' && c.words[1].text(s) == "=" {
+		// PowerShell's $pw = ConvertTo-SecureString …: the command is
+		// what the variable is given
+		inner := *c
+		inner.words = c.words[2:]
+		inner.n = c.n - 2
+		return commandAssignments(s, &inner)
+	}
 	if k := innerCommand(s, c.words); k > 0 && k < len(c.words) {
 		// docker exec db mysql …: the command run is judged.
 		k += runnerWords(s, c.words[k:]) // ssh db sudo -u mysql mysql …
@@ -74,8 +85,12 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 	}
 	words := c.words
 	prompt := redisPrompt(s[words[0].start:words[0].end])
-	if !c.pipe && !judgedCommands[c.name(s)] && !prompt {
+	cmdlet := powerShellCmdlet(c.name(s))
+	if !c.pipe && !judgedCommands[strings.ToLower(c.name(s))] && !prompt && !cmdlet {
 		return nil
+	}
+	if cmdlet {
+		return cmdletPasswords(s, words)
 	}
 	if prompt {
 		if len(words) < 2 {
@@ -87,6 +102,7 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 	if prompt {
 		name = s[words[0].start:words[0].end]
 	}
+	key := strings.ToLower(name) // Windows' names have no case: SQLCMD, Sqlcmd.exe
 	var out []assignment
 	for i := 1; i < len(words) && !prompt; i++ {
 		text := s[words[i].start:words[i].end]
@@ -106,8 +122,8 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 			if text[1] != pf.flag {
 				continue
 			}
-			sub, ok := commandOf(s, words, name, pf.commands)
-			if !ok || looseBefore(s, words, 1+sub, i) > maxLoose {
+			sub, ok := commandOf(s, words, key, pf.commands)
+			if !ok || looseBefore(s, words, 1+sub, i) > maxLoose+pf.loose {
 				continue
 			}
 			if a, ok := flagPassword(s, words, i, pf.flag, pf.glued, pf.spaced); ok {
@@ -136,7 +152,9 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 		out = appendWord(out, s, words[hereString(s, words)], "<<< to --password-stdin")
 	case prompt && (lower == "auth") && (len(words) == 2 || len(words) == 3) && whole:
 		out = appendWord(out, s, words[len(words)-1], "AUTH")
-	case prompt && (lower == "config" || lower == "acl"):
+	case lower == "config" || lower == "acl":
+		// at redis-cli's prompt, or bare as Redis's documentation writes
+		// its commands: ACL SETUSER app on >…
 		out = redisSetPassword(out, s, words, 0)
 	case lower == "hello" && (name == "HELLO" || name == "hello" || prompt) && len(words) > 1 && (s[words[1].start:words[1].end] == "2" || s[words[1].start:words[1].end] == "3"):
 		for i := 2; i+2 < len(words); i++ {
@@ -174,8 +192,9 @@ func redisSetPassword(out []assignment, s string, words []shellWord, i int) []as
 	}
 	switch {
 	case strings.EqualFold(word(i), "config") && strings.EqualFold(word(i+1), "set") && i+3 < len(words) &&
-		(strings.EqualFold(word(i+2), "requirepass") || strings.EqualFold(word(i+2), "masterauth")):
-		out = appendWord(out, s, words[i+3], "CONFIG SET "+strings.ToLower(word(i+2)))
+		(strings.EqualFold(words[i+2].text(s), "requirepass") || strings.EqualFold(words[i+2].text(s), "masterauth")):
+		// CONFIG SET "requirepass" "…": quoted arguments are Redis's too
+		out = appendWord(out, s, words[i+3], "CONFIG SET "+strings.ToLower(words[i+2].text(s)))
 	case strings.EqualFold(word(i), "acl") && strings.EqualFold(word(i+1), "setuser"):
 		for k := i + 3; k < len(words); k++ {
 			if w := words[k]; w.out-w.in > 1 && s[w.in] == '>' {
@@ -271,6 +290,9 @@ func innerCommand(s string, words []shellWord) int {
 		}
 	case "ssh":
 		if k := sshCommandAt(s, words); k > 0 {
+			if k < len(words) && word(k) == "--" {
+				k++ // ssh db -- sudo …: the options' end
+			}
 			return k
 		}
 	}

@@ -37,6 +37,30 @@ func review45Secrets() []struct{ name, text, secret string } {
 		{"sp-addlogin-capitals-n", "exec SP_ADDLOGIN N'app', N'<K>', 'shop'", ""},
 		{"sp-addlogin-named", "EXEC sp_addlogin @loginame = 'app', @passwd = N'<K>', @defdb = 'shop';", ""},
 		{"sp-password", "EXEC sp_password NULL, '<K>', 'app';", ""},
+		// Windows' command names have no case and may end in .exe; bcp's
+		// usage has three words before its flags; PowerShell's parameters.
+		{"sqlcmd-capitals", `SQLCMD -S db -U sa -P <K> -Q "select 1"`, ""},
+		{"sqlcmd-exe", "sqlcmd.exe -S db -U sa -P <K>", ""},
+		{"sqlcmd-windows-path", `"C:\Program Files\Microsoft SQL Server\Tools\Binn\SQLCMD.EXE" -S db -U sa -P<K>`, ""},
+		{"bcp", "bcp dbo.orders out orders.dat -S db -U sa -P <K> -c", ""},
+		{"bcp-queryout-glued", `bcp "SELECT * FROM t" queryout t.csv -c -S db -U sa -P<K>`, ""},
+		{"invoke-sqlcmd", "Invoke-Sqlcmd -ServerInstance db -Username sa -Password <K> -Query 'select 1'", ""},
+		{"invoke-sqlcmd-lower-quoted", "invoke-sqlcmd -ServerInstance db -Username sa -password '<K>'", ""},
+		{"invoke-sqlcmd-colon", "Invoke-Sqlcmd -ServerInstance db -Password:<K> -Query 'select 1'", ""},
+		{"convertto-securestring", "$pw = ConvertTo-SecureString '<K>' -AsPlainText -Force", ""},
+		{"convertto-securestring-string", `$pw = ConvertTo-SecureString -String "<K>" -AsPlainText -Force`, ""},
+		// Redis's quoted arguments and its commands written bare.
+		{"redis-config-quoted", `redis-cli CONFIG SET "requirepass" "<K>"`, ""},
+		{"redis-config-masterauth-single-quoted", "redis-cli config set 'masterauth' '<K>'", ""},
+		{"redis-config-bare", "CONFIG SET requirepass <K>", ""},
+		{"redis-acl-bare", "ACL SETUSER app on ><K> ~* +@all", ""},
+		{"redis-acl-bare-lower", "acl setuser app on ><K> ~* +@all", ""},
+		{"redis-acl-bare-mixed", "Acl SetUser app on ><K> ~app:* +@read", ""},
+		// ssh's "--", and a variable that a command's prefix sets.
+		{"ssh-dashes-sudo", "ssh db -- sudo mysql -uroot -p<K> shop", ""},
+		{"ssh-sudo-env-variable", "ssh db sudo MYSQL_PWD=<K> mysql -uroot", ""},
+		{"docker-exec-env-variable", "docker exec db env MYSQL_PWD=<K> mysql -uroot", ""},
+		{"ssh-quoted-env-variable", "ssh cache 'REDIS_AUTH=<K> redis-cli ping'", ""},
 	}
 }
 
@@ -78,6 +102,18 @@ func review45Benign() []struct{ name, text string } {
 		{"sp-addlogin-variable", "EXEC sp_addlogin 'app', @pw;\nEXEC sp_addlogin @loginame = 'app', @passwd = @newPassword2;"},
 		{"sp-addlogin-docs", "EXEC sp_addlogin 'app', 'password';"},
 		{"sp-addlogin-prose", "The sp_addlogin procedure is deprecated; use CREATE LOGIN instead."},
+		// Commands without a literal password.
+		{"invoke-sqlcmd-variable", "Invoke-Sqlcmd -ServerInstance db -Username sa -Password $env:SQL_PW -Query 'select 1'"},
+		{"invoke-sqlcmd-call", "Invoke-Sqlcmd -ServerInstance db -Password (Get-Content pw.txt)"},
+		{"convertto-securestring-variable", "$pw = ConvertTo-SecureString $plain -AsPlainText -Force"},
+		{"new-localuser-switch", "New-LocalUser -Name app -Password $pw -PasswordNeverExpires"},
+		{"sqlcmd-exe-trusted", `SQLCMD.EXE -S db -E -Q "select 1"`},
+		{"bcp-trusted", "bcp dbo.orders out orders.dat -S db -T -c"},
+		{"docker-compose-project", "docker-compose -f a.yml up -d -p myproj"},
+		{"redis-acl-bare-variable", "ACL SETUSER app on >${REDIS_PW} ~* +@all"},
+		{"redis-config-quoted-empty", `redis-cli CONFIG SET "requirepass" ""`},
+		{"ssh-dashes-other", "ssh db -- sudo systemctl restart mysql"},
+		{"env-variable-references", "Set MYSQL_PWD=$(cat pw) and REDIS_AUTH=${PW} before running the MYSQL_PWD=... example."},
 	}
 }
 

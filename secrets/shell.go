@@ -137,7 +137,7 @@ func newShellReader(s string) *shellReader {
 // https, "xh" for xh and xhs as commands, "passwd" for chpasswd (its p
 // rarer than the c), Redis's "requirepass" (CONFIG SET; masterauth is
 // found by its auth) and "SETUSER" (ACL SETUSER).
-var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd", "requirepass", "SETUSER", "setuser"}
+var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd", "requirepass", "SETUSER", "setuser", "SetUser", "Setuser"}
 
 // shellTrigger is where shellTriggers[k] next stands as a trigger, at or
 // after from; -1 when it does not.
@@ -165,17 +165,18 @@ func shellTrigger(s string, k, from int) int {
 		switch w {
 		case "-":
 			switch {
-			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user")):
+			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || after == 'A' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user")):
 				return i - 1
 			case strings.HasPrefix(s[e:], "stdin"):
 				return i
 			}
 		case "AUTH", "uth":
-			if (word || w == "uth" && strings.HasSuffix(s[:i], "master")) && (after == ' ' || after == '\t' || after == '=') {
+			master := w == "uth" && strings.HasSuffix(s[:i], "master")
+			if (word || master) && (after == ' ' || after == '\t' || after == '=' || master && (after == '"' || after == '\'')) {
 				return i
 			}
-		case "requirepass", "SETUSER", "setuser": // Redis's CONFIG SET requirepass, ACL SETUSER
-			if word && blank(after) {
+		case "requirepass", "SETUSER", "setuser", "SetUser", "Setuser": // Redis's CONFIG SET requirepass, ACL SETUSER
+			if word && (blank(after) || after == '"' || after == '\'') {
 				return i
 			}
 		case "passwd": // chpasswd, looked for from its rarer p
@@ -623,12 +624,20 @@ func (r *shellReader) add(w shellWord) {
 	}
 }
 
-// name is a command's name: its first word's last path element.
+// name is a command's name: its first word's last path element, a
+// Windows path's too (C:\Tools\sqlcmd.exe), without ".exe".
 func (c *shellCommand) name(s string) string {
 	if len(c.words) == 0 {
 		return ""
 	}
-	return path.Base(s[c.words[0].start:c.words[0].end])
+	n := path.Base(c.words[0].text(s))
+	if b := strings.LastIndexByte(n, '\\'); b >= 0 && b+1 < len(n) {
+		n = n[b+1:]
+	}
+	if len(n) > 4 && strings.EqualFold(n[len(n)-4:], ".exe") {
+		n = n[:len(n)-4]
+	}
+	return n
 }
 
 // text is the word's text, quotes removed when quoted whole.
