@@ -177,10 +177,24 @@ func lineStart(s string, j int) bool {
 }
 
 // jsonStringStart: s[j] starts a JSON string value (after ":", "[" or
-// ",", its quote escaped too in JSON inside JSON), whose text begins a
-// line as a decoded string's would: {"content":"password = …"} is the
+// ",", its quote escaped too in JSON inside JSON; blanks and escaped
+// \t, \r or \n before it), whose text begins a line as a decoded string's
+// would: {"content":"password = …"} is the
 // INI line that {"content":"a\npassword = …"} holds after its \n.
 func jsonStringStart(s string, j int) bool {
+	// Past the string's leading whitespace, escaped or not
+	// ("\tpassword = …", "  api_key = …"), a few bytes at most: the
+	// rule reads each "=" once (equalsAssignments).
+	for n := 0; j >= 2 && n < 8; n++ {
+		switch {
+		case blank(s[j-1]):
+			j--
+		case s[j-2] == '\\' && (s[j-1] == 't' || s[j-1] == 'r' || s[j-1] == 'n') && backslashesBefore(s, j-1)%2 == 1:
+			j -= 2
+		default:
+			n = 8
+		}
+	}
 	if j < 2 || s[j-1] != '"' {
 		return false
 	}
@@ -256,11 +270,44 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
 		k++
 	}
+	if kind == passwordName && k < len(s) && blank(s[k]) && (lineStart(s, j) || jsonStringStart(s, j) || indentedLine(s, j)) {
+		if pe := passphraseEnd(s, start); pe > 0 {
+			// db_password = correct horse battery staple: the line's words
+			return assignment{name: name, kind: kind, start: start, end: pe, unquoted: true}, true
+		}
+	}
 	if codeExpression(s[start:k]) || prose && !proseSessionValue(s[start:k]) || e < i && wordy(s[start:k]) && wordAfter(s, k) ||
-		e < i && !lineStart(s, j) && jsonStringStart(s, j) && codeName(s[start:k]) {
+		e < i && !lineStart(s, j) && (jsonStringStart(s, j) || indentedLine(s, j)) && codeName(s[start:k]) {
 		return assignment{start: start, end: k, unquoted: true}, false
 	}
 	return assignment{name: name, kind: kind, start: start, end: k, unquoted: true}, k > start
+}
+
+// indentedLine: only blanks (raw, or JSON's \t escapes) stand before
+// s[j] on its line, after a unified diff's "+" or "-" at most: code is
+// indented ("    password = user.password" in a method, a diff's
+// context line " api_key = settings.API_KEY", its "-    password =
+// form.password"), an INI or .env file's settings are not, so that such a
+// line's code (codeName) is no setting. A few bytes are read back at most.
+func indentedLine(s string, j int) bool {
+	k := j
+	for n := 0; k > 0 && n < 64; n++ {
+		switch {
+		case blank(s[k-1]):
+			k--
+		case k >= 2 && s[k-2] == '\\' && s[k-1] == 't':
+			k -= 2
+		default:
+			n = 64
+		}
+	}
+	if k == j {
+		return false
+	}
+	if k > 0 && (s[k-1] == '+' || s[k-1] == '-') {
+		k--
+	}
+	return lineStart(s, k)
 }
 
 // envName: name is an environment variable's, as a command's prefix
@@ -312,6 +359,70 @@ func wordAfter(s string, k int) bool {
 	}
 	return e-k >= 2 && (e == len(s) || blank(s[e]) || strings.IndexByte(".,;:!?\"", s[e]) >= 0)
 }
+
+// maxPassphrase bounds the bytes a passphrase is read in.
+const maxPassphrase = 128
+
+// passphraseEnd is where the passphrase at s[k] ends, the value of a
+// password's name on an INI, .env or YAML line: four to ten words of
+// lower-case letters, one blank between each, that end the line (or the
+// JSON string, or the text), none a function word (functionWords); or
+// such words each capitalized (Correct Horse Battery Staple). 0 for
+// none. A passphrase is words picked at random (correct horse battery
+// staple); a sentence has articles, pronouns and prepositions ("password
+// = the one you chose at signup", "password: see the vault", "stored in
+// the vault"), and stays, as 37026f6 and 65ca522 decided.
+func passphraseEnd(s string, k int) int {
+	if k >= len(s) {
+		return 0
+	}
+	title := s[k] >= 'A' && s[k] <= 'Z' // Correct Horse Battery Staple: each word so
+	words, e := 0, k
+	for at := k; ; {
+		w := at
+		if title && w < len(s) && s[w] >= 'A' && s[w] <= 'Z' {
+			w++
+		}
+		for w < len(s) && w-k < maxPassphrase && s[w] >= 'a' && s[w] <= 'z' {
+			w++
+		}
+		if w-at < 2 || w-k >= maxPassphrase || title != (s[at] <= 'Z') || functionWord(strings.ToLower(s[at:w])) {
+			return 0
+		}
+		words, e = words+1, w
+		if w+1 < len(s) && s[w] == ' ' && asciiLetter(s[w+1]) {
+			at = w + 1
+			continue
+		}
+		break
+	}
+	t := e
+	for t < len(s) && blank(s[t]) {
+		t++
+	}
+	end := t == len(s) || s[t] == '\n' || s[t] == '\r' || s[t] == '"' || s[t] == '\\' && t+1 < len(s) && strings.IndexByte("nr\"", s[t+1]) >= 0
+	if words < 4 || words > 10 || !end {
+		return 0
+	}
+	return e
+}
+
+// functionWords are English's closed classes (articles, pronouns,
+// prepositions, conjunctions, auxiliaries) and the words prose about a
+// password has, which a passphrase's random words almost never are.
+var functionWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the this that these those my your our their his her its it i you we they he she me us them
+		of to in on at by for from with without into onto over under about as than then if or and but nor not no so is are was
+		were be been being am do does did has have had will would can could shall should may might must one ones same any some
+		all each every other another here there where when what which who whom whose how why see use set same via per
+		chose choose chosen given sent stored kept found ask asked enter entered type typed please`) {
+		m[w] = true
+	}
+	return m
+}()
+
+func functionWord(w string) bool { return functionWords[w] }
 
 // codeValue: v, an unquoted value that runs to the end of its line
 // (`name: value`), is code a program assigns, not a credential: a call,
@@ -473,6 +584,9 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		// "sessionid: 8f3a… expired": a session's id is one word, the
 		// rest of the line prose about it.
 		return midLineSession(s, name, i)
+	}
+	if ok && kind == passwordName && passphraseEnd(s, start) == end {
+		return assignment{name: name, kind: kind, start: start, end: end, form: formLine}, true // db_password: correct horse battery staple
 	}
 	return assignment{name: name, kind: min(kind, weakName), start: start, end: end, form: formLine}, ok
 }

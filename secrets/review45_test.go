@@ -61,6 +61,23 @@ func review45Secrets() []struct{ name, text, secret string } {
 		{"ssh-sudo-env-variable", "ssh db sudo MYSQL_PWD=<K> mysql -uroot", ""},
 		{"docker-exec-env-variable", "docker exec db env MYSQL_PWD=<K> mysql -uroot", ""},
 		{"ssh-quoted-env-variable", "ssh cache 'REDIS_AUTH=<K> redis-cli ping'", ""},
+		// An INI line at a JSON string's start after escaped whitespace.
+		{"json-string-tab-ini", `{"content":"\tpassword = <K>"}`, ""},
+		{"json-string-tabs-ini", `{"content":"\t\tapi_key = <K>"}`, ""},
+		{"json-string-blanks-ini", `{"content":"  db_password = <K>"}`, ""},
+		{"json-array-crlf-ini", `["\r\npassword = <K>"]`, ""},
+		// A passphrase: words with no function word, ending the line.
+		{"ini-passphrase", "db_password = correct horse battery staple", "horse battery staple"},
+		{"ini-passphrase-bare-name", "[db]\nhost = db\npassword = plum orbit velvet canyon ladder\nport = 5432", "orbit velvet canyon"},
+		{"env-passphrase", "DB_PASSWORD=correct horse battery staple", "horse battery staple"},
+		{"yaml-passphrase", "db_password: correct horse battery staple", "horse battery staple"},
+		{"json-string-passphrase", `{"content":"passphrase = Correct Horse Battery Staple"}`, "Horse Battery Staple"},
+		// Code's lines with a generated value, indented or in a diff.
+		{"indented-generated", "def connect():\n    password = <K>\n    return db(password)", ""},
+		{"diff-generated", "@@ -1 +1 @@\n-    password = <K>\n+    password = os.environ['PW']", ""},
+		// A private key's body, however short its first line.
+		{"private-key-short-body", "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n", "MIIEow"},
+		{"private-key-blanks", "-----BEGIN PRIVATE KEY----- MIIEvQ<K><K> -----END PRIVATE KEY-----", ""},
 	}
 }
 
@@ -114,6 +131,30 @@ func review45Benign() []struct{ name, text string } {
 		{"redis-config-quoted-empty", `redis-cli CONFIG SET "requirepass" ""`},
 		{"ssh-dashes-other", "ssh db -- sudo systemctl restart mysql"},
 		{"env-variable-references", "Set MYSQL_PWD=$(cat pw) and REDIS_AUTH=${PW} before running the MYSQL_PWD=... example."},
+		// Prose and code at a JSON string's start after whitespace.
+		{"json-string-tab-code", `{"content":"\tpassword = user.password"}`},
+		{"json-string-tab-prose", `{"content":"\tpassword = the one you chose at signup"}`},
+		// Sentences about a password, which a passphrase is not.
+		{"ini-prose-stored", "password = stored in the vault"},
+		{"ini-prose-never", "password = never share it with anyone"},
+		{"ini-prose-short", "password = changed last week"},
+		{"yaml-prose-see", "db_password: see the vault"},
+		{"ini-words-then-sentence", "The db_password = correct horse battery staple line is an example."},
+		// Code, indented or in a unified diff.
+		{"indented-code", "def login(user):\n    password = user.password\n    return check(password)"},
+		{"diff-code", "diff --git a/app.py b/app.py\n--- a/app.py\n+++ b/app.py\n@@ -1,3 +1,3 @@\n-password = request.form['password']\n+password = request.form.get('password')\n api_key = settings.API_KEY"},
+		{"diff-indented-code", "@@ -10,4 +10,4 @@ def login():\n-    password = user.password\n+    password = user.new_password\n     token = make_token(user)"},
+		{"diff-yaml", "diff --git a/c.yml b/c.yml\n@@ -1,2 +1,2 @@\n-  password: form.password\n+  password: config.db.password\n   user: app"},
+		{"diff-hash-call", "@@ -1 +1 @@\n-    self.password = password\n+    self.password = hash_password(password)"},
+		{"diff-workflow", "@@ -3,2 +3,2 @@\n-  DB_PASSWORD: ${{ secrets.DB_PASSWORD }}\n+  DB_PASSWORD: ${{ secrets.DB_PASS }}"},
+		// Prose and code about a private key's armour, no key.
+		{"pem-prose", "The file must start with -----BEGIN PRIVATE KEY----- and end with -----END PRIVATE KEY-----."},
+		{"pem-prose-begin-only", "The key file must begin with -----BEGIN OPENSSH PRIVATE KEY-----"},
+		{"pem-prose-lines", "Check that the header reads -----BEGIN EC PRIVATE KEY-----\nand the footer -----END EC PRIVATE KEY-----."},
+		{"pem-code", `if !strings.HasPrefix(s, "-----BEGIN PRIVATE KEY-----") {`},
+		{"pem-grep", "grep -q -- '-----BEGIN RSA PRIVATE KEY-----' key.pem"},
+		{"pem-elided", "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----"},
+		{"pem-placeholder", "-----BEGIN PRIVATE KEY-----\n<your key here>\n-----END PRIVATE KEY-----"},
 	}
 }
 

@@ -156,12 +156,14 @@ func isWordByte(c byte) bool {
 // (AKIAIOSFODNN7EXAMPLE). A format's regexp runs only on text holding one
 // of its hints, which makes a clean body quick to scan.
 var keyFormats = []keyFormat{
-	{name: "private key", hints: []string{"PRIVATE KEY"}, plain: true,
+	{name: "private key", hints: []string{"PRIVATE KEY"}, plain: true, valid: keyBody,
 		// The body's "-" only before a letter, a digit or a blank (DEK-Info:
 		// AES-128-CBC, Comment: GPGTools - https…), so that
 		// it ends at the next "-----": from a BEGIN with no END the search
 		// read every line after it, each BEGIN again (256 KiB of BEGIN
-		// lines took 54 s).
+		// lines took 54 s). A key has a body (keyBody): prose about the
+		// armour ("the file must start with -----BEGIN PRIVATE
+		// KEY-----") has none.
 		re: lazy(`-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----(?:(?:[A-Za-z0-9+/=\s:,.()]|-[A-Za-z0-9 ]|\\+[nr])*?-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\r\n]|\\+[nr])*)`)},
 	// A private key in base64, as Kubernetes writes its files
 	// (client-key-data, a Secret's tls.key): "-----BEGIN" encoded, up to
@@ -574,4 +576,53 @@ func discordTokens(s string) [][]int {
 		out = append(out, []int{start, end})
 	}
 	return out
+}
+
+// keyBody: the private key's armour m holds a body: a line of base64
+// after its BEGIN line (MIIEow…, as short as a key cut after its first
+// bytes), or a run of it as long as a line's part (a key whose line
+// breaks became blanks), and is no mention of the armour's lines in prose
+// or code: "the file must start with -----BEGIN PRIVATE KEY-----", or
+// "…" or "<your key here>" between it and its END.
+func keyBody(m string) bool {
+	if i := strings.Index(m, "BEGIN"); i >= 0 {
+		if j := strings.Index(m[i:], "-----"); j >= 0 {
+			m = m[i+j+5:]
+		}
+	}
+	if k := strings.LastIndex(m, "-----END"); k >= 0 {
+		m = m[:k]
+	}
+	line, run := 0, 0 // the base64 bytes of the line so far (-1: it has others), of the run
+	for i := 0; i <= len(m); i++ {
+		var c byte
+		if i < len(m) {
+			c = m[i]
+		}
+		switch {
+		case i == len(m) || c == '\n' || c == '\r' || c == '\\' && i+1 < len(m) && (m[i+1] == 'n' || m[i+1] == 'r'):
+			if line >= 4 {
+				return true
+			}
+			line, run = 0, 0
+			if c == '\\' {
+				i++
+			}
+		case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=':
+			if run++; run >= 20 {
+				return true
+			}
+			if line >= 0 {
+				line++
+			}
+		case c == ' ' || c == '\t':
+			run = 0
+			if line > 0 {
+				line = -1 // words: prose
+			}
+		default:
+			line, run = -1, 0
+		}
+	}
+	return false
 }
