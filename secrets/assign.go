@@ -124,11 +124,12 @@ func equalsAssignments(s string) (out []assignment, steps int) {
 	// a value with no separator runs to the text's end) and is not read
 	// again, so that each byte is read as a value once.
 	read := 0
+	var memo nameMemo
 	for i := range indexes(s, "=") {
 		if i < read {
 			continue
 		}
-		a, ok := equalsAssignment(s, i)
+		a, ok := equalsAssignment(s, i, &memo)
 		steps += max(a.end, i+1) - i
 		if a.unquoted {
 			read = a.end
@@ -169,6 +170,31 @@ func nameStart(s string, e int) int {
 		j++
 	}
 	return j
+}
+
+// valueStops end an unquoted value after "=".
+var valueStops = func() (t [256]bool) {
+	for _, c := range []byte("&\"'<> \t\r\n\\#;,") {
+		t[c] = true
+	}
+	return t
+}()
+
+// nameMemo remembers the kind of the last name a text's rule read, so
+// that a text that repeats a name ("password = …" on every line) asks
+// fieldKind, whose cache takes a lock, once for each run of it (under the
+// race detector the lock was a third of such a text's time).
+type nameMemo struct {
+	name string
+	k    nameKind
+	ok   bool
+}
+
+func (m *nameMemo) kind(name string) nameKind {
+	if !m.ok || m.name != name {
+		m.name, m.k, m.ok = name, fieldKind(name), true
+	}
+	return m.k
 }
 
 // lineStart: s[j] starts a line, or follows an escaped line break (\n).
@@ -212,7 +238,7 @@ func jsonStringStart(s string, j int) bool {
 // "<=" and ">=" compare, and an unquoted value that is a call or an index
 // is code (`api_key = os.environ["KEY"]`, `password = getpass()`), not a
 // credential (codeExpression).
-func equalsAssignment(s string, i int) (assignment, bool) {
+func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 	if i+1 < len(s) && s[i+1] == '=' || i > 0 && strings.IndexByte("=!<>", s[i-1]) >= 0 {
 		return assignment{}, false
 	}
@@ -230,7 +256,7 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 	if j > 0 {
 		after = s[j-1]
 	}
-	kind := fieldKind(name)
+	kind := memo.kind(name)
 	prose := false
 	switch {
 	case after == '?' || after == '&' || after == ';':
@@ -267,7 +293,7 @@ func equalsAssignment(s string, i int) (assignment, bool) {
 		// cmd's %DB_PASSWORD:~0,8%, a mask's (not set): read whole, no value
 		return assignment{start: start, end: k + n, unquoted: true}, false
 	}
-	for k < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k])) {
+	for k < len(s) && !valueStops[s[k]] {
 		k++
 	}
 	if kind == passwordName && k < len(s) && blank(s[k]) && (lineStart(s, j) || jsonStringStart(s, j) || indentedLine(s, j)) {

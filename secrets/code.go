@@ -51,8 +51,7 @@ func codeAssignment(s string, i int) (assignment, bool) {
 		}
 		name = s[nameStart(s, e):e]
 	}
-	kind := min(fieldKind(name), weakName)
-	if name == "" || len(name) > 128 || kind == notSecret {
+	if name == "" || len(name) > 128 {
 		return assignment{}, false
 	}
 	k := opEnd
@@ -61,6 +60,12 @@ func codeAssignment(s string, i int) (assignment, bool) {
 	}
 	vs, ve, quoted, ok := quotedAt(s, k)
 	if !quoted || !ok {
+		return assignment{}, false
+	}
+	// The name's kind last: its cache's lock is the dearest step here,
+	// and most "=" have no quoted value after them.
+	kind := min(fieldKind(name), weakName)
+	if kind == notSecret {
 		return assignment{}, false
 	}
 	return assignment{name: name, kind: kind, start: vs, end: ve}, true

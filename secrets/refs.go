@@ -289,7 +289,7 @@ func referenceAt(s string, k int) int {
 			n = e + 1
 		}
 	}
-	if n == 0 || k+n < len(s) && !strings.ContainsRune("&\"'<> \t\r\n\\#;,", rune(s[k+n])) {
+	if n == 0 || k+n < len(s) && !valueStops[s[k+n]] {
 		return 0
 	}
 	return n
