@@ -15,7 +15,7 @@ func TestReview44CodeAtAJSONStringsStartStays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, text := range []string{
+	benign := []string{
 		`{"old_str":"password = user.password"}`,
 		`{"content":[{"type":"text","text":"password = request.password"}]}`,
 		`{"choices":[{"message":{"content":"api_key = config.api_key"}}]}`,
@@ -29,19 +29,24 @@ func TestReview44CodeAtAJSONStringsStartStays(t *testing.T) {
 		`{"content":"password = getpass"}`,
 		`{"content":"password = pw;"}`,
 		`{"lines":["password = form.password.data"]}`,
-	} {
-		for _, change := range scrubbedModes(t, x, text) {
-			t.Errorf("%q: %s", text, change)
+	}
+	for i, changes := range scrubbedModesEach(t, x, benign) {
+		for _, change := range changes {
+			t.Errorf("%q: %s", benign[i], change)
 		}
 	}
 	k := "Zq7" + fakeKey("", 13)
-	for _, text := range []string{
+	secrets := []string{
 		`{"content":"api_key = <K>"}`,
 		`{"content":"db_password = <K>"}`,
 		`["password = <K>"]`,
 		`{"content":"password = Summer2024x"}`,
-	} {
-		text = strings.ReplaceAll(text, "<K>", k)
+	}
+	for i := range secrets {
+		secrets[i] = strings.ReplaceAll(secrets[i], "<K>", k)
+	}
+	finds := checkFindsEach(t, secrets)
+	for i, text := range secrets {
 		secret := k
 		if strings.Contains(text, "Summer") {
 			secret = "Summer2024x"
@@ -49,7 +54,7 @@ func TestReview44CodeAtAJSONStringsStartStays(t *testing.T) {
 		if got := x.Text(text); strings.Contains(got, secret) {
 			t.Errorf("%q: kept: %q", text, got)
 		}
-		if !checkFinds(t, text) {
+		if !finds[i] {
 			t.Errorf("%q: the check finds nothing", text)
 		}
 	}
