@@ -144,6 +144,9 @@ func FuzzCommandRules(f *testing.F) {
 		"mysql> CREATE USER 'a'@'%'\n    -> IDENTIFIED BY 'Zq7xZ8mR3pY9wB7t', b /* c */ IDENTIFIED BY 'Zq7xZ8mR3pY9wB7u';",
 		`{"sql":"CREATE ROLE r\n-- x\nLOGIN PASSWORD 'Zq7xZ8mR3pY9wB7t'"}`, "redis-cli ACL SETUSER u on >Zq7xZ8mR3pY9wB7t ~*",
 		"127.0.0.1:6379> CONFIG SET masterauth Zq7xZ8mR3pY9wB7t", "ssh db sudo -u m sqlcmd -P Zq7xZ8mR3pY9wB7t",
+		"CREATE USER u IDENTIFIED\n    -> BY $p$Zq7xZ8mR3pY9wB7t$p$;", "EXEC sp_addlogin @loginame = N'a', @passwd = N'Zq7xZ8mR3pY9wB7t'",
+		"$pw = ConvertTo-SecureString 'Zq7xZ8mR3pY9wB7t' -AsPlainText", "Invoke-Sqlcmd -Password:Zq7xZ8mR3pY9wB7t",
+		`Acl SetUser u on >Zq7xZ8mR3pY9wB7t`, `CONFIG SET "requirepass" "Zq7xZ8mR3pY9wB7t"`, "bcp t out f -S db -P Zq7xZ8mR3pY9wB7t",
 	} {
 		f.Add(s)
 	}
@@ -157,6 +160,7 @@ func FuzzCommandRules(f *testing.F) {
 			t.Errorf("%d steps for %d bytes: %q", steps, len(s), s)
 		}
 		found = append(found, sqlPasswords(s)...)
+		found = append(found, sqlProcedurePasswords(s)...)
 		found = append(found, respAuth(s)...)
 		for _, a := range found {
 			if a.start < 0 || a.start > a.end || a.end > len(s) {

@@ -210,3 +210,25 @@ func TestReview45BenignStay(t *testing.T) {
 		})
 	}
 }
+
+// TestInvalidUTF8InAValue: a value with a byte of no UTF-8 character is
+// judged, not a panic: documentedExample lowered it with strings.ToLower,
+// which writes such a byte as three, and sliced the value by the lowered
+// text's offsets (found by FuzzCommandRules; the recorder scrubs binary
+// bodies read as text too).
+func TestInvalidUTF8InAValue(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"mysql -uroot -p'\xd4Zq7xK9mQ7pZ2yOUr' shop",
+		"{\"api_key\": \"\xd4\xd4Zq7xK9mQ7pZ2wR5tyOUr\"}",
+		"$pw = ConvertTo-SecureString '\xd4Zq7xK9mQ7pZ2dUMmy' -AsPlainText",
+	} {
+		got := x.Text(text)
+		if strings.Contains(got, "Zq7xK9mQ7pZ2") {
+			t.Errorf("%q: kept: %q", text, got)
+		}
+	}
+}

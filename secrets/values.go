@@ -217,7 +217,17 @@ func documentedExample(v string) bool {
 	if strings.ContainsAny(v, " \t\n@") || strings.Contains(v, "://") {
 		return false
 	}
-	lower := strings.ToLower(v)
+	// ASCII's letters lowered byte for byte, so that lower's offsets are
+	// v's: strings.ToLower writes an invalid byte as U+FFFD, three bytes
+	// (FuzzCommandRules: ConvertTo-SecureString '\xd4XXXXXXXX' sliced v
+	// past its end).
+	lb := []byte(v)
+	for i, c := range lb {
+		if c >= 'A' && c <= 'Z' {
+			lb[i] = c + 'a' - 'A'
+		}
+	}
+	lower := string(lb)
 	for _, w := range exampleWords {
 		for at := 0; ; {
 			i := strings.Index(lower[at:], w)
