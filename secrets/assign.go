@@ -256,6 +256,11 @@ func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 	if j > 0 {
 		after = s[j-1]
 	}
+	if j >= 7 && strings.EqualFold(s[j-7:j], "set /p ") {
+		// cmd's set /p PASSWORD=Enter password: asks for the value; what
+		// follows "=" is the prompt
+		return assignment{}, false
+	}
 	kind := memo.kind(name)
 	prose := false
 	switch {
@@ -303,6 +308,7 @@ func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 		}
 	}
 	if codeExpression(s[start:k]) || prose && !proseSessionValue(s[start:k]) || e < i && wordy(s[start:k]) && wordAfter(s, k) ||
+		e == i && indentedLine(s, j) && codeName(s[start:k]) && strings.ContainsAny(s[start:k], ".(") ||
 		e < i && !lineStart(s, j) && (jsonStringStart(s, j) || indentedLine(s, j)) && codeName(s[start:k]) {
 		return assignment{start: start, end: k, unquoted: true}, false
 	}
@@ -575,8 +581,11 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		return assignment{}, false
 	}
 	p := j
-	for p > 0 && blank(s[p-1]) {
-		p--
+	for p > 0 && (blank(s[p-1]) || p >= 2 && s[p-2] == '\\' && s[p-1] == 't' && backslashesBefore(s, p-1)%2 == 1) {
+		p-- // indentation, raw or JSON's \t ({"content":"\tpassword: …"})
+		if s[p] == 't' {
+			p--
+		}
 	}
 	if p > 0 && s[p-1] == '-' && p < j { // "- name:", an item of a list
 		for p--; p > 0 && blank(s[p-1]); p-- {

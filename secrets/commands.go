@@ -29,7 +29,7 @@ var passwordFlags = []struct {
 	{[]string{"mongo", "mongosh"}, 'p', false, true, 0},
 	{[]string{"redis-cli", "valkey-cli", "keydb-cli"}, 'a', false, true, 0},
 	{[]string{"curl"}, 'u', true, true, 0},
-	{[]string{"sqlcmd", "osql"}, 'P', true, true, 0},
+	{[]string{"sqlcmd", "osql", "isql"}, 'P', true, true, 0},
 	// bcp TABLE in|out|queryout FILE -S … -U … -P …
 	{[]string{"bcp"}, 'P', true, true, 2},
 }

@@ -294,3 +294,11 @@ func referenceAt(s string, k int) int {
 	}
 	return n
 }
+
+// xmlUnescaped is v with XML's five entities decoded (&lt;, &gt;, &amp;,
+// &quot;, &apos;), as a document writes <your password>.
+func xmlUnescaped(v string) string {
+	return xmlEntities.Replace(v)
+}
+
+var xmlEntities = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&quot;", `"`, "&apos;", "'")

@@ -37,6 +37,8 @@ func review45Secrets() []struct{ name, text, secret string } {
 		{"sp-addlogin-capitals-n", "exec SP_ADDLOGIN N'app', N'<K>', 'shop'", ""},
 		{"sp-addlogin-named", "EXEC sp_addlogin @loginame = 'app', @passwd = N'<K>', @defdb = 'shop';", ""},
 		{"sp-password", "EXEC sp_password NULL, '<K>', 'app';", ""},
+		{"sp-addlogin-qualified", "EXEC master.dbo.sp_addlogin 'app', '<K>';", ""},
+		{"sp-addlogin-bracketed", "EXEC [dbo].[sp_addlogin] 'app', '<K>';", ""},
 		// Windows' command names have no case and may end in .exe; bcp's
 		// usage has three words before its flags; PowerShell's parameters.
 		{"sqlcmd-capitals", `SQLCMD -S db -U sa -P <K> -Q "select 1"`, ""},
@@ -61,6 +63,9 @@ func review45Secrets() []struct{ name, text, secret string } {
 		{"ssh-sudo-env-variable", "ssh db sudo MYSQL_PWD=<K> mysql -uroot", ""},
 		{"docker-exec-env-variable", "docker exec db env MYSQL_PWD=<K> mysql -uroot", ""},
 		{"ssh-quoted-env-variable", "ssh cache 'REDIS_AUTH=<K> redis-cli ping'", ""},
+		{"ssh-dashes-quoted", `ssh db -- "sudo mysql -uroot -p<K>"`, ""},
+		{"isql", "isql -S db -U sa -P <K>", ""},
+		{"json-string-tab-yaml", `{"content":"\tpassword: <K>"}`, ""},
 		// An INI line at a JSON string's start after escaped whitespace.
 		{"json-string-tab-ini", `{"content":"\tpassword = <K>"}`, ""},
 		{"json-string-tabs-ini", `{"content":"\t\tapi_key = <K>"}`, ""},
@@ -119,6 +124,10 @@ func review45Benign() []struct{ name, text string } {
 		{"sp-addlogin-variable", "EXEC sp_addlogin 'app', @pw;\nEXEC sp_addlogin @loginame = 'app', @passwd = @newPassword2;"},
 		{"sp-addlogin-docs", "EXEC sp_addlogin 'app', 'password';"},
 		{"sp-addlogin-prose", "The sp_addlogin procedure is deprecated; use CREATE LOGIN instead."},
+		{"batch-set-prompt", "set /p PASSWORD=Enter password: \nset /P DB_PASSWORD=Password: "},
+		{"xml-escaped-placeholder", "<password>&lt;your password&gt;</password>"},
+		{"diff-keyword-argument", "@@ -5 +5 @@\n-        api_key=os.environ['KEY'],\n+        api_key=settings.api_key,"},
+		{"pem-elided-json", `{"pem":"-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----"}`},
 		// Commands without a literal password.
 		{"invoke-sqlcmd-variable", "Invoke-Sqlcmd -ServerInstance db -Username sa -Password $env:SQL_PW -Query 'select 1'"},
 		{"invoke-sqlcmd-call", "Invoke-Sqlcmd -ServerInstance db -Password (Get-Content pw.txt)"},

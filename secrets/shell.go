@@ -448,7 +448,11 @@ func (r *shellReader) commandString(p int) bool {
 	if shellFlagC(s[last.start:last.end]) {
 		return true
 	}
-	return c.name(s) == "ssh" && sshCommandAt(s, c.words) == len(c.words)
+	if c.name(s) != "ssh" {
+		return false
+	}
+	at := sshCommandAt(s, c.words)
+	return at == len(c.words) || at == len(c.words)-1 && c.words[at].text(s) == "--" // ssh db -- "…"
 }
 
 // shellFlagC: w is -c, or short flags ending in c (-lc, -ic, -euc).

@@ -74,13 +74,17 @@ func sqlProcedurePasswords(s string) []assignment {
 	var out []assignment
 	for _, pre := range []string{"sp_", "SP_", "Sp_"} {
 		for i := range indexes(s, pre) {
-			if i > 0 && (nameByte(s[i-1]) || s[i-1] == '@') {
-				continue
+			if i > 0 && (nameByte(s[i-1]) && s[i-1] != '.' || s[i-1] == '@') {
+				continue // master.dbo.sp_addlogin and [dbo].[sp_addlogin] are the procedure
 			}
 			word := sqlWord(s, i)
 			for _, p := range sqlProcedures {
 				if strings.EqualFold(word, p.name) {
-					out = procedureArguments(out, s, i+len(word), p.positions, p.names)
+					e := i + len(word)
+					if i > 0 && s[i-1] == '[' && e < len(s) && s[e] == ']' {
+						e++
+					}
+					out = procedureArguments(out, s, e, p.positions, p.names)
 				}
 			}
 		}

@@ -92,6 +92,11 @@ func placeholder(v string) bool {
 			return placeholder(u) // \u003cpassword\u003e, as encoding/json writes <password>
 		}
 	}
+	if strings.Contains(v, "&") && strings.Contains(v, ";") {
+		if u := xmlUnescaped(v); u != v {
+			return placeholder(u) // &lt;your password&gt;, as XML writes <your password>
+		}
+	}
 	if usageSyntax(v) || shellReference(v) || namedReference(v) || codeCall(v) {
 		return true
 	}
