@@ -308,6 +308,7 @@ func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 		}
 	}
 	if codeExpression(s[start:k]) || prose && !proseSessionValue(s[start:k]) || e < i && wordy(s[start:k]) && wordAfter(s, k) ||
+		tsqlVariable(s, j, s[start:k]) ||
 		e == i && indentedLine(s, j) && codeName(s[start:k]) && strings.ContainsAny(s[start:k], ".(") ||
 		e < i && !lineStart(s, j) && (jsonStringStart(s, j) || indentedLine(s, j)) && codeName(s[start:k]) {
 		return assignment{start: start, end: k, unquoted: true}, false
@@ -340,6 +341,20 @@ func indentedLine(s string, j int) bool {
 		k--
 	}
 	return lineStart(s, k)
+}
+
+// tsqlVariable: v, unquoted after the "=" of the name at s[j], is a
+// T-SQL variable (@Password1) where T-SQL gives one: after WITH (ALTER
+// LOGIN … WITH PASSWORD = @v) or as a procedure's named argument (@passwd
+// = @v). There "@" is the language's own syntax, whatever the name reads
+// as; elsewhere (mysql -p@Secret1, {"password": "@Secret1"}) a name that
+// reads as a password is one (humanPassword).
+func tsqlVariable(s string, j int, v string) bool {
+	if len(v) < 2 || v[0] != '@' || !(asciiLetter(v[1]) || v[1] == '_') ||
+		strings.ContainsFunc(v[1:], func(r rune) bool { return !(r < 128 && (asciiLetter(byte(r)) || r >= '0' && r <= '9' || r == '_')) }) {
+		return false
+	}
+	return j > 0 && s[j-1] == '@' || j >= 5 && strings.EqualFold(s[j-5:j], "with ")
 }
 
 // envName: name is an environment variable's, as a command's prefix

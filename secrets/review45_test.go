@@ -103,7 +103,9 @@ func review45Benign() []struct{ name, text string } {
 		{"batch-hex-name", "password=%DEADBEEF%"},
 		// Variables and format fields that name a variable.
 		{"tsql-variable-camel", "ALTER LOGIN app WITH PASSWORD = @newPassword2;"},
+		{"tsql-variable-capitalized", "ALTER LOGIN app WITH PASSWORD = @Password1;\nEXEC sp_addlogin @loginame = 'app', @passwd = @Secret1;"},
 		{"oracle-substitution-digit", "ALTER USER app IDENTIFIED BY &pw1;"},
+		{"oracle-substitution-capitalized", "ALTER USER app IDENTIFIED BY &Welcome1;\nALTER USER ops IDENTIFIED BY &&Secret1;"},
 		{"format-field", `cur.execute(f"ALTER USER app IDENTIFIED BY '{new_pw}'")`},
 		// A call of a call; an entity; a mask.
 		{"sql-nested-call", "UPDATE users SET password = encode(digest(pw, 'sha256'), 'hex') WHERE id = 1;"},

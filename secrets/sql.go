@@ -66,7 +66,7 @@ func sqlScan(s string) (out []assignment, steps int) {
 			if ok && quotedAtSign(s, vs) {
 				vs++ // '@…': a string, its "@" no variable's
 			}
-			if !ok || !commandValue(s[vs:ve]) {
+			if !ok || sqlVariable(s, vs, ve) || !commandValue(s[vs:ve]) {
 				continue
 			}
 			steps += ve - at
@@ -549,6 +549,23 @@ func sqlQuoted(s string, k int) (vs, ve int, ok bool) {
 		return vs, ve, true
 	}
 	return dollarQuoted(s, k)
+}
+
+// sqlVariable: s[vs:ve], unquoted, is SQL*Plus's substitution variable
+// or T-SQL's variable (IDENTIFIED BY &Welcome1, &&pw; PASSWORD = @pw1):
+// the language's own syntax, whatever the name reads as. Quoted, the same
+// text is a string ('@Secret1') or a reference whose name must read as a
+// variable's ('&Welcome1' is a password: see humanPassword).
+func sqlVariable(s string, vs, ve int) bool {
+	if vs == 0 || vs >= ve || s[vs-1] == '\'' || s[vs-1] == '"' {
+		return false
+	}
+	v := strings.TrimPrefix(strings.TrimPrefix(s[vs:ve], "&"), "&")
+	if v == s[vs:ve] {
+		v = strings.TrimPrefix(v, "@")
+	}
+	return v != s[vs:ve] && v != "" && (asciiLetter(v[0]) || v[0] == '_') &&
+		!strings.ContainsFunc(v, func(r rune) bool { return !(r < 128 && (asciiLetter(byte(r)) || r >= '0' && r <= '9' || r == '_')) })
 }
 
 // quotedAtSign: the statement's value at vs is quoted and starts with

@@ -125,6 +125,9 @@ func procedureArguments(out []assignment, s string, k int, positions []int, name
 			if !ok {
 				return out
 			}
+			if s[vs] == '@' {
+				secret = false // a T-SQL variable, whatever its name reads as (@Password1)
+			}
 		}
 		if secret && commandValue(s[vs:ve]) {
 			out = append(out, assignment{name: "sp_ password", kind: passwordName, start: vs, end: ve, form: formWord})
