@@ -119,6 +119,7 @@ func review45Benign() []struct{ name, text string } {
 		{"mask-angle", "api_key = <redacted>"},
 		{"mask-stars", "password = ****"},
 		{"json-masks", `{"password": "(none)", "api_key": "[hidden]", "token": "{redacted}"}`},
+		{"json-mask-stars", `{"password": "***hidden***", "secret": "••• masked •••"}`},
 		// SQL's lines, dollar quotes and procedures without a literal.
 		{"sql-identified-lines-variable", "CREATE USER app\n  IDENTIFIED BY\n  :'app_pw';"},
 		{"sql-dollar-function", "CREATE FUNCTION f() RETURNS text AS $$ SELECT 'x' $$ LANGUAGE sql;"},
@@ -128,6 +129,8 @@ func review45Benign() []struct{ name, text string } {
 		{"sp-addlogin-prose", "The sp_addlogin procedure is deprecated; use CREATE LOGIN instead."},
 		{"batch-set-prompt", "set /p PASSWORD=Enter password: \nset /P DB_PASSWORD=Password: "},
 		{"xml-escaped-placeholder", "<password>&lt;your password&gt;</password>"},
+		{"diff-json-escaped", `{"output":"@@ -1,2 +1,2 @@\n-    password = user.password\n+    password = user.new_password\n     api_key = settings.API_KEY"}`},
+		{"batch-json-escaped", `{"cmd":"set PASSWORD=%1\r\nfor %%i in (*.txt) do set PASSWORD=%%i\r\necho %PASSWORD:~0,4%****"}`},
 		{"diff-keyword-argument", "@@ -5 +5 @@\n-        api_key=os.environ['KEY'],\n+        api_key=settings.api_key,"},
 		{"pem-elided-json", `{"pem":"-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----"}`},
 		// Commands without a literal password.

@@ -106,8 +106,8 @@ func placeholder(v string) bool {
 	if strings.Trim(v, "*xX.•#-_ ") == "" || !strings.ContainsFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		return true // masked, or punctuation: `?api_key=", "` read across a string's end
 	}
-	if bracketedWords(v) {
-		return true // a mask: (none), [hidden], (not set)
+	if bracketedWords(v) || bracketedWords("("+strings.Trim(v, "*•#")+")") && strings.Trim(v, "*•#") != v {
+		return true // a mask: (none), [hidden], (not set), ***hidden***
 	}
 	if strings.ContainsAny(v, "${%") && !braced(v) && templateRef.get().MatchString(v) { // each of its forms starts with one
 		return true // a template: $VERSION, ${TOKEN}, f"{msg_id}.{ts}", %(key)s
