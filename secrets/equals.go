@@ -1,0 +1,413 @@
+package secrets
+
+import (
+	"strings"
+	"unicode"
+)
+
+// This file reads the name=value rule's assignments (INI and .env lines,
+// a query's or a form's pairs in text, a command's NAME=value prefix) and
+// tells a setting from what only looks like one: code (a call, a dotted
+// name, an indented line, a unified diff's), prose ("password = the one
+// you chose"), T-SQL's variables; and a passphrase from prose.
+
+// equalsAssignments finds the assignments around each "=" of s; steps
+// is the bytes read from each "=" to its value's end, which the linear
+// time test holds to the text's length.
+func equalsAssignments(s string) (out []assignment, steps int) {
+	// read is where the last unquoted value after "=" that was read
+	// ended: an "=" before it is inside that value (password=password=…,
+	// a value with no separator runs to the text's end) and is not read
+	// again, so that each byte is read as a value once.
+	read := 0
+	var memo nameMemo
+	for i := range indexes(s, "=") {
+		if i < read {
+			continue
+		}
+		a, ok := equalsAssignment(s, i, &memo)
+		steps += max(a.end, i+1) - i
+		if a.unquoted {
+			read = a.end
+		}
+		if ok {
+			out = append(out, a)
+		} else if a, ok := attributePair(s, i); ok {
+			out = append(out, a)
+		} else if a, ok := codeAssignment(s, i); ok {
+			out = append(out, a)
+		}
+	}
+	return out, steps
+}
+
+// valueStops end an unquoted value after "=".
+var valueStops = func() (t [256]bool) {
+	for _, c := range []byte("&\"'<> \t\r\n\\#;,") {
+		t[c] = true
+	}
+	return t
+}()
+
+// nameMemo remembers the kind of the last name a text's rule read, so
+// that a text that repeats a name ("password = …" on every line) asks
+// fieldKind, whose cache takes a lock, once for each run of it (under the
+// race detector the lock was a third of such a text's time).
+type nameMemo struct {
+	name string
+	k    nameKind
+	ok   bool
+}
+
+func (m *nameMemo) kind(name string) nameKind {
+	if !m.ok || m.name != name {
+		m.name, m.k, m.ok = name, fieldKind(name), true
+	}
+	return m.k
+}
+
+// lineStart: s[j] starts a line, or follows an escaped line break (\n).
+func lineStart(s string, j int) bool {
+	return j == 0 || s[j-1] == '\n' || j >= 2 && s[j-2] == '\\' && s[j-1] == 'n'
+}
+
+// jsonStringStart: s[j] starts a JSON string value (after ":", "[" or
+// ",", its quote escaped too in JSON inside JSON; blanks and escaped
+// \t, \r or \n before it), whose text begins a line as a decoded string's
+// would: {"content":"password = …"} is the
+// INI line that {"content":"a\npassword = …"} holds after its \n.
+func jsonStringStart(s string, j int) bool {
+	// Past the string's leading whitespace, escaped or not
+	// ("\tpassword = …", "  api_key = …"), a few bytes at most: the
+	// rule reads each "=" once (equalsAssignments).
+	for n := 0; j >= 2 && n < 8; n++ {
+		switch {
+		case blank(s[j-1]):
+			j--
+		case s[j-2] == '\\' && (s[j-1] == 't' || s[j-1] == 'r' || s[j-1] == 'n') && backslashesBefore(s, j-1)%2 == 1:
+			j -= 2
+		default:
+			n = 8
+		}
+	}
+	if j < 2 || s[j-1] != '"' {
+		return false
+	}
+	k := j - 1
+	if s[k-1] == '\\' {
+		k--
+	}
+	for k > 0 && blank(s[k-1]) {
+		k--
+	}
+	return k > 0 && strings.IndexByte(":[,", s[k-1]) >= 0
+}
+
+// equalsAssignment reads `name=value` around the "=" at i; "==", "!=",
+// "<=" and ">=" compare, and an unquoted value that is a call or an index
+// is code (`api_key = os.environ["KEY"]`, `password = getpass()`), not a
+// credential (codeExpression).
+func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
+	if i+1 < len(s) && s[i+1] == '=' || i > 0 && strings.IndexByte("=!<>", s[i-1]) >= 0 {
+		return assignment{}, false
+	}
+	e := i
+	for e > 0 && blank(s[e-1]) {
+		e--
+	}
+	j := nameStart(s, e)
+	name := s[j:e]
+	if name == "" || e < i && !lineStart(s, j) && !jsonStringStart(s, j) && s[j-1] != ' ' && s[j-1] != '\t' {
+		// Spaces around "=" only in INI and .env lines.
+		return assignment{}, false
+	}
+	var after byte
+	if j > 0 {
+		after = s[j-1]
+	}
+	if j >= 7 && strings.EqualFold(s[j-7:j], "set /p ") {
+		// cmd's set /p PASSWORD=Enter password: asks for the value; what
+		// follows "=" is the prompt
+		return assignment{}, false
+	}
+	kind := memo.kind(name)
+	prose := false
+	switch {
+	case after == '?' || after == '&' || after == ';':
+		kind = paramKind(name)
+	case kind == sessionName && j > 0 && blank(s[j-1]):
+		// A session's id in prose ("… with sid=…"): its value must look
+		// generated, as in JSON (sessionValue), judged here so that prose
+		// full of "sid=" makes no assignments.
+		prose = true
+	case kind <= weakName && !(lineStart(s, j) || jsonStringStart(s, j) || strings.HasSuffix(s[:j], "export ")) && !(e == i && envName(name)):
+		// A weak name in prose ("the key=value") is no assignment; an
+		// environment variable's is, wherever a command sets it (sudo
+		// MYSQL_PWD=… mysql, ssh db 'REDIS_AUTH=… redis-cli').
+		kind = notSecret
+	}
+	if kind == notSecret {
+		return assignment{}, false
+	}
+	k := i + 1
+	for k < len(s) && blank(s[k]) {
+		k++
+	}
+	if k > i+1 && (name[0] == '-' || k < len(s) && s[k] == '-') {
+		// A blank after a flag's "=", or before another flag: the value
+		// is empty (mysql --password= -e …, "between --password= or
+		// -p", PASSWORD= --verbose).
+		return assignment{}, false
+	}
+	start := k
+	if vs, ve, quoted, ok := quotedAt(s, k); quoted {
+		return assignment{name: name, kind: kind, start: vs, end: ve}, ok && !(prose && !proseSessionValue(s[vs:ve]))
+	}
+	if n := referenceAt(s, k); n > 0 {
+		// cmd's %DB_PASSWORD:~0,8%, a mask's (not set): read whole, no value
+		return assignment{start: start, end: k + n, unquoted: true}, false
+	}
+	for k < len(s) && !valueStops[s[k]] {
+		k++
+	}
+	if kind == passwordName && k < len(s) && blank(s[k]) && (lineStart(s, j) || jsonStringStart(s, j) || indentedLine(s, j)) {
+		if pe := passphraseEnd(s, start); pe > 0 {
+			// db_password = correct horse battery staple: the line's words
+			return assignment{name: name, kind: kind, start: start, end: pe, unquoted: true}, true
+		}
+	}
+	if codeExpression(s[start:k]) || prose && !proseSessionValue(s[start:k]) || e < i && wordy(s[start:k]) && wordAfter(s, k) ||
+		tsqlVariable(s, j, s[start:k]) ||
+		e == i && indentedLine(s, j) && codeName(s[start:k]) && strings.ContainsAny(s[start:k], ".(") ||
+		e < i && !lineStart(s, j) && (jsonStringStart(s, j) || indentedLine(s, j)) && codeName(s[start:k]) {
+		return assignment{start: start, end: k, unquoted: true}, false
+	}
+	return assignment{name: name, kind: kind, start: start, end: k, unquoted: true}, k > start
+}
+
+// indentedLine: only blanks (raw, or JSON's \t escapes) stand before
+// s[j] on its line, after a unified diff's "+" or "-" at most: code is
+// indented ("    password = user.password" in a method, a diff's
+// context line " api_key = settings.API_KEY", its "-    password =
+// form.password"), an INI or .env file's settings are not, so that such a
+// line's code (codeName) is no setting. A few bytes are read back at most.
+func indentedLine(s string, j int) bool {
+	k := j
+	for n := 0; k > 0 && n < 64; n++ {
+		switch {
+		case blank(s[k-1]):
+			k--
+		case k >= 2 && s[k-2] == '\\' && s[k-1] == 't':
+			k -= 2
+		default:
+			n = 64
+		}
+	}
+	if k == j {
+		return false
+	}
+	if k > 0 && (s[k-1] == '+' || s[k-1] == '-') {
+		k--
+	}
+	return lineStart(s, k)
+}
+
+// tsqlVariable: v, unquoted after the "=" of the name at s[j], is a
+// T-SQL variable (@Password1) where T-SQL gives one: after WITH (ALTER
+// LOGIN … WITH PASSWORD = @v) or as a procedure's named argument (@passwd
+// = @v). There "@" is the language's own syntax, whatever the name reads
+// as; elsewhere (mysql -p@Secret1, {"password": "@Secret1"}) a name that
+// reads as a password is one (humanPassword).
+func tsqlVariable(s string, j int, v string) bool {
+	if len(v) < 2 || v[0] != '@' || !(asciiLetter(v[1]) || v[1] == '_') ||
+		strings.ContainsFunc(v[1:], func(r rune) bool { return !(r < 128 && (asciiLetter(byte(r)) || r >= '0' && r <= '9' || r == '_')) }) {
+		return false
+	}
+	return j > 0 && s[j-1] == '@' || j >= 5 && strings.EqualFold(s[j-5:j], "with ")
+}
+
+// envName: name is an environment variable's, as a command's prefix
+// sets one: capitals and digits, words joined by "_" (MYSQL_PWD).
+func envName(name string) bool {
+	return len(name) > 2 && name[0] >= 'A' && name[0] <= 'Z' && strings.IndexByte(name, '_') > 0 &&
+		strings.IndexFunc(name, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) < 0
+}
+
+// codeName: v, the value of an INI-looking line at a JSON string's start,
+// reads as the code an agent's tool call or a model's answer holds there
+// ({"old_str":"password = user.password"}), not as a setting: a dotted
+// name (form.password.data, settings.SECRET_KEY, secrets.token_hex(16)),
+// or one name of lower-case letters and underscores (new_password,
+// getpass). A generated value mixes cases or digits (Zq7xZ8mR3pY9wB7t),
+// and goes; so does any value on a line of its own (lineStart), as before.
+func codeName(v string) bool {
+	dotted, lower := false, true
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '.' && i > 0 && i+1 < len(v) && v[i-1] != '.':
+			dotted = true
+		case c == '(' && i > 0:
+			return dotted || lower // a call: what follows is its arguments
+		case c == '_' || c >= 'a' && c <= 'z':
+		case c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+			if i == 0 && c <= '9' {
+				return false
+			}
+			lower = false
+		default:
+			return false
+		}
+	}
+	return v != "" && (dotted || lower)
+}
+
+// wordAfter: a word of letters follows s[:k] on its line, as in a
+// sentence: "password = the one you chose at signup" is prose, not an
+// INI line, when its value is a word too (a generated value followed by
+// words is a password still).
+func wordAfter(s string, k int) bool {
+	for n := 0; k < len(s) && blank(s[k]) && n < 4; n++ {
+		k++ // a few blanks at most: the rule reads each byte once (equalsAssignments)
+	}
+	e := k
+	for e < len(s) && e-k < 32 && asciiLetter(s[e]) {
+		e++
+	}
+	return e-k >= 2 && (e == len(s) || blank(s[e]) || strings.IndexByte(".,;:!?\"", s[e]) >= 0)
+}
+
+// maxPassphrase bounds the bytes a passphrase is read in.
+const maxPassphrase = 128
+
+// passphraseEnd is where the passphrase at s[k] ends, the value of a
+// password's name on an INI, .env or YAML line: four to ten words of
+// lower-case letters, one blank between each, that end the line (or the
+// JSON string, or the text), none a function word (functionWords); or
+// such words each capitalized (Correct Horse Battery Staple). 0 for
+// none. A passphrase is words picked at random (correct horse battery
+// staple); a sentence has articles, pronouns and prepositions ("password
+// = the one you chose at signup", "password: see the vault", "stored in
+// the vault"), and stays, as 37026f6 and 65ca522 decided.
+func passphraseEnd(s string, k int) int {
+	if k >= len(s) {
+		return 0
+	}
+	title := s[k] >= 'A' && s[k] <= 'Z' // Correct Horse Battery Staple: each word so
+	words, e := 0, k
+	for at := k; ; {
+		w := at
+		if title && w < len(s) && s[w] >= 'A' && s[w] <= 'Z' {
+			w++
+		}
+		for w < len(s) && w-k < maxPassphrase && s[w] >= 'a' && s[w] <= 'z' {
+			w++
+		}
+		if w-at < 2 || w-k >= maxPassphrase || title != (s[at] <= 'Z') || functionWord(strings.ToLower(s[at:w])) {
+			return 0
+		}
+		words, e = words+1, w
+		if w+1 < len(s) && s[w] == ' ' && asciiLetter(s[w+1]) {
+			at = w + 1
+			continue
+		}
+		break
+	}
+	t := e
+	for t < len(s) && blank(s[t]) {
+		t++
+	}
+	end := t == len(s) || s[t] == '\n' || s[t] == '\r' || s[t] == '"' || s[t] == '\\' && t+1 < len(s) && strings.IndexByte("nr\"", s[t+1]) >= 0
+	if words < 4 || words > 10 || !end {
+		return 0
+	}
+	return e
+}
+
+// functionWords are English's closed classes (articles, pronouns,
+// prepositions, conjunctions, auxiliaries) and the words prose about a
+// password has, which a passphrase's random words almost never are.
+var functionWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the this that these those my your our their his her its it i you we they he she me us them
+		of to in on at by for from with without into onto over under about as than then if or and but nor not no so is are was
+		were be been being am do does did has have had will would can could shall should may might must one ones same any some
+		all each every other another here there where when what which who whom whose how why see use set same via per
+		chose choose chosen given sent stored kept found ask asked enter entered type typed please`) {
+		m[w] = true
+	}
+	return m
+}()
+
+func functionWord(w string) bool { return functionWords[w] }
+
+// codeValue: v, an unquoted value that runs to the end of its line
+// (`name: value`), is code a program assigns, not a credential: a call,
+// a conversion or a composite literal, possibly taken by address or left
+// open for the next lines (`make(map[string]int),`, `&Config{`,
+// `[]byte(pem),`, `anthropic.F(x)`, `map[string]any{`, `func() {`), as
+// codeExpression says for one after "=". A password with brackets
+// (Winter(2024)) is none.
+func codeValue(v string) bool {
+	v = strings.TrimRight(v, ",; \t")
+	v = strings.TrimLeft(v, "&*")
+	for _, p := range []string{"[]", "map[", "func(", "chan ", "struct{", "<-"} {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	i := strings.IndexAny(v, "({")
+	switch {
+	case i <= 0 || strings.ContainsAny(v[:i], " \t"):
+		return false
+	case strings.HasSuffix(v, "(") || strings.HasSuffix(v, "{"):
+		return codeExpression(v[:i] + "(") // opened here, closed on a later line
+	case v[i] == '{' && strings.HasSuffix(v, "}") || v[i] == '(' && strings.HasSuffix(v, ")"):
+		// Config{Token: t}, SpanID([8]byte{42}), &Config{}: a call or a
+		// literal of something, no argument or a letter among them
+		// (Winter(2024) has none).
+		inner := v[i+1 : len(v)-1]
+		return codeExpression(v[:i]+"(") && (inner == "" || strings.ContainsFunc(inner, unicode.IsLetter))
+	}
+	return codeExpression(v)
+}
+
+// codeExpression: v, an unquoted value, is a call or an index: a name
+// (dotted, of letters, digits and "_") then "(" or "[", cut at it (os.environ[
+// before a quote) or closed at the end around nothing, a name or a string.
+// A password with brackets in it (p@ss(w0rd), abc(123)def, Winter(2024))
+// is none.
+func codeExpression(v string) bool {
+	i := strings.IndexAny(v, "([")
+	if i <= 0 || !(v[0] == '_' || v[0]|0x20 >= 'a' && v[0]|0x20 <= 'z') {
+		return false
+	}
+	for j := range i {
+		if c := v[j]; !(c == '_' || c == '.' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z') {
+			return false
+		}
+	}
+	if len(v) == i+1 {
+		return true // cut at its bracket by a quote: os.environ["KEY"]
+	}
+	closing := map[byte]byte{'(': ')', '[': ']'}[v[i]]
+	if v[len(v)-1] != closing {
+		// Cut at a blank or a comma inside the brackets: code when the
+		// function's name reads as a name and its first argument is a
+		// call or a name (encode(digest(pw, …), …); hash(pw, salt)),
+		// where a password with a bracket in it goes on in letters and
+		// digits (Xk9m(Q2vR7t…, Secret(Zq7x…).
+		arg := v[i+1:]
+		if v[i] != '(' || !variableName(v[:i]) {
+			return false
+		}
+		if p := strings.IndexAny(arg, "(["); p > 0 {
+			return codeExpression(arg)
+		}
+		return arg != "" && (asciiLetter(arg[0]) || arg[0] == '_') && variableName(arg) && !strings.ContainsAny(arg, ")]")
+	}
+	// What the brackets hold: nothing, a name or a string is code
+	// (getpass(), read_key(path), cfg[key]); digits are a password's
+	// (Winter(2024), hunter[2]).
+	inner := v[i+1 : len(v)-1]
+	return inner == "" || inner[0] == '\'' || inner[0] == '"' || inner[0] == '_' || inner[0]|0x20 >= 'a' && inner[0]|0x20 <= 'z'
+}
