@@ -18,7 +18,10 @@ import (
 // the run, and decoded before its percent escapes.
 func (x *Redactor) percentSpans(s string) []span {
 	var out []span
-	nextPct, nextEsc := -2, -2 // where % and \u0025 are next at or after at, -1 nowhere
+	// where %, \u0025 and "+-" are next at or after at, -1 nowhere: "+-"
+	// is a flag after a query's encoded blank (q=mysql+-uroot+-p…), which
+	// needs no escape
+	nextPct, nextEsc, nextFlag := -2, -2, -2
 	for at := 0; at < len(s); {
 		if nextPct != -1 && nextPct < at {
 			nextPct = indexFrom(s, "%", at)
@@ -26,9 +29,15 @@ func (x *Redactor) percentSpans(s string) []span {
 		if nextEsc != -1 && nextEsc < at {
 			nextEsc = indexFrom(s, `\u0025`, at)
 		}
+		if nextFlag != -1 && nextFlag < at {
+			nextFlag = indexFrom(s, "+-", at)
+		}
 		j := nextPct
 		if j < 0 || nextEsc >= 0 && nextEsc < j {
 			j = nextEsc
+		}
+		if j < 0 || nextFlag >= 0 && nextFlag < j {
+			j = nextFlag
 		}
 		if j < 0 {
 			break
@@ -50,8 +59,8 @@ func (x *Redactor) percentSpans(s string) []span {
 		run := s[start:end]
 		unesc, uoffs := jsonUnescapeRun(run)
 		dec, poffs := percentDecode(unesc)
-		if len(dec) == len(run) {
-			continue // no escape
+		if len(dec) == len(run) && !(strings.Contains(run, "+-") && strings.Contains(run, "=") && strings.ContainsAny(run, "?&")) {
+			continue // no escape, nor a query's value with a flag after a "+"
 		}
 		offs := poffs
 		if uoffs != nil {
@@ -61,13 +70,17 @@ func (x *Redactor) percentSpans(s string) []span {
 			}
 		}
 		texts := []string{dec}
+		if len(dec) == len(run) {
+			texts = texts[:0] // the run as it is, which the text's own scan reads
+		}
 		if strings.Contains(dec, "+") {
 			// A query writes a blank as "+" (BEGIN+RSA+PRIVATE+KEY), where
 			// base64 writes a "+": read both ways, byte for byte.
 			texts = append(texts, strings.ReplaceAll(dec, "+", " "))
 		}
-		for _, text := range texts {
-			for _, sp := range x.spans(text) {
+		add := func(base int, sps []span) {
+			for _, sp := range sps {
+				sp.start, sp.end, sp.from = base+sp.start, base+sp.end, base+sp.from
 				secret := sp.secret
 				if secret == "" {
 					secret = dec[sp.start:sp.end]
@@ -77,6 +90,45 @@ func (x *Redactor) percentSpans(s string) []span {
 					continue // a known value's encoding, which its own span names
 				}
 				out = append(out, span{a, b, sp.what + " (URL-encoded)", secret, start + offs[sp.from]})
+			}
+		}
+		for _, text := range texts {
+			add(0, x.spans(text))
+		}
+		// A query's values, each read as a line of its own, as the check
+		// reads a query: a command that a value holds starts at the value
+		// (q=mysql+-uroot+-p…), where in the run it follows "q=". The
+		// values with a blank (only such a value holds a command) are read
+		// together, one a line, by one scan; a span that crosses from one
+		// value into the next is no value's.
+		q := texts[len(texts)-1]
+		var lines strings.Builder
+		var at, from []int // each value's offset in q, and in lines
+		for k := strings.IndexAny(q, "?&"); k >= 0 && k < len(q); {
+			end := len(q)
+			if next := strings.IndexByte(q[k+1:], '&'); next >= 0 {
+				end = k + 1 + next
+			}
+			if eq := strings.IndexByte(q[k+1:end], '='); eq >= 0 {
+				vs := k + 1 + eq + 1
+				if strings.ContainsAny(q[vs:end], " \n") {
+					at, from = append(at, vs), append(from, lines.Len())
+					lines.WriteString(q[vs:end])
+					lines.WriteByte('\n')
+				}
+			}
+			k = end
+		}
+		if len(at) > 0 {
+			text := lines.String()
+			for _, sp := range x.spans(text) {
+				v, _ := slices.BinarySearch(from, sp.start+1)
+				v-- // the value that holds the span's start
+				if v < 0 || strings.IndexByte(text[sp.start:sp.end], '\n') >= 0 {
+					continue
+				}
+				sp.from = max(sp.from, from[v])
+				add(at[v]-from[v], []span{sp})
 			}
 		}
 	}

@@ -66,6 +66,15 @@ func review45Secrets() []struct{ name, text, secret string } {
 		{"ssh-dashes-quoted", `ssh db -- "sudo mysql -uroot -p<K>"`, ""},
 		{"isql", "isql -S db -U sa -P <K>", ""},
 		{"json-string-tab-yaml", `{"content":"\tpassword: <K>"}`, ""},
+		// A command in a query's value, its blanks encoded: the check read
+		// the query's values, the scrub only the run they stand in.
+		{"query-command-plus", "https://x/run?q=mysql+-uroot+-p<K>+shop", ""},
+		{"query-command-between", "https://x/run?a=1&q=redis-cli+-a+<K>+ping&b=2", ""},
+		{"query-command-percent", "https://x/run?q=mysql%20-uroot%20-p<K>%20shop", ""},
+		{"query-command-at", "https://x/run?q=mysql+-uroot+-p%40Secret1+shop", "Secret1"},
+		{"query-cmdlet", "https://x/run?cmd=Invoke-Sqlcmd+-Password+<K>", ""},
+		{"query-acl", "https://x/run?q=ACL+SETUSER+app+on+%3E<K>+~%2A", ""},
+		{"query-passphrase", "https://x/run?q=db_password+%3D+correct+horse+battery+staple", "horse battery staple"},
 		// An INI line at a JSON string's start after escaped whitespace.
 		{"json-string-tab-ini", `{"content":"\tpassword = <K>"}`, ""},
 		{"json-string-tabs-ini", `{"content":"\t\tapi_key = <K>"}`, ""},
@@ -132,6 +141,8 @@ func review45Benign() []struct{ name, text string } {
 		{"diff-json-escaped", `{"output":"@@ -1,2 +1,2 @@\n-    password = user.password\n+    password = user.new_password\n     api_key = settings.API_KEY"}`},
 		{"batch-json-escaped", `{"cmd":"set PASSWORD=%1\r\nfor %%i in (*.txt) do set PASSWORD=%%i\r\necho %PASSWORD:~0,4%****"}`},
 		{"diff-keyword-argument", "@@ -5 +5 @@\n-        api_key=os.environ['KEY'],\n+        api_key=settings.api_key,"},
+		{"query-prose-flag", "https://x/search?q=how+to+use+the+mysql+-p+flag&page=2"},
+		{"query-batch-argument", "https://x/run?q=set+PASSWORD%3D%251&page=2"},
 		{"pem-elided-json", `{"pem":"-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----"}`},
 		// Commands without a literal password.
 		{"invoke-sqlcmd-variable", "Invoke-Sqlcmd -ServerInstance db -Username sa -Password $env:SQL_PW -Query 'select 1'"},
