@@ -79,7 +79,7 @@ func TestScorerOutsideABatchExplains(t *testing.T) {
 // worker names its own id and request, as with two (which copies).
 func TestEvalOneWorkerReadsEachSampleFromItsBlock(t *testing.T) {
 	var lines []string
-	for i := range 2500 {
+	for i := range 1500 {
 		pad := strings.Repeat("x", (i*7919)%900)
 		if i%499 == 7 {
 			pad = strings.Repeat("y", 300<<10) // longer than the block
