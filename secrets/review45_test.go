@@ -257,3 +257,21 @@ func TestInvalidUTF8InAValue(t *testing.T) {
 		}
 	}
 }
+
+// TestFormThatBecomesJSON: JSON sent as a form, not JSON until a secret
+// in it is replaced (a control character in a string), is scrubbed as
+// JSON once it is, as the check then reads it: its name/value pair's
+// value goes too (found by the recorder's FuzzRecorderAndCheckAgree).
+func TestFormThatBecomesJSON(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := "Zq7" + fakeKey("", 29)
+	body := `{"values":[{"key":"apiKey","type":"secret","value":"` + k + `"}],` +
+		`"args":"{\"Name\":\"X-Api-Key\",\"Value\":\"6B86D99D68B62R92Q` + "\x18" + `8Q29R26B86D99D\"}"}`
+	_, got := x.Message(http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}, []byte(body))
+	if strings.Contains(string(got), k) || strings.Contains(string(got), "8Q29R26B86D99D") {
+		t.Errorf("kept: %s", got)
+	}
+}

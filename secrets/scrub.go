@@ -402,6 +402,17 @@ func (x *Redactor) content(b []byte, ctype string) ([]byte, bool) {
 			var f string
 			f, changed = x.pairs(string(b), isForm(ctype, b), x.text)
 			out = []byte(f)
+			if changed {
+				// JSON sent as a form that was no JSON until a secret in
+				// it was replaced (a control character in a string was):
+				// the check reads it as JSON, so it is scrubbed as JSON too
+				// (plainText's rule).
+				if v, err := decodeJSON(out); err == nil {
+					if j, ok := x.jsonBody(v); ok {
+						out = j
+					}
+				}
+			}
 		case mt == "application/x-ndjson" || mt == "application/jsonl" || mt == "application/json-seq":
 			out, changed = x.lines(b, false)
 		default:
