@@ -244,3 +244,66 @@ func BenchmarkEqualsRule(b *testing.B) {
 		}
 	}
 }
+
+// valueInputs are the sixth review's values that placeholder took
+// quadratic time on: a call in a call for each "(" (codeCall searched
+// each level's first argument to the value's end), and an escape escaped
+// again for each "&amp;" (placeholder decoded the value once a level).
+// As JSON ({"password": "f(f(…"}) and XML (<password>&amp;amp;…lt;) 256
+// KiB of them took 36 s and 27 s to scrub.
+func valueInputs() []struct {
+	name string
+	make func(n int) string
+} {
+	return []struct {
+		name string
+		make func(n int) string
+	}{
+		{"call-in-call", func(n int) string { return strings.Repeat("f(", n/2) }},
+		{"call-in-call-name", func(n int) string { return strings.Repeat("hash(", n/5) + "pw)" }},
+		{"amp-escaped", func(n int) string { return "&" + strings.Repeat("amp;", n/4) + "lt;" }},
+		{"json-escaped-amp", func(n int) string { return `\u0026` + strings.Repeat("amp;", n/4) + "lt;" }},
+	}
+}
+
+// TestValueRulesLinear: placeholder's work on each of valueInputs (the
+// bytes its decodings and codeCall read, placeholderSteps) grows as the
+// value does, at most 8 steps a byte: 16 and 64 KiB, counted, not timed.
+func TestValueRulesLinear(t *testing.T) {
+	const n = 16 << 10
+	for _, in := range valueInputs() {
+		small, large := in.make(n), in.make(4*n)
+		_, w1 := placeholderSteps(small, 0)
+		_, w4 := placeholderSteps(large, 0)
+		if w1 == 0 {
+			t.Errorf("%s: no work counted on %d bytes: the test tests nothing", in.name, len(small))
+			continue
+		}
+		if ratio := float64(w4) / float64(w1) * float64(len(small)) / float64(len(large)); ratio > 1.05 {
+			t.Errorf("%s: %d steps for %d bytes, %d for %d: the work grows %.2f times faster than the value", in.name, w1, len(small), w4, len(large), ratio)
+		}
+		if w4 > 8*len(large) {
+			t.Errorf("%s: %d steps for %d bytes, over 8 a byte", in.name, w4, len(large))
+		}
+	}
+}
+
+// BenchmarkValueRules scrubs each of valueInputs as a JSON password and
+// an XML element at 64 and 256 KiB (go test -run '^$' -bench ValueRules
+// ./secrets/).
+func BenchmarkValueRules(b *testing.B) {
+	x, _ := Rules{}.Redactor()
+	for _, in := range valueInputs() {
+		for _, n := range []int{64 << 10, 256 << 10} {
+			v := in.make(n)
+			for _, text := range []string{`{"password": "` + v + `"}`, "<password>" + v + "</password>"} {
+				b.Run(fmt.Sprintf("%s/%s/%dKiB", in.name, text[:2], n>>10), func(b *testing.B) {
+					b.SetBytes(int64(len(text)))
+					for b.Loop() {
+						x.Text(text)
+					}
+				})
+			}
+		}
+	}
+}

@@ -83,78 +83,131 @@ func placeholderAt(v string) int {
 // placeholder values stand for a secret without being one: empty, null,
 // booleans, numbers, "$OPENAI_API_KEY", "<your key>", "***", "[REDACTED]".
 func placeholder(v string) bool {
+	ok, _ := placeholderSteps(v, 0)
+	return ok
+}
+
+// maxUnescapes bounds the decodings (JSON's, then XML's) that placeholder
+// tries on a value: <password> written by encoding/json, by XML, or by XML
+// twice (&amp;lt;) is a placeholder still; a value escaped more deeply
+// is judged as it stands. Decoding once a level for each "&amp;" read the
+// value again for each (&amp;amp;amp;…lt; of 256 KiB took 89 s).
+const maxUnescapes = 3
+
+// placeholderSteps is placeholder, at unescape depth depth, with the
+// bytes it read in decodings and calls (codeCallSteps), for the linear
+// time test.
+func placeholderSteps(v string, depth int) (bool, int) {
+	steps := 0
 	switch strings.ToLower(v) {
 	case "", "null", "none", "nil", "true", "false", "undefined", "string", "redacted":
-		return true
+		return true, steps
 	}
-	if strings.Contains(v, `\u00`) {
+	if depth < maxUnescapes && strings.Contains(v, `\u00`) {
 		if u := jsonUnescaped(v); u != v {
-			return placeholder(u) // \u003cpassword\u003e, as encoding/json writes <password>
+			ok, n := placeholderSteps(u, depth+1) // \u003cpassword\u003e, as encoding/json writes <password>
+			return ok, steps + len(v) + n
 		}
 	}
-	if strings.Contains(v, "&") && strings.Contains(v, ";") {
+	if depth < maxUnescapes && strings.Contains(v, "&") && strings.Contains(v, ";") {
 		if u := xmlUnescaped(v); u != v {
-			return placeholder(u) // &lt;your password&gt;, as XML writes <your password>
+			ok, n := placeholderSteps(u, depth+1) // &lt;your password&gt;, as XML writes <your password>
+			return ok, steps + len(v) + n
 		}
 	}
-	if usageSyntax(v) || shellReference(v) || namedReference(v) || codeCall(v) {
-		return true
+	call, n := codeCallSteps(v)
+	steps += n
+	if usageSyntax(v) || shellReference(v) || namedReference(v) || call {
+		return true, steps
 	}
 	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{{") || strings.HasPrefix(v, "%(") || isRedacted(v) {
-		return true
+		return true, steps
 	}
 	if strings.Trim(v, "*xX.•#-_ ") == "" || !strings.ContainsFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
-		return true // masked, or punctuation: `?api_key=", "` read across a string's end
+		return true, steps // masked, or punctuation: `?api_key=", "` read across a string's end
 	}
 	if bracketedWords(v) || bracketedWords("("+strings.Trim(v, "*•#")+")") && strings.Trim(v, "*•#") != v {
-		return true // a mask: (none), [hidden], (not set), ***hidden***
+		return true, steps // a mask: (none), [hidden], (not set), ***hidden***
 	}
 	if strings.ContainsAny(v, "${%") && !braced(v) && templateRef.get().MatchString(v) { // each of its forms starts with one
-		return true // a template: $VERSION, ${TOKEN}, f"{msg_id}.{ts}", %(key)s
+		return true, steps // a template: $VERSION, ${TOKEN}, f"{msg_id}.{ts}", %(key)s
 	}
 	// A key's prefix then an ellipsis, as documentation elides one:
 	// sk-..., ghp_…
 	if head := strings.TrimSuffix(strings.TrimSuffix(v, "..."), "…"); len(head) < len(v) && len(head) <= 12 {
-		return true
+		return true, steps
 	}
 	if validationRules(v) {
-		return true
+		return true, steps
 	}
 	if _, err := strconv.ParseFloat(v, 64); err == nil {
-		return true // a number: a count, a code, an id
+		return true, steps // a number: a count, a code, an id
 	}
 	if len(v) >= 10 && v[4] == '-' && timestamp.get().MatchString(v) { // it starts with YYYY-
-		return true // a date or a time, as a number is
+		return true, steps // a date or a time, as a number is
 	}
 	// An environment variable's name: OPENAI_API_KEY.
 	return strings.IndexFunc(v, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) < 0 &&
-		strings.ContainsRune(v, '_')
+		strings.ContainsRune(v, '_'), steps
 }
 
 // codeCall: v is a call of code's or SQL's function with a parameter, a
 // placeholder or a name as its first argument, as a query compares or sets
 // a password (password = crypt($1, password), md5(?), sha2(:pw, 256),
-// hash(pw)): the function's name reads as one (variableName), where a
-// generated password with a parenthesis in it does not (Xk9m(Q2…).
+// hash(pw)), or a call's result as that argument (encode(digest(pw,
+// 'sha256'), 'hex')): the function's name reads as one (variableName),
+// where a generated password with a parenthesis in it does not (Xk9m(Q2…).
 func codeCall(v string) bool {
-	open := strings.IndexByte(v, '(')
-	if open <= 0 || !variableName(v[:open]) || !asciiLetter(v[0]) && v[0] != '_' ||
-		strings.ContainsFunc(v[:open], func(r rune) bool { return !(r < 128 && nameByte(byte(r))) }) {
-		return false
+	ok, _ := codeCallSteps(v)
+	return ok
+}
+
+// maxCallDepth bounds the calls within calls that codeCall reads: code
+// nests a few (encode(digest(pw, …), …)); f(f(f(… is no code's value.
+const maxCallDepth = 8
+
+// codeCallSteps is codeCall with the bytes it read: each call's name
+// once, and no more than maxCallDepth calls deep, so that the work is
+// linear in v (a search for the first argument's end from each "(" of
+// f(f(f(… read the rest of the value again for each: 256 KiB took 36 s).
+func codeCallSteps(v string) (bool, int) {
+	steps := 0
+	for depth := 0; depth < maxCallDepth; depth++ {
+		// The function's name: name bytes up to "(".
+		open := 0
+		for open < len(v) && nameByte(v[open]) {
+			open++
+		}
+		steps += open + 1
+		if open == 0 || open >= len(v) || v[open] != '(' || !asciiLetter(v[0]) && v[0] != '_' || !variableName(v[:open]) {
+			return false, steps
+		}
+		arg := v[open+1:]
+		switch {
+		case arg == "" || strings.IndexByte("?'\")", arg[0]) >= 0:
+			return true, steps
+		case arg[0] == '$' || arg[0] == ':' || arg[0] == '@':
+			return len(arg) > 1 && (asciiLetter(arg[1]) || arg[1] >= '0' && arg[1] <= '9' || arg[1] == '_'), steps
+		}
+		// The first argument: a name up to "," or ")", or a call.
+		e := 0
+		for e < len(arg) && nameByte(arg[e]) {
+			e++
+		}
+		steps += e
+		if e == 0 || e == len(arg) || !asciiLetter(arg[0]) && arg[0] != '_' {
+			return false, steps
+		}
+		switch arg[e] {
+		case ',', ')':
+			return variableName(arg[:e]), steps
+		case '(':
+			v = arg // a call's result: encode(digest(pw, 'sha256'), 'hex')
+			continue
+		}
+		return false, steps
 	}
-	arg := v[open+1:]
-	switch {
-	case arg == "" || strings.IndexByte("?'\")", arg[0]) >= 0:
-		return true
-	case arg[0] == '$' || arg[0] == ':' || arg[0] == '@':
-		return len(arg) > 1 && (asciiLetter(arg[1]) || arg[1] >= '0' && arg[1] <= '9' || arg[1] == '_')
-	}
-	e := strings.IndexAny(arg, ",)")
-	if p := strings.IndexByte(arg, '('); p > 0 && (e < 0 || p < e) {
-		return codeCall(arg) // a call's result: encode(digest(pw, 'sha256'), 'hex')
-	}
-	return e > 0 && (asciiLetter(arg[0]) || arg[0] == '_') && variableName(arg[:e]) &&
-		!strings.ContainsFunc(arg[:e], func(r rune) bool { return !(r < 128 && nameByte(byte(r))) })
+	return false, steps
 }
 
 // usageSyntax: v is a usage line's argument, capitals and brackets:
