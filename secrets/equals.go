@@ -209,7 +209,7 @@ func indentedLine(s string, j int) bool {
 	if k > 0 && (s[k-1] == '+' || s[k-1] == '-') {
 		k--
 	}
-	return lineStart(s, k)
+	return lineStart(s, k) || jsonStringStart(s, k) // {"content":"    DB_PASSWORD=settings.DB_PASSWORD"}
 }
 
 // tsqlVariable: v, unquoted after the "=" of the name at s[j], is a
@@ -233,32 +233,94 @@ func envName(name string) bool {
 		strings.IndexFunc(name, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) < 0
 }
 
-// codeName: v, the value of an INI-looking line at a JSON string's start,
-// reads as the code an agent's tool call or a model's answer holds there
-// ({"old_str":"password = user.password"}), not as a setting: a dotted
-// name (form.password.data, settings.SECRET_KEY, secrets.token_hex(16)),
-// or one name of lower-case letters and underscores (new_password,
-// getpass). A generated value mixes cases or digits (Zq7xZ8mR3pY9wB7t),
-// and goes; so does any value on a line of its own (lineStart), as before.
+// codeName: v, the value of an INI-looking line at a JSON string's start
+// or indented, reads as the code an agent's tool call or a model's answer
+// holds there ({"old_str":"password = user.password"}), not as a setting:
+// a dotted name whose every part reads as a name a person writes
+// (form.password.data, settings.SECRET_KEY, secrets.token_hex(16):
+// identifierPart), or one name of lower-case letters and underscores
+// (new_password, getpass). A generated value mixes cases and digits
+// within a part (Zq7xZ8mR3pY9wB7t, Zq7xK9.mQ7pZ2wR5t, Tr0ub4dor.3x), and
+// goes wherever it stands; so does any value on a line of its own
+// (lineStart), as before.
 func codeName(v string) bool {
-	dotted, lower := false, true
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; {
-		case c == '.' && i > 0 && i+1 < len(v) && v[i-1] != '.':
-			dotted = true
-		case c == '(' && i > 0:
-			return dotted || lower // a call: what follows is its arguments
-		case c == '_' || c >= 'a' && c <= 'z':
-		case c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
-			if i == 0 && c <= '9' {
-				return false
-			}
-			lower = false
+	if i := strings.IndexByte(v, '('); i > 0 {
+		v = v[:i] // a call: what follows is its arguments
+	}
+	if v == "" {
+		return false
+	}
+	parts := 0
+	for part := range strings.SplitSeq(v, ".") {
+		if !identifierPart(part) {
+			return false
+		}
+		parts++
+	}
+	return parts > 1 || strings.IndexFunc(v, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z') }) < 0
+}
+
+// identifierPart: p, a part of a dotted name, reads as an identifier a
+// person writes: words joined by "_", each lower-case, in capitals,
+// capitalized or in camel case (user, token_hex, API_KEY, newPassword,
+// HttpClient), digits only at a word's end (v2, sha256); not letters and
+// digits mixed as a generator mixes them (Zq7xK9, mQ7pZ2wR5t, x7Pq).
+func identifierPart(p string) bool {
+	if p == "" || p[0] >= '0' && p[0] <= '9' {
+		return false
+	}
+	for w := range strings.SplitSeq(p, "_") {
+		d := len(w)
+		for d > 0 && w[d-1] >= '0' && w[d-1] <= '9' {
+			d--
+		}
+		if !camelWord(w[:d]) {
+			return false
+		}
+	}
+	return true
+}
+
+// camelWord: w is letters as a name writes them: empty, one case, or
+// humps of a capital and lower-case letters after a first part in
+// either case (newPassword, HttpClient, getURL); not Zq…xK… where capitals
+// fall one or two letters apart at random.
+func camelWord(w string) bool {
+	upper, lower := 0, 0
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= 'A' && c <= 'Z':
+			upper++
+		case c >= 'a' && c <= 'z':
+			lower++
 		default:
 			return false
 		}
 	}
-	return v != "" && (dotted || lower)
+	if upper == 0 || lower == 0 {
+		return true
+	}
+	// Each hump after the first: a capital then two lower-case letters or
+	// more, or a run of capitals ending the word (getURL).
+	i := 1
+	for i < len(w) && w[i] >= 'a' && w[i] <= 'z' {
+		i++
+	}
+	for i < len(w) {
+		j := i + 1
+		for j < len(w) && w[j] >= 'a' && w[j] <= 'z' {
+			j++
+		}
+		if j-i < 3 {
+			k := i
+			for k < len(w) && w[k] >= 'A' && w[k] <= 'Z' {
+				k++
+			}
+			return k == len(w)
+		}
+		i = j
+	}
+	return true
 }
 
 // wordAfter: a word of letters follows s[:k] on its line, as in a

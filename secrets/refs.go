@@ -1,6 +1,9 @@
 package secrets
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // This file says which values name a value that something else fills in
 // (a shell's, a template's, a language's or a tool's reference), and so
@@ -74,14 +77,14 @@ func namedReference(v string) bool {
 		}
 		return len(d) < len(in)-1 && d != "" && len(d) <= 2 && !strings.ContainsFunc(d, func(r rune) bool { return r < '0' || r > '9' })
 	case '&':
-		return ident(strings.TrimPrefix(v[1:], "&"), "") || entityLen(v, 0) == len(v)
+		return ident(strings.TrimPrefix(v[1:], "&"), "") || entityLen(v, 0) == len(v) && entityName(v[1:len(v)-1])
 	case '@':
 		return ident(strings.TrimPrefix(v[1:], "@"), "/")
 	case '%', '!':
 		if len(v) <= 12 && formatVerb.get().MatchString(v) {
 			return true
 		}
-		return batchVariableLen(v, 0) == len(v)
+		return batchVariableLen(v, 0) == len(v) && oneCaseName(strings.Trim(v, "%!"))
 	}
 	for _, p := range []string{"vault:", "env:", "file:"} {
 		if len(v) > len(p) && strings.EqualFold(v[:len(p)], p) {
@@ -111,6 +114,25 @@ func variableName(w string) bool {
 				return false
 			}
 		case len(part)-d > 1:
+			return false
+		}
+	}
+	return true
+}
+
+// oneCaseName: name, a cmd variable's as a value alone writes it (no
+// set line round it, as in {"password": "!DB_PASS!"}), has parts in one
+// case each (DB_PASS, env.DB_PASSWORD, pgpass:~0,8, ~1): a capitalized or
+// mixed-case word between "!" or "%" (!MyPass!, %Dragonfly%) is a
+// password so decorated. On a set line the reference is read whole as
+// cmd writes it, whatever its case (referenceAt).
+func oneCaseName(name string) bool {
+	if c := strings.IndexByte(name, ':'); c >= 0 {
+		name = name[:c]
+	}
+	for part := range strings.SplitSeq(name, ".") {
+		if strings.ContainsFunc(part, func(r rune) bool { return r >= 'a' && r <= 'z' }) &&
+			strings.ContainsFunc(part, func(r rune) bool { return r >= 'A' && r <= 'Z' }) {
 			return false
 		}
 	}
@@ -241,10 +263,42 @@ func entityLen(s string, i int) int {
 	return 0
 }
 
-// bracketedWords: v is words of letters in brackets, as a tool or a
-// person writes a value hidden or absent: (none), [hidden], {redacted},
-// (not set), <masked>. A password in brackets has a digit or a sign
-// besides.
+// entityName: name, between an entity reference's "&" and ";", is one
+// that a document would declare or HTML defines: a character's number
+// (#38, #x26), a name in lower case (password, db_pw, nbsp), or one of
+// HTML's capitalized names (Eacute, Omega). &Sunshine; and &Welcome1; are
+// a password between "&" and ";".
+func entityName(name string) bool {
+	if name == "" {
+		return false
+	}
+	if name[0] == '#' || htmlCapitalEntities[name] {
+		return true
+	}
+	return name[0] >= 'a' && name[0] <= 'z' && !strings.ContainsFunc(name, func(r rune) bool { return r >= 'A' && r <= 'Z' })
+}
+
+// htmlCapitalEntities are HTML's entity names with capitals.
+var htmlCapitalEntities = func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range []string{"A", "E", "I", "O", "U"} {
+		for _, accent := range []string{"acute", "grave", "circ", "uml"} {
+			m[l+accent] = true
+		}
+	}
+	for _, n := range []string{"Atilde", "Aring", "AElig", "Ccedil", "ETH", "Ntilde", "Otilde", "Oslash", "THORN", "Yacute",
+		"OElig", "Scaron", "Yuml", "Dagger", "Prime", "Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Eta", "Theta",
+		"Iota", "Kappa", "Lambda", "Mu", "Nu", "Xi", "Omicron", "Pi", "Rho", "Sigma", "Tau", "Upsilon", "Phi", "Chi", "Psi", "Omega"} {
+		m[n] = true
+	}
+	return m
+}()
+
+// bracketedWords: v is mask words in brackets, as a tool or a person
+// writes a value hidden or absent: (none), [hidden], {redacted}, (not
+// set), <masked>, [your password]. Words of any other kind in brackets
+// are a password with brackets round it ((Sunshine), [Dragonfly],
+// (correct-horse-battery)).
 func bracketedWords(v string) bool {
 	if len(v) < 3 {
 		return false
@@ -253,10 +307,53 @@ func bracketedWords(v string) bool {
 	if closing == 0 || v[len(v)-1] != closing {
 		return false
 	}
-	in := strings.TrimSpace(v[1 : len(v)-1])
-	return in != "" && len(in) <= 32 && !strings.ContainsFunc(in, func(r rune) bool {
-		return !(r < 128 && asciiLetter(byte(r)) || r == ' ' || r == '-' || r == '_' || r == '/')
-	})
+	return maskWords(v[1 : len(v)-1])
+}
+
+// maskWordList are the words that say a value is hidden or absent, each
+// alone or one after another ("not set", "hidden value", "secret
+// redacted"); a mask may also name the value it stands for after "your"
+// ([your password], (your api key here)).
+var maskWordList = map[string]bool{
+	"hidden": true, "none": true, "redacted": true, "masked": true, "mask": true, "not": true, "set": true, "unset": true,
+	"secret": true, "removed": true, "omitted": true, "filtered": true, "sensitive": true, "empty": true, "null": true,
+	"nil": true, "n/a": true, "na": true, "hide": true, "value": true, "elided": true, "snip": true, "snipped": true,
+	"censored": true, "obfuscated": true, "encrypted": true, "protected": true, "private": true, "confidential": true,
+	"undisclosed": true, "withheld": true, "blank": true, "no": true, "password": true, "provided": true, "given": true,
+	"shown": true, "configured": true, "here": true, "required": true,
+}
+
+// maskWords: in, a mask's text without its delimiters, is mask words
+// (maskWordList), blanks, "-" or "_" between them, in any case; or
+// "your" and up to four words of letters.
+func maskWords(in string) bool {
+	in = strings.TrimSpace(in)
+	if in == "" || len(in) > 32 {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(in), func(r rune) bool { return r == ' ' || r == '-' || r == '_' })
+	if len(words) == 0 {
+		return false
+	}
+	if words[0] == "your" && len(words) <= 5 {
+		return !slices.ContainsFunc(words[1:], func(w string) bool {
+			return strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' })
+		})
+	}
+	return !slices.ContainsFunc(words, func(w string) bool { return !maskWordList[w] })
+}
+
+// starMask: v is a mask of stars or bullets round mask words, the same
+// marks on both sides (***hidden***, ••• masked •••, ** REDACTED **);
+// a word between them is a password so decorated (Sunshine*,
+// **correct horse battery staple**, #Dragonfly#).
+func starMask(v string) bool {
+	const marks = "*•"
+	in := strings.TrimLeft(v, marks)
+	lead := v[:len(v)-len(in)]
+	in = strings.TrimRight(in, marks)
+	trail := v[len(lead)+len(in):]
+	return lead != "" && lead == trail && maskWords(in)
 }
 
 // braced: v is one name in braces that reads as no variable's, a

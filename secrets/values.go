@@ -126,7 +126,7 @@ func placeholderSteps(v string, depth int) (bool, int) {
 	if strings.Trim(v, "*xX.•#-_ ") == "" || !strings.ContainsFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		return true, steps // masked, or punctuation: `?api_key=", "` read across a string's end
 	}
-	if bracketedWords(v) || bracketedWords("("+strings.Trim(v, "*•#")+")") && strings.Trim(v, "*•#") != v {
+	if bracketedWords(v) || starMask(v) {
 		return true, steps // a mask: (none), [hidden], (not set), ***hidden***
 	}
 	if strings.ContainsAny(v, "${%") && !braced(v) && templateRef.get().MatchString(v) { // each of its forms starts with one

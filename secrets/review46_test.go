@@ -1,0 +1,127 @@
+package secrets
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// review46Secrets are the sixth review's (session 29) secrets that the
+// fifth round's rules kept, each with other shapes of its kind. <K> is a
+// generated password; secret, when set, is what the text must lose, its
+// parts separated by "|".
+func review46Secrets() []struct{ name, text, secret string } {
+	return []struct{ name, text, secret string }{
+		// A generated value with a dot in it, on an indented line, a
+		// diff's, or at a JSON string's start: no code's dotted name.
+		{"indented-env-dotted", "    DB_PASSWORD=Zq7xK9.mQ7pZ2wR5t", "Zq7xK9|mQ7pZ2wR5t"},
+		{"shell-if-dotted", "if true; then\n    DB_PASSWORD=Tr0ub4dor.3x\nfi", "Tr0ub4dor"},
+		{"ini-section-indented-dotted", "[db]\n    password = Zq7xK9.mQ7pZ2wR5t", "Zq7xK9|mQ7pZ2wR5t"},
+		{"indented-dotted-tail", "  api_key = Zq7xK9mQ7pZ2wR5t.x7Pq", "Zq7xK9mQ7pZ2wR5t"},
+		{"diff-dotted", "@@ -1 +1 @@\n+    password = Zq7xK9.mQ7pZ2wR5t", "Zq7xK9|mQ7pZ2wR5t"},
+		{"json-string-dotted", `{"content":"  client_secret = Zq7xK9.mQ7pZ2wR5t"}`, "Zq7xK9|mQ7pZ2wR5t"},
+		{"tab-env-dotted", "\tSECRET_KEY=Hq3Rt8.pLm4Zx9W", "Hq3Rt8|pLm4Zx9W"},
+		// A word and a mark or two round it: a password so decorated, no
+		// mask (a mask is mask words) and no reference.
+		{"json-star-after", `{"password": "Sunshine*"}`, "Sunshine"},
+		{"json-hash-after", `{"password": "Dragonfly#"}`, "Dragonfly"},
+		{"json-star-before", `{"password": "*MonkeyBusiness"}`, "MonkeyBusiness"},
+		{"json-hash-both", `{"password": "#Dragonfly#"}`, "Dragonfly"},
+		{"json-stars-phrase", `{"password": "**correct horse battery staple**"}`, "horse battery staple"},
+		{"json-bullets", `{"password": "•Sunshine•"}`, "Sunshine"},
+		{"yaml-stars-both", "password: '*Starlight*'", "Starlight"},
+		{"mysql-star", "mysql -uroot -p'Sunshine*' shop", "Sunshine"},
+		{"mysql-bullets", "mysql -uroot -p'•Sunshine•' shop", "Sunshine"},
+		{"sql-star", "CREATE USER app IDENTIFIED BY 'Sunshine*';", "Sunshine"},
+		{"json-parens-word", `{"password": "(Sunshine)"}`, "Sunshine"},
+		{"json-brackets-word", `{"password": "[Dragonfly]"}`, "Dragonfly"},
+		{"json-parens-dashed", `{"password": "(correct-horse-battery)"}`, "correct-horse-battery"},
+		{"env-parens-word", "DB_PASSWORD=(Sunshine)", "Sunshine"},
+		{"ini-brackets-word", "password = [Moonlight]", "Moonlight"},
+		{"json-entity-capitalized", `{"password": "&Sunshine;"}`, "Sunshine"},
+		{"json-entity-digits", `{"password": "&Welcome1;"}`, "Welcome1"},
+		{"json-bang-mixed", `{"password": "!MyPass!"}`, "MyPass"},
+		{"json-percent-mixed", `{"db_password": "%MyPass%"}`, "MyPass"},
+	}
+}
+
+// review46Benign are texts of the same kinds that stay byte-identical.
+func review46Benign() []struct{ name, text string } {
+	return []struct{ name, text string }{
+		// Code's dotted names, each part an identifier.
+		{"indented-dotted-code", "def f(user):\n    password = user.password\n    api_key = config.api_key\n    secret = secrets.token_hex(16)"},
+		{"indented-lower-name", "def f(new_password):\n    password = new_password"},
+		{"indented-env-dotted-code", "    DB_PASSWORD=settings.DB_PASSWORD"},
+		{"indented-camel-code", "    password = request.form.getPassword()\n    token = self.httpClient.authToken"},
+		{"json-string-dotted-code", `{"content":"  client_secret = app.config.CLIENT_SECRET"}`},
+		// Masks: mask words between the same marks, or marks only.
+		{"json-masks-words", `{"password": "(none)", "api_key": "[hidden]", "token": "{redacted}", "secret": "(not set)"}`},
+		{"json-masks-stars", `{"password": "***hidden***", "secret": "••• masked •••", "token": "** REDACTED **", "api_key": "****"}`},
+		{"json-masks-your", `{"password": "[your password here]", "api_key": "(your api key)"}`},
+		{"env-mask-words", "DB_PASSWORD=(not set)\nAPI_KEY=[hidden]"},
+		// Entities a document declares or HTML defines.
+		{"xml-entity-lower", "<password>&db_pw;</password><secret>&secret;</secret>"},
+		{"json-entity-lower", `{"password": "&password;"}`},
+		// cmd's references: on a set line in any case, alone in one case.
+		{"batch-delayed-mixed-set", "set PASSWORD=!MyPass!"},
+		{"json-batch-capitals", `{"password": "!DB_PASS!", "secret": "%DB_SECRET%"}`},
+	}
+}
+
+func TestReview46SecretsRemoved(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := "Zq7" + fakeKey("", 13)
+	cases := review46Secrets()
+	texts := make([]string, len(cases))
+	for i, tc := range cases {
+		texts[i] = strings.ReplaceAll(tc.text, "<K>", k)
+	}
+	finds := checkFindsEach(t, texts)
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			text := texts[i]
+			secrets := strings.Split(tc.secret, "|")
+			if tc.secret == "" {
+				secrets = []string{k}
+			}
+			b, _ := json.Marshal(map[string]string{"content": text})
+			_, body := x.Message(http.Header{"Content-Type": {"application/json"}}, b)
+			got := x.Text(text)
+			for _, secret := range secrets {
+				if strings.Contains(got, secret) {
+					t.Errorf("%q: kept %q: %q", text, secret, got)
+				}
+				if strings.Contains(string(body), secret) {
+					t.Errorf("%q in a JSON body: kept %q: %s", text, secret, body)
+				}
+			}
+			if !finds[i] {
+				t.Errorf("%q: the check finds nothing", text)
+			}
+		})
+	}
+}
+
+func TestReview46BenignStay(t *testing.T) {
+	x, err := Rules{}.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := review46Benign()
+	texts := make([]string, len(cases))
+	for i, tc := range cases {
+		texts[i] = tc.text
+	}
+	changes := scrubbedModesEach(t, x, texts)
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, change := range changes[i] {
+				t.Errorf("%q: %s", tc.text, change)
+			}
+		})
+	}
+}
