@@ -125,7 +125,7 @@ func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 	if j > 0 {
 		after = s[j-1]
 	}
-	if j >= 7 && strings.EqualFold(s[j-7:j], "set /p ") {
+	if setPrompt(s, j) {
 		// cmd's set /p PASSWORD=Enter password: asks for the value; what
 		// follows "=" is the prompt
 		return assignment{}, false
@@ -185,6 +185,32 @@ func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 	return assignment{name: name, kind: kind, start: start, end: k, unquoted: true}, k > start
 }
 
+// setPrompt: the name at s[j] is cmd's set /p's, quoted or not (set /p
+// PASSWORD=…, set /p "PASSWORD=…", its quote escaped in JSON; blanks
+// between its words).
+func setPrompt(s string, j int) bool {
+	k := j
+	if k > 0 && s[k-1] == '"' {
+		k--
+		if k > 0 && s[k-1] == '\\' {
+			k-- // its quote escaped, in JSON
+		}
+	}
+	n := k
+	for k > 0 && blank(s[k-1]) {
+		k--
+	}
+	if k == n || k < 2 || !strings.EqualFold(s[k-2:k], "/p") {
+		return false
+	}
+	k -= 2
+	n = k
+	for k > 0 && blank(s[k-1]) {
+		k--
+	}
+	return k < n && k >= 3 && strings.EqualFold(s[k-3:k], "set") && (k == 3 || !isWordByte(s[k-4]) || lineStart(s, k-3))
+}
+
 // indentedLine: only blanks (raw, or JSON's \t escapes) stand before
 // s[j] on its line, after a unified diff's "+" or "-" at most: code is
 // indented ("    password = user.password" in a method, a diff's
@@ -223,7 +249,37 @@ func tsqlVariable(s string, j int, v string) bool {
 		strings.ContainsFunc(v[1:], func(r rune) bool { return !(r < 128 && (asciiLetter(byte(r)) || r >= '0' && r <= '9' || r == '_')) }) {
 		return false
 	}
-	return j > 0 && s[j-1] == '@' || j >= 5 && strings.EqualFold(s[j-5:j], "with ")
+	if j > 0 && s[j-1] == '@' {
+		return true
+	}
+	// The statement so far, back to its ";" and a few lines at most, its
+	// verb (ALTER, CREATE, OPEN) and T-SQL's options after WITH (ALTER LOGIN app WITH NAME = app2,
+	// PASSWORD = @pw OLD_PASSWORD = @old) or a key's BY (CREATE MASTER KEY
+	// ENCRYPTION BY PASSWORD = @pw), on the name's line or before.
+	stmt := s[max(0, j-maxTSQLStatement):j]
+	if k := strings.LastIndexByte(stmt, ';'); k >= 0 {
+		stmt = stmt[k+1:]
+	}
+	if !sqlWordIn(stmt, "alter") && !sqlWordIn(stmt, "create") && !sqlWordIn(stmt, "open") {
+		return false // no statement: DB_PASSWORD=@Secret1 in a .env file goes
+	}
+	return sqlWordIn(stmt, "with") || sqlWordIn(stmt, "by") && (sqlWordIn(stmt, "encryption") || sqlWordIn(stmt, "decryption"))
+}
+
+// maxTSQLStatement bounds the bytes read back for a T-SQL statement's
+// words before a variable: a constant for each "=", so that the rule stays
+// linear.
+const maxTSQLStatement = 256
+
+// sqlWordIn: word, lower-case, stands in s as a word in any case.
+func sqlWordIn(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		if (i == 0 || !isWordByte(s[i-1])) && strings.EqualFold(s[i:i+len(word)], word) &&
+			(i+len(word) == len(s) || !isWordByte(s[i+len(word)])) {
+			return true
+		}
+	}
+	return false
 }
 
 // envName: name is an environment variable's, as a command's prefix
@@ -364,7 +420,7 @@ func passphraseEnd(s string, k int) int {
 		for w < len(s) && w-k < maxPassphrase && s[w] >= 'a' && s[w] <= 'z' {
 			w++
 		}
-		if w-at < 2 || w-k >= maxPassphrase || title != (s[at] <= 'Z') || functionWord(strings.ToLower(s[at:w])) {
+		if lw := strings.ToLower(s[at:w]); w-at < 2 || w-k >= maxPassphrase || title != (s[at] <= 'Z') || functionWord(lw) || describingWords[lw] {
 			return 0
 		}
 		words, e = words+1, w
@@ -401,6 +457,27 @@ var functionWords = func() map[string]bool {
 }()
 
 func functionWord(w string) bool { return functionWords[w] }
+
+// describingWords name a password's properties, its field, its form or
+// what is done with it, as a label, a rule or a note does ("minimum eight
+// characters required", "hashed using bcrypt rounds", "Database Admin
+// Password Field", "Reset Password Email Subject"): a passphrase's words,
+// picked at random, are almost never these.
+var describingWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`password passwords passphrase pass passwd pwd secret secrets key keys token tokens credential
+		credentials field fields label input form email mail subject title text message prompt hint placeholder value
+		minimum maximum min max least most length long short characters character chars letters letter digits digit
+		numbers number symbols symbol uppercase lowercase alphanumeric special required optional mandatory must should
+		contain contains containing hashed hash hashing hashes salted salt encrypted encryption encoded using used
+		bcrypt scrypt argon pbkdf sha md rounds iterations cost database db admin administrator user username users
+		account login reset forgot forgotten change changed confirm confirmation new old current default example sample
+		policy rule rules strength strong weak expires expiry expired valid invalid validation generated random auto
+		environment variable config configuration setting settings file stored storage vault manager`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // codeValue: v, an unquoted value that runs to the end of its line
 // (`name: value`), is code a program assigns, not a credential: a call,

@@ -43,6 +43,8 @@ func review46Secrets() []struct{ name, text, secret string } {
 		{"json-entity-digits", `{"password": "&Welcome1;"}`, "Welcome1"},
 		{"json-bang-mixed", `{"password": "!MyPass!"}`, "MyPass"},
 		{"json-percent-mixed", `{"db_password": "%MyPass%"}`, "MyPass"},
+		// A T-SQL variable needs a statement: a .env line has none.
+		{"env-at-after-prose-with", "Run it with this file:\nDB_PASSWORD=@Winter2024", "Winter2024"},
 	}
 }
 
@@ -66,6 +68,21 @@ func review46Benign() []struct{ name, text string } {
 		// cmd's references: on a set line in any case, alone in one case.
 		{"batch-delayed-mixed-set", "set PASSWORD=!MyPass!"},
 		{"json-batch-capitals", `{"password": "!DB_PASS!", "secret": "%DB_SECRET%"}`},
+		// T-SQL's variables wherever a statement's value stands.
+		{"tsql-with-newline", "ALTER LOGIN app WITH\n  PASSWORD = @Password1,\n  CHECK_POLICY = OFF;"},
+		{"tsql-with-blanks", "ALTER LOGIN app WITH  PASSWORD = @Password1"},
+		{"tsql-second-option", "ALTER LOGIN app WITH NAME = app2, PASSWORD = @Password1"},
+		{"tsql-master-key", "CREATE MASTER KEY ENCRYPTION BY PASSWORD = @Password1;"},
+		{"tsql-old-password", "ALTER LOGIN app WITH PASSWORD = @New1 OLD_PASSWORD = @Old1;"},
+		{"tsql-open-key", "OPEN MASTER KEY DECRYPTION BY PASSWORD = @Secret1;"},
+		// cmd's set /p, quoted.
+		{"batch-set-prompt-quoted", "set /p \"PASSWORD=Enter password: \"\nSET /P  \"DB_PASSWORD=Password? \""},
+		// Words that describe a password, no passphrase.
+		{"yaml-prose-minimum", "password: minimum eight characters required"},
+		{"ini-prose-hashed", "password = hashed using bcrypt rounds"},
+		{"yaml-label-title", "Password: Database Admin Password Field"},
+		{"yaml-label-reset", "reset_password: Reset Password Email Subject"},
+		{"yaml-prose-length", "db_password: at least twelve characters long"},
 	}
 }
 
