@@ -45,6 +45,14 @@ func review46Secrets() []struct{ name, text, secret string } {
 		{"json-percent-mixed", `{"db_password": "%MyPass%"}`, "MyPass"},
 		// A T-SQL variable needs a statement: a .env line has none.
 		{"env-at-after-prose-with", "Run it with this file:\nDB_PASSWORD=@Winter2024", "Winter2024"},
+		// Redis's commands and SQL Server's procedures in any case.
+		{"redis-config-capitals", "CONFIG SET REQUIREPASS <K>", ""},
+		{"redis-config-title", "Config Set RequirePass <K>", ""},
+		{"redis-acl-camel", "ACL setUser app on ><K> ~* +@all", ""},
+		{"redis-cli-masterauth-capitals", "redis-cli CONFIG SET MASTERAUTH <K>", ""},
+		{"redis-prompt-masterauth-title", "127.0.0.1:6379> config set MasterAuth <K>", ""},
+		{"sp-addlogin-mixed", "exec sP_addlogin 'app', '<K>'", ""},
+		{"sp-password-title", "EXEC Sp_Password NULL, '<K>', 'app';", ""},
 	}
 }
 
@@ -83,6 +91,9 @@ func review46Benign() []struct{ name, text string } {
 		{"yaml-label-title", "Password: Database Admin Password Field"},
 		{"yaml-label-reset", "reset_password: Reset Password Email Subject"},
 		{"yaml-prose-length", "db_password: at least twelve characters long"},
+		// Redis and SQL Server words that set nothing.
+		{"redis-config-get", "CONFIG GET REQUIREPASS\nACL GETUSER app"},
+		{"sp-prose", "Run Sp_Addlogin only on old servers; sp_who lists sessions."},
 	}
 }
 

@@ -136,15 +136,45 @@ func newShellReader(s string) *shellReader {
 // often than an a, which strings.Index would stop at), "http" for http and
 // https, "xh" for xh and xhs as commands, "passwd" for chpasswd (its p
 // rarer than the c), Redis's "requirepass" (CONFIG SET; masterauth is
-// found by its auth) and "SETUSER" (ACL SETUSER).
-var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd", "requirepass", "SETUSER", "setuser", "SetUser", "Setuser"}
+// found by its auth) and "setuser" (ACL SETUSER), these two in any case
+// as Redis takes them (foldIndex).
+var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd", "requirepass", "setuser"}
+
+// foldPivots are the bytes that foldIndex looks for first in
+// shellTriggers' words taken in any case: their rarest letter.
+var foldPivots = map[string]int{"requirepass": 3, "setuser": 3} // q, u
+
+// foldIndex is where w, lower-case ASCII, first stands in s in any case
+// (REQUIREPASS, setUser), -1 nowhere: its pivot byte w[p] is looked for in
+// either case, and the bytes round it compared.
+func foldIndex(s, w string, p int) int {
+	c := w[p]
+	set := string([]byte{c, c - 'a' + 'A'})
+	for from := p; from < len(s); {
+		i := strings.IndexAny(s[from:], set)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		from = i + 1
+		if st := i - p; st+len(w) <= len(s) && strings.EqualFold(s[st:st+len(w)], w) {
+			return st
+		}
+	}
+	return -1
+}
 
 // shellTrigger is where shellTriggers[k] next stands as a trigger, at or
 // after from; -1 when it does not.
 func shellTrigger(s string, k, from int) int {
 	w := shellTriggers[k]
 	for from < len(s) {
-		i := strings.Index(s[from:], w)
+		var i int
+		if p, ok := foldPivots[w]; ok {
+			i = foldIndex(s[from:], w, p)
+		} else {
+			i = strings.Index(s[from:], w)
+		}
 		if i < 0 {
 			return -1
 		}
@@ -152,7 +182,7 @@ func shellTrigger(s string, k, from int) int {
 		from = i + 1
 		e := i + len(w)
 		if w == "uth" {
-			if i == 0 || s[i-1] != 'a' {
+			if i == 0 || s[i-1] != 'a' && s[i-1] != 'A' {
 				continue
 			}
 			i-- // auth
@@ -171,11 +201,11 @@ func shellTrigger(s string, k, from int) int {
 				return i
 			}
 		case "AUTH", "uth":
-			master := w == "uth" && strings.HasSuffix(s[:i], "master")
+			master := i >= 6 && strings.EqualFold(s[i-6:i], "master") // MASTERAUTH, masterauth
 			if (word || master) && (after == ' ' || after == '\t' || after == '=' || master && (after == '"' || after == '\'')) {
 				return i
 			}
-		case "requirepass", "SETUSER", "setuser", "SetUser", "Setuser": // Redis's CONFIG SET requirepass, ACL SETUSER
+		case "requirepass", "setuser": // Redis's CONFIG SET requirepass, ACL SETUSER, in any case
 			if word && (blank(after) || after == '"' || after == '\'') {
 				return i
 			}

@@ -72,8 +72,9 @@ var sqlProcedures = []struct {
 // [, 'login']; sp_addlogin @loginame = 'app', @passwd = N'…'.
 func sqlProcedurePasswords(s string) []assignment {
 	var out []assignment
-	for _, pre := range []string{"sp_", "SP_", "Sp_"} {
-		for i := range indexes(s, pre) {
+	// Each "_" after "sp" in any case (sP_addlogin too): one search.
+	for u := range indexes(s, "_") {
+		if i := u - 2; i >= 0 && strings.EqualFold(s[i:u], "sp") {
 			if i > 0 && (nameByte(s[i-1]) && s[i-1] != '.' || s[i-1] == '@') {
 				continue // master.dbo.sp_addlogin and [dbo].[sp_addlogin] are the procedure
 			}
