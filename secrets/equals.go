@@ -296,8 +296,9 @@ func envName(name string) bool {
 // (form.password.data, settings.SECRET_KEY, secrets.token_hex(16):
 // identifierPart), or one name of lower-case letters and underscores
 // (new_password, getpass). A generated value mixes cases and digits
-// within a part (Zq7xZ8mR3pY9wB7t, Zq7xK9.mQ7pZ2wR5t, Tr0ub4dor.3x), and
-// goes wherever it stands; so does any value on a line of its own
+// within a part (Zq7xZ8mR3pY9wB7t, Zq7xK9.mQ7pZ2wR5t, Tr0ub4dor.3x), and a
+// password of capitalized words joined by dots (Sunshine.Moonlight) has
+// no part a name writes otherwise: these go wherever they stand; so does any value on a line of its own
 // (lineStart), as before.
 func codeName(v string) bool {
 	if i := strings.IndexByte(v, '('); i > 0 {
@@ -306,12 +307,18 @@ func codeName(v string) bool {
 	if v == "" {
 		return false
 	}
-	parts := 0
+	parts, words := 0, 0
 	for part := range strings.SplitSeq(v, ".") {
 		if !identifierPart(part) {
 			return false
 		}
 		parts++
+		if len(part) > 1 && part[0] >= 'A' && part[0] <= 'Z' && !strings.ContainsFunc(part[1:], func(r rune) bool { return r < 'a' || r > 'z' }) {
+			words++
+		}
+	}
+	if parts > 1 && words == parts {
+		return false // capitalized words joined by dots, a password's (Sunshine.Moonlight)
 	}
 	return parts > 1 || strings.IndexFunc(v, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z') }) < 0
 }

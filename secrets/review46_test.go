@@ -22,6 +22,7 @@ func review46Secrets() []struct{ name, text, secret string } {
 		{"diff-dotted", "@@ -1 +1 @@\n+    password = Zq7xK9.mQ7pZ2wR5t", "Zq7xK9|mQ7pZ2wR5t"},
 		{"json-string-dotted", `{"content":"  client_secret = Zq7xK9.mQ7pZ2wR5t"}`, "Zq7xK9|mQ7pZ2wR5t"},
 		{"tab-env-dotted", "\tSECRET_KEY=Hq3Rt8.pLm4Zx9W", "Hq3Rt8|pLm4Zx9W"},
+		{"indented-dotted-words", "    password = Sunshine.Moonlight", "Sunshine.Moonlight"},
 		// A word and a mark or two round it: a password so decorated, no
 		// mask (a mask is mask words) and no reference.
 		{"json-star-after", `{"password": "Sunshine*"}`, "Sunshine"},
