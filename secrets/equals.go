@@ -245,6 +245,7 @@ func indentedLine(s string, j int) bool {
 // as; elsewhere (mysql -p@Secret1, {"password": "@Secret1"}) a name that
 // reads as a password is one (humanPassword).
 func tsqlVariable(s string, j int, v string) bool {
+	v = strings.TrimRight(v, ")") // the option list's close: WITH PRIVATE KEY (…, ENCRYPTION BY PASSWORD = @pw)
 	if len(v) < 2 || v[0] != '@' || !(asciiLetter(v[1]) || v[1] == '_') ||
 		strings.ContainsFunc(v[1:], func(r rune) bool { return !(r < 128 && (asciiLetter(byte(r)) || r >= '0' && r <= '9' || r == '_')) }) {
 		return false
@@ -252,18 +253,111 @@ func tsqlVariable(s string, j int, v string) bool {
 	if j > 0 && s[j-1] == '@' {
 		return true
 	}
-	// The statement so far, back to its ";" and a few lines at most, its
-	// verb (ALTER, CREATE, OPEN) and T-SQL's options after WITH (ALTER LOGIN app WITH NAME = app2,
-	// PASSWORD = @pw OLD_PASSWORD = @old) or a key's BY (CREATE MASTER KEY
-	// ENCRYPTION BY PASSWORD = @pw), on the name's line or before.
-	stmt := s[max(0, j-maxTSQLStatement):j]
-	if k := strings.LastIndexByte(stmt, ';'); k >= 0 {
-		stmt = stmt[k+1:]
+	// A NAME=value line (capitals and "_", no blanks round "="), as an
+	// .env or INI file has, is never inside a SQL statement: whatever
+	// prose stands before it, DB_PASSWORD=@Winter2024 goes.
+	n := j
+	for n < len(s) && (s[n] >= 'A' && s[n] <= 'Z' || s[n] >= '0' && s[n] <= '9' || s[n] == '_') {
+		n++
 	}
-	if !sqlWordIn(stmt, "alter") && !sqlWordIn(stmt, "create") && !sqlWordIn(stmt, "open") {
-		return false // no statement: DB_PASSWORD=@Secret1 in a .env file goes
+	if n > j && n < len(s) && s[n] == '=' && s[j] >= 'A' && s[j] <= 'Z' && (lineStart(s, j) || indentedLine(s, j) || jsonStringStart(s, j)) {
+		return false
 	}
-	return sqlWordIn(stmt, "with") || sqlWordIn(stmt, "by") && (sqlWordIn(stmt, "encryption") || sqlWordIn(stmt, "decryption"))
+	// The statement so far, back to its ";" and a few lines at most: its
+	// last WITH (ALTER LOGIN app WITH NAME = app2, PASSWORD = @pw) or BY
+	// (CREATE MASTER KEY ENCRYPTION BY PASSWORD = @pw), after which stand
+	// only options (NAME = value, …) before the name; the line that WITH
+	// or BY stands on, or the statement's first, starts with a word, the
+	// statement's verb or a clause's keyword, at its start or after ";"
+	// (RESTORE, BACKUP, ALTER), in capitals or in lower case; and no
+	// prose's colon ("Create it with: …") stands in it.
+	lo := max(0, j-maxTSQLStatement)
+	if k := strings.LastIndexByte(s[lo:j], ';'); k >= 0 {
+		lo += k + 1
+	}
+	w := -1
+	for i := j - 2; i >= lo; i-- {
+		if isWordByte(s[i]) && (i == 0 || !isWordByte(s[i-1])) && (i+2 <= j && strings.EqualFold(s[i:i+2], "by") && (i+2 == j || !isWordByte(s[i+2])) ||
+			i+4 <= j && strings.EqualFold(s[i:i+4], "with") && (i+4 == j || !isWordByte(s[i+4]))) {
+			w = i
+			break
+		}
+	}
+	if w < 0 || !tsqlOptionsOnly(s[w:j]) {
+		return false
+	}
+	ls := w
+	for ls > lo && !lineStart(s, ls) && !jsonStringStart(s, ls) {
+		ls--
+	}
+	for i := ls; i < j; i++ {
+		if s[i] == ':' && (i+1 == j || blank(s[i+1]) || s[i+1] == '\\' || s[i+1] == '\n') {
+			return false
+		}
+	}
+	for ls < w && (blank(s[ls]) || s[ls] == '\\' && ls+1 < w && s[ls+1] == 't') {
+		if s[ls] == '\\' {
+			ls++
+		}
+		ls++
+	}
+	if !asciiLetter(s[ls]) || ls > 0 && isWordByte(s[ls-1]) && !lineStart(s, ls) {
+		return false
+	}
+	// SQL writes its keywords in capitals or in lower case; a sentence
+	// starts with a capital ("Log in with\n  password = @Winter2024").
+	e := ls
+	for e < j && asciiLetter(s[e]) {
+		e++
+	}
+	verb := s[ls:e]
+	return verb == strings.ToUpper(verb) || verb == strings.ToLower(verb)
+}
+
+// tsqlOptionsOnly: t, a statement's text from its WITH or BY to a
+// variable's name, holds that word, then options only (NAME = value,
+// separated by "," or blanks) or nothing: "WITH NAME = app2, ", "BY ",
+// not prose's "with care\n".
+func tsqlOptionsOnly(t string) bool {
+	i := 0
+	for i < len(t) && isWordByte(t[i]) {
+		i++ // WITH or BY
+	}
+	for {
+		for i < len(t) && (blank(t[i]) || t[i] == '\n' || t[i] == '\r' || t[i] == ',' || t[i] == '\\' && i+1 < len(t) && strings.IndexByte("nrt", t[i+1]) >= 0) {
+			if t[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i == len(t) {
+			return true
+		}
+		k := i
+		for k < len(t) && isWordByte(t[k]) {
+			k++
+		}
+		if k == i {
+			return false
+		}
+		for k < len(t) && blank(t[k]) {
+			k++
+		}
+		if k == len(t) || t[k] != '=' {
+			return false
+		}
+		k++
+		for k < len(t) && blank(t[k]) {
+			k++
+		}
+		for k < len(t) && !blank(t[k]) && t[k] != ',' && t[k] != '\n' && t[k] != '\\' {
+			k++ // the option's value
+		}
+		if k == i {
+			return false
+		}
+		i = k
+	}
 }
 
 // maxTSQLStatement bounds the bytes read back for a T-SQL statement's

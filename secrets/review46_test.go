@@ -46,6 +46,16 @@ func review46Secrets() []struct{ name, text, secret string } {
 		{"json-percent-mixed", `{"db_password": "%MyPass%"}`, "MyPass"},
 		// A T-SQL variable needs a statement: a .env line has none.
 		{"env-at-after-prose-with", "Run it with this file:\nDB_PASSWORD=@Winter2024", "Winter2024"},
+		{"env-at-after-create-with", "Create a .env file with these lines:\nDB_PASSWORD=@Winter2024", "Winter2024"},
+		{"env-at-after-open-with", "Open the file with your editor and set:\nDB_PASSWORD=@Winter2024", "Winter2024"},
+		{"env-at-after-comment-create", "# create it with: cp .env.example .env\nDB_PASSWORD=@Summer2024", "Summer2024"},
+		{"json-env-at-after-open-with", `{"content":"Open settings with care\nPASSWORD=@Winter2024"}`, "Winter2024"},
+		{"env-at-after-alter-prose", "alter the config with care;\nAPI_SECRET=@Autumn2025", "Autumn2025"},
+		{"env-at-after-sql-line", "CREATE LOGIN app WITH PASSWORD = 'x';\nDB_PASSWORD=@Winter2024", "Winter2024"},
+		{"env-at-inside-sql-looking-prose", "CREATE the file WITH\nDB_PASSWORD=@Winter2024", "Winter2024"},
+		{"indented-at-after-sentence-with", "Log in with\n  password = @Winter2024", "Winter2024"},
+		{"indented-at-after-run-with", "Run with\n  password = @Winter2024", "Winter2024"},
+		{"indented-at-after-with-care", "open it with care\n  password = @Winter2024", "Winter2024"},
 		// Redis's commands and SQL Server's procedures in any case.
 		{"redis-config-capitals", "CONFIG SET REQUIREPASS <K>", ""},
 		{"redis-config-title", "Config Set RequirePass <K>", ""},
@@ -84,6 +94,11 @@ func review46Benign() []struct{ name, text string } {
 		{"tsql-master-key", "CREATE MASTER KEY ENCRYPTION BY PASSWORD = @Password1;"},
 		{"tsql-old-password", "ALTER LOGIN app WITH PASSWORD = @New1 OLD_PASSWORD = @Old1;"},
 		{"tsql-open-key", "OPEN MASTER KEY DECRYPTION BY PASSWORD = @Secret1;"},
+		{"tsql-restore", "RESTORE DATABASE db FROM DISK = 'x' WITH PASSWORD = @Password1"},
+		{"tsql-backup-cert", "BACKUP CERTIFICATE c TO FILE = 'f' WITH PRIVATE KEY (FILE = 'k', ENCRYPTION BY PASSWORD = @Password1)"},
+		{"tsql-lower-after-statement", "select 1;\nalter login app with password = @Password1"},
+		{"tsql-lower-options", "create login app with password = @pw, check_policy = off"},
+		{"tsql-backup-lines", "BACKUP MASTER KEY TO FILE = 'k'\n  ENCRYPTION BY PASSWORD = @Password1;"},
 		// cmd's set /p, quoted.
 		{"batch-set-prompt-quoted", "set /p \"PASSWORD=Enter password: \"\nSET /P  \"DB_PASSWORD=Password? \""},
 		// Words that describe a password, no passphrase.
