@@ -178,7 +178,7 @@ func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 	}
 	if codeExpression(s[start:k]) || prose && !proseSessionValue(s[start:k]) || e < i && wordy(s[start:k]) && wordAfter(s, k) ||
 		tsqlVariable(s, j, s[start:k]) ||
-		e == i && indentedLine(s, j) && codeName(s[start:k]) && strings.ContainsAny(s[start:k], ".(") ||
+		e == i && indentedLine(s, j) && codeName(s[start:k]) && strings.ContainsAny(s[start:k], ".(") && !(start == i+1 && settingValue(name, s[start:k])) ||
 		e < i && !lineStart(s, j) && (jsonStringStart(s, j) || indentedLine(s, j)) && codeName(s[start:k]) {
 		return assignment{start: start, end: k, unquoted: true}, false
 	}
@@ -401,10 +401,22 @@ func codeName(v string) bool {
 	if v == "" {
 		return false
 	}
+	if i := strings.LastIndexByte(v, '.'); i > 0 && credentialPart(v[i+1:]) &&
+		!strings.ContainsFunc(v, func(r rune) bool { return !(r < 128 && (isWordByte(byte(r)) || r == '.')) }) {
+		// A dotted name ending in a credential's name reads what a
+		// program keeps (Settings.Default.Password, Auth0Config.ClientSecret).
+		names := true
+		for part := range strings.SplitSeq(v, ".") {
+			names = names && identifierPart(part) && !humanPassword(part)
+		}
+		if names {
+			return true
+		}
+	}
 	parts, words := 0, 0
 	for part := range strings.SplitSeq(v, ".") {
-		if !identifierPart(part) {
-			return false
+		if humanPassword(part) || !identifierPart(part) {
+			return false // Summer2024, Welcome1: a person's password, no name
 		}
 		parts++
 		if len(part) > 1 && part[0] >= 'A' && part[0] <= 'Z' && !strings.ContainsFunc(part[1:], func(r rune) bool { return r < 'a' || r > 'z' }) {
@@ -417,22 +429,80 @@ func codeName(v string) bool {
 	return parts > 1 || strings.IndexFunc(v, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z') }) < 0
 }
 
+// credentialPart: p, a dotted name's last part, names a credential:
+// password, secret, key or token, alone in any case or ending a compound
+// after "_" or as camel case's last hump (api_key, ClientSecret,
+// DBPassword, OpenAIKey, JWTSecret).
+func credentialPart(p string) bool {
+	for _, w := range []string{"password", "secret", "key", "token"} {
+		n := len(p) - len(w)
+		if n < 0 || !strings.EqualFold(p[n:], w) {
+			continue
+		}
+		if n == 0 || p[n-1] == '_' || p[n] >= 'A' && p[n] <= 'Z' && p[n+1:] == strings.ToLower(p[n+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// settingValue: v, the value of NAME=value with the name in capitals
+// and "_" and no blanks round "=", reads as an env or INI file's setting
+// even on an indented line: no part of it marks an identifier (a capital,
+// a "_" or a call), as settings.DB_PASSWORD's does; xkqz.mzpr and
+// prod2024.key9 are values.
+func settingValue(name, v string) bool {
+	if name == "" || name[0] < 'A' || name[0] > 'Z' ||
+		strings.ContainsFunc(name, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) {
+		return false
+	}
+	return !strings.ContainsFunc(v, func(r rune) bool { return r >= 'A' && r <= 'Z' || r == '_' || r == '(' })
+}
+
 // identifierPart: p, a part of a dotted name, reads as an identifier a
 // person writes: words joined by "_", each lower-case, in capitals,
 // capitalized or in camel case (user, token_hex, API_KEY, newPassword,
-// HttpClient), digits only at a word's end (v2, sha256); not letters and
-// digits mixed as a generator mixes them (Zq7xK9, mQ7pZ2wR5t, x7Pq).
+// HttpClient, DBPassword), digits at a word's end (v2, sha256) or before
+// a capitalized hump (x509Cert, Auth0Config), or a later word's digits
+// and lower-case letters (password_2fa); not letters and digits mixed as
+// a generator mixes them (Zq7xK9, mQ7pZ2wR5t, x7Pq).
 func identifierPart(p string) bool {
 	if p == "" || p[0] >= '0' && p[0] <= '9' {
 		return false
 	}
+	first := true
 	for w := range strings.SplitSeq(p, "_") {
 		d := len(w)
 		for d > 0 && w[d-1] >= '0' && w[d-1] <= '9' {
 			d--
 		}
-		if !camelWord(w[:d]) {
-			return false
+		w = w[:d]
+		if !first && w != "" && w[0] >= '0' && w[0] <= '9' {
+			k := 0
+			for k < len(w) && w[k] >= '0' && w[k] <= '9' {
+				k++
+			}
+			if !strings.ContainsFunc(w[k:], func(r rune) bool { return r < 'a' || r > 'z' }) {
+				first = false
+				continue // 2fa
+			}
+		}
+		first = false
+		for i, piece := 0, 0; ; piece++ {
+			k := i
+			for k < len(w) && !(w[k] >= '0' && w[k] <= '9') {
+				k++
+			}
+			if !camelWord(w[i:k]) || piece > 0 && !(k-i >= 3 && w[i] >= 'A' && w[i] <= 'Z' && w[i+1] >= 'a' && w[i+1] <= 'z' && w[i+2] >= 'a' && w[i+2] <= 'z') {
+				return false
+			}
+			if k == len(w) {
+				break
+			}
+			for k < len(w) && w[k] >= '0' && w[k] <= '9' {
+				k++
+			}
+			i = k
 		}
 	}
 	return true
@@ -440,8 +510,9 @@ func identifierPart(p string) bool {
 
 // camelWord: w is letters as a name writes them: empty, one case, or
 // humps of a capital and lower-case letters after a first part in
-// either case (newPassword, HttpClient, getURL); not Zq…xK… where capitals
-// fall one or two letters apart at random.
+// either case (newPassword, HttpClient, getURL), an acronym's capitals
+// among them (DBPassword, OpenAIKey); not Zq…xK… where capitals fall one
+// or two letters apart at random.
 func camelWord(w string) bool {
 	upper, lower := 0, 0
 	for i := 0; i < len(w); i++ {
@@ -458,7 +529,8 @@ func camelWord(w string) bool {
 		return true
 	}
 	// Each hump after the first: a capital then two lower-case letters or
-	// more, or a run of capitals ending the word (getURL).
+	// more, or a run of capitals ending the word (getURL) or ending where
+	// its last capital starts such a hump (OpenAIKey).
 	i := 1
 	for i < len(w) && w[i] >= 'a' && w[i] <= 'z' {
 		i++
@@ -473,7 +545,13 @@ func camelWord(w string) bool {
 			for k < len(w) && w[k] >= 'A' && w[k] <= 'Z' {
 				k++
 			}
-			return k == len(w)
+			if k == len(w) {
+				return true
+			}
+			if k-1 <= i {
+				return false
+			}
+			j = k - 1
 		}
 		i = j
 	}

@@ -56,6 +56,16 @@ func review46Secrets() []struct{ name, text, secret string } {
 		{"indented-at-after-sentence-with", "Log in with\n  password = @Winter2024", "Winter2024"},
 		{"indented-at-after-run-with", "Run with\n  password = @Winter2024", "Winter2024"},
 		{"indented-at-after-with-care", "open it with care\n  password = @Winter2024", "Winter2024"},
+		// An env-style line is a setting, indented or not: code assigns
+		// with blanks or to lower-case names, and Summer2024 names nothing.
+		{"json-indented-env-lower-dotted", `{"content":"  DB_PASSWORD=xkqz.mzpr"}`, "xkqz.mzpr"},
+		{"json-indented-env-human-dotted", `{"content":"  DB_PASSWORD=Summer2024.Winter"}`, "Summer2024"},
+		{"json-second-indented-env-dotted", `{"a":"x","b":" DB_PASSWORD=prod2024.key9"}`, "prod2024.key9"},
+		{"indented-env-lower-dotted", "    API_SECRET=abcd.efgh", "abcd.efgh"},
+		{"indented-human-dotted", "    password = Welcome1.admin", "Welcome1"},
+		{"indented-dotted-human-tail", "    password = spring.Summer2024", "Summer2024"},
+		{"indented-generated-dot-password", "    password = Zq7xK9.Password", "Zq7xK9"},
+		{"indented-human-dot-password", "    password = Welcome1.Password", "Welcome1"},
 		// Redis's commands and SQL Server's procedures in any case.
 		{"redis-config-capitals", "CONFIG SET REQUIREPASS <K>", ""},
 		{"redis-config-title", "Config Set RequirePass <K>", ""},
@@ -107,6 +117,12 @@ func review46Benign() []struct{ name, text string } {
 		{"yaml-label-title", "Password: Database Admin Password Field"},
 		{"yaml-label-reset", "reset_password: Reset Password Email Subject"},
 		{"yaml-prose-length", "db_password: at least twelve characters long"},
+		// Code's dotted names whose last part is a credential's name, and
+		// acronyms inside camel case.
+		{"indented-dotted-settings", "    password = Settings.Default.Password\n    Password = Config.Password\n    password = Credentials.Password;"},
+		{"indented-dotted-acronyms", "    password = config.DBPassword\n    password = settings.OpenAIKey\n    password = ctx.JWTSecret"},
+		{"indented-dotted-digits", "    password = self.x509Cert\n    password = Auth0Config.ClientSecret\n    password = user.password_2fa"},
+		{"indented-dotted-token", "    api_key = Settings.ApiKey\n    token = Context.AccessToken"},
 		// Redis and SQL Server words that set nothing.
 		{"redis-config-get", "CONFIG GET REQUIREPASS\nACL GETUSER app"},
 		{"sp-prose", "Run Sp_Addlogin only on old servers; sp_who lists sessions."},
