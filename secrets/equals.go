@@ -584,13 +584,14 @@ const maxPassphrase = 128
 // none. A passphrase is words picked at random (correct horse battery
 // staple); a sentence has articles, pronouns and prepositions ("password
 // = the one you chose at signup", "password: see the vault", "stored in
-// the vault"), and stays, as 37026f6 and 65ca522 decided.
+// the vault"), and stays, as 37026f6 and 65ca522 decided; so does one
+// at least half of whose words describe a password (describingWords).
 func passphraseEnd(s string, k int) int {
 	if k >= len(s) {
 		return 0
 	}
 	title := s[k] >= 'A' && s[k] <= 'Z' // Correct Horse Battery Staple: each word so
-	words, e := 0, k
+	words, describing, e := 0, 0, k
 	for at := k; ; {
 		w := at
 		if title && w < len(s) && s[w] >= 'A' && s[w] <= 'Z' {
@@ -599,8 +600,12 @@ func passphraseEnd(s string, k int) int {
 		for w < len(s) && w-k < maxPassphrase && s[w] >= 'a' && s[w] <= 'z' {
 			w++
 		}
-		if lw := strings.ToLower(s[at:w]); w-at < 2 || w-k >= maxPassphrase || title != (s[at] <= 'Z') || functionWord(lw) || describingWords[lw] {
+		lw := strings.ToLower(s[at:w])
+		if w-at < 2 || w-k >= maxPassphrase || title != (s[at] <= 'Z') || functionWord(lw) {
 			return 0
+		}
+		if describingWords[lw] {
+			describing++
 		}
 		words, e = words+1, w
 		if w+1 < len(s) && s[w] == ' ' && asciiLetter(s[w+1]) {
@@ -614,7 +619,11 @@ func passphraseEnd(s string, k int) int {
 		t++
 	}
 	end := t == len(s) || s[t] == '\n' || s[t] == '\r' || s[t] == '"' || s[t] == '\\' && t+1 < len(s) && strings.IndexByte("nr\"", s[t+1]) >= 0
-	if words < 4 || words > 10 || !end {
+	if words < 4 || words > 10 || !end || describing*2 >= words {
+		// At least half its words describe a password: a label, a rule
+		// or a note (Database Admin Password Field), not a passphrase,
+		// whose random words are now and then such a word (salt pepper
+		// lemon tree).
 		return 0
 	}
 	return e
@@ -641,7 +650,9 @@ func functionWord(w string) bool { return functionWords[w] }
 // what is done with it, as a label, a rule or a note does ("minimum eight
 // characters required", "hashed using bcrypt rounds", "Database Admin
 // Password Field", "Reset Password Email Subject"): a passphrase's words,
-// picked at random, are almost never these.
+// picked at random, are now and then one of these (salt pepper lemon
+// tree), seldom half of them; a text at least half of whose words are
+// these is no passphrase (passphraseEnd).
 var describingWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`password passwords passphrase pass passwd pwd secret secrets key keys token tokens credential

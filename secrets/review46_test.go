@@ -66,6 +66,18 @@ func review46Secrets() []struct{ name, text, secret string } {
 		{"indented-dotted-human-tail", "    password = spring.Summer2024", "Summer2024"},
 		{"indented-generated-dot-password", "    password = Zq7xK9.Password", "Zq7xK9"},
 		{"indented-human-dot-password", "    password = Welcome1.Password", "Welcome1"},
+		// Words picked at random, some of which could describe a password.
+		{"yaml-phrase-salt", "db_password: salt pepper lemon tree", "salt pepper lemon tree"},
+		{"ini-phrase-long", "password = purple elephant long river", "purple elephant long river"},
+		{"yaml-phrase-old", "password: old mountain sunset cabin", "old mountain sunset cabin"},
+		{"yaml-phrase-random", "password: random orange falcon dance", "random orange falcon dance"},
+		{"ini-phrase-strong-title", "PASSWORD = Strong Tiger River Moon", "Strong Tiger River Moon"},
+		{"yaml-phrase-key", "password: silver key garden frost", "silver key garden frost"},
+		{"ini-phrase-new", "db_password = new york pizza night", "new york pizza night"},
+		{"yaml-phrase-hash", "password: hash brown morning coffee", "hash brown morning coffee"},
+		{"json-phrase-admin", `{"content":"password = winter admin castle bridge"}`, "winter admin castle bridge"},
+		{"yaml-phrase-user-mail", "password: user mail tiger lamp moon", "tiger lamp moon"},
+		{"yaml-phrase-title-salt", "password: Salt Pepper Lemon Tree", "Salt Pepper Lemon Tree"},
 		// Redis's commands and SQL Server's procedures in any case.
 		{"redis-config-capitals", "CONFIG SET REQUIREPASS <K>", ""},
 		{"redis-config-title", "Config Set RequirePass <K>", ""},
@@ -117,6 +129,9 @@ func review46Benign() []struct{ name, text string } {
 		{"yaml-label-title", "Password: Database Admin Password Field"},
 		{"yaml-label-reset", "reset_password: Reset Password Email Subject"},
 		{"yaml-prose-length", "db_password: at least twelve characters long"},
+		{"ini-prose-signup", "password = the one you chose at signup"},
+		{"yaml-prose-digit-characters", "password: minimum 12 characters required"},
+		{"yaml-label-hint", "password_hint: Admin Password Reset Field"},
 		// Code's dotted names whose last part is a credential's name, and
 		// acronyms inside camel case.
 		{"indented-dotted-settings", "    password = Settings.Default.Password\n    Password = Config.Password\n    password = Credentials.Password;"},
