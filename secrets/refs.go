@@ -266,7 +266,7 @@ func entityLen(s string, i int) int {
 // entityName: name, between an entity reference's "&" and ";", is one
 // that a document would declare or HTML defines: a character's number
 // (#38, #x26), a name in lower case (password, db_pw, nbsp), or one of
-// HTML's capitalized names (Eacute, Omega). &Sunshine; and &Welcome1; are
+// HTML's names with capitals (Eacute, Omega, AMP). &Sunshine; and &Welcome1; are
 // a password between "&" and ";".
 func entityName(name string) bool {
 	if name == "" {
@@ -288,7 +288,8 @@ var htmlCapitalEntities = func() map[string]bool {
 	}
 	for _, n := range []string{"Atilde", "Aring", "AElig", "Ccedil", "ETH", "Ntilde", "Otilde", "Oslash", "THORN", "Yacute",
 		"OElig", "Scaron", "Yuml", "Dagger", "Prime", "Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Eta", "Theta",
-		"Iota", "Kappa", "Lambda", "Mu", "Nu", "Xi", "Omicron", "Pi", "Rho", "Sigma", "Tau", "Upsilon", "Phi", "Chi", "Psi", "Omega"} {
+		"Iota", "Kappa", "Lambda", "Mu", "Nu", "Xi", "Omicron", "Pi", "Rho", "Sigma", "Tau", "Upsilon", "Phi", "Chi", "Psi", "Omega",
+		"LT", "GT", "AMP", "QUOT"} { // HTML5's aliases in capitals of lt, gt, amp and quot
 		m[n] = true
 	}
 	return m

@@ -138,6 +138,8 @@ func review46Benign() []struct{ name, text string } {
 		{"indented-dotted-acronyms", "    password = config.DBPassword\n    password = settings.OpenAIKey\n    password = ctx.JWTSecret"},
 		{"indented-dotted-digits", "    password = self.x509Cert\n    password = Auth0Config.ClientSecret\n    password = user.password_2fa"},
 		{"indented-dotted-token", "    api_key = Settings.ApiKey\n    token = Context.AccessToken"},
+		// HTML5's capital aliases of lt, gt, amp and quot.
+		{"json-entity-capitals", `{"password": "&LT;", "secret": "&AMP;", "token": "&GT;", "api_key": "&QUOT;"}`},
 		// Redis and SQL Server words that set nothing.
 		{"redis-config-get", "CONFIG GET REQUIREPASS\nACL GETUSER app"},
 		{"sp-prose", "Run Sp_Addlogin only on old servers; sp_who lists sessions."},
