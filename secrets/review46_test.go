@@ -86,6 +86,12 @@ func review46Secrets() []struct{ name, text, secret string } {
 		{"redis-prompt-masterauth-title", "127.0.0.1:6379> config set MasterAuth <K>", ""},
 		{"sp-addlogin-mixed", "exec sP_addlogin 'app', '<K>'", ""},
 		{"sp-password-title", "EXEC Sp_Password NULL, '<K>', 'app';", ""},
+		// A call with more after its ")": a password that starts as a
+		// call (codeCall reads the call, callRunsToEnd its end).
+		{"json-call-then-key", `{"password": "f(x)Zq7xK9mQ7pZ2wR5t"}`, "Zq7xK9mQ7pZ2wR5t"},
+		{"json-md5-then-key", `{"password": "md5(?)Zq7xK9mQ7pZ2wR5t"}`, "Zq7xK9mQ7pZ2wR5t"},
+		{"json-call-then-word", `{"password": "hash(pw)!Winter2024"}`, "Winter2024"},
+		{"ini-call-then-key", "password = sha2(pw)Hq3Rt8pLm4Zx9W", "Hq3Rt8pLm4Zx9W"},
 	}
 }
 
@@ -143,6 +149,9 @@ func review46Benign() []struct{ name, text string } {
 		// Redis and SQL Server words that set nothing.
 		{"redis-config-get", "CONFIG GET REQUIREPASS\nACL GETUSER app"},
 		{"sp-prose", "Run Sp_Addlogin only on old servers; sp_who lists sessions."},
+		// A call that closes at the value's end, or before a ";".
+		{"sql-call-semicolon", "UPDATE users SET password = md5(?);"},
+		{"sql-call-quoted-paren", "UPDATE users SET password = crypt($1, ')(') WHERE id = 2;"},
 	}
 }
 

@@ -116,7 +116,8 @@ func placeholderSteps(v string, depth int) (bool, int) {
 		}
 	}
 	call, n := codeCallSteps(v)
-	steps += n
+	steps += n + len(v)
+	call = call && callRunsToEnd(v)
 	if usageSyntax(v) || shellReference(v) || namedReference(v) || call {
 		return true, steps
 	}
@@ -159,7 +160,34 @@ func placeholderSteps(v string, depth int) (bool, int) {
 // where a generated password with a parenthesis in it does not (Xk9m(Q2…).
 func codeCall(v string) bool {
 	ok, _ := codeCallSteps(v)
-	return ok
+	return ok && callRunsToEnd(v)
+}
+
+// callRunsToEnd: the call v starts with goes on to v's end (v may be cut
+// inside it, at a blank or a comma, by the value's reader), or closes
+// there, but for blanks and a ";" or "," after it; a password that starts
+// as a call goes on past its ")" (hash(pw)!Winter2024, f(x)Zq7x…). Quoted
+// arguments are passed over whole, so that a parenthesis in one counts
+// for nothing; one pass.
+func callRunsToEnd(v string) bool {
+	depth := 0
+	for i := strings.IndexByte(v, '('); i >= 0 && i < len(v); i++ {
+		switch c := v[i]; c {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return strings.TrimRight(v[i+1:], " \t;,") == ""
+			}
+		case '\'', '"':
+			j := strings.IndexByte(v[i+1:], c)
+			if j < 0 {
+				return true // cut inside a quoted argument
+			}
+			i += j + 1
+		}
+	}
+	return true // cut inside the call
 }
 
 // maxCallDepth bounds the calls within calls that codeCall reads: code
