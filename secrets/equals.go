@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -304,14 +305,47 @@ func tsqlVariable(s string, j int, v string) bool {
 	if !asciiLetter(s[ls]) || ls > 0 && isWordByte(s[ls-1]) && !lineStart(s, ls) {
 		return false
 	}
-	// SQL writes its keywords in capitals or in lower case; a sentence
-	// starts with a capital ("Log in with\n  password = @Winter2024").
-	e := ls
-	for e < j && asciiLetter(s[e]) {
+	// The line's first word is a statement's verb that takes a password
+	// as an option (tsqlVerbs), or, on a clause's line of its own (WITH,
+	// ENCRYPTION BY), the statement's first word is; SQL writes it in
+	// capitals or in lower case, and prose's "with", "log in with", "sign
+	// in with" and "Log in with" start no such statement.
+	if tsqlVerb(leadingWord(s, ls, j)) {
+		return true
+	}
+	// The statement's first word: the first that starts a line or a JSON
+	// string, or the first after its ";".
+	for st := lo; st < w; st++ {
+		if !asciiLetter(s[st]) || st > 0 && isWordByte(s[st-1]) {
+			continue
+		}
+		if lineStart(s, st) || jsonStringStart(s, st) || lo > 0 && strings.TrimSpace(s[lo:st]) == "" {
+			return tsqlVerb(leadingWord(s, st, j))
+		}
+	}
+	return false
+}
+
+// tsqlVerb: w is one of tsqlVerbs, in capitals or in lower case.
+func tsqlVerb(w string) bool {
+	return (w == strings.ToUpper(w) || w == strings.ToLower(w)) &&
+		slices.ContainsFunc(tsqlVerbs, func(v string) bool { return strings.EqualFold(v, w) })
+}
+
+// tsqlVerbs are the T-SQL statements that take a password as an option
+// (WITH PASSWORD = @pw, ENCRYPTION BY PASSWORD = @pw): ALTER and CREATE
+// LOGIN, USER, APPLICATION ROLE, MASTER KEY, CERTIFICATE and the keys;
+// OPEN MASTER KEY; BACKUP and RESTORE of a database, a certificate or a
+// master key; ADD SIGNATURE.
+var tsqlVerbs = []string{"ALTER", "CREATE", "OPEN", "BACKUP", "RESTORE", "ADD"}
+
+// leadingWord is the ASCII letters of s from i, no further than end.
+func leadingWord(s string, i, end int) string {
+	e := i
+	for e < end && asciiLetter(s[e]) {
 		e++
 	}
-	verb := s[ls:e]
-	return verb == strings.ToUpper(verb) || verb == strings.ToLower(verb)
+	return s[i:e]
 }
 
 // tsqlOptionsOnly: t, a statement's text from its WITH or BY to a

@@ -92,6 +92,16 @@ func review46Secrets() []struct{ name, text, secret string } {
 		{"json-md5-then-key", `{"password": "md5(?)Zq7xK9mQ7pZ2wR5t"}`, "Zq7xK9mQ7pZ2wR5t"},
 		{"json-call-then-word", `{"password": "hash(pw)!Winter2024"}`, "Winter2024"},
 		{"ini-call-then-key", "password = sha2(pw)Hq3Rt8pLm4Zx9W", "Hq3Rt8pLm4Zx9W"},
+		// WITH or BY in prose or a command, no T-SQL statement's verb
+		// (tsqlVerbs) starting its line or its statement.
+		{"prose-with-at", "with password = @Winter2024", "Winter2024"},
+		{"prose-sign-in-with", "please sign in with password = @Summer2024", "Summer2024"},
+		{"command-with", "docker login with password=@Winter2024 user=admin", "Winter2024"},
+		{"caps-log-in-with", "LOG IN WITH PASSWORD = @Winter2024", "Winter2024"},
+		{"connect-by", "connect by password = @Winter2024", "Winter2024"},
+		{"run-with-next-line", "run with\n  password = @Winter2024", "Winter2024"},
+		{"after-statement-with", "ALTER USER app WITH PASSWORD = 'x'; with password = @Winter2024", "Winter2024"},
+		{"json-login-with", `{"content":"login with password=@Winter2024"}`, "Winter2024"},
 	}
 }
 
@@ -152,6 +162,9 @@ func review46Benign() []struct{ name, text string } {
 		// A call that closes at the value's end, or before a ";".
 		{"sql-call-semicolon", "UPDATE users SET password = md5(?);"},
 		{"sql-call-quoted-paren", "UPDATE users SET password = crypt($1, ')(') WHERE id = 2;"},
+		// A T-SQL statement whose WITH stands on a line of its own.
+		{"tsql-with-own-line", "ALTER LOGIN app\n  WITH PASSWORD = @Password1;"},
+		{"tsql-after-semicolon", "select 1; CREATE LOGIN app WITH PASSWORD = @Password1"},
 	}
 }
 
