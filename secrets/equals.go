@@ -240,9 +240,10 @@ func indentedLine(s string, j int) bool {
 }
 
 // tsqlVariable: v, unquoted after the "=" of the name at s[j], is a
-// T-SQL variable (@Password1) where T-SQL gives one: after WITH (ALTER
-// LOGIN … WITH PASSWORD = @v) or as a procedure's named argument (@passwd
-// = @v). There "@" is the language's own syntax, whatever the name reads
+// T-SQL variable (@Password1) where T-SQL gives one: among the options
+// after WITH or BY of a statement that takes a password (tsqlVerbs: ALTER
+// LOGIN … WITH PASSWORD = @v, CREATE MASTER KEY ENCRYPTION BY PASSWORD =
+// @v) or as a procedure's named argument (@passwd = @v). There "@" is the language's own syntax, whatever the name reads
 // as; elsewhere (mysql -p@Secret1, {"password": "@Secret1"}) a name that
 // reads as a password is one (humanPassword).
 func tsqlVariable(s string, j int, v string) bool {
@@ -425,9 +426,9 @@ func envName(name string) bool {
 // identifierPart), or one name of lower-case letters and underscores
 // (new_password, getpass). A generated value mixes cases and digits
 // within a part (Zq7xZ8mR3pY9wB7t, Zq7xK9.mQ7pZ2wR5t, Tr0ub4dor.3x), and a
-// password of capitalized words joined by dots (Sunshine.Moonlight) has
-// no part a name writes otherwise: these go wherever they stand; so does any value on a line of its own
-// (lineStart), as before.
+// password of capitalized words joined by dots (Sunshine.Moonlight,
+// Sunshine.Key) has no part a name writes otherwise: these go wherever
+// they stand, as does any value on a line of its own (lineStart).
 func codeName(v string) bool {
 	if i := strings.IndexByte(v, '('); i > 0 {
 		v = v[:i] // a call: what follows is its arguments
@@ -450,7 +451,7 @@ func codeName(v string) bool {
 			names = names && identifierPart(part) && !humanPassword(part)
 			lower = lower || part != "" && part[0] >= 'a' && part[0] <= 'z'
 		}
-		bare := slices.ContainsFunc([]string{"password", "secret", "key", "token"}, func(w string) bool { return strings.EqualFold(last, w) })
+		bare := slices.ContainsFunc(credentialWords, func(w string) bool { return strings.EqualFold(last, w) })
 		if names && identifierPart(last) && (lower || !bare) {
 			return true
 		}
@@ -471,12 +472,16 @@ func codeName(v string) bool {
 	return parts > 1 || strings.IndexFunc(v, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z') }) < 0
 }
 
+// credentialWords are the names of a credential that end a dotted name's
+// last part in code (config.password, ClientSecret, api_key, authToken).
+var credentialWords = []string{"password", "secret", "key", "token"}
+
 // credentialPart: p, a dotted name's last part, names a credential:
 // password, secret, key or token, alone in any case or ending a compound
 // after "_" or as camel case's last hump (api_key, ClientSecret,
 // DBPassword, OpenAIKey, JWTSecret).
 func credentialPart(p string) bool {
-	for _, w := range []string{"password", "secret", "key", "token"} {
+	for _, w := range credentialWords {
 		n := len(p) - len(w)
 		if n < 0 || !strings.EqualFold(p[n:], w) {
 			continue
@@ -760,7 +765,7 @@ func codeExpression(v string) bool {
 	if len(v) == i+1 {
 		return true // cut at its bracket by a quote: os.environ["KEY"]
 	}
-	closing := map[byte]byte{'(': ')', '[': ']'}[v[i]]
+	closing := closingBracket(v[i]) // v[i] is "(" or "["
 	if v[len(v)-1] != closing {
 		// Cut at a blank or a comma inside the brackets: code when the
 		// function's name reads as a name and its first argument is a

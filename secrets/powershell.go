@@ -19,7 +19,7 @@ var powerShellVerbs = []string{"add", "connect", "convertto", "enable", "enter",
 // approved one (docker-compose and redis-cli are no cmdlets).
 func powerShellCmdlet(name string) bool {
 	verb, noun, ok := strings.Cut(name, "-")
-	if !ok || len(noun) < 2 || !asciiLetter(noun[0]) || noun[0] < 'A' && noun[0] > 'Z' && !strings.ContainsFunc(noun, func(r rune) bool { return r >= 'A' && r <= 'Z' }) {
+	if !ok || len(noun) < 2 || !asciiLetter(noun[0]) {
 		return false
 	}
 	return slices.Contains(powerShellVerbs, strings.ToLower(verb)) &&

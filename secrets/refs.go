@@ -304,11 +304,27 @@ func bracketedWords(v string) bool {
 	if len(v) < 3 {
 		return false
 	}
-	closing := map[byte]byte{'(': ')', '[': ']', '{': '}', '<': '>'}[v[0]]
+	closing := closingBracket(v[0])
 	if closing == 0 || v[len(v)-1] != closing {
 		return false
 	}
 	return maskWords(v[1 : len(v)-1])
+}
+
+// closingBracket is the bracket that closes c: ")", "]", "}" or ">", or 0
+// when c opens none.
+func closingBracket(c byte) byte {
+	switch c {
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	case '{':
+		return '}'
+	case '<':
+		return '>'
+	}
+	return 0
 }
 
 // maskWordList are the words that say a value is hidden or absent, each
@@ -382,7 +398,7 @@ func referenceAt(s string, k int) int {
 	case '%', '!':
 		n = batchVariableLen(s, k)
 	case '(', '[', '{':
-		closing := map[byte]byte{'(': ')', '[': ']', '{': '}'}[s[k]]
+		closing := closingBracket(s[k])
 		if e := strings.IndexByte(s[k:min(len(s), k+34)], closing); e > 0 && bracketedWords(s[k:k+e+1]) {
 			n = e + 1
 		}
