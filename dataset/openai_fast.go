@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/textarena"
 	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
@@ -35,6 +36,10 @@ type openAIFast struct {
 	calls   []agentcheck.ToolCall
 	counts  []int                // each message's calls, -1 for no list
 	refs    [len(refKeys)]string // the references' JSON text, "" when absent
+	// refText holds the references written as ragas writes them, for
+	// into: a text of their own each, which the Sample's strings may
+	// share, cut from memory shared by many records'.
+	refText textarena.Arena
 }
 
 // refKeys are the members of a provider's sample read as ragas writes
@@ -119,20 +124,17 @@ func (f *openAIFast) read(text string, into func(string, *agentcheck.Sample) err
 			n += len(`,"":`) + len(refKeys[k]) + len(src)
 		}
 	}
-	var ref strings.Builder
-	ref.Grow(n)
-	ref.WriteString(`{"user_input":[]`)
+	ref := append(f.refText.Room(n), `{"user_input":[]`...)
 	for k, src := range f.refs {
 		if src != "" {
-			ref.WriteString(`,"`)
-			ref.WriteString(refKeys[k])
-			ref.WriteString(`":`)
-			ref.WriteString(src)
+			ref = append(ref, `,"`...)
+			ref = append(ref, refKeys[k]...)
+			ref = append(ref, `":`...)
+			ref = append(ref, src...)
 		}
 	}
-	ref.WriteByte('}')
-	refText := ref.String()
-	if into(refText, s) != nil {
+	ref = append(ref, '}')
+	if into(f.refText.Keep(ref), s) != nil {
 		*s = agentcheck.Sample{}
 		return false
 	}

@@ -30,16 +30,19 @@ type Decoder struct {
 func perChunk(text string) int { return min(len(text)/48+8, 1024) }
 
 // Reset starts reading text. The Values read from earlier texts stay valid;
-// only the Decoder's scratch memory is reused.
+// only the Decoder's stack is reused. Strings with escapes are
+// unescaped into memory shared by many of them (a textarena.Arena's),
+// never written again: made one by one, each call's arguments in OpenAI
+// messages (escaped JSON) was half of what a reader of them allocated.
 func (d *Decoder) Reset(text string) {
 	clear(d.p.stack) // what an error left there
-	d.p = parser{src: text, perChunk: perChunk(text), stack: keptStack(d.p.stack), scratch: keptScratch(d.p.scratch), own: true, maxValues: d.p.maxValues}
+	d.p = parser{src: text, perChunk: perChunk(text), stack: keptStack(d.p.stack), strs: d.p.strs, own: true, maxValues: d.p.maxValues}
 }
 
 // Recycle starts reading text as Reset does, but also reuses the memory
 // of the Values read since the last Reset: they are valid only until the
 // next call of Recycle or Reset (their strings stay valid: they share the
-// text's memory). A program that is done with each document before it
+// text's memory, or strings unescaped once). A program that is done with each document before it
 // reads the next allocates nothing per document this way once the
 // Decoder has warmed up.
 func (d *Decoder) Recycle(text string) {
@@ -48,26 +51,14 @@ func (d *Decoder) Recycle(text string) {
 		arena = d.p.arena[:0]
 	}
 	clear(d.p.stack)
-	d.p = parser{src: text, perChunk: perChunk(text), stack: keptStack(d.p.stack), scratch: keptScratch(d.p.scratch), own: true, arena: arena, recycle: true, maxValues: d.p.maxValues}
+	d.p = parser{src: text, perChunk: perChunk(text), stack: keptStack(d.p.stack), strs: d.p.strs, own: true, arena: arena, recycle: true, maxValues: d.p.maxValues}
 }
 
-// maxKept is the most members of scratch memory, a stack or a recycled
-// arena, that a Decoder keeps from one document for the next: one with
-// a list of a million values must not hold on to 70 MB of Members for
-// the small ones that follow (as each of the CLI's parsers would).
+// maxKept is the most members of a stack or a recycled arena that a
+// Decoder keeps from one document for the next: one with a list of a
+// million values must not hold on to 70 MB of Members for the small ones
+// that follow (as each of the CLI's parsers would).
 const maxKept = 1 << 16
-
-// keptScratch is the memory a string with escapes is unescaped into,
-// emptied for the next document (a string is made from it, so nothing
-// read shares it), or nil when it grew past maxKept bytes. Made anew for
-// each document, it was half of what a reader of OpenAI messages
-// allocated: each call's arguments string is escaped JSON.
-func keptScratch(b []byte) []byte {
-	if cap(b) > maxKept {
-		return nil
-	}
-	return b[:0]
-}
 
 // keptStack is stack emptied, for the next document, or nil when it grew
 // past maxKept.

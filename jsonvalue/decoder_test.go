@@ -161,31 +161,35 @@ func TestDecoderMemory(t *testing.T) {
 	}
 }
 
-// A string with escapes costs a warm Decoder one allocation, its own
-// text's, whether the next document is read by Reset or Recycle: the
-// memory it is unescaped into is kept from document to document (an
-// OpenAI call's arguments are escaped JSON, read one document each). The
-// strings read stay their own.
-func TestDecoderKeepsItsUnescapingMemory(t *testing.T) {
+// Strings with escapes cost a warm Decoder a fraction of an allocation
+// each, whether the next document is read by Reset or Recycle: they are
+// unescaped into memory shared by many (an OpenAI call's arguments are
+// escaped JSON, read one document each). Each string read stays as it
+// was while more are read into the same memory.
+func TestDecoderSharesItsUnescapingMemory(t *testing.T) {
 	const doc = `"{\"city\": \"Paris\", \"days\": [1, 2], \"note\": \"a \\\"quoted\\\" word\"}"`
+	const want = `{"city": "Paris", "days": [1, 2], "note": "a \"quoted\" word"}`
 	var d jsonvalue.Decoder
-	var first string
+	var read []string
 	for _, next := range []func(string){d.Reset, d.Recycle} {
-		read := func() string {
+		allocs := testing.AllocsPerRun(1000, func() {
 			next(doc)
 			s, err := d.ReadString()
 			if err != nil {
 				t.Fatal(err)
 			}
-			return s
-		}
-		first = read()
-		if allocs := testing.AllocsPerRun(100, func() { read() }); allocs != 1 {
-			t.Errorf("Expected a warm Decoder to read an escaped string with one allocation, but it makes %v", allocs)
+			read = append(read, s)
+		})
+		// One chunk of 16 KiB holds about 250 of these 63-byte strings;
+		// read's own growth is about 10 allocations in 1,000 runs.
+		if allocs > 0.05 {
+			t.Errorf("Expected a warm Decoder to read escaped strings in shared memory, but it makes %v allocations a string", allocs)
 		}
 	}
-	if want := `{"city": "Paris", "days": [1, 2], "note": "a \"quoted\" word"}`; first != want {
-		t.Errorf("the string read first now reads %q, want %q", first, want)
+	for i, s := range read {
+		if s != want {
+			t.Fatalf("string %d of %d now reads %q, want %q", i, len(read), s, want)
+		}
 	}
 }
 

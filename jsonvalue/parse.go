@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/agentcheck/agentcheck/internal/textarena"
 	"github.com/agentcheck/agentcheck/internal/wordscan"
 )
 
@@ -35,8 +36,10 @@ type parser struct {
 	// (Decoder.Recycle): finish grows it geometrically so that the reuse
 	// settles on one chunk.
 	recycle bool
-	// scratch is strSlow's memory for a string's unescaped text, reused.
+	// scratch is strSlow's memory for a string's unescaped text, reused;
+	// strs is a Decoder's instead, kept from document to document.
 	scratch []byte
+	strs    textarena.Arena
 	// general turns flatObject off, for the tests that hold it to the
 	// general reading of an object.
 	general bool

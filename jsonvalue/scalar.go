@@ -163,12 +163,23 @@ func (p *parser) strScan() (string, error) {
 	return "", p.errorAt(start, "unterminated string")
 }
 
-// strSlow reads a string with escapes into the parser's scratch memory,
-// reused, and makes the string from it once.
+// strSlow reads a string with escapes: a Decoder's into its arena, where
+// the string stays without a copy, and Parse's into the parser's scratch
+// memory, reused, from which the string is made once.
 func (p *parser) strSlow(start int) (string, error) {
-	s, b, err := p.unescape(start, p.scratch[:0])
+	if p.own {
+		b, err := p.unescape(start, p.strs.Room(0))
+		if err != nil {
+			return "", err
+		}
+		return p.strs.Keep(b), nil
+	}
+	b, err := p.unescape(start, p.scratch[:0])
 	p.scratch = b[:0]
-	return s, err
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
 }
 
 // unescape is strSlow's reading, into b, which it returns grown. The
@@ -179,7 +190,7 @@ func (p *parser) strSlow(start int) (string, error) {
 // byte at a time, into memory grown as it went, such text took a sixth of
 // a run's CPU, and found by wordscan.StringEnd and appended, a third of
 // the instructions of a sample (BENCHMARKS.md, CPU7).
-func (p *parser) unescape(start int, b []byte) (string, []byte, error) {
+func (p *parser) unescape(start int, b []byte) ([]byte, error) {
 	src := p.src
 	var high uint64 // the plain bytes' high bits: b must be checked for UTF-8
 	i := start + 1
@@ -225,11 +236,11 @@ func (p *parser) unescape(start int, b []byte) (string, []byte, error) {
 		case c == '"':
 			p.pos = i + 1
 			if wordscan.High(high) != 0 && !utf8.Valid(b) && !pytext.ValidWTF8(b) {
-				return "", b, p.errorAt(start, "string is not valid UTF-8")
+				return b, p.errorAt(start, "string is not valid UTF-8")
 			}
-			return string(b), b, nil
+			return b, nil
 		case c < 0x20:
-			return "", b, p.errorAt(i, "invalid control character %q in string", c)
+			return b, p.errorAt(i, "invalid control character %q in string", c)
 		}
 		if i+1 >= len(src) {
 			break
@@ -252,7 +263,7 @@ func (p *parser) unescape(start int, b []byte) (string, []byte, error) {
 		case 'u':
 			r, ok := hex4(src, i)
 			if !ok {
-				return "", b, p.errorAt(i-2, "invalid \\u escape")
+				return b, p.errorAt(i-2, "invalid \\u escape")
 			}
 			i += 4
 			if r >= 0xD800 && r < 0xDC00 && i+6 <= len(src) && src[i] == '\\' && src[i+1] == 'u' {
@@ -266,10 +277,10 @@ func (p *parser) unescape(start int, b []byte) (string, []byte, error) {
 				high |= 0x80
 			}
 		default:
-			return "", b, p.errorAt(i-2, "invalid escape \\%c", esc)
+			return b, p.errorAt(i-2, "invalid escape \\%c", esc)
 		}
 	}
-	return "", b, p.errorAt(start, "unterminated string")
+	return b, p.errorAt(start, "unterminated string")
 }
 
 func hex4(s string, i int) (rune, bool) {
