@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // This file judges the commands that shell.go reads: the password a
@@ -44,7 +45,7 @@ const maxLoose = 2
 // judgedCommands are the names of the commands that the rules below
 // judge, or that run one (docker exec, kubectl exec, ssh); others are
 // passed over at once (mkdir -p, docker run -p).
-var judgedCommands = func() map[string]bool {
+var judgedCommands = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, pf := range passwordFlags {
 		for _, c := range pf.commands {
@@ -57,7 +58,7 @@ var judgedCommands = func() map[string]bool {
 		m[c] = true
 	}
 	return m
-}()
+})
 
 // redisCLIs are Redis's command-line clients.
 var redisCLIs = []string{"redis-cli", "valkey-cli", "keydb-cli"}
@@ -86,7 +87,7 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 	words := c.words
 	prompt := redisPrompt(s[words[0].start:words[0].end])
 	cmdlet := powerShellCmdlet(c.name(s))
-	if !c.pipe && !judgedCommands[strings.ToLower(c.name(s))] && !prompt && !cmdlet {
+	if !c.pipe && !judgedCommands()[strings.ToLower(c.name(s))] && !prompt && !cmdlet {
 		return nil
 	}
 	if cmdlet {

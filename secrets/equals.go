@@ -3,6 +3,7 @@ package secrets
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -651,7 +652,7 @@ func passphraseEnd(s string, k int) int {
 		if w-at < 2 || w-k >= maxPassphrase || title != (s[at] <= 'Z') || functionWord(lw) {
 			return 0
 		}
-		if describingWords[lw] {
+		if describingWords()[lw] {
 			describing++
 		}
 		words, e = words+1, w
@@ -679,7 +680,7 @@ func passphraseEnd(s string, k int) int {
 // functionWords are English's closed classes (articles, pronouns,
 // prepositions, conjunctions, auxiliaries) and the words prose about a
 // password has, which a passphrase's random words almost never are.
-var functionWords = func() map[string]bool {
+var functionWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the this that these those my your our their his her its it i you we they he she me us them
 		of to in on at by for from with without into onto over under about as than then if or and but nor not no so is are was
@@ -689,9 +690,9 @@ var functionWords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
-func functionWord(w string) bool { return functionWords[w] }
+func functionWord(w string) bool { return functionWords()[w] }
 
 // describingWords name a password's properties, its field, its form or
 // what is done with it, as a label, a rule or a note does ("minimum eight
@@ -700,7 +701,7 @@ func functionWord(w string) bool { return functionWords[w] }
 // picked at random, are now and then one of these (salt pepper lemon
 // tree), seldom half of them; a text at least half of whose words are
 // these is no passphrase (passphraseEnd).
-var describingWords = func() map[string]bool {
+var describingWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`password passwords passphrase pass passwd pwd secret secrets key keys token tokens credential
 		credentials field fields label input form email mail subject title text message prompt hint placeholder value
@@ -714,7 +715,7 @@ var describingWords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // codeValue: v, an unquoted value that runs to the end of its line
 // (`name: value`), is code a program assigns, not a credential: a call,

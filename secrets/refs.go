@@ -3,6 +3,7 @@ package secrets
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // This file says which values name a value that something else fills in
@@ -272,14 +273,14 @@ func entityName(name string) bool {
 	if name == "" {
 		return false
 	}
-	if name[0] == '#' || htmlCapitalEntities[name] {
+	if name[0] == '#' || htmlCapitalEntities()[name] {
 		return true
 	}
 	return name[0] >= 'a' && name[0] <= 'z' && !strings.ContainsFunc(name, func(r rune) bool { return r >= 'A' && r <= 'Z' })
 }
 
 // htmlCapitalEntities are HTML's entity names with capitals.
-var htmlCapitalEntities = func() map[string]bool {
+var htmlCapitalEntities = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, l := range []string{"A", "E", "I", "O", "U"} {
 		for _, accent := range []string{"acute", "grave", "circ", "uml"} {
@@ -293,7 +294,7 @@ var htmlCapitalEntities = func() map[string]bool {
 		m[n] = true
 	}
 	return m
-}()
+})
 
 // bracketedWords: v is mask words in brackets, as a tool or a person
 // writes a value hidden or absent: (none), [hidden], {redacted}, (not
@@ -331,14 +332,16 @@ func closingBracket(c byte) byte {
 // alone or one after another ("not set", "hidden value", "secret
 // redacted"); a mask may also name the value it stands for after "your"
 // ([your password], (your api key here)).
-var maskWordList = map[string]bool{
-	"hidden": true, "none": true, "redacted": true, "masked": true, "mask": true, "not": true, "set": true, "unset": true,
-	"secret": true, "removed": true, "omitted": true, "filtered": true, "sensitive": true, "empty": true, "null": true,
-	"nil": true, "n/a": true, "na": true, "hide": true, "value": true, "elided": true, "snip": true, "snipped": true,
-	"censored": true, "obfuscated": true, "encrypted": true, "protected": true, "private": true, "confidential": true,
-	"undisclosed": true, "withheld": true, "blank": true, "no": true, "password": true, "provided": true, "given": true,
-	"shown": true, "configured": true, "here": true, "required": true,
-}
+var maskWordList = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"hidden": true, "none": true, "redacted": true, "masked": true, "mask": true, "not": true, "set": true, "unset": true,
+		"secret": true, "removed": true, "omitted": true, "filtered": true, "sensitive": true, "empty": true, "null": true,
+		"nil": true, "n/a": true, "na": true, "hide": true, "value": true, "elided": true, "snip": true, "snipped": true,
+		"censored": true, "obfuscated": true, "encrypted": true, "protected": true, "private": true, "confidential": true,
+		"undisclosed": true, "withheld": true, "blank": true, "no": true, "password": true, "provided": true, "given": true,
+		"shown": true, "configured": true, "here": true, "required": true,
+	}
+})
 
 // maskWords: in, a mask's text without its delimiters, is mask words
 // (maskWordList), blanks, "-" or "_" between them, in any case; or
@@ -357,7 +360,7 @@ func maskWords(in string) bool {
 			return strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' })
 		})
 	}
-	return !slices.ContainsFunc(words, func(w string) bool { return !maskWordList[w] })
+	return !slices.ContainsFunc(words, func(w string) bool { return !maskWordList()[w] })
 }
 
 // starMask: v is a mask of stars or bullets round mask words, the same
