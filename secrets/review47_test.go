@@ -1,0 +1,60 @@
+package secrets
+
+import (
+	"testing"
+)
+
+// review47Secrets are the seventh review's (session 30) secrets that the
+// sixth round's rules kept, each with other shapes of its kind; secret
+// is what the text must lose, its parts separated by "|".
+func review47Secrets() []struct{ name, text, secret string } {
+	return []struct{ name, text, secret string }{
+		// A lower-case word with digits or "_" where a variable could
+		// stand, quoted or after a command's -p: a password.
+		{"mysql-at-lower-digits", "mysql -uroot -p@pw_2024_prod", "pw_2024_prod"},
+		{"mysql-at-lower-digits-db", "mysql -h db -uroot -p@summer2024 shop", "summer2024"},
+		{"pgpassword-amp-quoted", "PGPASSWORD='&welcome1' psql -h db -U app", "welcome1"},
+		{"ini-percent-quoted", "password = '%hunter2%'", "hunter2"},
+		{"json-at-lower-digits", `{"password": "@pw_2024_prod"}`, "pw_2024_prod"},
+		{"json-amp-lower-digits", `{"db_password": "&welcome1"}`, "welcome1"},
+		// A password between a batch reference's or an entity's marks.
+		{"json-bang-lower-digits", `{"password": "!pass2024!"}`, "pass2024"},
+		{"json-percent-lower-digits", `{"password": "%hunter2%"}`, "hunter2"},
+		{"json-entity-lower-word", `{"password": "&letmein;"}`, "letmein"},
+		{"yaml-entity-lower-word", "password: '&sunshine;'", "sunshine"},
+		{"mysql-percent-lower-digits", "mysql -uroot -p'%hunter2%' shop", "hunter2"},
+		{"env-bang-quoted", `DB_PASSWORD="!pass2024!"`, "pass2024"},
+		// Three random words after a password's name.
+		// Lower-case prose that starts with a T-SQL verb before WITH.
+		// sqlcmd's /P, and T-SQL's string literals assigned to a variable.
+		// PowerShell: a password parameter of any cmdlet, after a switch,
+		// and over backtick continuations.
+	}
+}
+
+// review47Benign are texts of the same kinds that stay byte-identical.
+func review47Benign() []struct{ name, text string } {
+	return []struct{ name, text string }{
+		// T-SQL's and SQL*Plus's variables, unquoted in their statements.
+		{"tsql-lower-digits-var", "ALTER LOGIN app WITH PASSWORD = @pw_2024;"},
+		{"sqlplus-lower-digits-var", "ALTER USER app IDENTIFIED BY &pw_2024;"},
+		{"mysql-file-argument-digits", "mysql -uroot -p@pw_2024.txt"},
+		{"json-lower-variable", `{"old_password": "&current", "new_password": "@newpw"}`},
+		// cmd's references and HTML's entities.
+		{"json-batch-forms", `{"a": "%1", "b": "%~1", "c": "%%i", "d": "!VAR!", "e": "%VAR:~0,8%", "f": "%env.X%"}`},
+		{"json-batch-password-names", `{"password": "%PASSWORD%", "db_password": "%DB_PASS%", "secret": "!DB_SECRET!"}`},
+		{"json-entities", `{"password": "&amp;", "secret": "&nbsp;", "token": "&Eacute;"}`},
+		{"xml-entity-credential-name", "<password>&db_password;</password>"},
+		// The tsql statements themselves.
+		// Indented env lines whose value is a file's name.
+		// Prose values of a few common words.
+	}
+}
+
+func TestReview47SecretsRemoved(t *testing.T) {
+	checkGoes(t, review47Secrets())
+}
+
+func TestReview47BenignStay(t *testing.T) {
+	checkStays(t, review47Benign())
+}
