@@ -25,6 +25,10 @@ func review47Secrets() []struct{ name, text, secret string } {
 		{"mysql-percent-lower-digits", "mysql -uroot -p'%hunter2%' shop", "hunter2"},
 		{"env-bang-quoted", `DB_PASSWORD="!pass2024!"`, "pass2024"},
 		// Three random words after a password's name.
+		{"ini-three-words", "db_password = correct horse battery", "correct horse battery"},
+		{"json-passphrase-three", `{"passphrase": "purple monkey dishwasher"}`, "purple monkey dishwasher"},
+		{"yaml-three-words", "password: purple monkey dishwasher", "purple monkey dishwasher"},
+		{"env-three-words-title", "password = Purple Monkey Dishwasher", "Purple Monkey Dishwasher"},
 		// Lower-case prose that starts with a T-SQL verb before WITH.
 		// sqlcmd's /P, and T-SQL's string literals assigned to a variable.
 		// PowerShell: a password parameter of any cmdlet, after a switch,
@@ -48,6 +52,13 @@ func review47Benign() []struct{ name, text string } {
 		// The tsql statements themselves.
 		// Indented env lines whose value is a file's name.
 		// Prose values of a few common words.
+		{"yaml-generated-boot", "password: generated during first boot"},
+		{"yaml-set-installer", "password: set by the installer"},
+		{"yaml-token-rotated", "token: rotated every 24 hours"},
+		{"ini-three-describing", "password = hashed with bcrypt"},
+		{"ini-three-prose", "db_password = see the vault"},
+		{"yaml-three-rotated", "password: rotated every month\napi_password: managed by vault\npassword = read from env"},
+		{"ini-three-changed-first", "password = changed on first login"},
 	}
 }
 
