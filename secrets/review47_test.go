@@ -30,6 +30,10 @@ func review47Secrets() []struct{ name, text, secret string } {
 		{"yaml-three-words", "password: purple monkey dishwasher", "purple monkey dishwasher"},
 		{"env-three-words-title", "password = Purple Monkey Dishwasher", "Purple Monkey Dishwasher"},
 		// Lower-case prose that starts with a T-SQL verb before WITH.
+		{"prose-create-with", "create the user with\n  password = @Winter2024", "Winter2024"},
+		{"prose-open-with", "open the console with\n  password = @Winter2024", "Winter2024"},
+		{"prose-alter-with", "alter your settings with password = @Winter2024", "Winter2024"},
+		{"prose-caps-create-with", "CREATE THE USER WITH\n  password = @Winter2024", "Winter2024"},
 		// sqlcmd's /P, and T-SQL's string literals assigned to a variable.
 		// PowerShell: a password parameter of any cmdlet, after a switch,
 		// and over backtick continuations.
@@ -49,6 +53,11 @@ func review47Benign() []struct{ name, text string } {
 		{"json-batch-password-names", `{"password": "%PASSWORD%", "db_password": "%DB_PASS%", "secret": "!DB_SECRET!"}`},
 		{"json-entities", `{"password": "&amp;", "secret": "&nbsp;", "token": "&Eacute;"}`},
 		{"xml-entity-credential-name", "<password>&db_password;</password>"},
+		// T-SQL statements in lower case, whose verb acts on a login, a
+		// key, a database.
+		{"tsql-lower-login-lines", "alter login app with\n  password = @pw1"},
+		{"tsql-service-master-key", "BACKUP SERVICE MASTER KEY TO FILE = 'k' ENCRYPTION BY PASSWORD = @Password1;"},
+		{"tsql-application-role", "create application role app with password = @Password1"},
 		// The tsql statements themselves.
 		// Indented env lines whose value is a file's name.
 		// Prose values of a few common words.

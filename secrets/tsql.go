@@ -1,0 +1,199 @@
+package secrets
+
+import (
+	"slices"
+	"strings"
+)
+
+// This file tells T-SQL's variables from a password written where one
+// could stand: after WITH or BY of a statement that takes a password as
+// an option (ALTER LOGIN … WITH PASSWORD = @pw), "@" is the language's
+// own; in prose, a .env line or a command it is none.
+
+// tsqlVariable: v, unquoted after the "=" of the name at s[j], is a
+// T-SQL variable (@Password1) where T-SQL gives one: among the options
+// after WITH or BY of a statement that takes a password (tsqlVerbs: ALTER
+// LOGIN … WITH PASSWORD = @v, CREATE MASTER KEY ENCRYPTION BY PASSWORD =
+// @v) or as a procedure's named argument (@passwd = @v). There "@" is the language's own syntax, whatever the name reads
+// as; elsewhere (mysql -p@Secret1, {"password": "@Secret1"}) a name that
+// reads as a password is one (humanPassword).
+func tsqlVariable(s string, j int, v string) bool {
+	v = strings.TrimRight(v, ")") // the option list's close: WITH PRIVATE KEY (…, ENCRYPTION BY PASSWORD = @pw)
+	if len(v) < 2 || v[0] != '@' || !(asciiLetter(v[1]) || v[1] == '_') ||
+		strings.ContainsFunc(v[1:], func(r rune) bool { return !(r < 128 && (asciiLetter(byte(r)) || r >= '0' && r <= '9' || r == '_')) }) {
+		return false
+	}
+	if j > 0 && s[j-1] == '@' {
+		return true
+	}
+	// A NAME=value line (capitals and "_", no blanks round "="), as an
+	// .env or INI file has, is never inside a SQL statement: whatever
+	// prose stands before it, DB_PASSWORD=@Winter2024 goes.
+	n := j
+	for n < len(s) && (s[n] >= 'A' && s[n] <= 'Z' || s[n] >= '0' && s[n] <= '9' || s[n] == '_') {
+		n++
+	}
+	if n > j && n < len(s) && s[n] == '=' && s[j] >= 'A' && s[j] <= 'Z' && (lineStart(s, j) || indentedLine(s, j) || jsonStringStart(s, j)) {
+		return false
+	}
+	// The statement so far, back to its ";" and a few lines at most: its
+	// last WITH (ALTER LOGIN app WITH NAME = app2, PASSWORD = @pw) or BY
+	// (CREATE MASTER KEY ENCRYPTION BY PASSWORD = @pw), after which stand
+	// only options (NAME = value, …) before the name; the line that WITH
+	// or BY stands on, or the statement's first, starts with a word, the
+	// statement's verb or a clause's keyword, at its start or after ";"
+	// (RESTORE, BACKUP, ALTER), in capitals or in lower case; and no
+	// prose's colon ("Create it with: …") stands in it.
+	lo := max(0, j-maxTSQLStatement)
+	if k := strings.LastIndexByte(s[lo:j], ';'); k >= 0 {
+		lo += k + 1
+	}
+	w := -1
+	for i := j - 2; i >= lo; i-- {
+		if isWordByte(s[i]) && (i == 0 || !isWordByte(s[i-1])) && (i+2 <= j && strings.EqualFold(s[i:i+2], "by") && (i+2 == j || !isWordByte(s[i+2])) ||
+			i+4 <= j && strings.EqualFold(s[i:i+4], "with") && (i+4 == j || !isWordByte(s[i+4]))) {
+			w = i
+			break
+		}
+	}
+	if w < 0 || !tsqlOptionsOnly(s[w:j]) {
+		return false
+	}
+	ls := w
+	for ls > lo && !lineStart(s, ls) && !jsonStringStart(s, ls) {
+		ls--
+	}
+	for i := ls; i < j; i++ {
+		if s[i] == ':' && (i+1 == j || blank(s[i+1]) || s[i+1] == '\\' || s[i+1] == '\n') {
+			return false
+		}
+	}
+	for ls < w && (blank(s[ls]) || s[ls] == '\\' && ls+1 < w && s[ls+1] == 't') {
+		if s[ls] == '\\' {
+			ls++
+		}
+		ls++
+	}
+	if !asciiLetter(s[ls]) || ls > 0 && isWordByte(s[ls-1]) && !lineStart(s, ls) {
+		return false
+	}
+	// The line's first word is a statement's verb that takes a password
+	// as an option (tsqlVerbs), or, on a clause's line of its own (WITH,
+	// ENCRYPTION BY), the statement's first word is; SQL writes it in
+	// capitals or in lower case, and prose's "with", "log in with", "sign
+	// in with" and "Log in with" start no such statement.
+	if tsqlStatement(s, ls, j) {
+		return true
+	}
+	// The statement's first word: the first that starts a line or a JSON
+	// string, or the first after its ";".
+	for st := lo; st < w; st++ {
+		if !asciiLetter(s[st]) || st > 0 && isWordByte(s[st-1]) {
+			continue
+		}
+		if lineStart(s, st) || jsonStringStart(s, st) || lo > 0 && strings.TrimSpace(s[lo:st]) == "" {
+			return tsqlStatement(s, st, j)
+		}
+	}
+	return false
+}
+
+// tsqlStatement: s[i:end] starts as a statement that takes a password
+// as an option: a verb of tsqlVerbs, then what it acts on
+// (tsqlObjects), each in capitals or in lower case: ALTER LOGIN, create
+// master key, RESTORE DATABASE; prose that starts with such a verb
+// ("create the user with", "open the console with") is none.
+func tsqlStatement(s string, i, end int) bool {
+	if !tsqlVerb(leadingWord(s, i, end)) {
+		return false
+	}
+	k := i + len(leadingWord(s, i, end))
+	n := k
+	for k < end && blank(s[k]) {
+		k++
+	}
+	return k > n && tsqlWordIn(leadingWord(s, k, end), tsqlObjects)
+}
+
+// tsqlVerb: w is one of tsqlVerbs, in capitals or in lower case.
+func tsqlVerb(w string) bool { return tsqlWordIn(w, tsqlVerbs) }
+
+// tsqlWordIn: w is one of words, in capitals or in lower case.
+func tsqlWordIn(w string, words []string) bool {
+	return w != "" && (w == strings.ToUpper(w) || w == strings.ToLower(w)) &&
+		slices.ContainsFunc(words, func(v string) bool { return strings.EqualFold(v, w) })
+}
+
+// tsqlObjects are what tsqlVerbs act on where a password is an option:
+// LOGIN, USER, APPLICATION ROLE, MASTER KEY (also SERVICE MASTER KEY),
+// CERTIFICATE, SYMMETRIC and ASYMMETRIC KEY, DATABASE (its ENCRYPTION
+// KEY, a backup's), LOG, CREDENTIAL, SIGNATURE and COUNTER SIGNATURE.
+var tsqlObjects = []string{"LOGIN", "USER", "APPLICATION", "MASTER", "SERVICE", "CERTIFICATE", "SYMMETRIC", "ASYMMETRIC",
+	"DATABASE", "LOG", "CREDENTIAL", "SIGNATURE", "COUNTER", "ROLE", "KEY"}
+
+// tsqlVerbs are the T-SQL statements that take a password as an option
+// (WITH PASSWORD = @pw, ENCRYPTION BY PASSWORD = @pw): ALTER and CREATE
+// LOGIN, USER, APPLICATION ROLE, MASTER KEY, CERTIFICATE and the keys;
+// OPEN MASTER KEY; BACKUP and RESTORE of a database, a certificate or a
+// master key; ADD SIGNATURE.
+var tsqlVerbs = []string{"ALTER", "CREATE", "OPEN", "BACKUP", "RESTORE", "ADD"}
+
+// leadingWord is the ASCII letters of s from i, no further than end.
+func leadingWord(s string, i, end int) string {
+	e := i
+	for e < end && asciiLetter(s[e]) {
+		e++
+	}
+	return s[i:e]
+}
+
+// tsqlOptionsOnly: t, a statement's text from its WITH or BY to a
+// variable's name, holds that word, then options only (NAME = value,
+// separated by "," or blanks) or nothing: "WITH NAME = app2, ", "BY ",
+// not prose's "with care\n".
+func tsqlOptionsOnly(t string) bool {
+	i := 0
+	for i < len(t) && isWordByte(t[i]) {
+		i++ // WITH or BY
+	}
+	for {
+		for i < len(t) && (blank(t[i]) || t[i] == '\n' || t[i] == '\r' || t[i] == ',' || t[i] == '\\' && i+1 < len(t) && strings.IndexByte("nrt", t[i+1]) >= 0) {
+			if t[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i == len(t) {
+			return true
+		}
+		k := i
+		for k < len(t) && isWordByte(t[k]) {
+			k++
+		}
+		if k == i {
+			return false
+		}
+		for k < len(t) && blank(t[k]) {
+			k++
+		}
+		if k == len(t) || t[k] != '=' {
+			return false
+		}
+		k++
+		for k < len(t) && blank(t[k]) {
+			k++
+		}
+		for k < len(t) && !blank(t[k]) && t[k] != ',' && t[k] != '\n' && t[k] != '\\' {
+			k++ // the option's value
+		}
+		if k == i {
+			return false
+		}
+		i = k
+	}
+}
+
+// maxTSQLStatement bounds the bytes read back for a T-SQL statement's
+// words before a variable: a constant for each "=", so that the rule stays
+// linear.
+const maxTSQLStatement = 256
