@@ -27,6 +27,12 @@ func equalsAssignments(s string) (out []assignment, steps int) {
 		if i < read {
 			continue
 		}
+		if a, ok := tsqlAssigned(s, i); ok {
+			// DECLARE @pw NVARCHAR(50) = N'…'
+			out = append(out, a)
+			steps += a.end - i
+			continue
+		}
 		a, ok := equalsAssignment(s, i, &memo)
 		steps += max(a.end, i+1) - i
 		if a.unquoted {

@@ -35,6 +35,11 @@ func review47Secrets() []struct{ name, text, secret string } {
 		{"prose-alter-with", "alter your settings with password = @Winter2024", "Winter2024"},
 		{"prose-caps-create-with", "CREATE THE USER WITH\n  password = @Winter2024", "Winter2024"},
 		// sqlcmd's /P, and T-SQL's string literals assigned to a variable.
+		{"tsql-declare-n", "DECLARE @pw NVARCHAR(50) = N'Winter2024!';", "Winter2024"},
+		{"tsql-set-var", "SET @pw = 'Winter2024!';\nALTER LOGIN app WITH PASSWORD = @pw;", "Winter2024"},
+		{"tsql-declare-password-var", "declare @password varchar(64) = 'Zq7xK9mQ7pZ2wR5t'", "Zq7xK9mQ7pZ2wR5t"},
+		{"tsql-select-var-json", `{"content":"SELECT @newpw = 'Zq7xK9mQ7pZ2wR5t';"}`, "Zq7xK9mQ7pZ2wR5t"},
+		{"tsql-declare-sysname", "DECLARE @sa_pwd sysname = N'Summer2024#';", "Summer2024"},
 		// PowerShell: a password parameter of any cmdlet, after a switch,
 		// and over backtick continuations.
 	}
@@ -59,6 +64,8 @@ func review47Benign() []struct{ name, text string } {
 		{"tsql-service-master-key", "BACKUP SERVICE MASTER KEY TO FILE = 'k' ENCRYPTION BY PASSWORD = @Password1;"},
 		{"tsql-application-role", "create application role app with password = @Password1"},
 		// The tsql statements themselves.
+		{"tsql-declare-var", "DECLARE @pw NVARCHAR(50);\nSET @pw = @input;"},
+		{"tsql-set-other-names", "SET @name = N'Alice Smith'; DECLARE @msg varchar(max) = 'Winter2024 sale';\nSET @pw = '%s';"},
 		// Indented env lines whose value is a file's name.
 		// Prose values of a few common words.
 		{"yaml-generated-boot", "password: generated during first boot"},

@@ -197,3 +197,100 @@ func tsqlOptionsOnly(t string) bool {
 // words before a variable: a constant for each "=", so that the rule stays
 // linear.
 const maxTSQLStatement = 256
+
+// tsqlAssigned reads a T-SQL variable's declaration or assignment whose
+// "=" is at i and whose value is a string literal, the variable's name a
+// password's (tsqlSecretName): DECLARE @pw NVARCHAR(50) = N'…', SET @pw
+// = '…', SELECT @password = '…', in capitals or in lower case. The
+// literal is the password a later statement uses (ALTER LOGIN … WITH
+// PASSWORD = @pw). A few bytes are read back from "=" at most.
+func tsqlAssigned(s string, i int) (assignment, bool) {
+	if i == 0 || i+1 >= len(s) || s[i+1] == '=' || strings.IndexByte("=!<>", s[i-1]) >= 0 {
+		return assignment{}, false
+	}
+	e := i
+	for e > 0 && i-e < 8 && blank(s[e-1]) {
+		e--
+	}
+	typed := false
+	if e > 0 && s[e-1] == ')' {
+		// the type's length: (50), (max), (18, 2)
+		o := strings.LastIndexByte(s[max(0, e-16):e], '(')
+		if o < 0 {
+			return assignment{}, false
+		}
+		e = max(0, e-16) + o
+	}
+	t := e
+	for t > 0 && e-t < 24 && asciiLetter(s[t-1]) {
+		t--
+	}
+	if t < e && t > 0 && blank(s[t-1]) {
+		// a type's word (NVARCHAR, varchar, sysname) after the name
+		typed = true
+		e = t
+		for e > 0 && t-e < 8 && blank(s[e-1]) {
+			e--
+		}
+	} else if e < i && s[e] == '(' {
+		return assignment{}, false
+	}
+	n := e
+	for n > 0 && e-n < 64 && (isWordByte(s[n-1]) || s[n-1] == '_') {
+		n--
+	}
+	if n == e || n == 0 || s[n-1] != '@' || n >= 2 && s[n-2] == '@' {
+		return assignment{}, false
+	}
+	name := s[n:e]
+	if !tsqlSecretName(name) {
+		return assignment{}, false
+	}
+	w := n - 1
+	b := w
+	for w > 0 && b-w < 8 && blank(s[w-1]) {
+		w--
+	}
+	if w == b {
+		return assignment{}, false
+	}
+	kw := w
+	for kw > 0 && w-kw < 8 && asciiLetter(s[kw-1]) {
+		kw--
+	}
+	if kw > 0 && isWordByte(s[kw-1]) {
+		return assignment{}, false
+	}
+	verbs := []string{"SET", "SELECT"}
+	if typed {
+		verbs = []string{"DECLARE"}
+	}
+	if !tsqlWordIn(s[kw:w], verbs) {
+		return assignment{}, false
+	}
+	k := i + 1
+	for k < len(s) && k-i < 8 && blank(s[k]) {
+		k++
+	}
+	if k+1 < len(s) && (s[k] == 'N' || s[k] == 'n') && s[k+1] == '\'' {
+		k++ // N'…', a Unicode literal
+	}
+	vs, ve, quoted, ok := quotedAt(s, k)
+	if !quoted || !ok || ve <= vs {
+		return assignment{}, false
+	}
+	return assignment{name: "@" + name, kind: passwordName, start: vs, end: ve, form: formWord}, true
+}
+
+// tsqlSecretName: name, a T-SQL variable's without its "@", names a
+// password: a password's or a secret's name (password, newPassword,
+// secret_key: fieldKind), or pw, pwd and names ending in them (newpw,
+// sa_pwd).
+func tsqlSecretName(name string) bool {
+	switch fieldKind(name) {
+	case passwordName, strongName:
+		return true
+	}
+	l := strings.ToLower(strings.TrimRight(name, "0123456789"))
+	return strings.HasSuffix(l, "pw") || strings.HasSuffix(l, "pwd") || strings.HasPrefix(l, "pw")
+}
