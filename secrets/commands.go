@@ -107,7 +107,7 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 	var out []assignment
 	for i := 1; i < len(words) && !prompt; i++ {
 		text := s[words[i].start:words[i].end]
-		if len(text) < 2 || text[0] != '-' {
+		if len(text) < 2 || text[0] != '-' && !(text[0] == '/' && slashFlags(key)) {
 			continue
 		}
 		if text == "--user" && name == "curl" && i+1 < len(words) {
@@ -343,6 +343,14 @@ func commandOf(s string, words []shellWord, name string, commands []string) (sub
 	return 0, false
 }
 
+// slashFlags: the command called key (lower-case) is one of SQL
+// Server's tools, which take Windows' flags after "/" as after "-"
+// (sqlcmd -S db -U sa /P …).
+func slashFlags(key string) bool {
+	key = strings.TrimSuffix(key, ".exe")
+	return key == "sqlcmd" || key == "osql" || key == "isql" || key == "bcp"
+}
+
 // looseBefore counts the words of words[from:to] that are neither flags
 // nor a flag's value (the word after a flag alone: -u root, --host db).
 func looseBefore(s string, words []shellWord, from, to int) int {
@@ -351,7 +359,8 @@ func looseBefore(s string, words []shellWord, from, to int) int {
 	for _, w := range words[from:min(to, len(words))] {
 		t := s[w.start:w.end]
 		switch {
-		case len(t) > 1 && t[0] == '-':
+		case len(t) > 1 && t[0] == '-', len(t) == 2 && t[0] == '/' && asciiLetter(t[1]):
+			// -u, --host; Windows' /S, /U
 			value = !strings.Contains(t, "=") && (len(t) == 2 || t[1] == '-')
 		case value:
 			value = false

@@ -35,6 +35,9 @@ func review47Secrets() []struct{ name, text, secret string } {
 		{"prose-alter-with", "alter your settings with password = @Winter2024", "Winter2024"},
 		{"prose-caps-create-with", "CREATE THE USER WITH\n  password = @Winter2024", "Winter2024"},
 		// sqlcmd's /P, and T-SQL's string literals assigned to a variable.
+		{"sqlcmd-slash-p", "sqlcmd -S db -U sa /P Winter2024!", "Winter2024"},
+		{"sqlcmd-slash-p-exe", `SQLCMD.EXE /S db /U sa /P "Zq7xK9mQ7pZ2wR5t" /Q "select 1"`, "Zq7xK9mQ7pZ2wR5t"},
+		{"osql-slash-p-json", `{"content":"osql /S db /U sa /P \"Winter2024!\" /Q \"select 1\""}`, "Winter2024"},
 		{"tsql-declare-n", "DECLARE @pw NVARCHAR(50) = N'Winter2024!';", "Winter2024"},
 		{"tsql-set-var", "SET @pw = 'Winter2024!';\nALTER LOGIN app WITH PASSWORD = @pw;", "Winter2024"},
 		{"tsql-declare-password-var", "declare @password varchar(64) = 'Zq7xK9mQ7pZ2wR5t'", "Zq7xK9mQ7pZ2wR5t"},
@@ -66,6 +69,9 @@ func review47Benign() []struct{ name, text string } {
 		// The tsql statements themselves.
 		{"tsql-declare-var", "DECLARE @pw NVARCHAR(50);\nSET @pw = @input;"},
 		{"tsql-set-other-names", "SET @name = N'Alice Smith'; DECLARE @msg varchar(max) = 'Winter2024 sale';\nSET @pw = '%s';"},
+		// Windows' /P of other commands, and sqlcmd's with no literal.
+		{"dir-slash-p", "dir /P C:\\Users\nmore /P readme.txt"},
+		{"sqlcmd-slash-p-variable", "sqlcmd /S db /U sa /P %DB_PASS% /Q \"select 1\"\nsqlcmd -S db -U sa /P"},
 		// Indented env lines whose value is a file's name.
 		// Prose values of a few common words.
 		{"yaml-generated-boot", "password: generated during first boot"},

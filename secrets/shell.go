@@ -137,8 +137,9 @@ func newShellReader(s string) *shellReader {
 // https, "xh" for xh and xhs as commands, "passwd" for chpasswd (its p
 // rarer than the c), Redis's "requirepass" (CONFIG SET; masterauth is
 // found by its auth) and "setuser" (ACL SETUSER), these two in any case
-// as Redis takes them (foldIndex).
-var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd", "requirepass", "setuser"}
+// as Redis takes them (foldIndex), and "/P" for SQL Server's tools'
+// password flag written as Windows writes flags (sqlcmd … /P …).
+var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd", "requirepass", "setuser", "/P"}
 
 // foldPivots are the bytes that foldIndex looks for first in
 // shellTriggers' words taken in any case: their rarest letter.
@@ -204,6 +205,10 @@ func shellTrigger(s string, k, from int) int {
 			master := i >= 6 && strings.EqualFold(s[i-6:i], "master") // MASTERAUTH, masterauth
 			if (word || master) && (after == ' ' || after == '\t' || after == '=' || master && (after == '"' || after == '\'')) {
 				return i
+			}
+		case "/P": // sqlcmd's, osql's and bcp's password after Windows' "/"
+			if i > 0 && blank(s[i-1]) {
+				return i - 1
 			}
 		case "requirepass", "setuser": // Redis's CONFIG SET requirepass, ACL SETUSER, in any case
 			if word && (blank(after) || after == '"' || after == '\'') {
