@@ -45,6 +45,14 @@ func review47Secrets() []struct{ name, text, secret string } {
 		{"tsql-declare-sysname", "DECLARE @sa_pwd sysname = N'Summer2024#';", "Summer2024"},
 		// PowerShell: a password parameter of any cmdlet, after a switch,
 		// and over backtick continuations.
+		{"ps-new-localuser-continued", "New-LocalUser -Name x `\n  -Password (ConvertTo-SecureString 'Winter2024!' -AsPlainText -Force)", "Winter2024"},
+		{"ps-plain-password", "Set-Thing -Name app -PlainPassword 'Zq7xK9mQ7pZ2wR5t'", "Zq7xK9mQ7pZ2wR5t"},
+		{"ps-secret-param", "Set-Secret -Name db -Secret 'Zq7xK9mQ7pZ2wR5t'", "Zq7xK9mQ7pZ2wR5t"},
+		{"ps-switch-before", "Connect-Db -Server db -Force -Password 'Zq7xK9mQ7pZ2wR5t'", "Zq7xK9mQ7pZ2wR5t"},
+		{"ps-continued-password", "Connect-Db -Server db `\n  -Password 'Zq7xK9mQ7pZ2wR5t'", "Zq7xK9mQ7pZ2wR5t"},
+		{"ps-unlock-store", "Unlock-SecretStore -Password 'Winter2024!' -PasswordTimeout 600", "Winter2024"},
+		{"ps-nuget-key", "Publish-Module -Name MyMod `\r\n  -NuGetApiKey <K>", ""},
+		{"ps-client-secret-continued", "Connect-Tenant -TenantId t `\n  -ClientId c `\n  -ClientSecret 'Zq7xK9mQ7pZ2wR5t'", "Zq7xK9mQ7pZ2wR5t"},
 	}
 }
 
@@ -72,6 +80,10 @@ func review47Benign() []struct{ name, text string } {
 		// Windows' /P of other commands, and sqlcmd's with no literal.
 		{"dir-slash-p", "dir /P C:\\Users\nmore /P readme.txt"},
 		{"sqlcmd-slash-p-variable", "sqlcmd /S db /U sa /P %DB_PASS% /Q \"select 1\"\nsqlcmd -S db -U sa /P"},
+		// PowerShell's parameters given a variable, a user's name or nothing.
+		{"ps-credential-user", "New-PSDrive -Name X -PSProvider FileSystem -Root \\\\srv\\share -Credential 'CORP\\svc_backup'"},
+		{"ps-secret-variables", "Set-Secret -Name db -Secret $pw `\n  -Vault Local\nGet-Secret -Name db -AsPlainText"},
+		{"bash-backtick-line", "echo `\ndate`\nmysql -u root -p shop"},
 		// Indented env lines whose value is a file's name.
 		// Prose values of a few common words.
 		{"yaml-generated-boot", "password: generated during first boot"},

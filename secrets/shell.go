@@ -196,7 +196,7 @@ func shellTrigger(s string, k, from int) int {
 		switch w {
 		case "-":
 			switch {
-			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || after == 'A' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user")):
+			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || after == 'A' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user") || cmdletSecretParam(s[e:])):
 				return i - 1
 			case strings.HasPrefix(s[e:], "stdin"):
 				return i
@@ -308,7 +308,7 @@ func rawContinued(s string, b int) bool {
 	if e > 0 && s[e-1] == '\r' {
 		e--
 	}
-	return backslashesBefore(s, e)%2 == 1
+	return backslashesBefore(s, e)%2 == 1 || e > 0 && s[e-1] == '`' // PowerShell's continuation (backtickContinuation)
 }
 
 // escapedBreak: JSON's \n escape at b (its backslash) ends a segment. It
@@ -321,6 +321,9 @@ func escapedBreak(s string, b int) bool {
 	n := backslashesBefore(s, b)
 	if n%2 == 1 {
 		return false // \\n: the letter n
+	}
+	if b > 0 && s[b-1] == '`' || b >= 3 && s[b-3] == '`' && s[b-2:b] == `\r` {
+		return false // `\n: PowerShell's continued line (backtickContinuation)
 	}
 	if n >= 2 {
 		return false // \\\n: continued
@@ -383,6 +386,8 @@ func (r *shellReader) readThrough(t int) {
 			}
 		case c == '\\' && continuation(s[p:]) > 0:
 			r.pos += continuation(s[p:]) // a continued line
+		case c == '`' && backtickContinuation(s[p:]) > 0 && powerShellCmdlet(r.cmd.name(s)):
+			r.pos += backtickContinuation(s[p:]) // PowerShell's continued line
 		case c == '|':
 			r.pos++
 			if strings.HasPrefix(s[r.pos:], "|") {
