@@ -38,6 +38,8 @@ func review47Secrets() []struct{ name, text, secret string } {
 		{"sqlcmd-slash-p", "sqlcmd -S db -U sa /P Winter2024!", "Winter2024"},
 		{"sqlcmd-slash-p-exe", `SQLCMD.EXE /S db /U sa /P "Zq7xK9mQ7pZ2wR5t" /Q "select 1"`, "Zq7xK9mQ7pZ2wR5t"},
 		{"osql-slash-p-json", `{"content":"osql /S db /U sa /P \"Winter2024!\" /Q \"select 1\""}`, "Winter2024"},
+		{"env-key-generated-dotted", "SSL_KEY=Zq7xK9mQ7pZ2wR5t.key", "Zq7xK9mQ7pZ2wR5t"},
+		{"json-key-generated", `{"api_key": "Xk9mQ2vR7tL4pZ8w.pem"}`, "Xk9mQ2vR7tL4pZ8w"},
 		{"tsql-declare-n", "DECLARE @pw NVARCHAR(50) = N'Winter2024!';", "Winter2024"},
 		{"tsql-set-var", "SET @pw = 'Winter2024!';\nALTER LOGIN app WITH PASSWORD = @pw;", "Winter2024"},
 		{"tsql-declare-password-var", "declare @password varchar(64) = 'Zq7xK9mQ7pZ2wR5t'", "Zq7xK9mQ7pZ2wR5t"},
@@ -85,6 +87,12 @@ func review47Benign() []struct{ name, text string } {
 		{"ps-secret-variables", "Set-Secret -Name db -Secret $pw `\n  -Vault Local\nGet-Secret -Name db -AsPlainText"},
 		{"bash-backtick-line", "echo `\ndate`\nmysql -u root -p shop"},
 		// Indented env lines whose value is a file's name.
+		{"indented-env-key-file", "    SSL_KEY=server.key"},
+		{"indented-env-cert-key-path", "    TLS_CERT_KEY=/etc/ssl/private/app.key"},
+		{"indented-env-key-file-relative", "  API_KEY_FILE=secrets/api.key"},
+		{"json-indented-env-key-file", `{"content":"  SSL_KEY=server.key"}`},
+		{"env-key-files", "SSL_KEY=server.key\nTLS_KEY=./certs/tls-2024.pem\nSSH_KEY=~/.ssh/id_ed25519.pub"},
+		{"json-key-file", `{"ssl_key": "server.key", "private_key": "/etc/ssl/private/app.key"}`},
 		// Prose values of a few common words.
 		{"yaml-generated-boot", "password: generated during first boot"},
 		{"yaml-set-installer", "password: set by the installer"},
