@@ -302,7 +302,9 @@ func backslashesBefore(s string, i int) int {
 
 // rawContinued: the line break at b follows a backslash that is not
 // itself escaped, or one and a carriage return (a CRLF line's
-// continuation): the command goes on on the next line.
+// continuation), or a backtick (PowerShell's; the reader goes on past
+// it only in a cmdlet's line, and ends any other command at the
+// backtick): the command goes on on the next line.
 func rawContinued(s string, b int) bool {
 	e := b
 	if e > 0 && s[e-1] == '\r' {
@@ -314,7 +316,8 @@ func rawContinued(s string, b int) bool {
 // escapedBreak: JSON's \n escape at b (its backslash) ends a segment. It
 // does not when its backslash is escaped (\\n: a backslash, then the
 // letter n), when an escaped backslash comes before it (\\\n, or
-// \\\r\n: a continued line as JSON writes it), or when a quote follows
+// \\\r\n: a continued line as JSON writes it), when a backtick comes
+// before it (PowerShell's continued line), or when a quote follows
 // it ('pw\n': printf's or echo -e's line end inside the quotes, see
 // segmentEndBefore).
 func escapedBreak(s string, b int) bool {
