@@ -478,7 +478,8 @@ const maxPassphrase = 128
 // staple); a sentence has articles, pronouns and prepositions ("password
 // = the one you chose at signup", "password: see the vault", "stored in
 // the vault"), and stays, as 37026f6 and 65ca522 decided; so does one
-// at least half of whose words describe a password (describingWords).
+// at least half of whose words describe a password (describingWords)
+// or say a state (yesNoWords: "pending admin approval").
 func passphraseEnd(s string, k int) int {
 	if k >= len(s) {
 		return 0
@@ -497,7 +498,7 @@ func passphraseEnd(s string, k int) int {
 		if w-at < 2 || w-k >= maxPassphrase || title != (s[at] <= 'Z') || functionWord(lw) {
 			return 0
 		}
-		if describingWords()[lw] {
+		if describingWords()[lw] || yesNo(lw) { // a state's word too: pending admin approval
 			describing++
 		}
 		words, e = words+1, w

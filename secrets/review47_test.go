@@ -101,6 +101,7 @@ func review47Benign() []struct{ name, text string } {
 		{"ini-three-prose", "db_password = see the vault"},
 		{"yaml-three-rotated", "password: rotated every month\napi_password: managed by vault\npassword = read from env"},
 		{"ini-three-changed-first", "password = changed on first login"},
+		{"ini-three-state", "password = pending admin approval\napi_password: disabled until review"},
 	}
 }
 
