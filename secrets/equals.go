@@ -470,7 +470,7 @@ func wordAfter(s string, k int) bool {
 const maxPassphrase = 128
 
 // passphraseEnd is where the passphrase at s[k] ends, the value of a
-// password's name on an INI, .env or YAML line: three to ten words of
+// password's name on an INI, .env or YAML line: four to ten words of
 // lower-case letters, one blank between each, that end the line (or the
 // JSON string, or the text), none a function word (functionWords); or
 // such words each capitalized (Correct Horse Battery Staple). 0 for
@@ -478,8 +478,7 @@ const maxPassphrase = 128
 // staple); a sentence has articles, pronouns and prepositions ("password
 // = the one you chose at signup", "password: see the vault", "stored in
 // the vault"), and stays, as 37026f6 and 65ca522 decided; so does one
-// at least half of whose words describe a password (describingWords)
-// or say a state (yesNoWords: "pending admin approval").
+// at least half of whose words describe a password (describingWords).
 func passphraseEnd(s string, k int) int {
 	if k >= len(s) {
 		return 0
@@ -498,7 +497,7 @@ func passphraseEnd(s string, k int) int {
 		if w-at < 2 || w-k >= maxPassphrase || title != (s[at] <= 'Z') || functionWord(lw) {
 			return 0
 		}
-		if describingWords()[lw] || yesNo(lw) { // a state's word too: pending admin approval
+		if describingWords()[lw] {
 			describing++
 		}
 		words, e = words+1, w
@@ -513,7 +512,7 @@ func passphraseEnd(s string, k int) int {
 		t++
 	}
 	end := t == len(s) || s[t] == '\n' || s[t] == '\r' || s[t] == '"' || s[t] == '\\' && t+1 < len(s) && strings.IndexByte("nr\"", s[t+1]) >= 0
-	if words < 3 || words > 10 || !end || describing*2 >= words {
+	if words < 4 || words > 10 || !end || describing*2 >= words {
 		// At least half its words describe a password: a label, a rule
 		// or a note (Database Admin Password Field), not a passphrase,
 		// whose random words are now and then such a word (salt pepper
@@ -524,19 +523,15 @@ func passphraseEnd(s string, k int) int {
 }
 
 // functionWords are English's closed classes (articles, pronouns,
-// prepositions, conjunctions, auxiliaries), adverbs of time and order
-// ("changed last week", "generated during first boot") and the words
-// prose about a password has, which a passphrase's random words almost
-// never are.
+// prepositions, conjunctions, auxiliaries) and the words prose about a
+// password has, which a passphrase's random words almost never are.
 var functionWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the this that these those my your our their his her its it i you we they he she me us them
 		of to in on at by for from with without into onto over under about as than then if or and but nor not no so is are was
 		were be been being am do does did has have had will would can could shall should may might must one ones same any some
 		all each every other another here there where when what which who whom whose how why see use set same via per
-		chose choose chosen given sent stored kept found ask asked enter entered type typed please
-		during after before until upon within through across between against among around while since
-		last next first ago once twice never always often already yet still also just only soon later`) {
+		chose choose chosen given sent stored kept found ask asked enter entered type typed please`) {
 		m[w] = true
 	}
 	return m

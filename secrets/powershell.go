@@ -10,45 +10,10 @@ import (
 // …, New-LocalUser -Password …) and the plain text that
 // ConvertTo-SecureString makes a secure string of.
 
-// powerShellVerbs are PowerShell's approved verbs (Get-Verb), with
-// which any cmdlet, a module's too, starts: a password may be any's
-// parameter (Unlock-SecretStore -Password, Publish-Module -NuGetApiKey).
-var powerShellVerbs = strings.Fields(`add approve assert backup block build checkpoint clear close compare complete
-	compress confirm connect convert convertfrom convertto copy debug deny deploy disable disconnect dismount edit
-	enable enter exit expand export find format get grant group hide import initialize install invoke join limit lock
-	measure merge mount move new open optimize out ping pop protect publish push read receive redo register remove
-	rename repair request reset resize resolve restart restore resume revoke save search select send set show skip
-	split start step stop submit suspend switch sync test trace unblock undo uninstall unlock unprotect unpublish
-	unregister update use wait watch write`)
-
-// cmdletSecretParam: s starts with a parameter's name (after its "-")
-// that names a secret other than a password, which the shell's triggers
-// start from: -Secret, -ClientSecret, -NuGetApiKey, -AccessToken. A few
-// bytes are read at most.
-func cmdletSecretParam(s string) bool {
-	e := 0
-	for e < len(s) && e < 32 && asciiLetter(s[e]) {
-		e++
-	}
-	if e < 3 || s[0] < 'A' || s[0] > 'Z' {
-		return false
-	}
-	w := strings.ToLower(s[:e])
-	return strings.Contains(w, "secret") || strings.Contains(w, "apikey") || strings.Contains(w, "token")
-}
-
-// backtickContinuation is the length of PowerShell's line continuation
-// that s starts with: a backtick, then a line break (LF or CRLF, raw or
-// as JSON writes it); 0 for none. New-LocalUser -Name x `
-// -Password … is one command.
-func backtickContinuation(s string) int {
-	for _, c := range []string{"`\n", "`\r\n", "`\\n", "`\\r\\n"} {
-		if strings.HasPrefix(s, c) {
-			return len(c)
-		}
-	}
-	return 0
-}
+// powerShellVerbs are the approved verbs that the cmdlets taking a
+// password start with.
+var powerShellVerbs = []string{"add", "connect", "convertto", "enable", "enter", "install", "invoke", "new", "register",
+	"reset", "set", "start", "update"}
 
 // powerShellCmdlet: name reads as a cmdlet's, Verb-Noun, the verb an
 // approved one (docker-compose and redis-cli are no cmdlets).
@@ -92,10 +57,7 @@ func cmdletPasswords(s string, words []shellWord) []assignment {
 		case convert && strings.EqualFold(param, "String") && !colon && i+1 < len(words):
 			text = &words[i+1]
 			i++
-		case fieldKind(param) == passwordName || fieldKind(param) == strongName ||
-			fieldKind(param) == weakName && strings.Contains(strings.ToLower(param), "secret"):
-			// -Password, -PlainPassword, -NuGetApiKey, -Secret, -ClientSecret;
-			// not -Credential, which is given a user's name
+		case fieldKind(param) == passwordName:
 			if colon && glued != "" {
 				w := words[i]
 				w.in += 1 + len(param) + 1

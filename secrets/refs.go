@@ -78,16 +78,14 @@ func namedReference(v string) bool {
 		}
 		return len(d) < len(in)-1 && d != "" && len(d) <= 2 && !strings.ContainsFunc(d, func(r rune) bool { return r < '0' || r > '9' })
 	case '&':
-		w := strings.TrimPrefix(v[1:], "&")
-		return ident(w, "") && !lowerPassword(w) || entityLen(v, 0) == len(v) && entityName(v[1:len(v)-1])
+		return ident(strings.TrimPrefix(v[1:], "&"), "") || entityLen(v, 0) == len(v) && entityName(v[1:len(v)-1])
 	case '@':
-		w := strings.TrimPrefix(v[1:], "@")
-		return ident(w, "/") && !lowerPassword(w)
+		return ident(strings.TrimPrefix(v[1:], "@"), "/")
 	case '%', '!':
 		if len(v) <= 12 && formatVerb.get().MatchString(v) {
 			return true
 		}
-		return batchVariableLen(v, 0) == len(v) && batchName(strings.Trim(v, "%!"))
+		return batchVariableLen(v, 0) == len(v) && oneCaseName(strings.Trim(v, "%!"))
 	}
 	for _, p := range []string{"vault:", "env:", "file:"} {
 		if len(v) > len(p) && strings.EqualFold(v[:len(p)], p) {
@@ -140,60 +138,6 @@ func oneCaseName(name string) bool {
 		}
 	}
 	return true
-}
-
-// lowerPassword: w, a name after "@" or "&" in a value alone (quoted,
-// a JSON field's, a command's -p@…), is a lower-case word with digits or
-// "_" as a person makes a password (pw_2024_prod, welcome1, summer2024),
-// not a variable's name: one with digits, or words joined by "_" none of
-// which names a credential (new_password, db_pw read as variables). A
-// file's name (@pw_2024.txt) or a path is none. Unquoted in its statement,
-// T-SQL's @pw_2024 and SQL*Plus's &pw_2024 are the language's variables,
-// judged before this (sqlVariable, tsqlVariable).
-func lowerPassword(w string) bool {
-	if w == "" || w[0] < 'a' || w[0] > 'z' ||
-		strings.ContainsFunc(w, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') }) {
-		return false
-	}
-	if strings.ContainsFunc(w, func(r rune) bool { return r >= '0' && r <= '9' }) {
-		return true
-	}
-	if !strings.Contains(w, "_") {
-		return false
-	}
-	for part := range strings.SplitSeq(w, "_") {
-		if credentialNamePart(part) {
-			return false
-		}
-	}
-	return true
-}
-
-// credentialNamePart: p, a part of a lower-case name, names a credential
-// or holds such a name (pw, pass, dbpass, password, secret, api_key's
-// key, token, cred, auth), as a variable's or an entity's name does.
-func credentialNamePart(p string) bool {
-	for _, w := range []string{"pw", "pass", "secret", "key", "token", "cred", "auth"} {
-		if strings.Contains(p, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// batchName: name, a cmd reference's as a value alone writes it (no set
-// line round it, as in {"password": "!DB_PASS!"}), reads as an
-// environment variable's: parts in one case each (oneCaseName), and no
-// lower-case word with digits or "_" (lowerPassword): %hunter2%,
-// !pass2024! and %pw_2024_prod% are a password so decorated, %DB_PASS%,
-// %pgpass:~0,8% and %env.DB_PASSWORD% references. On a set line the
-// reference is read whole as cmd writes it (referenceAt).
-func batchName(name string) bool {
-	base := name
-	if c := strings.IndexByte(base, ':'); c >= 0 {
-		base = base[:c]
-	}
-	return oneCaseName(name) && (strings.Contains(base, ".") || !lowerPassword(base))
 }
 
 // formatVerb is a format's verb: %s, %v, %-10s, %[1]s, %(pw)s.
@@ -332,51 +276,8 @@ func entityName(name string) bool {
 	if name[0] == '#' || htmlCapitalEntities()[name] {
 		return true
 	}
-	if name[0] < 'a' || name[0] > 'z' || strings.ContainsFunc(name, func(r rune) bool { return r >= 'A' && r <= 'Z' }) {
-		return false
-	}
-	// A lower-case name: one of HTML's, or a document's own that names
-	// what it holds (&password;, &db_pw;, &api-key;); &letmein;,
-	// &sunshine; and &hunter2; are a password between "&" and ";".
-	if htmlLowerEntities()[name] {
-		return true
-	}
-	if strings.ContainsFunc(name, func(r rune) bool { return r >= '0' && r <= '9' }) {
-		return false
-	}
-	for part := range strings.FieldsFuncSeq(name, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
-		if credentialNamePart(part) {
-			return true
-		}
-	}
-	return false
+	return name[0] >= 'a' && name[0] <= 'z' && !strings.ContainsFunc(name, func(r rune) bool { return r >= 'A' && r <= 'Z' })
 }
-
-// htmlLowerEntities are HTML's common entity names in lower case:
-// markup's, typography's, currency's, arrows, Greek letters, accented
-// letters.
-var htmlLowerEntities = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, l := range []string{"a", "e", "i", "o", "u", "y"} {
-		for _, accent := range []string{"acute", "grave", "circ", "uml"} {
-			m[l+accent] = true
-		}
-	}
-	for _, n := range strings.Fields(`amp lt gt quot apos nbsp ensp emsp thinsp zwnj zwj lrm rlm shy copy reg trade
-		hellip mdash ndash lsquo rsquo sbquo ldquo rdquo bdquo laquo raquo lsaquo rsaquo bull middot prime dagger
-		times divide deg plusmn para sect cent pound yen euro curren iexcl iquest macr acute cedil ordf ordm sup1
-		sup2 sup3 frac14 frac12 frac34 micro not brvbar frasl oline permil larr rarr uarr darr harr crarr lArr rArr
-		uArr dArr hArr forall part exist empty nabla isin notin ni prod sum minus lowast radic prop infin ang and
-		or cap cup int there4 sim cong asymp ne equiv le ge sub sup nsub sube supe oplus otimes perp sdot lceil
-		rceil lfloor rfloor lang rang loz spades clubs hearts diams atilde aring aelig ccedil eth ntilde otilde
-		oslash thorn yacute szlig oelig scaron fnof circ tilde alpha beta gamma delta epsilon zeta eta theta iota
-		kappa lambda mu nu xi omicron pi rho sigmaf sigma tau upsilon phi chi psi omega thetasym upsih piv
-		tab newline excl num dollar percnt lpar rpar ast plus comma period sol colon semi equals quest commat lsqb
-		bsol rsqb lowbar grave lcub verbar rcub check cross star`) {
-		m[n] = true
-	}
-	return m
-})
 
 // htmlCapitalEntities are HTML's entity names with capitals.
 var htmlCapitalEntities = sync.OnceValue(func() map[string]bool {

@@ -196,7 +196,7 @@ func shellTrigger(s string, k, from int) int {
 		switch w {
 		case "-":
 			switch {
-			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || after == 'A' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user") || cmdletSecretParam(s[e:])):
+			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || after == 'A' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user")):
 				return i - 1
 			case strings.HasPrefix(s[e:], "stdin"):
 				return i
@@ -302,31 +302,25 @@ func backslashesBefore(s string, i int) int {
 
 // rawContinued: the line break at b follows a backslash that is not
 // itself escaped, or one and a carriage return (a CRLF line's
-// continuation), or a backtick (PowerShell's; the reader goes on past
-// it only in a cmdlet's line, and ends any other command at the
-// backtick): the command goes on on the next line.
+// continuation): the command goes on on the next line.
 func rawContinued(s string, b int) bool {
 	e := b
 	if e > 0 && s[e-1] == '\r' {
 		e--
 	}
-	return backslashesBefore(s, e)%2 == 1 || e > 0 && s[e-1] == '`' // PowerShell's continuation (backtickContinuation)
+	return backslashesBefore(s, e)%2 == 1
 }
 
 // escapedBreak: JSON's \n escape at b (its backslash) ends a segment. It
 // does not when its backslash is escaped (\\n: a backslash, then the
 // letter n), when an escaped backslash comes before it (\\\n, or
-// \\\r\n: a continued line as JSON writes it), when a backtick comes
-// before it (PowerShell's continued line), or when a quote follows
+// \\\r\n: a continued line as JSON writes it), or when a quote follows
 // it ('pw\n': printf's or echo -e's line end inside the quotes, see
 // segmentEndBefore).
 func escapedBreak(s string, b int) bool {
 	n := backslashesBefore(s, b)
 	if n%2 == 1 {
 		return false // \\n: the letter n
-	}
-	if b > 0 && s[b-1] == '`' || b >= 3 && s[b-3] == '`' && s[b-2:b] == `\r` {
-		return false // `\n: PowerShell's continued line (backtickContinuation)
 	}
 	if n >= 2 {
 		return false // \\\n: continued
@@ -389,8 +383,6 @@ func (r *shellReader) readThrough(t int) {
 			}
 		case c == '\\' && continuation(s[p:]) > 0:
 			r.pos += continuation(s[p:]) // a continued line
-		case c == '`' && backtickContinuation(s[p:]) > 0 && powerShellCmdlet(r.cmd.name(s)):
-			r.pos += backtickContinuation(s[p:]) // PowerShell's continued line
 		case c == '|':
 			r.pos++
 			if strings.HasPrefix(s[r.pos:], "|") {

@@ -400,9 +400,8 @@ func secretValueOf(k nameKind, v string) bool {
 	case strongName:
 		// A key or a token has no blanks: "your api key" and "the token
 		// from the login call" describe one (prose), "Bearer …" is none;
-		// nor is it one ordinary word ("Show", "refresh"), nor the file
-		// that holds one (SSL_KEY=server.key).
-		return !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !prose(v) && !ordinaryWord(v) && !keyFile(v)
+		// nor is it one ordinary word ("Show", "refresh").
+		return !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !prose(v) && !ordinaryWord(v)
 	case weakName:
 		return credentialShaped(v)
 	case sessionName:
@@ -549,31 +548,6 @@ func notPath(v string) bool {
 	}
 	return !strings.Contains(v, "_") && strings.ContainsFunc(v, func(r rune) bool { return r >= 'A' && r <= 'Z' })
 }
-
-// keyFile: v names the file that holds a key or a certificate, not the
-// key: a file's name of lower-case words, digits, "-", "_" and ".", or a
-// path to one (absolute, from home, or relative: /etc/ssl/private/app.key,
-// ~/.ssh/id_rsa.pub, ./certs/tls.crt), ending in a key's or a
-// certificate's extension (keyFileExtensions). A generated key holds
-// capitals or no such ending.
-func keyFile(v string) bool {
-	dot := strings.LastIndexByte(v, '.')
-	if dot <= 0 || !slices.Contains(keyFileExtensions, v[dot+1:]) {
-		return false
-	}
-	base := v[strings.LastIndexByte(v, '/')+1 : dot]
-	if base == "" && !strings.HasPrefix(v[strings.LastIndexByte(v, '/')+1:], ".") {
-		return false
-	}
-	return !strings.ContainsFunc(base, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
-	}) && !strings.ContainsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })
-}
-
-// keyFileExtensions end the names of the files that hold keys and
-// certificates.
-var keyFileExtensions = []string{"key", "pem", "crt", "cer", "der", "p12", "pfx", "jks", "keystore", "pub", "ppk", "p8",
-	"csr", "asc", "gpg", "json"}
 
 // tokenByte is a byte of base64url, as tokens are written.
 func tokenByte(c byte) bool {
