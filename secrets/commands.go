@@ -107,8 +107,8 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 	var out []assignment
 	for i := 1; i < len(words) && !prompt; i++ {
 		text := s[words[i].start:words[i].end]
-		if len(text) < 2 || text[0] != '-' && !(text[0] == '/' && slashFlags(key)) {
-			continue
+		if len(text) < 2 || text[0] != '-' && !(text[0] == '/' && len(text) == 2 && slashFlags(key)) {
+			continue // a Windows flag is a word of its own: /Projects/a.sql is a path
 		}
 		if text == "--user" && name == "curl" && i+1 < len(words) {
 			if a, ok := userPassword(s, words[i+1].in, words[i+1].out, "--user"); ok {

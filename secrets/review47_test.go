@@ -30,6 +30,16 @@ func review47Secrets() []struct{ name, text, secret string } {
 		{"tsql-declare-password-var", "declare @password varchar(64) = 'Zq7xK9mQ7pZ2wR5t'", "Zq7xK9mQ7pZ2wR5t"},
 		{"tsql-select-var-json", `{"content":"SELECT @newpw = 'Zq7xK9mQ7pZ2wR5t';"}`, "Zq7xK9mQ7pZ2wR5t"},
 		{"tsql-declare-sysname", "DECLARE @sa_pwd sysname = N'Summer2024#';", "Summer2024"},
+		// The review's leaks through the rules taken back: inline code
+		// closed before a line break, four-word passphrases with a common
+		// word, a key's value with a file's ending.
+		{"inline-code-then-sqlcmd", "First run `Import-Module SqlServer`\nsqlcmd -S db -U sa -P Winter2024!", "Winter2024"},
+		{"inline-code-then-sshpass", "Check with `Get-Service`\nsshpass -p 'Winter2024!' ssh admin@db", "Winter2024"},
+		{"inline-code-then-curl-json", `{"content":"Check with ` + "`Get-Service`" + `\ncurl -u admin:Winter2024! https://x"}`, "Winter2024"},
+		{"passphrase-with-never", "db_password = purple monkey never dishwasher", "purple monkey never dishwasher"},
+		{"passphrase-with-pending", "password: tulip pending walrus expired", "tulip pending walrus expired"},
+		{"token-with-key-ending", "GITHUB_TOKEN=Zq7xK9mQ7pZ2wR5tLm/app.key", "Zq7xK9mQ7pZ2wR5tLm"},
+		{"hex-key-with-key-ending", "ENCRYPTION_KEY=0123456789abcdef0123456789abcdef.key", "0123456789abcdef0123456789abcdef"},
 	}
 }
 
@@ -57,6 +67,19 @@ func review47Benign() []struct{ name, text string } {
 		// Windows' /P of other commands, and sqlcmd's with no literal.
 		{"dir-slash-p", "dir /P C:\\Users\nmore /P readme.txt"},
 		{"sqlcmd-slash-p-variable", "sqlcmd /S db /U sa /P %DB_PASS% /Q \"select 1\"\nsqlcmd -S db -U sa /P"},
+		// Paths that start with /P after SQL Server's tools.
+		{"sqlcmd-input-path", `sqlcmd -S localhost -U sa -P "$SA_PASSWORD" -i /Projects/init/Schema2024.sql`},
+		{"bcp-data-path", "bcp dbo.Orders in /Public/Orders2024.csv -S db -T -c"},
+		{"osql-input-path", "osql -E -i /Path/Setup2024.sql"},
+		// SQL placeholders after a password's column.
+		{"sql-placeholders", `_, err := db.ExecContext(ctx, "UPDATE users SET password = @p1 WHERE id = @p2", hash, id)`},
+		{"sql-param-placeholder", "UPDATE users SET password=@param_1 WHERE users.id = @param_2"},
+		// T-SQL variables whose names start with pw but name no password.
+		{"tsql-pw-prefixed-names", "SET @pwd_col = 'password_hash';\nDECLARE @pwm_mode varchar(10) = 'fast';\nSET @pwr_level = 'high';"},
+		// RESTORE's other statements take a password as an option too.
+		{"tsql-restore-headeronly", "RESTORE HEADERONLY FROM DISK = 'x.bak' WITH PASSWORD = @Password1;"},
+		{"tsql-restore-filelistonly", "RESTORE FILELISTONLY FROM DISK = 'x.bak' WITH MEDIAPASSWORD = @Password1;"},
+		{"tsql-verb-object-lines", "ALTER\nLOGIN app WITH PASSWORD = @Password1;"},
 	}
 }
 

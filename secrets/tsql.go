@@ -109,10 +109,17 @@ func tsqlStatement(s string, i, end int) bool {
 	}
 	k := i + len(leadingWord(s, i, end))
 	n := k
-	for k < end && blank(s[k]) {
-		k++
+	for k < end {
+		switch {
+		case blank(s[k]) || s[k] == '\n' || s[k] == '\r':
+			k++
+		case k+1 < end && s[k] == '\\' && (s[k+1] == 'n' || s[k+1] == 'r' || s[k+1] == 't'):
+			k += 2 // a line break as JSON writes it: ALTER\nLOGIN
+		default:
+			return k > n && tsqlWordIn(leadingWord(s, k, end), tsqlObjects)
+		}
 	}
-	return k > n && tsqlWordIn(leadingWord(s, k, end), tsqlObjects)
+	return false
 }
 
 // tsqlVerb: w is one of tsqlVerbs, in capitals or in lower case.
@@ -127,9 +134,12 @@ func tsqlWordIn(w string, words []string) bool {
 // tsqlObjects are what tsqlVerbs act on where a password is an option:
 // LOGIN, USER, APPLICATION ROLE, MASTER KEY (also SERVICE MASTER KEY),
 // CERTIFICATE, SYMMETRIC and ASYMMETRIC KEY, DATABASE (its ENCRYPTION
-// KEY, a backup's), LOG, CREDENTIAL, SIGNATURE and COUNTER SIGNATURE.
+// KEY, a backup's), LOG, CREDENTIAL, SIGNATURE and COUNTER SIGNATURE,
+// and RESTORE's reading of a backup (HEADERONLY, FILELISTONLY,
+// VERIFYONLY, LABELONLY), which takes the backup's password too.
 var tsqlObjects = []string{"LOGIN", "USER", "APPLICATION", "MASTER", "SERVICE", "CERTIFICATE", "SYMMETRIC", "ASYMMETRIC",
-	"DATABASE", "LOG", "CREDENTIAL", "SIGNATURE", "COUNTER", "ROLE", "KEY"}
+	"DATABASE", "LOG", "CREDENTIAL", "SIGNATURE", "COUNTER", "ROLE", "KEY",
+	"HEADERONLY", "FILELISTONLY", "VERIFYONLY", "LABELONLY"}
 
 // tsqlVerbs are the T-SQL statements that take a password as an option
 // (WITH PASSWORD = @pw, ENCRYPTION BY PASSWORD = @pw): ALTER and CREATE
@@ -284,13 +294,13 @@ func tsqlAssigned(s string, i int) (assignment, bool) {
 
 // tsqlSecretName: name, a T-SQL variable's without its "@", names a
 // password: a password's or a secret's name (password, newPassword,
-// secret_key: fieldKind), or pw, pwd and names ending in them (newpw,
-// sa_pwd).
+// secret_key: fieldKind), or pw, pwd and names ending in them, digits
+// aside (newpw, sa_pwd, pw2).
 func tsqlSecretName(name string) bool {
 	switch fieldKind(name) {
 	case passwordName, strongName:
 		return true
 	}
 	l := strings.ToLower(strings.TrimRight(name, "0123456789"))
-	return strings.HasSuffix(l, "pw") || strings.HasSuffix(l, "pwd") || strings.HasPrefix(l, "pw")
+	return strings.HasSuffix(l, "pw") || strings.HasSuffix(l, "pwd") // not @pwd_col, @pwm_mode: what they name comes last
 }
