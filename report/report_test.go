@@ -228,10 +228,14 @@ func TestEveryFormatCarriesOddTexts(t *testing.T) {
 func TestMarkdownBound(t *testing.T) {
 	r := &Run{Title: "agentcheck eval", Inputs: []string{"big.jsonl"}, Metrics: []MetricSummary{{Name: "tool_call_f1"}, {Name: "tool_call_accuracy"}}}
 	long := strings.Repeat("the booking went to the wrong restaurant and time ", 40)
+	// Every case's texts are the same strings, made once: 5,000 cases'
+	// own copies were 30 MB to allocate, most of the test's CPU under
+	// -race, for texts the summary cuts at maxMarkdownText all the same.
+	f1, accuracy, failure := "f1: "+long, "accuracy: "+long, "Expected tool_call_f1 to be at least 0.5: "+long
 	n := 5000
 	for i := range n {
 		r.Cases = append(r.Cases, Case{ID: fmt.Sprintf("case-%d", i), Line: i + 1, Status: Fail, Scores: []float64{0, 0},
-			Reasons: []string{"f1: " + long, "accuracy: " + long}, Failures: []string{"Expected tool_call_f1 to be at least 0.5: " + long}})
+			Reasons: []string{f1, accuracy}, Failures: []string{failure}})
 	}
 	r.Samples, r.Failed = n, n
 	var out bytes.Buffer
