@@ -120,8 +120,14 @@ type config struct {
 	normal   []Normalizer
 }
 
+// syncFile is how a recorder flushes a cassette it wrote, and then the
+// directory the cassette was renamed in: (*os.File).Sync. The package's
+// tests, which write thousands of cassettes to temporary directories,
+// leave out the disk's flush (nosync_test.go), but for the crash test.
+var syncFile = (*os.File).Sync
+
 func newConfig(opts []Option) config {
-	cfg := config{dir: DefaultDir, getenv: os.Getenv, syncFile: (*os.File).Sync, maxBody: DefaultMaxBodyBytes}
+	cfg := config{dir: DefaultDir, getenv: os.Getenv, syncFile: syncFile, maxBody: DefaultMaxBodyBytes}
 	for _, o := range opts {
 		o(&cfg)
 	}

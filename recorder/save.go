@@ -212,7 +212,7 @@ func (r *Recorder) writeAtomic(data []byte) (err error) {
 	r.wrote = sha256.Sum256(data)
 	// Make the rename itself durable; not every system can sync a directory.
 	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
+		r.syncFile(d)
 		d.Close()
 	}
 	return nil

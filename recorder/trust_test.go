@@ -216,7 +216,7 @@ func TestRecorderCrashingChild(t *testing.T) {
 		t.Skip("run by TestRecordingSurvivesACrash")
 	}
 	parts := strings.Split(spec, "|")
-	rec, err := Open(parts[0], WithMode(RecordMissing), env())
+	rec, err := Open(parts[0], WithMode(RecordMissing), env(), realSync)
 	if err != nil {
 		t.Fatal(err)
 	}
