@@ -2,6 +2,7 @@ package dataset_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"iter"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 
@@ -19,13 +21,94 @@ import (
 
 // The reader that reuses its block (samplereuse.ReadRecords, which
 // agentcheck eval reads with) yields the records ReadRecords yields, each
-// text as it is when yielded, on 150 generated inputs: lines from empty
+// text as it is when yielded, on 50 generated inputs: lines from empty
 // to a little longer than a block (64 KiB), LF, CRLF and CR line ends, blank
 // lines, a byte order mark, reads of one byte at a time, and JSON arrays,
 // which it reads as ReadRecords does; and each text stays as it was
-// yielded until blockEnd is called.
+// yielded until blockEnd is called. The 50 inputs cover the code the 150
+// it had covered (go test -coverprofile, the same blocks of the package);
+// FuzzReusingReaderReadsAsReadRecords draws more.
 func TestReusingReaderReadsAsReadRecords(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
+	r := rand.New(rand.NewPCG(5, 6))
+	// The 50 inputs are drawn first, then read in four parallel parts.
+	var inputs [50]struct{ text, name string }
+	var b bytes.Buffer // written over for each input; its text is a copy of its own size
+	for i := range inputs {
+		inputs[i].text, inputs[i].name = reuseInput(r, &b)
+	}
+	const parts = 4
+	for p := range parts {
+		t.Run(strconv.Itoa(p), func(t *testing.T) {
+			t.Parallel()
+			for i := p; i < len(inputs); i += parts {
+				checkReusingReader(t, fmt.Sprintf("input %d", i), inputs[i].text, inputs[i].name, i%5 == 0)
+			}
+		})
+	}
+}
+
+// FuzzReusingReaderReadsAsReadRecords is TestReusingReaderReadsAsReadRecords
+// on the input a seed draws, read whole or a byte at a time.
+func FuzzReusingReaderReadsAsReadRecords(f *testing.F) {
+	f.Add(uint64(7), true)
+	f.Add(uint64(8), false)
+	f.Fuzz(func(t *testing.T, seed uint64, oneByte bool) {
+		var b bytes.Buffer
+		text, name := reuseInput(rand.New(rand.NewPCG(seed, 6)), &b)
+		checkReusingReader(t, fmt.Sprintf("seed %d", seed), text, name, oneByte)
+	})
+}
+
+// reusePads are each letter, as many times as the longest line holds it.
+var reusePads = sync.OnceValue(func() (pads [26]string) {
+	for k := range pads {
+		pads[k] = strings.Repeat(string(rune('a'+k)), 80_000)
+	}
+	return pads
+})
+
+// reuseInput draws an input of TestReusingReaderReadsAsReadRecords and
+// its file's name, written in b.
+func reuseInput(r *rand.Rand, b *bytes.Buffer) (text, name string) {
+	pads := reusePads()
+	ends := []string{"\n", "\r\n", "\r"}
+	b.Reset()
+	if r.IntN(5) == 0 {
+		b.WriteString("\ufeff")
+	}
+	array := r.IntN(6) == 0
+	if array {
+		b.WriteString("[")
+	}
+	for j := range r.IntN(40) {
+		if array && j > 0 {
+			b.WriteString(",")
+		}
+		size := r.IntN(300)
+		if r.IntN(20) == 0 {
+			size = 60_000 + r.IntN(20_000) // about a block, either side
+		}
+		b.WriteString(`{"user_input": "`)
+		b.WriteString(pads[j%26][:size])
+		b.WriteString(`"}`)
+		b.WriteString(ends[r.IntN(len(ends))])
+		if r.IntN(5) == 0 {
+			b.WriteString(ends[r.IntN(len(ends))])
+		}
+	}
+	if array {
+		b.WriteString("]")
+		return b.String(), "in.json"
+	}
+	return b.String(), "in.jsonl"
+}
+
+// checkReusingReader fails t unless the reusing reader yields from text
+// (read a byte at a time if oneByte) what ReadRecords does, each text as
+// it is when yielded and kept so until blockEnd is called.
+func checkReusingReader(t *testing.T, what, text, name string, oneByte bool) {
+	t.Helper()
 	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string, func()) iter.Seq2[dataset.Record, error])
 	type got struct {
 		Rec dataset.Record
@@ -47,93 +130,42 @@ func TestReusingReaderReadsAsReadRecords(t *testing.T) {
 		}
 		return out
 	}
-	r := rand.New(rand.NewPCG(5, 6))
-	var pads [26]string // each letter, as many times as the longest line holds it
-	for k := range pads {
-		pads[k] = strings.Repeat(string(rune('a'+k)), 80_000)
+	// ReadRecords yields the same whatever the sizes of the reads
+	// (TestReadRecordsLineEndsAndBOM reads one byte at a time): one
+	// whole read gives the records the reusing reader must yield.
+	want := collect(dataset.ReadRecords(strings.NewReader(text), name), false)
+	var in io.Reader = strings.NewReader(text)
+	if oneByte {
+		in = iotest.OneByteReader(in)
 	}
-	ends := []string{"\n", "\r\n", "\r"}
-	// The 150 inputs are drawn first, then read in four parallel parts.
-	var inputs [150]struct{ text, name string }
-	var b bytes.Buffer // written over for each input; its text is a copy of its own size
-	for i := range inputs {
-		b.Reset()
-		if r.IntN(5) == 0 {
-			b.WriteString("\ufeff")
-		}
-		array := r.IntN(6) == 0
-		if array {
-			b.WriteString("[")
-		}
-		for j := range r.IntN(40) {
-			if array && j > 0 {
-				b.WriteString(",")
-			}
-			size := r.IntN(300)
-			if r.IntN(20) == 0 {
-				size = 60_000 + r.IntN(20_000) // about a block, either side
-			}
-			b.WriteString(`{"user_input": "`)
-			b.WriteString(pads[j%26][:size])
-			b.WriteString(`"}`)
-			b.WriteString(ends[r.IntN(len(ends))])
-			if r.IntN(5) == 0 {
-				b.WriteString(ends[r.IntN(len(ends))])
-			}
-		}
-		if array {
-			b.WriteString("]")
-		}
-		inputs[i].text, inputs[i].name = b.String(), "in.jsonl"
-		if array {
-			inputs[i].name = "in.json"
-		}
+	// cmp.Diff, slow, only to show how they differ.
+	if got := collect(reusing(in, name, 64<<20, "", nil), true); !slices.Equal(want, got) {
+		t.Fatalf("%s (%d bytes): the reusing reader differs from ReadRecords (-want +got):\n%s", what, len(text), cmp.Diff(want, got))
 	}
-	const parts = 4
-	for p := range parts {
-		t.Run(strconv.Itoa(p), func(t *testing.T) {
-			t.Parallel()
-			for i := p; i < len(inputs); i += parts {
-				text, name := inputs[i].text, inputs[i].name
-				// ReadRecords yields the same whatever the sizes of the reads
-				// (TestReadRecordsLineEndsAndBOM reads one byte at a time): one
-				// whole read gives the records the reusing reader must yield.
-				want := collect(dataset.ReadRecords(strings.NewReader(text), name), false)
-				var in io.Reader = strings.NewReader(text)
-				if i%5 == 0 {
-					in = iotest.OneByteReader(in)
-				}
-				// cmp.Diff, slow, only to show how they differ.
-				if got := collect(reusing(in, name, 64<<20, "", nil), true); !slices.Equal(want, got) {
-					t.Fatalf("input %d (%d bytes): the reusing reader differs from ReadRecords (-want +got):\n%s", i, len(text), cmp.Diff(want, got))
-				}
-				// With blockEnd, each text stays as it was yielded until
-				// blockEnd is called (the CLI scores a batch before then,
-				// its texts not copied).
-				var held, copies []string
-				check := func(when string) {
-					for k := range held {
-						if held[k] != copies[k] {
-							t.Fatalf("input %d: a record's text changed before %s: %.40q, yielded as %.40q", i, when, held[k], copies[k])
-						}
-					}
-					held, copies = held[:0], copies[:0]
-				}
-				in = strings.NewReader(text)
-				if i%5 == 0 {
-					in = iotest.OneByteReader(in)
-				}
-				n := 0
-				for rec := range reusing(in, name, 64<<20, "", func() { check("blockEnd") }) {
-					held, copies = append(held, rec.Text), append(copies, strings.Clone(rec.Text))
-					n++
-				}
-				check("the end")
-				if n != len(want) {
-					t.Fatalf("input %d: %d records with blockEnd, %d without", i, n, len(want))
-				}
+	// With blockEnd, each text stays as it was yielded until
+	// blockEnd is called (the CLI scores a batch before then,
+	// its texts not copied).
+	var held, copies []string
+	check := func(when string) {
+		for k := range held {
+			if held[k] != copies[k] {
+				t.Fatalf("%s: a record's text changed before %s: %.40q, yielded as %.40q", what, when, held[k], copies[k])
 			}
-		})
+		}
+		held, copies = held[:0], copies[:0]
+	}
+	in = strings.NewReader(text)
+	if oneByte {
+		in = iotest.OneByteReader(in)
+	}
+	n := 0
+	for rec := range reusing(in, name, 64<<20, "", func() { check("blockEnd") }) {
+		held, copies = append(held, rec.Text), append(copies, strings.Clone(rec.Text))
+		n++
+	}
+	check("the end")
+	if n != len(want) {
+		t.Fatalf("%s: %d records with blockEnd, %d without", what, n, len(want))
 	}
 }
 
