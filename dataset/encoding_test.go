@@ -78,52 +78,73 @@ func readAll(r io.Reader, file string) string {
 // generated datasets of JSON Lines, arrays and objects over lines one
 // after another (a .json file's, told by its name under .gz), whose text
 // holds ASCII, other BMP letters and characters beyond it (surrogate
-// pairs in UTF-16).
+// pairs in UTF-16). The 12 rounds, each layout 3 times, cover the code the
+// 40 it had covered (go test -coverprofile, the same blocks of the
+// package); FuzzEncodedDatasetsReadAsTheirText draws more.
 func TestEncodedDatasetsReadAsTheirText(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 2))
+	for round := range 12 {
+		checkEncodedRound(t, rng, round)
+	}
+}
+
+// FuzzEncodedDatasetsReadAsTheirText is TestEncodedDatasetsReadAsTheirText
+// on the dataset a seed draws, in the layout round%4 picks.
+func FuzzEncodedDatasetsReadAsTheirText(f *testing.F) {
+	f.Add(uint64(1), 2)
+	f.Add(uint64(2), 3)
+	f.Fuzz(func(t *testing.T, seed uint64, round int) {
+		checkEncodedRound(t, rand.New(rand.NewPCG(seed, 2)), round)
+	})
+}
+
+// checkEncodedRound draws a dataset from rng, laid out as round%4 picks
+// (JSON Lines, with CRLF, an array, objects over lines), and fails t
+// unless each encoding of it, read in chunks rng draws, reads as its
+// UTF-8 text does.
+func checkEncodedRound(t *testing.T, rng *rand.Rand, round int) {
+	t.Helper()
 	letters := []string{"a", "Z", " ", "é", "ß", "ж", "漢", "😀", "𝄞", `\"`, `\u00e9`}
-	for round := range 40 {
-		var samples []string
-		for i := range 1 + rng.IntN(6) {
-			var content strings.Builder
-			for range rng.IntN(30) {
-				content.WriteString(letters[rng.IntN(len(letters))])
-			}
-			samples = append(samples, fmt.Sprintf(`{"id": "s%d", "user_input": [{"type": "human", "content": "%s"}, {"type": "ai", "content": "ok", "tool_calls": [{"name": "t", "args": {"q": "%s"}}]}], "reference_tool_calls": [{"name": "t", "args": {"q": "%s"}}]}`, i, content.String(), content.String(), content.String()))
+	var samples []string
+	for i := range 1 + rng.IntN(6) {
+		var content strings.Builder
+		for range rng.IntN(30) {
+			content.WriteString(letters[rng.IntN(len(letters))])
 		}
-		text, name := strings.Join(samples, "\n")+"\n", "data.jsonl"
-		switch round % 4 {
-		case 1:
-			text = strings.ReplaceAll(text, "\n", "\r\n")
-		case 2:
-			text, name = "[\n"+strings.Join(samples, ",\n")+"\n]\n", "data.json"
-		case 3:
-			// Objects one after another, each over lines: a .json file's
-			// (data.json.gz's too), not JSON Lines.
-			text, name = strings.ReplaceAll(text, `{"id"`, "{\n  \"id\""), "data.json"
+		samples = append(samples, fmt.Sprintf(`{"id": "s%d", "user_input": [{"type": "human", "content": "%s"}, {"type": "ai", "content": "ok", "tool_calls": [{"name": "t", "args": {"q": "%s"}}]}], "reference_tool_calls": [{"name": "t", "args": {"q": "%s"}}]}`, i, content.String(), content.String(), content.String()))
+	}
+	text, name := strings.Join(samples, "\n")+"\n", "data.jsonl"
+	switch (round%4 + 4) % 4 {
+	case 1:
+		text = strings.ReplaceAll(text, "\n", "\r\n")
+	case 2:
+		text, name = "[\n"+strings.Join(samples, ",\n")+"\n]\n", "data.json"
+	case 3:
+		// Objects one after another, each over lines: a .json file's
+		// (data.json.gz's too), not JSON Lines.
+		text, name = strings.ReplaceAll(text, `{"id"`, "{\n  \"id\""), "data.json"
+	}
+	want := readAll(strings.NewReader(text), name)
+	if strings.Contains(want, "error") || strings.Count(want, "\n") != len(samples) {
+		t.Fatalf("round %d: the UTF-8 text itself does not read:\n%s", round, want)
+	}
+	u16le := utf16Bytes(text, binary.LittleEndian, true)
+	encoded := map[string][]byte{
+		"gzip":                 gzipped(t, []byte(text)),
+		"UTF-16LE with BOM":    u16le,
+		"UTF-16LE":             utf16Bytes(text, binary.LittleEndian, false),
+		"UTF-16BE with BOM":    utf16Bytes(text, binary.BigEndian, true),
+		"UTF-16BE":             utf16Bytes(text, binary.BigEndian, false),
+		"gzip of UTF-16LE":     gzipped(t, u16le),
+		"UTF-8 with BOM, gzip": gzipped(t, append([]byte(bom), text...)),
+	}
+	for _, how := range slices.Sorted(maps.Keys(encoded)) {
+		b, file := encoded[how], name
+		if strings.Contains(how, "gzip") {
+			file += ".gz"
 		}
-		want := readAll(strings.NewReader(text), name)
-		if strings.Contains(want, "error") || strings.Count(want, "\n") != len(samples) {
-			t.Fatalf("round %d: the UTF-8 text itself does not read:\n%s", round, want)
-		}
-		u16le := utf16Bytes(text, binary.LittleEndian, true)
-		encoded := map[string][]byte{
-			"gzip":                 gzipped(t, []byte(text)),
-			"UTF-16LE with BOM":    u16le,
-			"UTF-16LE":             utf16Bytes(text, binary.LittleEndian, false),
-			"UTF-16BE with BOM":    utf16Bytes(text, binary.BigEndian, true),
-			"UTF-16BE":             utf16Bytes(text, binary.BigEndian, false),
-			"gzip of UTF-16LE":     gzipped(t, u16le),
-			"UTF-8 with BOM, gzip": gzipped(t, append([]byte(bom), text...)),
-		}
-		for _, how := range slices.Sorted(maps.Keys(encoded)) {
-			b, file := encoded[how], name
-			if strings.Contains(how, "gzip") {
-				file += ".gz"
-			}
-			if got := readAll(&chunked{b, rng}, file); got != want {
-				t.Errorf("round %d, %s: read\n%s\nwant\n%s", round, how, got, want)
-			}
+		if got := readAll(&chunked{b, rng}, file); got != want {
+			t.Errorf("round %d, %s: read\n%s\nwant\n%s", round, how, got, want)
 		}
 	}
 }
