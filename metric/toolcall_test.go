@@ -461,14 +461,33 @@ func TestSortKeyOrder(t *testing.T) {
 
 // TestToolCallF1PairwiseAgreesWithKeys checks that the pairwise comparison
 // ToolCallF1 uses for a few calls counts and pairs exactly as the set keys
-// do, on random calls built from values Python's == treats specially.
+// do, on 5,000 random cases of calls built from values Python's == treats
+// specially. They cover the package's code that the 20,000 it had covered
+// (go test -coverprofile, the same blocks);
+// FuzzToolCallF1PairwiseAgreesWithKeys draws more.
 func TestToolCallF1PairwiseAgreesWithKeys(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
+	checkF1PairwiseAgreesWithKeys(t, rand.New(rand.NewPCG(7, 11)), 5000)
+}
+
+// FuzzToolCallF1PairwiseAgreesWithKeys is
+// TestToolCallF1PairwiseAgreesWithKeys on 50 cases a seed draws.
+func FuzzToolCallF1PairwiseAgreesWithKeys(f *testing.F) {
+	f.Add(uint64(1))
+	f.Add(uint64(2))
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		checkF1PairwiseAgreesWithKeys(t, rand.New(rand.NewPCG(seed, 11)), 50)
+	})
+}
+
+// checkF1PairwiseAgreesWithKeys fails t unless the pairwise comparison
+// counts and pairs as the set keys do on cases random cases rng draws.
+func checkF1PairwiseAgreesWithKeys(t *testing.T, rng *rand.Rand, cases int) {
+	t.Helper()
 	vals := []string{`1`, `1.0`, `true`, `false`, `0`, `-0`, `0.0`, `-0.0`, `NaN`, `Infinity`, `-Infinity`,
 		`0.5`, `9007199254740993`, `9007199254740992.0`, `1e300`, `null`, `"1"`, `"a"`, `""`, `[]`, `{}`,
 		`[1, "a"]`, `[1.0, "a"]`, `["a", 1]`, `{"x": 1, "y": [2]}`, `{"y": [2.0], "x": true}`, `{"x": 1, "x": 2}`, `{"x": 2, "x": 1}`}
 	keys := []string{"a", "b", "c"}
-	rng := rand.New(rand.NewPCG(7, 11))
 	randCall := func() agentcheck.ToolCall {
 		name := []string{"f", "g"}[rng.IntN(2)]
 		switch rng.IntN(6) {
@@ -488,7 +507,7 @@ func TestToolCallF1PairwiseAgreesWithKeys(t *testing.T) {
 		b.WriteByte('}')
 		return agentcheck.MustParseToolCall(name, b.String())
 	}
-	for n := range 20000 {
+	for n := range cases {
 		np, nr := rng.IntN(9), rng.IntN(9)
 		pred, ref := make([]agentcheck.ToolCall, np), make([]agentcheck.ToolCall, nr)
 		for i := range pred {
@@ -637,18 +656,39 @@ func TestAppendReasonAllocatesNothing(t *testing.T) {
 // arguments' source), from values built in code (no source), with an
 // argument changed, two calls swapped, arguments invalid, a name changed,
 // or a call more (arguments of every shape, absent and an array among
-// them); in order and in any order.
+// them); in order and in any order. The 5,000 lists cover the package's
+// code that the 20,000 it had covered (go test -coverprofile, the same
+// blocks); FuzzSameCallsScoreAsPaired draws more.
 func TestSameCallsScoreAsPaired(t *testing.T) {
 	t.Parallel() // it overlaps the package's other slow tests
-	r := rand.New(rand.NewPCG(11, 12))
+	const lists = 5000
+	if same := checkSameCallsScoreAsPaired(t, rand.New(rand.NewPCG(11, 12)), lists); same < lists/5 {
+		t.Fatalf("only %d of the %d lists were the same calls", same, lists)
+	}
+}
+
+// FuzzSameCallsScoreAsPaired is TestSameCallsScoreAsPaired on 50 lists a
+// seed draws.
+func FuzzSameCallsScoreAsPaired(f *testing.F) {
+	f.Add(uint64(1))
+	f.Add(uint64(2))
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		checkSameCallsScoreAsPaired(t, rand.New(rand.NewPCG(seed, 12)), 50)
+	})
+}
+
+// checkSameCallsScoreAsPaired fails t unless, on lists random reference
+// lists r draws and the calls made from each, the score and reason without
+// pairing are Compare's; it is how many were the same calls.
+func checkSameCallsScoreAsPaired(t *testing.T, r *rand.Rand, lists int) (same int) {
+	t.Helper()
 	texts := []string{`{"q": "paris", "n": 3}`, `{"n": 3, "q": "paris"}`, `{"q": "paris", "n": 3.0}`, `{}`, `{"a": [1, 2], "b": {"c": null}}`, `[1, 2]`, `null`}
 	names := []string{"search", "book", "pay"}
 	call := func() (agentcheck.ToolCall, string) {
 		text := texts[r.IntN(len(texts))]
 		return agentcheck.ToolCall{Name: names[r.IntN(len(names))], Args: jsonvalue.MustParse(text)}, text
 	}
-	same := 0
-	for range 20000 {
+	for range lists {
 		n := r.IntN(6)
 		ref := make([]agentcheck.ToolCall, n)
 		srcs := make([]string, n)
@@ -701,7 +741,5 @@ func TestSameCallsScoreAsPaired(t *testing.T) {
 			}
 		}
 	}
-	if same < 4000 {
-		t.Fatalf("only %d of the lists were the same calls", same)
-	}
+	return same
 }
