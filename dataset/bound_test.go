@@ -19,21 +19,84 @@ import (
 
 // A sample over the bound is an error in its place, naming its line and
 // index and the bound, and every other sample is read as without the bound:
-// 300 generated inputs (JSON Lines, their lines padded with spaces or blank
+// 100 generated inputs (JSON Lines, their lines padded with spaces or blank
 // and of any length up to past a block; JSON arrays; LF, CRLF and CR line
 // ends; reads of one byte at a time) under bounds from 1 byte to past a
 // block. A line's bytes count, spaces and all: a blank line over the bound
-// is an error too, however the reads split it.
+// is an error too, however the reads split it. The 100 inputs cover the
+// code the 300 it had covered (go test -coverprofile, the same blocks of
+// the package); FuzzASampleOverTheBoundIsAnErrorOfItsOwn draws more.
 func TestASampleOverTheBoundIsAnErrorOfItsOwn(t *testing.T) {
 	t.Parallel()
+	rng := rand.New(rand.NewPCG(64, 20))
+	for i := range 100 {
+		checkOverBound(t, rng, fmt.Sprintf("input %d", i), i%4 == 0)
+	}
+}
+
+// A line of exactly the bound's bytes is read, a byte more is its error,
+// blank or not (a blank line of the bound's bytes is no sample), with each
+// line end, read whole and a byte at a time, under a bound shorter than a
+// block and one longer: the edge that TestASampleOverTheBoundIsAnErrorOfItsOwn's
+// random lines reach by chance (input 173 of 300 did).
+func TestALineOfTheBoundsBytesIsASample(t *testing.T) {
+	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string, func()) iter.Seq2[dataset.Record, error])
+	sample := func(n int) string { return `{"user_input": "` + strings.Repeat("x", n-18) + `"}` }
+	for _, bound := range []int{303, 70_000} {
+		for _, end := range []string{"\n", "\r\n", "\r"} {
+			for _, oneByte := range []bool{false, true} {
+				lines := []string{sample(bound), sample(bound + 1), strings.Repeat(" ", bound), strings.Repeat(" ", bound+1), `{"user_input": "after"}`}
+				over := func(line, index int) string {
+					return fmt.Sprintf("in.jsonl:%d: sample %d: the sample is over %d bytes, the most one sample may hold (--max): it was skipped", line, index, bound)
+				}
+				want := []string{
+					fmt.Sprintf("1 0 %d bytes <nil>", bound),
+					fmt.Sprintf("2 1 %d bytes %s", min(bound, 4<<10), over(2, 1)),
+					"4 2 0 bytes " + over(4, 2),
+					`5 3 23 bytes <nil>`,
+				}
+				var in io.Reader = strings.NewReader(strings.Join(lines, end) + end)
+				if oneByte {
+					in = iotest.OneByteReader(in)
+				}
+				var got []string
+				for rec, err := range reusing(in, "in.jsonl", bound, "--max", nil) {
+					got = append(got, fmt.Sprintf("%d %d %d bytes %v", rec.Line, rec.Index, len(rec.Text), err))
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("bound %d, lines ended by %q, one byte a read %v (-want +got):\n%s", bound, end, oneByte, diff)
+				}
+			}
+		}
+	}
+}
+
+// FuzzASampleOverTheBoundIsAnErrorOfItsOwn is
+// TestASampleOverTheBoundIsAnErrorOfItsOwn on the input and bound a seed
+// draws, read whole or a byte at a time.
+func FuzzASampleOverTheBoundIsAnErrorOfItsOwn(f *testing.F) {
+	f.Add(uint64(1), true)
+	f.Add(uint64(2), false)
+	f.Fuzz(func(t *testing.T, seed uint64, oneByte bool) {
+		checkOverBound(t, rand.New(rand.NewPCG(seed, 20)), fmt.Sprintf("seed %d", seed), oneByte)
+	})
+}
+
+// overPad and overSpaces are the text and the blank of the samples
+// checkOverBound draws.
+var overPad, overSpaces = strings.Repeat("x", 90_000), strings.Repeat(" ", 90_000)
+
+// checkOverBound draws an input and a bound from rng and fails t unless
+// the reusing reader, reading it (a byte at a time if oneByte), yields
+// each sample over the bound as its error and every other as it is.
+func checkOverBound(t *testing.T, rng *rand.Rand, what string, oneByte bool) {
+	t.Helper()
 	reusing := samplereuse.ReadRecords.(func(io.Reader, string, int, string, func()) iter.Seq2[dataset.Record, error])
 	type got struct {
 		Rec dataset.Record
 		Err string
 	}
-	rng := rand.New(rand.NewPCG(64, 20))
-	pad := strings.Repeat("x", 90_000)
-	spaces := strings.Repeat(" ", 90_000)
+	pad, spaces := overPad, overSpaces
 	size := func() int {
 		if rng.IntN(15) == 0 {
 			return 60_000 + rng.IntN(30_000)
@@ -41,87 +104,85 @@ func TestASampleOverTheBoundIsAnErrorOfItsOwn(t *testing.T) {
 		return rng.IntN(300)
 	}
 	ends := []string{"\n", "\r\n", "\r"}
-	for i := range 300 {
-		bound := 1 + rng.IntN(400)
-		if rng.IntN(3) == 0 {
-			bound = 50_000 + rng.IntN(50_000)
-		}
-		// A sample over the bound: its error, and a Record holding its
-		// first bytes (4 KiB, or the bound if less), trimmed.
-		overErr := func(name string, line, index int, text string) got {
-			return got{Rec: dataset.Record{File: name, Line: line, Index: index, Text: strings.TrimSpace(text[:min(len(text), 4<<10, bound)])},
-				Err: fmt.Sprintf("%s:%d: sample %d: the sample is over %d bytes, the most one sample may hold (--max): it was skipped", name, line, index, bound)}
-		}
-		var b strings.Builder
-		var want []got
-		name := "in.jsonl"
-		if rng.IntN(4) == 0 {
-			// An array: a value's bytes count, not the spaces around it.
-			name = "in.json"
-			b.WriteString("[")
-			for j := range rng.IntN(30) {
-				if j > 0 {
-					b.WriteString(",")
-				}
-				b.WriteString(ends[rng.IntN(len(ends))])
-				b.WriteString(spaces[:rng.IntN(3)])
-				b.WriteString(`{"user_input": "` + pad[:size()] + `"}`)
+	bound := 1 + rng.IntN(400)
+	if rng.IntN(3) == 0 {
+		bound = 50_000 + rng.IntN(50_000)
+	}
+	// A sample over the bound: its error, and a Record holding its
+	// first bytes (4 KiB, or the bound if less), trimmed.
+	overErr := func(name string, line, index int, text string) got {
+		return got{Rec: dataset.Record{File: name, Line: line, Index: index, Text: strings.TrimSpace(text[:min(len(text), 4<<10, bound)])},
+			Err: fmt.Sprintf("%s:%d: sample %d: the sample is over %d bytes, the most one sample may hold (--max): it was skipped", name, line, index, bound)}
+	}
+	var b strings.Builder
+	var want []got
+	name := "in.jsonl"
+	if rng.IntN(4) == 0 {
+		// An array: a value's bytes count, not the spaces around it.
+		name = "in.json"
+		b.WriteString("[")
+		for j := range rng.IntN(30) {
+			if j > 0 {
+				b.WriteString(",")
 			}
-			b.WriteString("]")
-			for rec, err := range dataset.ReadRecords(strings.NewReader(b.String()), name) {
-				if err != nil {
-					t.Fatalf("input %d: %v", i, err)
-				}
-				g := got{Rec: rec}
-				if len(rec.Text) > bound {
-					g = overErr(name, rec.Line, rec.Index, rec.Text)
-				}
-				want = append(want, g)
-			}
-		} else {
-			index := 0
-			for line := 1; line <= rng.IntN(30); line++ {
-				var text, raw string
-				switch rng.IntN(6) {
-				case 0: // blank, maybe long
-					raw = spaces[:size()]
-				case 1: // a sample with spaces around it
-					text = `{"user_input": "` + pad[:size()] + `"}`
-					raw = spaces[:rng.IntN(300)] + text + spaces[:rng.IntN(300)]
-				default:
-					text = `{"user_input": "` + pad[:size()] + `"}`
-					raw = text
-				}
-				b.WriteString(raw)
-				b.WriteString(ends[rng.IntN(len(ends))])
-				switch {
-				case len(raw) > bound:
-					want = append(want, overErr(name, line, index, raw))
-				case text == "":
-					continue // a blank line is no sample
-				default:
-					want = append(want, got{Rec: dataset.Record{File: name, Line: line, Index: index, Text: text}})
-				}
-				index++
-			}
+			b.WriteString(ends[rng.IntN(len(ends))])
+			b.WriteString(spaces[:rng.IntN(3)])
+			b.WriteString(`{"user_input": "` + pad[:size()] + `"}`)
 		}
-		text := b.String()
-		var in io.Reader = strings.NewReader(text)
-		if i%4 == 0 {
-			in = iotest.OneByteReader(in)
-		}
-		var gotten []got
-		for rec, err := range reusing(in, name, bound, "--max", nil) {
-			g := got{Rec: rec}
-			g.Rec.Text = strings.Clone(rec.Text)
+		b.WriteString("]")
+		for rec, err := range dataset.ReadRecords(strings.NewReader(b.String()), name) {
 			if err != nil {
-				g.Err = err.Error()
+				t.Fatalf("%s: %v", what, err)
 			}
-			gotten = append(gotten, g)
+			g := got{Rec: rec}
+			if len(rec.Text) > bound {
+				g = overErr(name, rec.Line, rec.Index, rec.Text)
+			}
+			want = append(want, g)
 		}
-		if diff := cmp.Diff(want, gotten); diff != "" {
-			t.Fatalf("input %d (%d bytes), bound %d (-want +got):\n%s", i, len(text), bound, diff)
+	} else {
+		index := 0
+		for line := 1; line <= rng.IntN(30); line++ {
+			var text, raw string
+			switch rng.IntN(6) {
+			case 0: // blank, maybe long
+				raw = spaces[:size()]
+			case 1: // a sample with spaces around it
+				text = `{"user_input": "` + pad[:size()] + `"}`
+				raw = spaces[:rng.IntN(300)] + text + spaces[:rng.IntN(300)]
+			default:
+				text = `{"user_input": "` + pad[:size()] + `"}`
+				raw = text
+			}
+			b.WriteString(raw)
+			b.WriteString(ends[rng.IntN(len(ends))])
+			switch {
+			case len(raw) > bound:
+				want = append(want, overErr(name, line, index, raw))
+			case text == "":
+				continue // a blank line is no sample
+			default:
+				want = append(want, got{Rec: dataset.Record{File: name, Line: line, Index: index, Text: text}})
+			}
+			index++
 		}
+	}
+	text := b.String()
+	var in io.Reader = strings.NewReader(text)
+	if oneByte {
+		in = iotest.OneByteReader(in)
+	}
+	var gotten []got
+	for rec, err := range reusing(in, name, bound, "--max", nil) {
+		g := got{Rec: rec}
+		g.Rec.Text = strings.Clone(rec.Text)
+		if err != nil {
+			g.Err = err.Error()
+		}
+		gotten = append(gotten, g)
+	}
+	if diff := cmp.Diff(want, gotten); diff != "" {
+		t.Fatalf("%s (%d bytes), bound %d (-want +got):\n%s", what, len(text), bound, diff)
 	}
 }
 
