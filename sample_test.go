@@ -192,15 +192,37 @@ func newSampleParser() func(string) (agentcheck.Sample, error) {
 }
 
 // TestRawTextIsTheFullReading: the parser that keeps a message's text as
-// written (samplereuse.New(true)) gives, on 20,000 generated samples whose
+// written (samplereuse.New(true)) gives, on 5,000 generated samples whose
 // texts hold escapes (valid, invalid, \u escapes of surrogates), control
 // characters, UTF-8, WTF-8 and invalid bytes, what the full parser gives:
 // the same error, or the same Sample but for a message's text with
-// escapes, which is its JSON text as written.
+// escapes, which is its JSON text as written. The 5,000 cover the code of
+// the root package and jsonvalue that the 20,000 it had covered (go test
+// -coverprofile, the same blocks); FuzzRawTextIsTheFullReading draws more.
 func TestRawTextIsTheFullReading(t *testing.T) {
+	const samples = 5000
+	if took := checkRawText(t, rand.New(rand.NewPCG(11, 12)), samples); took < samples/4 {
+		t.Errorf("the raw-text parser kept %d texts as written, want %d or more", took, samples/4)
+	}
+}
+
+// FuzzRawTextIsTheFullReading is TestRawTextIsTheFullReading on 50
+// samples a seed draws.
+func FuzzRawTextIsTheFullReading(f *testing.F) {
+	f.Add(uint64(1))
+	f.Add(uint64(2))
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		checkRawText(t, rand.New(rand.NewPCG(seed, 12)), 50)
+	})
+}
+
+// checkRawText fails t unless the raw-text parser reads each of samples
+// samples r draws as the full parser does; took is how many texts it kept
+// as written.
+func checkRawText(t *testing.T, r *rand.Rand, samples int) (took int) {
+	t.Helper()
 	full := newSampleParser()
 	raw := samplereuse.New.(func(bool) func(string) (agentcheck.Sample, error))(true)
-	r := rand.New(rand.NewPCG(11, 12))
 	pieces := []string{`\"`, `\\`, `\/`, `\n`, `\t`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\udc00x`, `\u12`, `\x`, "\x01", "é", "\xed\xa0\x80", "\xff", `{\"k\": [1, 2.5, null]}`}
 	abs := strings.Repeat("ab ", 29) // "ab " up to 29 times, cut from it
 	var b strings.Builder
@@ -213,8 +235,7 @@ func TestRawTextIsTheFullReading(t *testing.T) {
 			}
 		}
 	}
-	took := 0
-	for range 20_000 {
+	for range samples {
 		// Written piece by piece (fmt.Sprintf's cost was a tenth of the test).
 		b.Reset()
 		b.WriteString(`{"user_input": [{"type": "human", "content": "`)
@@ -254,9 +275,7 @@ func TestRawTextIsTheFullReading(t *testing.T) {
 			t.Fatalf("%s\nfull: %#v\nraw text: %#v", sample, want, got)
 		}
 	}
-	if took < 5_000 {
-		t.Errorf("the raw-text parser kept %d texts as written, want 5,000 or more", took)
-	}
+	return took
 }
 
 // TestSampleParserReusesMemory: a sample parsed by the reusing parser is
