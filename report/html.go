@@ -131,6 +131,17 @@ type htmlCases struct {
 	nFailing, nFlaky       int
 	rows                   htmlRows           // the passing cases' rows
 	scores                 map[float64]string // formatted scores: a run's are mostly a few
+	// full, when set, takes htmlFullCases's place: a test's smaller bound.
+	full int
+}
+
+// fullCases is how many failing, and how many flaky, cases the page shows
+// in full: htmlFullCases.
+func (h *htmlCases) fullCases() int {
+	if h.full > 0 {
+		return h.full
+	}
+	return htmlFullCases
 }
 
 func (h *htmlCases) add(r *Run, c *Case) {
@@ -138,14 +149,14 @@ func (h *htmlCases) add(r *Run, c *Case) {
 	switch c.Status {
 	case Fail, Error:
 		h.nFailing++
-		if len(h.failing) < htmlFullCases {
+		if len(h.failing) < h.fullCases() {
 			h.failing = append(h.failing, keep(c))
 		} else {
 			h.failingRows.add(h.appendRow(h.failingRows.tail(), r, c))
 		}
 	case Flaky:
 		h.nFlaky++
-		if len(h.flaky) < htmlFullCases {
+		if len(h.flaky) < h.fullCases() {
 			h.flaky = append(h.flaky, keep(c))
 		} else {
 			h.flakyRows.add(h.appendRow(h.flakyRows.tail(), r, c))
@@ -185,7 +196,7 @@ func (h *htmlCases) write(w io.Writer, r *Run) error {
 }
 
 func newHTMLPage(r *Run, h *htmlCases) *htmlPage {
-	p := &htmlPage{Run: r, Title: r.Title, MaxFull: htmlFullCases, Started: "unknown", All: h.n}
+	p := &htmlPage{Run: r, Title: r.Title, MaxFull: h.fullCases(), Started: "unknown", All: h.n}
 	if p.Title == "" {
 		p.Title = "agentcheck run"
 	}
@@ -214,7 +225,7 @@ func newHTMLPage(r *Run, h *htmlCases) *htmlPage {
 	for _, kept := range [][]Case{h.failing, h.flaky} {
 		for i := range kept {
 			c := &kept[i]
-			if len(p.Full) == htmlFullCases {
+			if len(p.Full) == h.fullCases() {
 				p.capped = append(p.capped, c)
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"io"
 	"math"
 	"reflect"
 	"regexp"
@@ -140,9 +141,16 @@ func TestHTMLListsEveryCaseFailingFirst(t *testing.T) {
 
 // The bound: past htmlFullCases failing and flaky cases, the others are
 // summarised rows, failing before flaky before passing, and every id is
-// still in the page.
+// still in the page. The page is written under a bound of 25 (the
+// writer's html.full), the same code as under htmlFullCases, 250, which a
+// Writer takes and README.md states: 550 cases kept whole were 43 MB of
+// copies, most of the test's CPU under -race.
 func TestHTMLIsBounded(t *testing.T) {
 	t.Parallel() // slow: it overlaps the package's other slow tests
+	if got := NewWriter(io.Discard, HTML, &Run{}).html.fullCases(); got != htmlFullCases || htmlFullCases != 250 {
+		t.Fatalf("Expected a report to show 250 failing or flaky cases in full, as README.md says, but a Writer shows %d (htmlFullCases %d)", got, htmlFullCases)
+	}
+	const htmlFullCases = 25 // the bound of this test's page
 	r := &Run{Metrics: []MetricSummary{{Name: "m", Threshold: 1}}}
 	// 29 kB: a text left uncut, even the report (cut at 16 kB), takes a
 	// case in full past the 40 kB checked below.
@@ -163,7 +171,19 @@ func TestHTMLIsBounded(t *testing.T) {
 		}
 		r.Cases = append(r.Cases, c)
 	}
-	page := renderHTMLSized(t, r, 9<<20) // 8.5 MB
+	var b strings.Builder
+	b.Grow(1 << 20)
+	w := NewWriter(&b, HTML, r)
+	w.html.full = htmlFullCases
+	for i := range r.Cases {
+		if err := w.WriteCase(&r.Cases[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
 	ids, filters := casesIn(page)
 	if len(ids) != len(r.Cases) {
 		t.Fatalf("Expected all %d cases in the page, but %d are", len(r.Cases), len(ids))
