@@ -40,7 +40,6 @@ func main() {
 	// Interrupted, a judged run stops asking and still saves what it has
 	// recorded.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	ctx = context.WithValue(ctx, processKey{}, true)
 	code := runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

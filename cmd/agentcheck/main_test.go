@@ -635,32 +635,3 @@ func testEvalOutputFails(t *testing.T, workers string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
-
-// The process's own run (main's context) with one worker runs on one
-// core; with more workers, or as a test's run, it leaves GOMAXPROCS as it
-// is. Not parallel: it sets the test process's GOMAXPROCS, and gives it
-// back.
-func TestOneWorkerRunsOnOneCore(t *testing.T) {
-	before := runtime.GOMAXPROCS(0)
-	t.Cleanup(func() { runtime.GOMAXPROCS(before) })
-	process := context.WithValue(context.Background(), processKey{}, true)
-	for _, tc := range []struct {
-		ctx     context.Context
-		workers string
-		want    int
-	}{
-		{context.Background(), "1", before},
-		{process, "2", before},
-		{process, "1", 1},
-	} {
-		runtime.GOMAXPROCS(before)
-		var out, errOut bytes.Buffer
-		code := runContext(tc.ctx, []string{"eval", "--workers", tc.workers, "--metrics", "tool_call_accuracy", "--format", "jsonl"}, strings.NewReader(""), &out, &errOut)
-		if code != exitOK {
-			t.Fatalf("eval --workers %s: exit %d: %s", tc.workers, code, errOut.String())
-		}
-		if got := runtime.GOMAXPROCS(0); got != tc.want {
-			t.Errorf("eval --workers %s (process's run: %v): GOMAXPROCS %d after, want %d", tc.workers, tc.ctx.Value(processKey{}) != nil, got, tc.want)
-		}
-	}
-}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"iter"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -56,24 +55,11 @@ func newBatch(size int) *batch {
 	return &batch{items: make([]item, 0, size), text: make([]byte, 0, size*textRoom), done: make(chan struct{}, 1)}
 }
 
-// processKey marks the context of a run that is the agentcheck process's
-// own, main's, rather than a test's: only it may set what is the
-// process's (readScoreWrite's GOMAXPROCS).
-type processKey struct{}
-
 // readScoreWrite is the run with one worker: each batch is scored and
 // written where it is read, by one goroutine. Handing batches between a
 // reader, a worker and a writer would cost their hand-offs for nothing,
 // and each hand-off wakes an idle processor that spins looking for work.
 func readScoreWrite(ctx context.Context, cfg evalConfig, read func(*batcher), write func(*batch)) {
-	if ctx.Value(processKey{}) != nil {
-		// The process's run (main's) with one worker runs on one core:
-		// with GOMAXPROCS 1 the runtime starts fewer threads, and its
-		// garbage collector's work stays on the worker's; a run of the
-		// spec's vectors took 5-8% less CPU (BENCHMARKS.md, CPU15). A
-		// test's run leaves the test's process as it is.
-		runtime.GOMAXPROCS(1)
-	}
 	sc := newScorer(ctx, cfg)
 	b := newBatch(cfg.batch)
 	bt := newBatcher(cfg.batch, b, func(b *batch) *batch {
