@@ -22,8 +22,15 @@ const chunkSize = 16 << 10
 const minRoom = 256
 
 // An Arena hands out strings from append-only chunks of memory. The zero
-// Arena is ready to use; an Arena is not safe for concurrent use.
+// Arena is ready to use; an Arena is not safe for concurrent use. A copy
+// of an Arena shares its chunk with the original, as a copy of the
+// reader that holds it (a jsonvalue.Decoder, a dataset.Parser) would:
+// neither hands out memory the other has.
 type Arena struct {
+	c *chunk
+}
+
+type chunk struct {
 	// buf is the current chunk: buf[:len(buf)] holds strings handed out,
 	// never written again; buf[len(buf):cap(buf)] is free.
 	buf []byte
@@ -35,10 +42,14 @@ type Arena struct {
 // memory of its own, which Keep takes as it is. Memory from Room that is
 // never given to Keep is handed out again.
 func (a *Arena) Room(n int) []byte {
-	if free := cap(a.buf) - len(a.buf); free < max(n, minRoom) {
-		a.buf = make([]byte, 0, max(n, chunkSize))
+	if a.c == nil {
+		a.c = new(chunk)
 	}
-	return a.buf[len(a.buf):len(a.buf)]
+	c := a.c
+	if free := cap(c.buf) - len(c.buf); free < max(n, minRoom) {
+		c.buf = make([]byte, 0, max(n, chunkSize))
+	}
+	return c.buf[len(c.buf):len(c.buf)]
 }
 
 // Keep returns b as a string without a copy. b must be the last slice
@@ -47,9 +58,11 @@ func (a *Arena) Keep(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	free := a.buf[len(a.buf):cap(a.buf)]
-	if len(free) >= len(b) && unsafe.SliceData(free) == unsafe.SliceData(b) {
-		a.buf = a.buf[:len(a.buf)+len(b)]
+	if c := a.c; c != nil {
+		free := c.buf[len(c.buf):cap(c.buf)]
+		if len(free) >= len(b) && unsafe.SliceData(free) == unsafe.SliceData(b) {
+			c.buf = c.buf[:len(c.buf)+len(b)]
+		}
 	}
 	// Otherwise b outgrew the room and was moved to memory of its own,
 	// which nothing else refers to: the chunk stays as it was.

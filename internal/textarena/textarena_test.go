@@ -2,6 +2,7 @@ package textarena
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -62,6 +63,30 @@ func TestRoomHasTheRoomAskedFor(t *testing.T) {
 		a.Keep(append(a.Room(10), "0123456789"...)) // a chunk partly used
 		if room := a.Room(n); cap(room) < max(n, minRoom) {
 			t.Errorf("Room(%d) has %d bytes of room, want at least %d", n, cap(room), max(n, minRoom))
+		}
+	}
+}
+
+// Strings made from an Arena and from a copy of it, in turn, stay as
+// they were made: the copy hands out none of the memory the original
+// has handed out, nor the original any of the copy's.
+func TestACopySharesTheChunk(t *testing.T) {
+	var a Arena
+	a.Keep(append(a.Room(0), "first"...))
+	b := a // as a reader that holds an Arena is copied
+	var kept, want []string
+	for i := range 200 {
+		x := &a
+		if i%2 == 1 {
+			x = &b
+		}
+		w := fmt.Sprintf("string %d of the %s", i, [2]string{"original", "copy"}[i%2])
+		kept = append(kept, x.Keep(append(x.Room(0), w...)))
+		want = append(want, w)
+	}
+	for i := range kept {
+		if kept[i] != want[i] {
+			t.Fatalf("string %d reads %q, want %q", i, kept[i], want[i])
 		}
 	}
 }
