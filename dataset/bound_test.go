@@ -168,6 +168,12 @@ func checkOverBound(t *testing.T, rng *rand.Rand, what string, oneByte bool) {
 		}
 	}
 	text := b.String()
+	if len(text) <= 1<<16 && strings.Trim(text, " \t\r\n") == "" {
+		// Only blanks, within the 64 KiB that tell an array from JSON
+		// Lines: an empty input, its blank lines no samples and none of
+		// them over the bound (peekNonSpace meets its end).
+		want = nil
+	}
 	var in io.Reader = strings.NewReader(text)
 	if oneByte {
 		in = iotest.OneByteReader(in)
