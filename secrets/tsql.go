@@ -114,7 +114,7 @@ func tsqlStatement(s string, i, end int) bool {
 		case blank(s[k]) || s[k] == '\n' || s[k] == '\r':
 			k++
 		case k+1 < end && s[k] == '\\' && (s[k+1] == 'n' || s[k+1] == 'r' || s[k+1] == 't'):
-			k += 2 // a line break as JSON writes it: ALTER\nLOGIN
+			k += 2 // a line break or a tab as JSON writes it: ALTER\nLOGIN
 		default:
 			return k > n && tsqlWordIn(leadingWord(s, k, end), tsqlObjects)
 		}
