@@ -84,10 +84,12 @@ func (b *valueBudget) arguments(text string) (args jsonvalue.Value, invalid stri
 	d := b.decs.next()
 	d.Recycle(text)
 	// The value past the bound: the first when nothing is left (Limit(0)
-	// would bound nothing).
-	past := &jsonvalue.LimitError{Offset: len(text) - len(strings.TrimLeft(text, " \t\r\n"))}
+	// would bound nothing), found only then.
+	var past *jsonvalue.LimitError
 	over := b.left <= 0
-	if !over {
+	if over {
+		past = &jsonvalue.LimitError{Offset: len(text) - len(strings.TrimLeft(text, " \t\r\n"))}
+	} else {
 		d.Limit(b.left)
 		args, err = d.Value(0)
 		if err == nil {

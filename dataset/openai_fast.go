@@ -2,9 +2,9 @@ package dataset
 
 import (
 	"math"
-	"strings"
 
 	"github.com/agentcheck/agentcheck"
+	"github.com/agentcheck/agentcheck/internal/samplereuse"
 	"github.com/agentcheck/agentcheck/internal/textarena"
 	"github.com/agentcheck/agentcheck/jsonvalue"
 )
@@ -34,11 +34,17 @@ type openAIFast struct {
 	d       jsonvalue.Decoder
 	conv    agentcheck.Conversation
 	calls   []agentcheck.ToolCall
-	counts  []int                // each message's calls, -1 for no list
-	refs    [len(refKeys)]string // the references' JSON text, "" when absent
+	counts  []int // each message's calls, -1 for no list
+	// at is where each reference's value starts in the text, 0 when the
+	// record has none (a value never starts at 0).
+	at [len(refKeys)]int
+	// refs reads the references where they stand, as the root's
+	// parser reads them in a ragas sample of their own.
+	refs samplereuse.RefReader
 	// refText holds the references written as ragas writes them, for
-	// into: a text of their own each, which the Sample's strings may
-	// share, cut from memory shared by many records'.
+	// into, when refs does not take them: a text of their own each, which
+	// the Sample's strings may share, cut from memory shared by many
+	// records'.
 	refText textarena.Arena
 }
 
@@ -67,7 +73,13 @@ func (f *openAIFast) read(text string, into func(string, *agentcheck.Sample) err
 	if f.conv == nil {
 		f.conv = make(agentcheck.Conversation, 0, 8) // an empty list is not none
 	}
-	f.refs = [len(refKeys)]string{}
+	f.at = [len(refKeys)]int{}
+	if f.refs == nil {
+		// No bound: the record cannot hold more values than maxValues.
+		f.refs = samplereuse.NewRefs.(func(bool) samplereuse.RefReader)(f.rawText)
+	}
+	f.refs.Start(text)
+	fast := true  // the references read where they stand, so far
 	seen := false // "messages"
 	defer func() { f.text = "" }()
 	for key, more, err := d.NextKey(true); more || err != nil; key, more, err = d.NextKey(false) {
@@ -84,24 +96,20 @@ func (f *openAIFast) read(text string, into func(string, *agentcheck.Sample) err
 			return false
 		case "id", "reference", "reference_tool_calls", "reference_topics":
 			k := refIndex(key)
-			if f.refs[k] != "" {
+			if f.at[k] != 0 {
 				return false
 			}
-			// As the general reading writes it: a list or object as the
-			// record has it, anything else written out again (a string's
-			// raw surrogate halves, say, come back as one character).
-			if c := d.Peek(); c == '[' || c == '{' {
-				start := d.Offset()
-				if _, err := d.Skip(1); err != nil {
-					return false
+			d.Peek() // past the space before the value
+			f.at[k] = d.Offset()
+			if fast = fast && k < 3; fast {
+				end, ok := f.refs.Read(key, f.at[k])
+				if fast = ok; ok {
+					d.Seek(end)
+					break
 				}
-				f.refs[k] = strings.TrimLeft(text[start:d.Offset()], " \t\r\n")
-			} else {
-				v, err := d.Value(1)
-				if err != nil {
-					return false
-				}
-				f.refs[k] = v.String()
+			}
+			if _, err := d.Skip(1); err != nil {
+				return false
 			}
 		default:
 			if _, err := d.Skip(1); err != nil {
@@ -116,17 +124,50 @@ func (f *openAIFast) read(text string, into func(string, *agentcheck.Sample) err
 	if err := conv.Validate(); err != nil || pairResults(conv) != nil {
 		return false
 	}
-	// The references as ragas writes them, in a string of their own: the
-	// Sample's strings may share it.
-	n := len(`{"user_input":[]}`)
-	for k, src := range f.refs {
-		if src != "" {
-			n += len(`,"":`) + len(refKeys[k]) + len(src)
+	if fast {
+		if !f.refs.Finish(s) {
+			*s = agentcheck.Sample{}
+			return false
 		}
+	} else if !f.intoRefs(into, s) {
+		return false
+	}
+	s.Conversation = conv
+	return true
+}
+
+// intoRefs reads the record's references as ragas writes them, by into,
+// from a text of their own, which the Sample's strings may share: for
+// those refs does not take.
+func (f *openAIFast) intoRefs(into func(string, *agentcheck.Sample) error, s *agentcheck.Sample) bool {
+	d := &f.d
+	var refs [len(refKeys)]string
+	n := len(`{"user_input":[]}`)
+	for k, at := range f.at {
+		if at == 0 {
+			continue
+		}
+		// As the general reading writes it: a list or object as the
+		// record has it, anything else written out again (a string's
+		// raw surrogate halves, say, come back as one character).
+		d.Seek(at)
+		if c := d.Peek(); c == '[' || c == '{' {
+			if _, err := d.Skip(1); err != nil {
+				return false
+			}
+			refs[k] = f.text[at:d.Offset()]
+		} else {
+			v, err := d.Value(1)
+			if err != nil {
+				return false
+			}
+			refs[k] = v.String()
+		}
+		n += len(`,"":`) + len(refKeys[k]) + len(refs[k])
 	}
 	ref := append(f.refText.Room(n), `{"user_input":[]`...)
-	for k, src := range f.refs {
-		if src != "" {
+	for k, src := range refs {
+		if f.at[k] != 0 {
 			ref = append(ref, `,"`...)
 			ref = append(ref, refKeys[k]...)
 			ref = append(ref, `":`...)
@@ -138,7 +179,6 @@ func (f *openAIFast) read(text string, into func(string, *agentcheck.Sample) err
 		*s = agentcheck.Sample{}
 		return false
 	}
-	s.Conversation = conv
 	return true
 }
 
@@ -240,8 +280,7 @@ func (f *openAIFast) message(budget *valueBudget) (m agentcheck.Message, calls b
 				if _, err := d.Skip(3); err != nil {
 					return m, false, false
 				}
-				src := strings.TrimLeft(f.text[start:d.Offset()], " \t\r\n")
-				m.Content = src[1 : len(src)-1]
+				m.Content = f.text[start+1 : d.Offset()-1] // Peek read past the space
 			case 'n':
 				if kind, err := d.Skip(3); err != nil || kind != jsonvalue.NullKind {
 					return m, false, false

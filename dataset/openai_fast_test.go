@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -223,6 +224,10 @@ func FuzzOpenAIFastIsTheGeneralReading(f *testing.F) {
 		f.Add(openAIRecord(r), false)
 	}
 	f.Add(`{"messages":[{"role":"user","content":"a\u0062"},{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]},{"role":"tool","tool_call_id":"c","content":"ok"}],"reference_tool_calls":[{"name":"f","args":{"x":1}}]}`, true)
+	// Surrogate halves, written raw, in the id and the reference: written
+	// out again, two halves come back as one character.
+	f.Add("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"id\":\"\n\xed\xa0\x80\xed\xb0\x80\",\"reference\":\"\xed\xa0\x80\xed\xb0\x80\"}", false)
+	f.Add("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"id\":7,\"reference\":\"\\n\xed\xa0\x80\xed\xb0\x80\"}", false)
 	f.Fuzz(func(t *testing.T, text string, rawText bool) {
 		for _, format := range []Format{Auto, OpenAI} {
 			for _, bound := range []int{0, len(text) + 1, 1 << 20} {
@@ -263,5 +268,38 @@ func TestOpenAIFastKeepsNoLargeMemory(t *testing.T) {
 	}
 	if old := f.conv[:2][1]; old.Content != "" || old.ToolCalls != nil || f.calls[:1][0].Name != "" {
 		t.Errorf("after a small record, the fast path still holds the last one's second message (%d bytes of text, %d calls)", len(old.Content), len(old.ToolCalls))
+	}
+}
+
+// The fast path reads a record's id and references where they stand in
+// its text (the root's refReader), not from a copy made for them; and one
+// it leaves to the copy (reference_topics, which refReader does not take)
+// still reads as the general reading does.
+func TestOpenAIFastReadsReferencesWhereTheyStand(t *testing.T) {
+	msgs := `"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\": 1}"}}]},{"role":"tool","tool_call_id":"c","content":"ok"}]`
+	refs := `"id":"case-7","reference":"done","reference_tool_calls":[{"name":"f","args":{"x":1}}]`
+	within := func(s, text string) bool {
+		p, b := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(text)))
+		return len(s) > 0 && p >= b && p+uintptr(len(s)) <= b+uintptr(len(text))
+	}
+	for _, text := range []string{`{` + msgs + `,` + refs + `}`, `{` + refs + `, ` + msgs + `}`} {
+		var f openAIFast
+		var s agentcheck.Sample
+		if !f.read(text, samplereuse.NewInto.(func(bool, int, string) func(string, *agentcheck.Sample) error)(false, 0, ""), nil, 0, &s) {
+			t.Fatalf("the fast path refuses %s", text)
+		}
+		if s.ID != "case-7" || s.Reference != "done" || len(s.ReferenceToolCalls) != 1 || s.ReferenceToolCalls[0].Name != "f" {
+			t.Fatalf("read %+v from %s", s, text)
+		}
+		for _, str := range []string{s.ID, s.Reference, s.ReferenceToolCalls[0].Name} {
+			if !within(str, text) {
+				t.Errorf("%q is not read where it stands in the record's text %s", str, text)
+			}
+		}
+		fastVsGeneral(t, text, Auto, false, 0)
+	}
+	withTopics := `{` + msgs + `,` + refs + `,"reference_topics":["weather"]}`
+	if !fastVsGeneral(t, withTopics, Auto, false, 0) {
+		t.Errorf("the fast path refuses a record with reference_topics: %s", withTopics)
 	}
 }

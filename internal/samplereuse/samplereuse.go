@@ -27,6 +27,28 @@ var New any
 // when it is set (a flag that sets it).
 var NewInto any
 
+// NewRefs is set by package agentcheck to a func(rawText bool) RefReader:
+// a reader of a sample's id and references where they stand in a record of
+// another format, as NewInto's parser reads them in a ragas sample of their
+// own. It bounds no values: its caller gives it only a record that cannot
+// hold more than the bound.
+var NewRefs any
+
+// RefReader reads the id and references ("id", "reference",
+// "reference_tool_calls") of one record at a time, each read as the
+// record's reader meets it, and gives the Sample they make, the
+// conversation empty. What it does not take (ok false), the caller reads
+// as before, by NewInto's parser.
+type RefReader interface {
+	// Start begins a record; text is the record's.
+	Start(text string)
+	// Read reads the value of the field key at offset i of the text, and
+	// returns the offset after it.
+	Read(key string, i int) (end int, ok bool)
+	// Finish sets s, an *agentcheck.Sample, to what was read.
+	Finish(s any) bool
+}
+
 // SampleInto is set by package dataset to a func(p *dataset.Parser, r
 // dataset.Record, s *agentcheck.Sample) error: p.Sample(r), the Sample set
 // in *s.
