@@ -181,6 +181,10 @@ type sampleDecoder struct {
 	// reuse is set when the Sample may share the scratch slices (a
 	// sampleParser.s), rather than get copies of them.
 	reuse bool
+	// others are the calls of a record of another format, read before its
+	// references (refReader): a reference call's arguments written as one
+	// of theirs, but for the space between tokens, are its Value.
+	others []ToolCall
 	// maxValues bounds the JSON values a sample may hold (bound), none
 	// when 0; boundName is what sets it, for the error.
 	maxValues int

@@ -313,7 +313,69 @@ func (d *sampleDecoder) sameArgs(text string, i int) (jsonvalue.Value, int) {
 			return d.calls[k].Args, len(src)
 		}
 	}
+	for k := range d.others {
+		v := d.others[k].Args
+		// The others' arguments were read as documents of their own
+		// (depth 0): under maxOtherArgs bytes they nest too little to
+		// meet the nesting limit from the reference's depth.
+		if src := v.Source(); len(src) > 1 && len(src) < maxOtherArgs && v.Kind() == jsonvalue.ObjectKind {
+			if n := spacedAs(src, rest); n > 0 {
+				return v, n
+			}
+		}
+	}
 	return jsonvalue.Value{}, 0
+}
+
+// maxOtherArgs bounds the arguments of another format's calls that
+// sameArgs shares: a text under it nests fewer than 950 levels, and
+// jsonvalue's limit is 990 from the reference's depth (3).
+const maxOtherArgs = 1900
+
+// spacedAs is the length of the JSON text at the start of rest that is src
+// written with other space between its tokens, or 0 when there is none.
+// Space is passed over only outside strings and next to a bracket, a
+// brace, a comma, a colon or a string's closing quote, where JSON allows
+// it: never within a number or a literal ("1 2" is not "12"). src is a
+// whole object, read, so what matches it ends with its closing brace.
+func spacedAs(src, rest string) int {
+	i, j := 0, 0
+	inString, gap := false, false // gap: the last byte matched allows space after it
+	for {
+		if !inString {
+			si, sj := skipSpace(src, i), skipSpace(rest, j)
+			if si != i || sj != j {
+				next := byte(0)
+				if si < len(src) {
+					next = src[si]
+				}
+				if !gap && next != '}' && next != ']' && next != ',' && next != ':' {
+					return 0
+				}
+				i, j = si, sj
+			}
+		}
+		if i == len(src) {
+			return j
+		}
+		if j >= len(rest) || src[i] != rest[j] {
+			return 0
+		}
+		c := src[i]
+		i, j = i+1, j+1
+		switch {
+		case inString && c == '\\':
+			if i >= len(src) || j >= len(rest) || src[i] != rest[j] {
+				return 0
+			}
+			i, j = i+1, j+1
+		case c == '"':
+			inString = !inString
+			gap = !inString
+		case !inString:
+			gap = c == '{' || c == '[' || c == ',' || c == ':' || c == '}' || c == ']'
+		}
+	}
 }
 
 // fastText reads the string at text[i]: a plain one here, one with

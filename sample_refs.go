@@ -46,16 +46,24 @@ func (r *refReader) Start(text string) {
 
 // Read reads the value of the field key ("id", "reference" or
 // "reference_tool_calls") at offset i of the text, and returns the offset
-// after it; ok is false when the fast path does not take it.
-func (r *refReader) Read(key string, i int) (end int, ok bool) {
+// after it; ok is false when the fast path does not take it. calls, an
+// *[]agentcheck.ToolCall or nil, are the record's calls read so far: a
+// reference call's arguments written as one of theirs, but for the space
+// between tokens, are its Value (sampleDecoder.sameArgs), and scoring
+// then knows them the same without a look at their values.
+func (r *refReader) Read(key string, i int, calls any) (end int, ok bool) {
 	d, text, f := &r.d, r.text, &r.f
 	switch key {
 	case "reference_tool_calls":
 		if i >= len(text) || text[i] != '[' {
 			return i, false
 		}
+		if c, _ := calls.(*[]ToolCall); c != nil {
+			d.others = *c
+		}
 		start := len(d.calls)
 		i, ok = d.fastCalls(text, i, depthMessages+1)
+		d.others = nil
 		f.refCalls = [2]int{start, len(d.calls)}
 	case "reference":
 		f.s.Reference, i, ok = d.fastText(text, i)

@@ -102,7 +102,7 @@ func (f *openAIFast) read(text string, into func(string, *agentcheck.Sample) err
 			d.Peek() // past the space before the value
 			f.at[k] = d.Offset()
 			if fast = fast && k < 3; fast {
-				end, ok := f.refs.Read(key, f.at[k])
+				end, ok := f.refs.Read(key, f.at[k], &f.calls)
 				if fast = ok; ok {
 					d.Seek(end)
 					break

@@ -296,6 +296,12 @@ func TestOpenAIFastReadsReferencesWhereTheyStand(t *testing.T) {
 				t.Errorf("%q is not read where it stands in the record's text %s", str, text)
 			}
 		}
+		// After the messages, the reference call's arguments, written as
+		// the call's but for space, are the call's Value.
+		shared := s.ReferenceToolCalls[0].Args.Source() == s.Conversation[1].ToolCalls[0].Args.Source()
+		if after := strings.Index(text, `"messages"`) < strings.Index(text, `"reference_tool_calls"`); shared != after {
+			t.Errorf("the reference call shares the call's arguments: %v, want %v (%s)", shared, after, text)
+		}
 		fastVsGeneral(t, text, Auto, false, 0)
 	}
 	withTopics := `{` + msgs + `,` + refs + `,"reference_topics":["weather"]}`

@@ -43,8 +43,10 @@ type RefReader interface {
 	// Start begins a record; text is the record's.
 	Start(text string)
 	// Read reads the value of the field key at offset i of the text, and
-	// returns the offset after it.
-	Read(key string, i int) (end int, ok bool)
+	// returns the offset after it. calls, an *[]agentcheck.ToolCall or
+	// nil, are the record's calls read so far, whose arguments a
+	// reference call's may share.
+	Read(key string, i int, calls any) (end int, ok bool)
 	// Finish sets s, an *agentcheck.Sample, to what was read.
 	Finish(s any) bool
 }
