@@ -7,13 +7,124 @@ import (
 
 // This file judges PowerShell's cmdlets, which shell.go reads as it reads
 // any command: a parameter named as a password (Invoke-Sqlcmd -Password
-// …, New-LocalUser -Password …) and the plain text that
+// …, New-LocalUser -Password …, Set-Secret -Secret …, -Token, -ApiKey,
+// -Key), over lines a backtick continues, and the plain text that
 // ConvertTo-SecureString makes a secure string of.
 
-// powerShellVerbs are the approved verbs that the cmdlets taking a
-// password start with.
-var powerShellVerbs = []string{"add", "connect", "convertto", "enable", "enter", "install", "invoke", "new", "register",
-	"reset", "set", "start", "update"}
+// powerShellVerbs are PowerShell's approved verbs (Get-Verb), with
+// which any cmdlet, a module's too, starts: a secret may be any's
+// parameter (Unlock-SecretStore -Password, Publish-Module -NuGetApiKey).
+var powerShellVerbs = strings.Fields(`add approve assert backup block build checkpoint clear close compare complete
+	compress confirm connect convert convertfrom convertto copy debug deny deploy disable disconnect dismount edit
+	enable enter exit expand export find format get grant group hide import initialize install invoke join limit lock
+	measure merge mount move new open optimize out ping pop protect publish push read receive redo register remove
+	rename repair request reset resize resolve restart restore resume revoke save search select send set show skip
+	split start step stop submit suspend switch sync test trace unblock undo uninstall unlock unprotect unpublish
+	unregister update use wait watch write`)
+
+// cmdletSecretParams are the parameters, in lower case, that cmdlets
+// take a secret by besides those named as a password (fieldKind):
+// -Secret, -ClientSecret, -Token, -AccessToken, -ApiKey, -NuGetApiKey,
+// -Key, -StorageAccountKey. -KeyPath, -KeyLength and -Credential are
+// none.
+var cmdletSecretParams = []string{"password", "newpassword", "secret", "clientsecret", "token", "accesstoken", "apikey",
+	"nugetapikey", "key", "storageaccountkey"}
+
+// cmdletSecretParam: s starts with one of cmdletSecretParams (after its
+// "-"), in any case, which a blank, a colon, a line break (raw or as
+// JSON writes it) or the text's end follows; a few bytes are read at most. The shell's triggers start
+// from it (shellTrigger).
+func cmdletSecretParam(s string) bool {
+	e := 0
+	for e < len(s) && e < 20 && asciiLetter(s[e]) {
+		e++
+	}
+	if e == len(s) || e < 20 && (blank(s[e]) || s[e] == ':' || s[e] == '\n' || s[e] == '\r' || s[e] == '\\') {
+		return slices.ContainsFunc(cmdletSecretParams, func(p string) bool { return strings.EqualFold(p, s[:e]) })
+	}
+	return false
+}
+
+// cmdletSecretParamName: param, a cmdlet's parameter's name, takes a
+// secret: one of cmdletSecretParams in any case, or one named as a
+// password (-SqlPassword, -PlainPassword).
+func cmdletSecretParamName(param string) bool {
+	return fieldKind(param) == passwordName ||
+		slices.ContainsFunc(cmdletSecretParams, func(p string) bool { return strings.EqualFold(p, param) })
+}
+
+// cmdletContinuation is the length of PowerShell's line continuation at
+// s[p], a backtick, in the command c: the backtick follows a blank and
+// ends the line (LF or CRLF, raw or as JSON writes them), c is a
+// cmdlet that no backtick opened (Markdown's inline code, `Get-Service`,
+// closes with one), and the next line goes on with a parameter or a
+// quoted value ("-Password …"), not with a command of its own (Get-Service
+// -Name x `, then sqlcmd … on the next line, are two commands). 0 for
+// none. A few bytes are read at most.
+func cmdletContinuation(s string, p int, c *shellCommand) int {
+	if p == 0 || !blank(s[p-1]) || c.tick || len(c.words) == 0 || !powerShellCmdlet(c.name(s)) {
+		return 0
+	}
+	n := 0
+	for _, b := range []string{"`\n", "`\r\n", "`\\n", "`\\r\\n"} {
+		if strings.HasPrefix(s[p:], b) {
+			n = len(b)
+			break
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	q := p + n
+	for i := 0; i < 64 && q < len(s) && blank(s[q]); i++ {
+		q++
+	}
+	if q < len(s) && (s[q] == '-' || s[q] == '\'' || s[q] == '"' || strings.HasPrefix(s[q:], `\"`)) {
+		return n
+	}
+	return 0
+}
+
+// keyChord: v names keys pressed together, as PSReadLine's -Key is
+// given them (Ctrl+d, 'Shift+Tab', 'Ctrl+x,Ctrl+e'): each chord a
+// modifier, then a key, which is one character, a word of letters (Tab,
+// UpArrow) or a function key (F7); no key of a cipher.
+func keyChord(v string) bool {
+	if len(v) > 64 {
+		return false
+	}
+	for chord := range strings.SplitSeq(v, ",") {
+		parts := strings.Split(chord, "+")
+		if len(parts) < 2 {
+			return false
+		}
+		for i, part := range parts {
+			mod := slices.ContainsFunc([]string{"ctrl", "alt", "shift", "meta", "cmd"}, func(m string) bool { return strings.EqualFold(m, part) })
+			switch {
+			case i < len(parts)-1 && !mod:
+				return false
+			case i == len(parts)-1 && !mod && len(part) > 1 && strings.ContainsFunc(part, func(r rune) bool { return !(r < 128 && asciiLetter(byte(r))) }) &&
+				!(part[0] == 'F' && len(part) <= 3 && strings.Trim(part[1:], "0123456789") == ""):
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// tickBreak: the line break at b (raw, or JSON's \n escape when escaped)
+// follows a backtick that follows a blank, as PowerShell continues a
+// line: the segment goes on, and the reader decides whether the command
+// does (cmdletContinuation).
+func tickBreak(s string, b int, escaped bool) bool {
+	e := b
+	if escaped && e >= 2 && s[e-2:e] == `\r` {
+		e -= 2
+	} else if !escaped && e > 0 && s[e-1] == '\r' {
+		e--
+	}
+	return e >= 2 && s[e-1] == '`' && blank(s[e-2])
+}
 
 // powerShellCmdlet: name reads as a cmdlet's, Verb-Noun, the verb an
 // approved one (docker-compose and redis-cli are no cmdlets).
@@ -57,7 +168,9 @@ func cmdletPasswords(s string, words []shellWord) []assignment {
 		case convert && strings.EqualFold(param, "String") && !colon && i+1 < len(words):
 			text = &words[i+1]
 			i++
-		case fieldKind(param) == passwordName:
+		case cmdletSecretParamName(param) && !(strings.EqualFold(param, "Key") && i+1 < len(words) && keyChord(words[i+1].text(s))):
+			// -Password, -Secret, -Token, -ApiKey, -Key…; not -Credential,
+			// which is given a user's name, nor -KeyPath
 			if colon && glued != "" {
 				w := words[i]
 				w.in += 1 + len(param) + 1

@@ -43,6 +43,7 @@ type shellCommand struct {
 	words  []shellWord // its name first
 	n      int         // its words, kept or not
 	broken bool        // an unclosed quote: no command to judge
+	tick   bool        // a backtick opened it (bash's `…`, Markdown's inline code)
 	wrap   int         // sudo & co. read before the name: 1, 2 after sudo -u
 	pipe   bool        // it reads what the command before it wrote ("|")
 	piped  [2]int      // what that command wrote, when a literal: its span, else -1
@@ -196,7 +197,7 @@ func shellTrigger(s string, k, from int) int {
 		switch w {
 		case "-":
 			switch {
-			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || after == 'A' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user")):
+			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || after == 'A' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user") || cmdletSecretParam(s[e:])):
 				return i - 1
 			case strings.HasPrefix(s[e:], "stdin"):
 				return i
@@ -269,13 +270,13 @@ func (g *segments) startOf(t int) int {
 		}
 		if raw {
 			g.at = b + 1
-			if !rawContinued(s, b) {
+			if !rawContinued(s, b) && !tickBreak(s, b, false) {
 				g.start = b + 1
 			}
 			continue
 		}
 		g.at = b + 2
-		if escapedBreak(s, b) {
+		if escapedBreak(s, b) && !tickBreak(s, b, true) {
 			g.start = b + 2
 		}
 	}
@@ -391,7 +392,13 @@ func (r *shellReader) readThrough(t int) {
 			} else {
 				r.end(true)
 			}
-		case c == ';' || c == '`' || c == '(' || c == ')':
+		case c == '`' && cmdletContinuation(s, p, &r.cmd) > 0:
+			r.pos += cmdletContinuation(s, p, &r.cmd) // PowerShell's continued line
+		case c == '`':
+			r.pos++
+			r.end(false)
+			r.cmd.tick = true // Markdown's inline code too: no cmdlet's line
+		case c == ';' || c == '(' || c == ')':
 			r.pos++
 			r.end(false)
 		case c == '$' && strings.HasPrefix(s[p:], "$("):
