@@ -236,11 +236,18 @@ func tsqlAssigned(s string, i int) (assignment, bool) {
 		t--
 	}
 	if t < e && t > 0 && blank(s[t-1]) {
-		// a type's word (NVARCHAR, varchar, sysname) after the name
+		// a type's word (NVARCHAR, varchar, sysname) after the name, and
+		// AS before it: DECLARE @pw AS NVARCHAR(50)
 		typed = true
 		e = t
 		for e > 0 && t-e < 8 && blank(s[e-1]) {
 			e--
+		}
+		if e >= 3 && tsqlWordIn(s[e-2:e], []string{"AS"}) && blank(s[e-3]) {
+			e -= 2
+			for a := e; e > 0 && a-e < 8 && blank(s[e-1]); {
+				e--
+			}
 		}
 	} else if e < i && s[e] == '(' {
 		return assignment{}, false
@@ -256,12 +263,15 @@ func tsqlAssigned(s string, i int) (assignment, bool) {
 	if !tsqlSecretName(name) {
 		return assignment{}, false
 	}
-	w := n - 1
-	b := w
-	for w > 0 && b-w < 8 && blank(s[w-1]) {
-		w--
+	w := tsqlSpaceBack(s, n-1)
+	if typed && w > 0 && s[w-1] == ',' {
+		// a later variable of one DECLARE: DECLARE @id INT = 1, @pw …
+		if !tsqlDeclareBefore(s, w-1) {
+			return assignment{}, false
+		}
+		return tsqlLiteral(s, i, name)
 	}
-	if w == b {
+	if w == n-1 {
 		return assignment{}, false
 	}
 	kw := w
@@ -278,6 +288,12 @@ func tsqlAssigned(s string, i int) (assignment, bool) {
 	if !tsqlWordIn(s[kw:w], verbs) {
 		return assignment{}, false
 	}
+	return tsqlLiteral(s, i, name)
+}
+
+// tsqlLiteral is the string literal after the "=" at i that the
+// variable name is given (N'…' or '…').
+func tsqlLiteral(s string, i int, name string) (assignment, bool) {
 	k := i + 1
 	for k < len(s) && k-i < 8 && blank(s[k]) {
 		k++
@@ -292,6 +308,62 @@ func tsqlAssigned(s string, i int) (assignment, bool) {
 	return assignment{name: "@" + name, kind: passwordName, start: vs, end: ve, form: formWord}, true
 }
 
+// tsqlSpaceBack is where the blanks and line breaks (raw, or as JSON
+// writes them: \n, \r, \t) that end s[:e] start, 32 bytes back at most:
+// DECLARE\n    @pw spans lines.
+func tsqlSpaceBack(s string, e int) int {
+	w := e
+	for w > 0 && e-w < 32 {
+		switch {
+		case blank(s[w-1]) || s[w-1] == '\n' || s[w-1] == '\r':
+			w--
+		case w >= 2 && s[w-2] == '\\' && strings.IndexByte("nrt", s[w-1]) >= 0:
+			w -= 2
+		default:
+			return w
+		}
+	}
+	return w
+}
+
+// tsqlDeclareBefore: the "," at c ends a variable's declaration in a
+// DECLARE that starts it, in capitals or in lower case, a word of its own
+// before a variable (DECLARE @id INT = 1, …), no ";" between them, and
+// maxTSQLStatement bytes back at most.
+func tsqlDeclareBefore(s string, c int) bool {
+	lo := max(0, c-maxTSQLStatement)
+	if k := strings.LastIndexByte(s[lo:c], ';'); k >= 0 {
+		lo += k + 1
+	}
+	for d := c - 7; d >= lo; d-- {
+		if (s[d] == 'D' || s[d] == 'd') && tsqlWordIn(s[d:d+7], []string{"DECLARE"}) && (d == 0 || !isWordByte(s[d-1])) {
+			at := d + 7
+			if at < len(s) && blank(s[at]) || at+1 < len(s) && s[at] == '\\' {
+				at = tsqlSpaceFwd(s, at)
+			}
+			return at > d+7 && at < c && s[at] == '@'
+		}
+	}
+	return false
+}
+
+// tsqlSpaceFwd is where the blanks and line breaks (raw or as JSON
+// writes them) from s[i] end, 32 bytes on at most.
+func tsqlSpaceFwd(s string, i int) int {
+	k := i
+	for k < len(s) && k-i < 32 {
+		switch {
+		case blank(s[k]) || s[k] == '\n' || s[k] == '\r':
+			k++
+		case k+1 < len(s) && s[k] == '\\' && strings.IndexByte("nrt", s[k+1]) >= 0:
+			k += 2
+		default:
+			return k
+		}
+	}
+	return k
+}
+
 // tsqlSecretName: name, a T-SQL variable's without its "@", names a
 // password: a password's or a secret's name (password, newPassword,
 // secret_key: fieldKind), or pw, pwd and names ending in them, digits
@@ -302,5 +374,17 @@ func tsqlSecretName(name string) bool {
 		return true
 	}
 	l := strings.ToLower(strings.TrimRight(name, "0123456789"))
-	return strings.HasSuffix(l, "pw") || strings.HasSuffix(l, "pwd") // not @pwd_col, @pwm_mode: what they name comes last
+	if strings.HasSuffix(l, "pw") || strings.HasSuffix(l, "pwd") { // not @pwd_col, @pwm_mode: what they name comes last
+		return true
+	}
+	// The password's and the secret's words of a header's name
+	// (headerWords) that end it: @pass, @db_pass, @passwd, @cred, @secret,
+	// @token; not @key, whose lookups hold a column's or a cache's name.
+	words := nameWords(name)
+	if len(words) == 0 {
+		return false
+	}
+	last := strings.TrimRight(words[len(words)-1], "0123456789")
+	return slices.Contains([]string{"pass", "passwd", "pwd", "password", "passphrase", "cred", "creds",
+		"credential", "credentials", "secret", "token", "apikey"}, last)
 }
