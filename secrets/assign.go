@@ -23,6 +23,9 @@ type assignment struct {
 	form       assignForm
 	// unquoted: an unquoted value after "=", read to its separator.
 	unquoted bool
+	// glued: a password glued to MySQL's -p, whose first mark makes no
+	// reference (gluedPassword).
+	glued bool
 }
 
 // assignForm is how an assignment is written, which its finding says.

@@ -388,7 +388,11 @@ func flagPassword(s string, words []shellWord, i int, flag byte, glued, spaced b
 		if !quoted {
 			vs, ve, ok = k, w.end, true
 		}
-		if !ok || quoted && ve+1 != w.end {
+		closing := 1
+		if quoted && vs >= 2 && s[vs-2:vs] == `\"` {
+			closing = 2 // -p\"…\" as JSON writes a command
+		}
+		if !ok || quoted && ve+closing != w.end {
 			return assignment{}, false
 		}
 	case k == w.end && spaced && i+1 < len(words):
@@ -403,7 +407,8 @@ func flagPassword(s string, words []shellWord, i int, flag byte, glued, spaced b
 	if flag == 'u' {
 		return userPassword(s, vs, ve, "-u")
 	}
-	return assignment{name: "-" + string(flag), kind: passwordName, start: vs, end: ve, form: formFlag}, ve > vs
+	mysql := flag == 'p' && glued && !spaced && k < w.end // mysql -p…, mysqldump -p…
+	return assignment{name: "-" + string(flag), kind: passwordName, start: vs, end: ve, form: formFlag, glued: mysql}, ve > vs
 }
 
 // userPassword reads the password of user:password in s[vs:ve], given by

@@ -419,3 +419,40 @@ func xmlUnescaped(v string) string {
 }
 
 var xmlEntities = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&quot;", `"`, "&apos;", "'")
+
+// gluedPassword: v, glued to MySQL's -p (mysql, mysqldump, mysqladmin,
+// mariadb: -p@pw_2024_prod, -p%hunter2%, -p'&welcome1'), starts with a
+// mark that elsewhere makes a reference ("@", "&", "%", "!"), and is the
+// password whole: the client reads every byte after -p as it. It is
+// none, and judged as any value, where the mark makes a reference
+// there too: cmd's variable in capitals or with a substring (%DB_PASS%,
+// !DB_PASS!, %pgpass:~0,8%, %env.PW%), one in lower case with no digit
+// (%dbpass%), a batch argument (%1, %~1, %%P), a file's name (@pw.txt,
+// @secrets/db.pass) or HTML's escape (&lt;password&gt;).
+func gluedPassword(v string) bool {
+	if len(v) < 4 || len(v) > 256 || strings.IndexByte("@&%!", v[0]) < 0 ||
+		strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == '\\' }) {
+		return false
+	}
+	rest := v[1:]
+	switch v[0] {
+	case '@':
+		dot := strings.LastIndexByte(rest, '.')
+		file := dot > 0 && dot < len(rest)-1 && len(rest)-dot <= 6 &&
+			!strings.ContainsFunc(rest[dot+1:], func(r rune) bool { return !(r < 128 && asciiLetter(byte(r))) })
+		return !file && !strings.Contains(rest, "/")
+	case '&':
+		return entityLen(v, 0) == 0
+	}
+	// "%" or "!": a reference when v is one whole, its name in capitals,
+	// with a substring, dotted or lower-case with no digit.
+	if v[0] == '%' && (rest[0] == '~' || rest[0] == '*' || rest[0] == '%' || rest[0] >= '0' && rest[0] <= '9') {
+		return false
+	}
+	name, ok := strings.CutSuffix(rest, v[:1])
+	if !ok || strings.IndexByte(name, v[0]) >= 0 {
+		return true // %pw2024, !pass%word: no reference's shape
+	}
+	return !strings.ContainsAny(name, ":.") && !strings.ContainsFunc(name, func(r rune) bool { return r >= 'A' && r <= 'Z' }) &&
+		strings.ContainsFunc(name, func(r rune) bool { return r >= '0' && r <= '9' })
+}

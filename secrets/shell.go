@@ -111,7 +111,7 @@ func shellScan(s string) ([]assignment, int) {
 func commandValues(s string, as []assignment) []assignment {
 	out := as[:0]
 	for _, a := range as {
-		if commandValue(s[a.start:a.end]) {
+		if a.glued && gluedPassword(s[a.start:a.end]) || commandValue(s[a.start:a.end]) {
 			out = append(out, a)
 		}
 	}

@@ -1,0 +1,55 @@
+package secrets
+
+import "testing"
+
+// mysqlGluedSecrets are passwords glued to the -p of MySQL's and
+// MariaDB's clients that start with a variable's or a reference's mark:
+// after -p, every byte to the blank is the password.
+func mysqlGluedSecrets() []reviewSecret {
+	return []reviewSecret{
+		{"mysql-at", "mysql -u root -p@pw_2024_prod db", "pw_2024_prod"},
+		{"mysql-at-no-db", "mysql -uroot -p@summer2024", "summer2024"},
+		{"mysqldump-percent", "mysqldump -u root -p%hunter2% shop > shop.sql", "hunter2"},
+		{"mysqladmin-amp-quoted", "mysqladmin -u root -p'&welcome1' status", "welcome1"},
+		{"mariadb-bang", "mariadb -u app -p!letmein42 shop", "letmein42"},
+		{"mysql-amp-bare", "mysql -h db -u app -p&Welcome1 shop", "Welcome1"},
+		{"mysql-at-double-quoted", `mysql -u root -p"@pw_2024_prod" db`, "pw_2024_prod"},
+		{"mysql-percent-open", "mysql -u root -p%pw2024 db", "pw2024"},
+		{"mysql-at-json-escaped", `{"command":"mysql -u root -p\"@pw_2024_prod\" db"}`, "pw_2024_prod"},
+		{"mysql-amp-heredoc", "bash <<'EOF'\nmysqldump -u root -p'&welcome1' shop | gzip > shop.gz\nEOF", "welcome1"},
+		{"mysql-url-encoded-at", "mysql -u root -p%40pw_2024_prod db", "pw_2024_prod"},
+		{"mysql-bang-both", "mysql -u root -p!pass2024! db", "pass2024"},
+		{"mysql-crlf-script", "@echo off\r\nmysqldump -u root -p%hunter2% shop > shop.sql\r\n", "hunter2"},
+		{"mysql-in-docker-exec", "docker exec -it db mysql -uroot -p@pw_2024_prod -e 'select 1'", "pw_2024_prod"},
+	}
+}
+
+// mysqlGluedBenign are -p with no password glued, other flags, and the
+// same marks where they make a reference: cmd's variables and batch
+// arguments, a file's name, SQL's placeholders, YAML's anchors.
+func mysqlGluedBenign() []reviewText {
+	return []reviewText{
+		{"mysql-prompt", "mysql -u root -p shop\nmysqldump -u root -p --all-databases > all.sql"},
+		{"mysql-port", "mysql -h db -P 3306 -u app -p"},
+		{"sql-placeholders", "UPDATE users SET password = @p1 WHERE id = @p2"},
+		{"yaml-anchor", "base: &pw_anchor1\n  host: db\nprod:\n  <<: *pw_anchor1"},
+		{"mysql-batch-variable", "mysql -u root -p%DB_PASS% shop\nmysqldump -u root -p%MYSQL_PWD% shop"},
+		{"mysql-batch-substring", "mysql -u root -p%pgpass:~0,8% shop\nmysql -u root -p!DB_PASS! shop"},
+		{"mysql-batch-argument", "mysql -u %1 -p%2 shop\nmysql -u root -p%~1 shop\nmysql -u root -p%%P shop"},
+		{"mysql-at-file", "mysql -uroot -p@pw_2024.txt\nmysql -u root -p@secrets/db.pass shop"},
+		{"mysql-html-escaped", "mysql -u root -p&lt;password&gt; shop"},
+		{"mysql-lower-variable", "mysql -u %username% -p%dbpass% shop"},
+		{"prose-dash-p", "Pass -p@host to ssh, or -p%d to printf; mkdir -p@tmp"},
+		{"mysql-short-marks", "mysql -u root -p@x shop\nmysql -u root -p&& echo done"},
+		{"mysql-delayed-lower", "mysql -u root -p!dbpass! shop"},
+		{"perl-flag", "perl -p -e 's/@pw_2024/x/' file"},
+	}
+}
+
+func TestMySQLGluedSecretsRemoved(t *testing.T) {
+	checkGoes(t, mysqlGluedSecrets())
+}
+
+func TestMySQLGluedBenignStay(t *testing.T) {
+	checkStays(t, mysqlGluedBenign())
+}
