@@ -74,7 +74,7 @@ func (x *Redactor) scan(s string) (out []span, keyed bool) {
 			// is no space there).
 			plain = u
 		}
-		if isRedacted(plain) || !x.ruleName(a.name) && !(a.glued && gluedPassword(plain)) && (!secretValueOf(a.kind, plain) || strings.EqualFold(plain, strings.TrimLeft(a.name, "-"))) {
+		if isRedacted(plain) || !x.ruleName(a.name) && !(a.glued && gluedPassword(plain)) && !quotedMarkPassword(s, a, plain) && (!secretValueOf(a.kind, plain) || strings.EqualFold(plain, strings.TrimLeft(a.name, "-"))) {
 			continue
 		}
 		what := a.name + "=" + mask(v)

@@ -1,0 +1,67 @@
+package secrets
+
+import "testing"
+
+// sigilSecrets are quoted passwords after a password's name that start
+// with a mark that elsewhere makes a reference: "&", "%", "@", "!".
+func sigilSecrets() []reviewSecret {
+	return []reviewSecret{
+		{"ini-amp", "password = '&welcome1'", "welcome1"},
+		{"json-percent", `{"password": "%hunter2%"}`, "hunter2"},
+		{"env-at", "DB_PASSWORD='@pw_2024_prod'", "pw_2024_prod"},
+		{"xml-entity-word", "<password>&letmein;</password>", "letmein"},
+		{"json-entity-word", `{"password": "&monkey;"}`, "monkey"},
+		{"json-at-words", `{"password": "@passion_fruit"}`, "passion_fruit"},
+		{"yaml-amp", "db_password: '&welcome1'", "welcome1"},
+		{"yaml-double-percent", `password: "%pw_2024_prod%"`, "pw_2024_prod"},
+		{"env-double-at", `export MYSQL_PASSWORD="@summer2024"`, "summer2024"},
+		{"pgpassword-amp", "PGPASSWORD='&welcome1' psql -h db -U app", "welcome1"},
+		{"json-at-digits", `{"password": "@pw_2024_prod"}`, "pw_2024_prod"},
+		{"json-amp-digits", `{"db_password": "&welcome1"}`, "welcome1"},
+		{"yaml-entity-quoted", "password: '&sunshine;'", "sunshine"},
+		{"ini-double-quoted-amp", `password = "&welcome1"`, "welcome1"},
+		{"xml-entity-digits", "<Password>&hunter2;</Password>", "hunter2"},
+		{"toml-at", `db_password = "@pw_2024_prod"`, "pw_2024_prod"},
+		// Escaped inside a JSON string, URL-encoded in a form, in a heredoc.
+		{"json-in-json", `{"content":"{\"password\": \"&welcome1\"}"}`, "welcome1"},
+		{"form-url-encoded-amp", "user=bob&password=%26welcome1&remember=1", "welcome1"},
+		{"form-url-encoded-at", "grant_type=password&username=bob&password=%40pw_2024_prod", "pw_2024_prod"},
+		{"heredoc-env", "cat > .env <<'EOF'\nAPP_USER=bob\nAPP_PASSWORD='%hunter2%'\nEOF", "hunter2"},
+	}
+}
+
+// sigilBenign are the same marks where they make a reference or a name:
+// HTML's entities, cmd's variables, SQL*Plus's and T-SQL's unquoted
+// variables, names of a credential, words without digits, placeholders.
+func sigilBenign() []reviewText {
+	return []reviewText{
+		{"json-entities", `{"password": "&amp;", "secret": "&nbsp;", "token": "&hellip;"}`},
+		{"xml-entities", "<password>&lt;password&gt;</password>\n<password>&db_password;</password>"},
+		{"batch-variables", `{"password": "%DB_PASS%", "db_password": "%pgpass:~0,8%"}` + "\nset PASSWORD=%DB_PASS%"},
+		{"sqlplus-unquoted", "ALTER USER app IDENTIFIED BY &pw_2024;\nCONNECT app/&pw_2024@db"},
+		{"tsql-unquoted", "ALTER LOGIN app WITH PASSWORD = @pw_2024;"},
+		{"names-of-credentials", `{"password": "@new_password", "old_password": "&current", "pw": "&db_pw"}`},
+		{"sql-placeholders-quoted", `{"password": "@p1", "db_password": "@param_1"}`},
+		{"yaml-anchors", "base: &pw_anchor1\n  host: db\nprod:\n  <<: *pw_anchor1"},
+		{"format-verbs", `password = '%s'` + "\n" + `{"password": "%(password)s"}`},
+		{"at-file", `{"password_file": "@pw_2024.txt"}` + "\nDB_PASSWORD='@secrets/db.pass'"},
+		{"lower-variable-no-digit", `{"password": "%dbpass%", "secret": "!dbsecret!"}`},
+		{"prose-ampersand", "The password & the token are rotated; use '&' to join, and \"@team\" to ping."},
+		{"email-quoted", `{"password_reset_email": "@example.com", "contact": "@support_team"}`},
+		{"sqlplus-positional", "DEFINE pw = '&&pw_2024'\nDEFINE password = '&&pw_2024'"},
+		{"razor-template", `{"password": "@Model.Password", "secret": "@{secret}", "token": "@@identity"}`},
+		{"entities-joined", "<password>&amp;&lt;</password>"},
+		{"cmd-delayed-capitals", "PASSWORD=\"!PASSWORD!\""},
+		{"default-names", `password: "&default_pw"` + "\n" + `db_password: "&default"`},
+		{"markdown-mention", `Ask "@security_team" about the "password" field, or "&" for both.`},
+		{"php-reference", "$password = &$this->password;\n$opts = ['password' => &$pw];"},
+	}
+}
+
+func TestSigilSecretsRemoved(t *testing.T) {
+	checkGoes(t, sigilSecrets())
+}
+
+func TestSigilBenignStay(t *testing.T) {
+	checkStays(t, sigilBenign())
+}
