@@ -305,7 +305,11 @@ func tsqlLiteral(s string, i int, name string) (assignment, bool) {
 	if !quoted || !ok || ve <= vs {
 		return assignment{}, false
 	}
-	return assignment{name: "@" + name, kind: passwordName, start: vs, end: ve, form: formWord}, true
+	kind := passwordName
+	if k := fieldKind(name); k != passwordName && k != strongName && tsqlSecretWord(name) {
+		kind = strongName // @token = 'refresh', @secret = 'none': a word is no key
+	}
+	return assignment{name: "@" + name, kind: kind, start: vs, end: ve, form: formWord}, true
 }
 
 // tsqlSpaceBack is where the blanks and line breaks (raw, or as JSON
@@ -380,11 +384,20 @@ func tsqlSecretName(name string) bool {
 	// The password's and the secret's words of a header's name
 	// (headerWords) that end it: @pass, @db_pass, @passwd, @cred, @secret,
 	// @token; not @key, whose lookups hold a column's or a cache's name.
+	return slices.Contains([]string{"pass", "passwd", "pwd", "password", "passphrase"}, tsqlLastWord(name)) || tsqlSecretWord(name)
+}
+
+// tsqlSecretWord: name's last word names a secret other than a password
+// (@secret, @token, @api_key, @cred), judged as a key is.
+func tsqlSecretWord(name string) bool {
+	return slices.Contains([]string{"cred", "creds", "credential", "credentials", "secret", "token", "apikey"}, tsqlLastWord(name))
+}
+
+// tsqlLastWord is name's last word (nameWords), digits after it dropped.
+func tsqlLastWord(name string) string {
 	words := nameWords(name)
 	if len(words) == 0 {
-		return false
+		return ""
 	}
-	last := strings.TrimRight(words[len(words)-1], "0123456789")
-	return slices.Contains([]string{"pass", "passwd", "pwd", "password", "passphrase", "cred", "creds",
-		"credential", "credentials", "secret", "token", "apikey"}, last)
+	return strings.TrimRight(words[len(words)-1], "0123456789")
 }

@@ -46,6 +46,7 @@ func tsqlDeclareBenign() []reviewText {
 		{"declare-hash-binary", "DECLARE @id INT = 1, @password_hash varbinary(64) = 0x5A3F, @salt varbinary(16) = 0x00;"},
 		{"sql-comma-not-declare", "SELECT @id = 1, @password = password_hash FROM users;\nUPDATE t SET a = 1, b = 'x';"},
 		{"markdown-declare", "Use `DECLARE @pw NVARCHAR(50) = N'<password>'` and never commit it."},
+		{"declare-token-words", "DECLARE @token varchar(20) = 'refresh', @secret nvarchar(10) = N'none';"},
 		{"declare-template", "DECLARE @id INT = 1, @password NVARCHAR(64) = '{{ password }}';\nDECLARE @token varchar(64) = '${TOKEN}';"},
 	}
 }
