@@ -75,6 +75,11 @@ func slowInputs() []struct {
 		{"redis-config", func(n int) string { return strings.Repeat("CONFIG SET requirepass Zq7xZ8mR3pY9wB7t\n", n/40) }},
 		{"ssh-sudo", func(n int) string { return strings.Repeat("ssh h sudo ", n/11) + "mysql -pX" }},
 		{"sql-password-function", func(n int) string { return strings.Repeat("PASSWORD('Zq7xZ8mR3pY9wB7t') ", n/29) }},
+		// PowerShell's continued lines and secret parameters (cmdlets_test.go).
+		{"cmdlet-backtick-lines", func(n int) string { return strings.Repeat("Set-Item -Path x `\n", n/19) + " -Password" }},
+		{"json-cmdlet-backtick-lines", func(n int) string { return strings.Repeat(`Set-Item -Path x `+"`"+`\n`, n/20) + " -Key" }},
+		{"backtick-blank-lines", func(n int) string { return strings.Repeat("x `\n", n/4) + " -Token" }},
+		{"cmdlet-secret-params", func(n int) string { return strings.Repeat("Set-Secret -Secret -Token -Key ", n/31) }},
 	}
 }
 
@@ -192,7 +197,8 @@ func equalsInputs() []struct {
 		name string
 		make func(n int) string
 	}
-	for _, unit := range []string{"password=", "--password=", "passwd=", "api_key=", "x password=", "token=a&", `["password = the `} {
+	for _, unit := range []string{"password=", "--password=", "passwd=", "api_key=", "x password=", "token=a&", `["password = the `,
+		"DECLARE @id INT = 1, @password sysname = 'x', ", ", @pw AS NVARCHAR(50) ="} {
 		out = append(out, struct {
 			name string
 			make func(n int) string
