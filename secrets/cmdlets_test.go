@@ -41,6 +41,7 @@ func cmdletSecrets() []reviewSecret {
 		{"inline-code-then-redis", "See `Test-Connection`\nredis-cli -a Zq7xK9mQ7pZ2wR5t ping", "Zq7xK9mQ7pZ2wR5t"},
 		{"inline-code-then-docker-json", `{"content":"Use ` + "`Get-Service`" + `\ndocker login -u bob -p Zq7xK9mQ7pZ2wR5t"}`, "Zq7xK9mQ7pZ2wR5t"},
 		{"cmdlet-tick-then-command", "Get-Service -Name x `\nsqlcmd -S db -U sa -P Winter2024!", "Winter2024"},
+		{"cmdlet-tick-then-quoted-command", "Set-Item -Path x `\n'sshpass' -p Winter2024! ssh db", "Winter2024"},
 		{"cmdlet-tick-then-sshpass", "Get-Service -Name x `\nsshpass -p 'Winter2024!' ssh admin@db", "Winter2024"},
 	}
 }

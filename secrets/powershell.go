@@ -57,10 +57,10 @@ func cmdletSecretParamName(param string) bool {
 // s[p], a backtick, in the command c: the backtick follows a blank and
 // ends the line (LF or CRLF, raw or as JSON writes them), c is a
 // cmdlet that no backtick opened (Markdown's inline code, `Get-Service`,
-// closes with one), and the next line goes on with a parameter or a
-// quoted value ("-Password …"), not with a command of its own (Get-Service
-// -Name x `, then sqlcmd … on the next line, are two commands). 0 for
-// none. A few bytes are read at most.
+// closes with one), and the next line goes on with a parameter
+// ("-Password …"), not with a command of its own (Get-Service -Name x `,
+// then sqlcmd … on the next line, are two commands). 0 for none. A few
+// bytes are read at most.
 func cmdletContinuation(s string, p int, c *shellCommand) int {
 	if p == 0 || !blank(s[p-1]) || c.tick || len(c.words) == 0 || !powerShellCmdlet(c.name(s)) {
 		return 0
@@ -79,7 +79,7 @@ func cmdletContinuation(s string, p int, c *shellCommand) int {
 	for i := 0; i < 64 && q < len(s) && blank(s[q]); i++ {
 		q++
 	}
-	if q < len(s) && (s[q] == '-' || s[q] == '\'' || s[q] == '"' || strings.HasPrefix(s[q:], `\"`)) {
+	if q < len(s) && s[q] == '-' {
 		return n
 	}
 	return 0
