@@ -79,8 +79,8 @@ func cmdletContinuation(s string, p int, c *shellCommand) int {
 	for i := 0; i < 64 && q < len(s) && blank(s[q]); i++ {
 		q++
 	}
-	if q < len(s) && s[q] == '-' {
-		return n
+	if q+1 < len(s) && s[q] == '-' && asciiLetter(s[q+1]) {
+		return n // -Password …, not a Markdown list's "- mysql …"
 	}
 	return 0
 }
