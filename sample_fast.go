@@ -1,6 +1,7 @@
 package agentcheck
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agentcheck/agentcheck/internal/wordscan"
@@ -337,8 +338,13 @@ const maxOtherArgs = 1900
 // Space is passed over only outside strings and next to a bracket, a
 // brace, a comma, a colon or a string's closing quote, where JSON allows
 // it: never within a number or a literal ("1 2" is not "12"). src is a
-// whole object, read, so what matches it ends with its closing brace.
+// whole object, read, so what matches it ends with its closing brace. It
+// may be written escaped, as a string holds it (jsonvalue's StringValue:
+// {\"a\": 1}, every quote escaped and no other escape), and is then
+// matched as the text it holds.
 func spacedAs(src, rest string) int {
+	q := strings.IndexByte(src, '"')
+	escaped := q > 0 && src[q-1] == '\\'
 	i, j := 0, 0
 	inString, gap := false, false // gap: the last byte matched allows space after it
 	for {
@@ -358,17 +364,29 @@ func spacedAs(src, rest string) int {
 		if i == len(src) {
 			return j
 		}
-		if j >= len(rest) || src[i] != rest[j] {
+		if j >= len(rest) {
 			return 0
 		}
 		c := src[i]
-		i, j = i+1, j+1
 		switch {
-		case inString && c == '\\':
-			if i >= len(src) || j >= len(rest) || src[i] != rest[j] {
+		case escaped && c == '\\': // a quote of the text src holds
+			if i+1 >= len(src) || src[i+1] != '"' || rest[j] != '"' {
 				return 0
 			}
+			i, j = i+2, j+1
+			c = '"'
+		case c != rest[j] || escaped && c == '"':
+			return 0
+		case inString && c == '\\': // an escape, matched as written
+			if i+1 >= len(src) || j+1 >= len(rest) || src[i+1] != rest[j+1] {
+				return 0
+			}
+			i, j = i+2, j+2
+			continue
+		default:
 			i, j = i+1, j+1
+		}
+		switch {
 		case c == '"':
 			inString = !inString
 			gap = !inString

@@ -18,6 +18,9 @@ func checkSpacedAs(t *testing.T, src, rest string) int {
 	if n == 0 {
 		return 0
 	}
+	if q := strings.IndexByte(src, '"'); q > 0 && src[q-1] == '\\' {
+		src = strings.ReplaceAll(src, `\"`, `"`) // written escaped, as a string holds it
+	}
 	a, err := jsonvalue.Parse([]byte(src))
 	if err != nil || a.Kind() != jsonvalue.ObjectKind {
 		return n // spacedAs is asked only of objects read
@@ -93,7 +96,7 @@ func obj(r *rand.Rand, d int, value func(int) string, sp func() string) string {
 // value.
 func TestSpacedAs(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 27))
-	found := 0
+	found, escaped := 0, 0
 	for range 3000 {
 		src := randomArgs(r, 0)
 		if _, err := jsonvalue.Parse([]byte(src)); err != nil {
@@ -120,6 +123,18 @@ func TestSpacedAs(t *testing.T) {
 			b = append(b[:i], b[i+1:]...)
 		}
 		checkSpacedAs(t, src, string(b)+tail)
+		// The same object written escaped, as a string holds it.
+		if !strings.Contains(src, `\`) {
+			esc := strings.ReplaceAll(src, `"`, `\"`)
+			if n := checkSpacedAs(t, esc, respaced+tail); n < len(strings.TrimRight(respaced, " \t\n")) {
+				t.Fatalf("spacedAs(%q, %q) = %d, want the whole of %q", esc, respaced+tail, n, respaced)
+			}
+			checkSpacedAs(t, esc, string(b)+tail)
+			escaped++
+		}
+	}
+	if escaped < 300 {
+		t.Errorf("only %d objects of 3000 were tried escaped", escaped)
 	}
 	if found < 1000 {
 		t.Errorf("only %d objects of 3000 were found respaced", found)
@@ -132,13 +147,18 @@ func TestSpacedAs(t *testing.T) {
 		{`{"a":1.0}`, `{"a":1}`},
 		{`{"a":[1,2]}`, `{"a":[1,2,3]}`},
 		{`{"a":"\""}`, `{"a":"\\"}`},
+		{`{\"a\":12}`, `{"a":1 2}`},
+		{`{\"a\":\"x\"}`, `{"a":"x\""}`},
+		{`{\"a\":\"x\"}`, `{\"a\":\"x\"}`},
 	} {
 		if n := spacedAs(c.src, c.rest); n != 0 {
 			t.Errorf("spacedAs(%q, %q) = %d, want none", c.src, c.rest, n)
 		}
 	}
-	if n := spacedAs(`{"amount": 901.88, "to": "GBP"}`, `{"amount":901.88,"to":"GBP"}]}`); n != len(`{"amount":901.88,"to":"GBP"}`) {
-		t.Errorf("spacedAs of the OpenAI spacing against ragas's = %d", n)
+	for _, src := range []string{`{"amount": 901.88, "to": "GBP"}`, `{\"amount\": 901.88, \"to\": \"GBP\"}`} {
+		if n := spacedAs(src, `{"amount":901.88,"to":"GBP"}]}`); n != len(`{"amount":901.88,"to":"GBP"}`) {
+			t.Errorf("spacedAs of the OpenAI spacing %s against ragas's = %d", src, n)
+		}
 	}
 }
 
@@ -178,6 +198,10 @@ func FuzzSpacedAs(f *testing.F) {
 		if v, err := jsonvalue.Parse([]byte(src)); err != nil || v.Kind() != jsonvalue.ObjectKind || v.Source() != strings.Trim(src, " \t\r\n") {
 			return
 		}
-		checkSpacedAs(t, strings.Trim(src, " \t\r\n"), rest)
+		src = strings.Trim(src, " \t\r\n")
+		checkSpacedAs(t, src, rest)
+		if !strings.Contains(src, `\`) {
+			checkSpacedAs(t, strings.ReplaceAll(src, `"`, `\"`), rest)
+		}
 	})
 }

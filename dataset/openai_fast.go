@@ -350,6 +350,8 @@ func (f *openAIFast) toolCalls(budget *valueBudget) bool {
 		}
 		var id, typ, name, args string
 		var seenID, seenType, seenFn, seenName, seenArgs, ok bool
+		var inPlace jsonvalue.Value // the arguments read where they stand
+		read := false
 		for key, more, err := d.NextKey(true); more || err != nil; key, more, err = d.NextKey(false) {
 			if err != nil {
 				return false
@@ -370,6 +372,12 @@ func (f *openAIFast) toolCalls(budget *valueBudget) bool {
 					case key == "name":
 						name, ok = f.onceString(&seenName)
 					case key == "arguments":
+						if !seenArgs {
+							if inPlace, read = d.StringValue(); read {
+								seenArgs, ok = true, true
+								break
+							}
+						}
 						args, ok = f.onceString(&seenArgs)
 					default:
 						_, err = d.Skip(6)
@@ -386,6 +394,11 @@ func (f *openAIFast) toolCalls(budget *valueBudget) bool {
 		}
 		if name == "" || !seenArgs {
 			return false
+		}
+		if read {
+			// An object, never null or empty: as openAIArguments reads it.
+			f.calls = append(f.calls, agentcheck.ToolCall{ID: id, Name: name, Args: inPlace})
+			continue
 		}
 		tc, err := openAIArguments(id, name, args, budget)
 		if err != nil {

@@ -291,7 +291,11 @@ func TestOpenAIFastReadsReferencesWhereTheyStand(t *testing.T) {
 		if s.ID != "case-7" || s.Reference != "done" || len(s.ReferenceToolCalls) != 1 || s.ReferenceToolCalls[0].Name != "f" {
 			t.Fatalf("read %+v from %s", s, text)
 		}
-		for _, str := range []string{s.ID, s.Reference, s.ReferenceToolCalls[0].Name} {
+		// The call's arguments too, escaped as the record writes them.
+		if src := s.Conversation[1].ToolCalls[0].Args.Source(); src != `{\"x\": 1}` {
+			t.Errorf("the call's arguments' Source is %q, want them as the record writes them", src)
+		}
+		for _, str := range []string{s.ID, s.Reference, s.ReferenceToolCalls[0].Name, s.Conversation[1].ToolCalls[0].Args.Source()} {
 			if !within(str, text) {
 				t.Errorf("%q is not read where it stands in the record's text %s", str, text)
 			}
