@@ -400,9 +400,8 @@ func secretValueOf(k nameKind, v string) bool {
 	case strongName:
 		// A key or a token has no blanks: "your api key" and "the token
 		// from the login call" describe one (prose), "Bearer …" is none;
-		// nor is it one ordinary word ("Show", "refresh"), nor the file
-		// that holds one (SSL_KEY=server.key: keyFile).
-		return !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !prose(v) && !ordinaryWord(v) && !keyFile(v)
+		// nor is it one ordinary word ("Show", "refresh").
+		return !placeholder(v) && !yesNo(v) && !algorithmName(v) && !documentedExample(v) && !prose(v) && !ordinaryWord(v)
 	case weakName:
 		return credentialShaped(v)
 	case sessionName:
