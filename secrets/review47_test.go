@@ -40,6 +40,21 @@ func review47Secrets() []struct{ name, text, secret string } {
 		{"passphrase-with-pending", "password: tulip pending walrus expired", "tulip pending walrus expired"},
 		{"token-with-key-ending", "GITHUB_TOKEN=Zq7xK9mQ7pZ2wR5tLm/app.key", "Zq7xK9mQ7pZ2wR5tLm"},
 		{"hex-key-with-key-ending", "ENCRYPTION_KEY=0123456789abcdef0123456789abcdef.key", "0123456789abcdef0123456789abcdef"},
+		// Session 31's review (helper-60): a password-like value with a
+		// key file's ending, which a key-file exemption for every strong
+		// name kept (0eb1bc3, taken back).
+		{"jwt-secret-dotted-key", "JWT_SECRET=super.secret.key", "super.secret"},
+		{"secret-key-dotted-key", "SECRET_KEY=this.is.my.secret.key", "this.is.my.secret"},
+		{"app-secret-key-ending", "APP_SECRET=topsecret2024.key", "topsecret2024"},
+		{"jwt-secret-pub-ending", "JWT_SECRET=letmein.pub", "letmein"},
+		{"api-key-password-key-ending", "API_KEY=mypassword2024.key", "mypassword2024"},
+		{"token-json-ending", "GITHUB_TOKEN=hunter2.json", "hunter2"},
+		{"token-ghp-json-ending", "GITHUB_TOKEN=ghp_abcdefghijkl.json", "ghp_abcdefghijkl"},
+		{"api-key-hex-key-ending", "API_KEY=deadbeefcafe.key", "deadbeefcafe"},
+		{"api-key-digits-json-ending", "API_KEY=abc12345.json", "abc12345"},
+		{"query-api-key-path-ending", "https://x.example/v1?api_key=correct/horse/battery/staple.key", "correct/horse/battery/staple"},
+		{"json-client-secret-key-ending", `{"client_secret": "purple-monkey-dishwasher.key"}`, "purple-monkey-dishwasher"},
+		{"json-jwt-secret-pem-ending", `{"jwt_secret": "my-secret-key.pem"}`, "my-secret-key"},
 	}
 }
 
