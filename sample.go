@@ -185,6 +185,8 @@ type sampleDecoder struct {
 	// references (refReader): a reference call's arguments written as one
 	// of theirs, but for the space between tokens, are its Value.
 	others []ToolCall
+	// nextOther is where sameArgs looks among others first.
+	nextOther int
 	// maxValues bounds the JSON values a sample may hold (bound), none
 	// when 0; boundName is what sets it, for the error.
 	maxValues int

@@ -254,7 +254,7 @@ func (d *sampleDecoder) fastCall(text string, i, depth int) (int, bool) {
 			if ok = i < len(text) && text[i] == '{'; ok && depth == depthMessages+1 {
 				// A reference call's arguments written as some call's
 				// before them in the sample are that call's Value.
-				if v, n := d.sameArgs(text, i); n > 0 {
+				if v, n := d.sameArgs(text, i, tc.Name); n > 0 {
 					tc.Args, i = v, i+n
 					break
 				}
@@ -306,7 +306,7 @@ func (d *sampleDecoder) fastCall(text string, i, depth int) (int, bool) {
 // Most samples of a passing run expect the arguments the agent gave:
 // reading them once halves the parse of their arguments, on the
 // generated samples about 45% of all arguments (BENCHMARKS.md, CPU12).
-func (d *sampleDecoder) sameArgs(text string, i int) (jsonvalue.Value, int) {
+func (d *sampleDecoder) sameArgs(text string, i int, name string) (jsonvalue.Value, int) {
 	rest := text[i:]
 	for k := range d.calls {
 		src := d.calls[k].Args.Source()
@@ -314,13 +314,24 @@ func (d *sampleDecoder) sameArgs(text string, i int) (jsonvalue.Value, int) {
 			return d.calls[k].Args, len(src)
 		}
 	}
-	for k := range d.others {
+	// The others' calls, each compared space for space, from the one
+	// after the last shared (references mostly list the calls in their
+	// order), and only those of the reference call's name when it came
+	// first (it mostly does).
+	for n, k := 0, d.nextOther; n < len(d.others); n, k = n+1, k+1 {
+		if k >= len(d.others) {
+			k = 0
+		}
+		if name != "" && d.others[k].Name != name {
+			continue
+		}
 		v := d.others[k].Args
 		// The others' arguments were read as documents of their own
 		// (depth 0): under maxOtherArgs bytes they nest too little to
 		// meet the nesting limit from the reference's depth.
 		if src := v.Source(); len(src) > 1 && len(src) < maxOtherArgs && v.Kind() == jsonvalue.ObjectKind {
 			if n := spacedAs(src, rest); n > 0 {
+				d.nextOther = k + 1
 				return v, n
 			}
 		}
@@ -348,19 +359,6 @@ func spacedAs(src, rest string) int {
 	i, j := 0, 0
 	inString, gap := false, false // gap: the last byte matched allows space after it
 	for {
-		if !inString {
-			si, sj := skipSpace(src, i), skipSpace(rest, j)
-			if si != i || sj != j {
-				next := byte(0)
-				if si < len(src) {
-					next = src[si]
-				}
-				if !gap && next != '}' && next != ']' && next != ',' && next != ':' {
-					return 0
-				}
-				i, j = si, sj
-			}
-		}
 		if i == len(src) {
 			return j
 		}
@@ -368,6 +366,29 @@ func spacedAs(src, rest string) int {
 			return 0
 		}
 		c := src[i]
+		if inString {
+			// A run of the string's plain text, byte for byte.
+			for c != '"' && c != '\\' {
+				if rest[j] != c {
+					return 0
+				}
+				if i, j = i+1, j+1; i == len(src) || j == len(rest) {
+					return 0 // src is a whole object: its strings end in it
+				}
+				c = src[i]
+			}
+		} else if c <= ' ' || rest[j] <= ' ' {
+			si, sj := skipSpace(src, i), skipSpace(rest, j)
+			next := byte(0)
+			if si < len(src) {
+				next = src[si]
+			}
+			if si == i && sj == j || !gap && next != '}' && next != ']' && next != ',' && next != ':' {
+				return 0 // a control character, or space where JSON has none
+			}
+			i, j = si, sj
+			continue
+		}
 		switch {
 		case escaped && c == '\\': // a quote of the text src holds
 			if i+1 >= len(src) || src[i+1] != '"' || rest[j] != '"' {

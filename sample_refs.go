@@ -59,7 +59,7 @@ func (r *refReader) Read(key string, i int, calls any) (end int, ok bool) {
 			return i, false
 		}
 		if c, _ := calls.(*[]ToolCall); c != nil {
-			d.others = *c
+			d.others, d.nextOther = *c, 0
 		}
 		start := len(d.calls)
 		i, ok = d.fastCalls(text, i, depthMessages+1)
