@@ -112,6 +112,37 @@ func keyChord(v string) bool {
 	return true
 }
 
+// keyLookup: v, given to -Key, names what a cmdlet looks up rather than
+// a cipher's key: keys pressed together (keyChord), a configuration's or
+// a cache's key of parts joined by ":" (TestApp:Settings:Version2,
+// user:42), each a number or words (wordsName, or one word with a vowel),
+// or words in CamelCase or joined by "_", a number after them
+// (SiteVersion2).
+func keyLookup(v string) bool {
+	if keyChord(v) {
+		return true
+	}
+	if len(v) > 128 {
+		return false
+	}
+	if !strings.Contains(v, ":") {
+		return wordsName(v, true)
+	}
+	named := false
+	for part := range strings.SplitSeq(v, ":") {
+		word := strings.TrimRight(part, "0123456789")
+		switch {
+		case part != "" && word == "":
+		case wordsName(part, true) || len(word) >= 2 && len(word) <= 24 && strings.ContainsAny(strings.ToLower(word), "aeiouy") &&
+			!strings.ContainsFunc(word[1:], func(r rune) bool { return r < 'a' || r > 'z' }) && asciiLetter(word[0]):
+			named = true
+		default:
+			return false
+		}
+	}
+	return named
+}
+
 // tickBreak: the line break at b (raw, or JSON's \n escape when escaped)
 // follows a backtick that follows a blank, as PowerShell continues a
 // line: the segment goes on, and the reader decides whether the command
@@ -145,8 +176,21 @@ func powerShellCmdlet(name string) bool {
 // none (commandValue).
 func cmdletPasswords(s string, words []shellWord) []assignment {
 	var out []assignment
+	b := words[0].start
+	for b > 0 && blank(s[b-1]) {
+		b--
+	}
+	paren := b > 0 && s[b-1] == '('
 	add := func(w shellWord, name string) {
-		if commandValue(s[w.in:w.out]) {
+		if paren && !w.quoted {
+			// (Set-Secret -Secret pw): the ")" closes the cmdlet's call
+			opened, closed := strings.Count(s[w.in:w.out], "("), strings.Count(s[w.in:w.out], ")")
+			for w.out > w.in && s[w.out-1] == ')' && closed > opened {
+				w.out--
+				closed--
+			}
+		}
+		if commandValue(s[w.in:w.out]) && !(strings.EqualFold(name, "-Key") && keyLookup(s[w.in:w.out])) {
 			out = append(out, assignment{name: name, kind: passwordName, start: w.in, end: w.out, form: formFlag})
 		}
 	}
@@ -168,7 +212,7 @@ func cmdletPasswords(s string, words []shellWord) []assignment {
 		case convert && strings.EqualFold(param, "String") && !colon && i+1 < len(words):
 			text = &words[i+1]
 			i++
-		case cmdletSecretParamName(param) && !(strings.EqualFold(param, "Key") && i+1 < len(words) && keyChord(words[i+1].text(s))):
+		case cmdletSecretParamName(param):
 			// -Password, -Secret, -Token, -ApiKey, -Key…; not -Credential,
 			// which is given a user's name, nor -KeyPath
 			if colon && glued != "" {

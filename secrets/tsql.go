@@ -305,6 +305,11 @@ func tsqlLiteral(s string, i int, name string) (assignment, bool) {
 	if !quoted || !ok || ve <= vs {
 		return assignment{}, false
 	}
+	if v := s[vs:ve]; !tsqlNamedBefore(name) && (wordsName(v, false) || tsqlLastWord(name) == "pass" && ordinaryWord(v)) {
+		// @cred = N'AzureStorageCred', @token = N'access_token': an
+		// object's name; @pass = 'passed': a word
+		return assignment{}, false
+	}
 	kind := passwordName
 	if k := fieldKind(name); k != passwordName && k != strongName && tsqlSecretWord(name) {
 		kind = strongName // @token = 'refresh', @secret = 'none': a word is no key
@@ -400,4 +405,57 @@ func tsqlLastWord(name string) string {
 		return ""
 	}
 	return strings.TrimRight(words[len(words)-1], "0123456789")
+}
+
+// tsqlNamedBefore: name is one the rule read before it took the
+// vocabulary of headers' credentials (tsqlSecretName's last line): a
+// password's or a secret's name, or pw and pwd ending it. Their literals
+// are judged as they were.
+func tsqlNamedBefore(name string) bool {
+	switch fieldKind(name) {
+	case passwordName, strongName:
+		return true
+	}
+	l := strings.ToLower(strings.TrimRight(name, "0123456789"))
+	return strings.HasSuffix(l, "pw") || strings.HasSuffix(l, "pwd")
+}
+
+// wordsName: v is an identifier made of two words or more, in CamelCase
+// or joined by "_" (AccessToken, access_token, KeyVaultSecretName,
+// sql_agent_proxy), as an object's name is: each word a letter then
+// lower-case letters, with a vowel (y counts) unless it is a lower-case
+// word of two or three letters (sql, db); with digits, when digits is
+// set, only after the last word (SiteVersion2). A generated key mixes
+// digits in (Zq7xK9mQ7pZ2wR5t), a password too (Winter2024!); letters of
+// a generated key change case without words' vowels.
+func wordsName(v string, digits bool) bool {
+	if len(v) > 64 {
+		return false
+	}
+	if digits {
+		v = strings.TrimRight(v, "0123456789")
+	}
+	words := 0
+	for part := range strings.SplitSeq(v, "_") {
+		if part == "" {
+			return false
+		}
+		for start := 0; start < len(part); {
+			e := start + 1
+			for e < len(part) && part[e] >= 'a' && part[e] <= 'z' {
+				e++
+			}
+			w := part[start:e]
+			if !asciiLetter(w[0]) || len(w) < 2 {
+				return false
+			}
+			snake := start == 0 && e == len(part) && w[0] >= 'a' && len(w) <= 3
+			if !snake && !strings.ContainsAny(strings.ToLower(w), "aeiouy") {
+				return false
+			}
+			words++
+			start = e
+		}
+	}
+	return words >= 2
 }
