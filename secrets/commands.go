@@ -84,6 +84,13 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 		inner.n = c.n - k
 		return commandAssignments(s, &inner)
 	}
+	if k := powerShellPrompt(s, c.words); k > 0 && k < len(c.words) {
+		// PS C:\> Set-Secret …: the command after PowerShell's prompt
+		inner := *c
+		inner.words = c.words[k:]
+		inner.n = c.n - k
+		return commandAssignments(s, &inner)
+	}
 	words := c.words
 	prompt := redisPrompt(s[words[0].start:words[0].end])
 	cmdlet := powerShellCmdlet(c.name(s))

@@ -31,6 +31,9 @@ func equalsAssignments(s string) (out []assignment, steps int) {
 			// DECLARE @pw NVARCHAR(50) = N'…'
 			out = append(out, a)
 			steps += a.end - i
+			if strings.Contains(s[a.start:a.end], "''") {
+				read = a.end // 'Win''ter…': its doubled quotes' "=" are the literal's
+			}
 			continue
 		}
 		a, ok := equalsAssignment(s, i, &memo)

@@ -80,6 +80,9 @@ func slowInputs() []struct {
 		{"json-cmdlet-backtick-lines", func(n int) string { return strings.Repeat(`Set-Item -Path x `+"`"+`\n`, n/20) + " -Key" }},
 		{"backtick-blank-lines", func(n int) string { return strings.Repeat("x `\n", n/4) + " -Token" }},
 		{"cmdlet-secret-params", func(n int) string { return strings.Repeat("Set-Secret -Secret -Token -Key ", n/31) }},
+		{"cmdlet-prompt-command", func(n int) string {
+			return strings.Repeat(`PS C:\> (Set-Secret -SasToken x)) pwsh -Command "`, n/47)
+		}},
 	}
 }
 
@@ -198,7 +201,8 @@ func equalsInputs() []struct {
 		make func(n int) string
 	}
 	for _, unit := range []string{"password=", "--password=", "passwd=", "api_key=", "x password=", "token=a&", `["password = the `,
-		"DECLARE @id INT = 1, @password sysname = 'x', ", ", @pw AS NVARCHAR(50) ="} {
+		"DECLARE @id INT = 1, @password sysname = 'x', ", ", @pw AS NVARCHAR(50) =",
+		"DECLARE @s char(1) = ';', -- c\n @pw varchar(9) = 'x''", "SET @pw = '''"} {
 		out = append(out, struct {
 			name string
 			make func(n int) string

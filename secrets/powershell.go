@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -25,10 +26,10 @@ var powerShellVerbs = strings.Fields(`add approve assert backup block build chec
 // cmdletSecretParams are the parameters, in lower case, that cmdlets
 // take a secret by besides those named as a password (fieldKind):
 // -Secret, -ClientSecret, -Token, -AccessToken, -ApiKey, -NuGetApiKey,
-// -Key, -StorageAccountKey. -KeyPath, -KeyLength and -Credential are
-// none.
+// -Key, -StorageAccountKey, -SecretKey (AWS's), -SasToken,
+// -PersonalAccessToken. -KeyPath, -KeyLength and -Credential are none.
 var cmdletSecretParams = []string{"password", "newpassword", "secret", "clientsecret", "token", "accesstoken", "apikey",
-	"nugetapikey", "key", "storageaccountkey"}
+	"nugetapikey", "key", "storageaccountkey", "secretkey", "sastoken", "personalaccesstoken"}
 
 // cmdletSecretParam: s starts with one of cmdletSecretParams (after its
 // "-"), in any case, which a blank, a colon, a line break (raw or as
@@ -141,6 +142,25 @@ func keyLookup(v string) bool {
 		}
 	}
 	return named
+}
+
+// powerShellPrompt is how many of words, a command's, are PowerShell's
+// prompt before a cmdlet: "PS>", or "PS" then a location that ends with
+// ">" (PS C:\>, PS /home/me>); 0 for none.
+func powerShellPrompt(s string, words []shellWord) int {
+	k := 0
+	switch first := s[words[0].start:words[0].end]; {
+	case first == "PS>":
+		k = 1
+	case first == "PS" && len(words) > 2 && strings.HasSuffix(s[words[1].start:words[1].end], ">"):
+		k = 2
+	default:
+		return 0
+	}
+	if k < len(words) && powerShellCmdlet(path.Base(words[k].text(s))) {
+		return k
+	}
+	return 0
 }
 
 // tickBreak: the line break at b (raw, or JSON's \n escape when escaped)

@@ -26,6 +26,13 @@ func review48Benign() []reviewText {
 		{"marked-credential-name-digit", "{\"password\": \"@db_password_1\"}"},
 		{"marked-pw-name-digit", "\"password\": \"@vault_pw1\""},
 		{"marked-amp-pw-ref", "password = \"&pw_ref1\""},
+		// PowerShell's prompt and -Command strings where no literal is given.
+		{"ps-prompt-variable", "PS C:\\> Set-Secret -Name db -Secret $pw\nPS /home/me> Get-Secret -Name db -AsPlainText"},
+		{"powershell-command-variable", "pwsh -NoProfile -Command \"Set-Secret -Name x -Secret $env:PW\"\npowershell -Command \"Get-Service -Name sql\""},
+		{"tsql-mixed-case-other-names", "Declare @Name VarChar(50) = 'Alice', @Title VarChar(50) = 'Winter2024 Release';"},
+		{"tsql-statement-ended", "DECLARE @sep char(1) = ';';\nSELECT @id = 1, @pw = 'x' + @sep;"},
+		{"tsql-doubled-quote-word", "DECLARE @msg varchar(64) = 'It''s Winter2024!', @pass varchar(10) = 'passed';"},
+		{"ps-prompt-prose", "PS> is the prompt; type -Token then the name of the variable."},
 	}
 }
 
@@ -46,6 +53,37 @@ func review48Secrets() []reviewSecret {
 		{"marked-pass-year", `password = "&pass2024"`, "pass2024"},
 		{"ps-paren-secret", "(Set-Secret -Name db -Secret <K>)", ""},
 	}
+}
+
+// review48Leaks are secrets the review of session 31 found kept:
+// PowerShell's cmdlets after a prompt, in a -Command string and with
+// parameters of the same kind (-SecretKey, -SasToken,
+// -PersonalAccessToken); T-SQL's later variables after a literal with a
+// ";", after a comment, in mixed case, and a literal with a doubled
+// quote.
+func review48Leaks() []reviewSecret {
+	return []reviewSecret{
+		{"ps-prompt-windows", "PS C:\\> Set-Secret -Name db -Secret Zq7xK9mQ7pZ2wR5t", "Zq7xK9mQ7pZ2wR5t"},
+		{"ps-prompt-unix", "PS /home/me> Connect-Thing -Token Zq7xK9mQ7pZ2wR5t", "Zq7xK9mQ7pZ2wR5t"},
+		{"ps-prompt-drive", "PS C:\\Users\\me> New-LocalUser -Name bob -Password <K>", ""},
+		{"powershell-command", "powershell -Command \"Unlock-SecretStore -Password 'Winter2024!'\"", "Winter2024"},
+		{"pwsh-command", "pwsh -NoProfile -Command \"Set-Secret -Name x -Secret Zq7xK9mQ7pZ2wR5t\"", "Zq7xK9mQ7pZ2wR5t"},
+		{"powershell-exe-c", "powershell.exe -NoProfile -c 'Connect-Thing -Token <K>'", ""},
+		{"ps-secret-key", "Set-AWSCredential -AccessKey AKIAIOSFODNN7EXAMPLE -SecretKey Zq7xK9mQ7pZ2wR5t -StoreAs default", "Zq7xK9mQ7pZ2wR5t"},
+		{"ps-sas-token", "New-AzStorageContext -StorageAccountName a -SasToken 'Zq7xK9mQ7pZ2wR5t'", "Zq7xK9mQ7pZ2wR5t"},
+		{"ps-personal-access-token", "Connect-AzureDevOps -PersonalAccessToken Zq7xK9mQ7pZ2wR5t", "Zq7xK9mQ7pZ2wR5t"},
+		{"tsql-semicolon-literal-before", "DECLARE @sep char(1) = ';', @pw varchar(64) = 'Zq7xK9mQ7pZ2wR5t';", "Zq7xK9mQ7pZ2wR5t"},
+		{"tsql-comment-between", "DECLARE @id INT = 1, -- id\n  @pw varchar(64) = 'Zq7xK9mQ7pZ2wR5t';", "Zq7xK9mQ7pZ2wR5t"},
+		{"tsql-mixed-case", "Declare @Id Int = 1, @Pw VarChar(64) = 'Winter2024!'", "Winter2024"},
+		{"tsql-doubled-quote", "DECLARE @pass varchar(64) = 'Win''ter2024!';", "ter2024"},
+		{"tsql-comment-after-literal", "DECLARE @login sysname = N'app', -- the app's login\n\t@password NVARCHAR(64) = N'<K>';", ""},
+		{"tsql-comment-json", `{"query":"DECLARE @id INT = 1, -- id\n  @secret NVARCHAR(64) = N'<K>';"}`, ""},
+		{"tsql-doubled-quote-first", "SET @pw = '''Zq7xK9mQ7pZ2wR5t';", "Zq7xK9mQ7pZ2wR5t"},
+	}
+}
+
+func TestReview48LeaksRemoved(t *testing.T) {
+	checkGoes(t, review48Leaks())
 }
 
 func TestReview48SecretsRemoved(t *testing.T) {

@@ -475,8 +475,8 @@ func (r *shellReader) stringQuote(p int) int {
 
 // commandString: the quote at p, after a blank, opens a string that
 // holds a command the command being read runs: after -c or a cluster of
-// short flags ending in c (bash -c, bash -lc, su -c), or after ssh's
-// host (ssh host 'mysql …').
+// short flags ending in c (bash -c, bash -lc, su -c), after PowerShell's
+// -Command (powershell, pwsh), or after ssh's host (ssh host 'mysql …').
 func (r *shellReader) commandString(p int) bool {
 	s := r.s
 	c := &r.cmd
@@ -489,6 +489,10 @@ func (r *shellReader) commandString(p int) bool {
 	}
 	if shellFlagC(s[last.start:last.end]) {
 		return true
+	}
+	if strings.EqualFold(s[last.start:last.end], "-Command") &&
+		slices.ContainsFunc([]string{"powershell", "pwsh"}, func(n string) bool { return strings.EqualFold(n, c.name(s)) }) {
+		return true // powershell -Command "Unlock-SecretStore -Password …"
 	}
 	if c.name(s) != "ssh" {
 		return false

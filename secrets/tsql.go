@@ -264,6 +264,9 @@ func tsqlAssigned(s string, i int) (assignment, bool) {
 		return assignment{}, false
 	}
 	w := tsqlSpaceBack(s, n-1)
+	if c := tsqlCommentBefore(s, w, n-1); typed && w > 0 && s[w-1] != ',' && c > 0 {
+		w = tsqlSpaceBack(s, c) // DECLARE @id INT = 1, -- id\n  @pw …
+	}
 	if typed && w > 0 && s[w-1] == ',' {
 		// a later variable of one DECLARE: DECLARE @id INT = 1, @pw …
 		if !tsqlDeclareBefore(s, w-1) {
@@ -285,7 +288,7 @@ func tsqlAssigned(s string, i int) (assignment, bool) {
 	if typed {
 		verbs = []string{"DECLARE"}
 	}
-	if !tsqlWordIn(s[kw:w], verbs) {
+	if !tsqlWordIn(s[kw:w], verbs) && !(typed && s[kw:w] == "Declare") {
 		return assignment{}, false
 	}
 	return tsqlLiteral(s, i, name)
@@ -302,7 +305,19 @@ func tsqlLiteral(s string, i int, name string) (assignment, bool) {
 		k++ // N'…', a Unicode literal
 	}
 	vs, ve, quoted, ok := quotedAt(s, k)
-	if !quoted || !ok || ve <= vs {
+	if !quoted || !ok && !(s[k] == '\'' && ve+1 < len(s) && s[ve] == '\'' && s[ve+1] == '\'') {
+		return assignment{}, false
+	}
+	for s[k] == '\'' && ve+1 < len(s) && s[ve+1] == '\'' && ve-vs < 256 {
+		// 'Win''ter2024!': a doubled quote is one of the literal's
+		// bytes; the literal runs to the quote that no other follows
+		n := strings.IndexByte(s[ve+2:min(len(s), ve+2+256)], '\'')
+		if n < 0 || strings.IndexByte(s[ve+2:ve+2+n], '\n') >= 0 {
+			return assignment{}, false
+		}
+		ve += 2 + n
+	}
+	if ve <= vs {
 		return assignment{}, false
 	}
 	if v := s[vs:ve]; !tsqlNamedBefore(name) && (wordsName(v, false) || tsqlLastWord(name) == "pass" && ordinaryWord(v)) {
@@ -341,19 +356,56 @@ func tsqlSpaceBack(s string, e int) int {
 // maxTSQLStatement bytes back at most.
 func tsqlDeclareBefore(s string, c int) bool {
 	lo := max(0, c-maxTSQLStatement)
-	if k := strings.LastIndexByte(s[lo:c], ';'); k >= 0 {
-		lo += k + 1
-	}
 	for d := c - 7; d >= lo; d-- {
-		if (s[d] == 'D' || s[d] == 'd') && tsqlWordIn(s[d:d+7], []string{"DECLARE"}) && (d == 0 || !isWordByte(s[d-1])) {
+		if (s[d] == 'D' || s[d] == 'd') && (tsqlWordIn(s[d:d+7], []string{"DECLARE"}) || s[d:d+7] == "Declare") && (d == 0 || !isWordByte(s[d-1])) {
 			at := d + 7
 			if at < len(s) && blank(s[at]) || at+1 < len(s) && s[at] == '\\' {
 				at = tsqlSpaceFwd(s, at)
 			}
-			return at > d+7 && at < c && s[at] == '@'
+			return at > d+7 && at < c && s[at] == '@' && !tsqlStatementEnds(s, at, c)
 		}
 	}
 	return false
+}
+
+// tsqlStatementEnds: a ";" ends the statement between from and to, outside
+// the string literals ('…', a doubled quote inside) and comments ("--" to
+// the line's end) that stand there: DECLARE @sep char(1) = ';', @pw …
+// is one statement.
+func tsqlStatementEnds(s string, from, to int) bool {
+	quoted := false
+	for i := from; i < to; i++ {
+		switch c := s[i]; {
+		case c == '\'':
+			quoted = !quoted
+		case quoted:
+		case c == ';':
+			return true
+		case c == '-' && i+1 < to && s[i+1] == '-':
+			for i < to && s[i] != '\n' && !(s[i] == '\\' && i+1 < to && s[i+1] == 'n') {
+				i++
+			}
+		}
+	}
+	return false
+}
+
+// tsqlCommentBefore is where the comment ("--" to the line's end) starts
+// that ends the line before a variable at e, when the blanks s[w:e] hold
+// a line break (raw or as JSON writes it); -1 for none. 64 bytes back
+// from w are read at most.
+func tsqlCommentBefore(s string, w, e int) int {
+	if !strings.Contains(s[w:e], "\n") && !strings.Contains(s[w:e], `\n`) {
+		return -1
+	}
+	ls := w
+	for ls > 0 && w-ls < 64 && s[ls-1] != '\n' && !(ls >= 2 && s[ls-2:ls] == `\n`) {
+		ls--
+	}
+	if k := strings.Index(s[ls:w], "--"); k >= 0 && strings.Count(s[ls:ls+k], "'")%2 == 0 {
+		return ls + k
+	}
+	return -1
 }
 
 // tsqlSpaceFwd is where the blanks and line breaks (raw or as JSON
