@@ -1,7 +1,6 @@
 package jsonvalue
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/agentcheck/agentcheck/internal/wordscan"
@@ -88,12 +87,11 @@ func (p *parser) escapedObject() (Value, bool) {
 					return fail()
 				}
 				i = p.pos
-			case c == 't' && strings.HasPrefix(src[i:], "true"):
-				v, i = Value{kind: BoolKind, s: "True", f: 1}, i+4
-			case c == 'f' && strings.HasPrefix(src[i:], "false"):
-				v, i = Value{kind: BoolKind, s: "False"}, i+5
-			case c == 'n' && strings.HasPrefix(src[i:], "null"):
-				i += 4
+			case c == 't' || c == 'f' || c == 'n':
+				var ok bool
+				if v, i, ok = literalAt(src, i); !ok {
+					return fail()
+				}
 			default: // an object or array within, NaN, Infinity, or malformed
 				return fail()
 			}

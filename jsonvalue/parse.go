@@ -353,12 +353,11 @@ func (p *parser) flatObject() (Value, string, bool) {
 				goto fail
 			}
 			i = p.pos
-		case c == 't' && strings.HasPrefix(src[i:], "true"):
-			v, i = Value{kind: BoolKind, s: "True", f: 1}, i+4
-		case c == 'f' && strings.HasPrefix(src[i:], "false"):
-			v, i = Value{kind: BoolKind, s: "False"}, i+5
-		case c == 'n' && strings.HasPrefix(src[i:], "null"):
-			i += 4
+		case c == 't' || c == 'f' || c == 'n':
+			var ok bool
+			if v, i, ok = literalAt(src, i); !ok {
+				goto fail
+			}
 		case c == '{' || c == '[':
 			// The members read go onto the stack, as object reads them.
 			for _, m := range arena[start : start+n] {
@@ -420,6 +419,20 @@ fail:
 	clear(arena[start : start+n])
 	p.arena, p.pos, p.values = arena[:start], pos, values
 	return Value{}, "", false
+}
+
+// literalAt reads true, false or null at src[i], as flatObject and
+// escapedObject read them, and returns the offset after it.
+func literalAt(src string, i int) (Value, int, bool) {
+	switch {
+	case strings.HasPrefix(src[i:], "true"):
+		return Value{kind: BoolKind, s: "True", f: 1}, i + 4, true
+	case strings.HasPrefix(src[i:], "false"):
+		return Value{kind: BoolKind, s: "False"}, i + 5, true
+	case strings.HasPrefix(src[i:], "null"):
+		return Value{}, i + 4, true
+	}
+	return Value{}, i, false
 }
 
 // spaceEnd is the offset of the first byte at or after i that is not
