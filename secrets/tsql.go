@@ -308,12 +308,16 @@ func tsqlLiteral(s string, i int, name string) (assignment, bool) {
 	if !quoted || !ok && !(s[k] == '\'' && ve+1 < len(s) && s[ve] == '\'' && s[ve+1] == '\'') {
 		return assignment{}, false
 	}
+	first := ve
 	for s[k] == '\'' && ve+1 < len(s) && s[ve+1] == '\'' && ve-vs < 256 {
 		// 'Win''ter2024!': a doubled quote is one of the literal's
-		// bytes; the literal runs to the quote that no other follows
+		// bytes; the literal runs to the quote that no other follows.
+		// With no later quote on the line ('Zq7…'' ending a string that
+		// quotes the statement), the first quote ends it.
 		n := strings.IndexByte(s[ve+2:min(len(s), ve+2+256)], '\'')
 		if n < 0 || strings.IndexByte(s[ve+2:ve+2+n], '\n') >= 0 {
-			return assignment{}, false
+			ve = first
+			break
 		}
 		ve += 2 + n
 	}
