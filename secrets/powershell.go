@@ -114,34 +114,58 @@ func keyChord(v string) bool {
 }
 
 // keyLookup: v, given to -Key, names what a cmdlet looks up rather than
-// a cipher's key: keys pressed together (keyChord), a configuration's or
-// a cache's key of parts joined by ":" (TestApp:Settings:Version2,
-// user:42), each a number or words (wordsName, or one word with a vowel),
-// or words in CamelCase or joined by "_", a number after them
-// (SiteVersion2).
+// a cipher's key: keys pressed together (keyChord), or a configuration's
+// path of three parts or more joined by ":" (TestApp:Settings:Version2),
+// each words in CamelCase or in lower case (configWords), digits only
+// after the last part's words, and no word a credential's
+// (password, secret, key, token, pass, pwd) or a common password's.
+// Two parts (user:42, Winter:2024), a part of digits only
+// (Summer:Spring:2023) or words with digits alone (SiteVersion2) may be
+// a password, and go.
 func keyLookup(v string) bool {
 	if keyChord(v) {
 		return true
 	}
-	if len(v) > 128 {
+	if len(v) > 128 || strings.Count(v, ":") < 2 {
 		return false
 	}
-	if !strings.Contains(v, ":") {
-		return wordsName(v, true)
-	}
-	named := false
-	for part := range strings.SplitSeq(v, ":") {
-		word := strings.TrimRight(part, "0123456789")
-		switch {
-		case part != "" && word == "":
-		case wordsName(part, true) || len(word) >= 2 && len(word) <= 24 && strings.ContainsAny(strings.ToLower(word), "aeiouy") &&
-			!strings.ContainsFunc(word[1:], func(r rune) bool { return r < 'a' || r > 'z' }) && asciiLetter(word[0]):
-			named = true
-		default:
+	parts := strings.Split(v, ":")
+	for i, part := range parts {
+		if i == len(parts)-1 {
+			part = strings.TrimRight(part, "0123456789")
+		}
+		if !configWords(part) {
 			return false
 		}
 	}
-	return named
+	return true
+}
+
+// keyPasswordWords are words that a -Key's path may not hold: a
+// credential's, and the words common passwords are made of.
+var keyPasswordWords = []string{"password", "passwd", "secret", "key", "token", "pass", "pwd", "pw", "cred", "admin", "root",
+	"summer", "winter", "spring", "autumn", "fall", "dragon", "monkey", "sunshine", "princess", "football", "welcome",
+	"iloveyou", "letmein", "master", "shadow", "qwerty", "love", "hello", "company", "trustno", "baseball", "slayer"}
+
+// configWords: p is words in CamelCase or one lower-case word, each a
+// letter then lower-case letters, with a vowel (y counts), none of
+// keyPasswordWords: Settings, TestApp, logging.
+func configWords(p string) bool {
+	if p == "" || len(p) > 32 {
+		return false
+	}
+	for start := 0; start < len(p); {
+		e := start + 1
+		for e < len(p) && p[e] >= 'a' && p[e] <= 'z' {
+			e++
+		}
+		w := strings.ToLower(p[start:e])
+		if !asciiLetter(p[start]) || len(w) < 2 || !strings.ContainsAny(w, "aeiouy") || slices.Contains(keyPasswordWords, w) {
+			return false
+		}
+		start = e
+	}
+	return true
 }
 
 // powerShellPrompt is how many of words, a command's, are PowerShell's

@@ -71,36 +71,13 @@ func markPassword(v string) bool {
 		if name, ok := strings.CutSuffix(rest, ";"); ok && v[0] == '&' {
 			return lowerName(name) && !htmlLowerEntities()[name] && !credentialName(name)
 		}
-		if !lowerName(rest) || placeholderName(rest) || numberedCredentialName(rest) {
+		if !lowerName(rest) || placeholderName(rest) {
 			return false
 		}
 		return strings.ContainsFunc(rest, isDigit) || strings.Contains(rest, "_") && !credentialName(rest)
 	}
 	name, ok := strings.CutSuffix(rest, v[:1])
 	return ok && lowerName(name) && strings.ContainsFunc(name, isDigit)
-}
-
-// numberedCredentialName: n, a lower-case name with a digit, names a
-// credential's variable (credentialName, a part's digits after its word
-// aside: db_password_1, vault_pw1, pw_ref1), numbered by one or two
-// digits at most in a row; a year's or a longer number's digits make a
-// password of it (pw_2024_prod, pass2024).
-func numberedCredentialName(n string) bool {
-	run := 0
-	for i := range len(n) {
-		if run++; !isDigit(rune(n[i])) {
-			run = 0
-		}
-		if run > 2 {
-			return false
-		}
-	}
-	for part := range strings.SplitSeq(n, "_") {
-		if credentialName(strings.TrimRight(part, "0123456789")) {
-			return true
-		}
-	}
-	return false
 }
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }

@@ -222,7 +222,7 @@ func tsqlAssigned(s string, i int) (assignment, bool) {
 	for e > 0 && i-e < 8 && blank(s[e-1]) {
 		e--
 	}
-	typed := false
+	typed, sysname := false, false
 	if e > 0 && s[e-1] == ')' {
 		// the type's length: (50), (max), (18, 2)
 		o := strings.LastIndexByte(s[max(0, e-16):e], '(')
@@ -239,6 +239,7 @@ func tsqlAssigned(s string, i int) (assignment, bool) {
 		// a type's word (NVARCHAR, varchar, sysname) after the name, and
 		// AS before it: DECLARE @pw AS NVARCHAR(50)
 		typed = true
+		sysname = strings.EqualFold(s[t:e], "sysname")
 		e = t
 		for e > 0 && t-e < 8 && blank(s[e-1]) {
 			e--
@@ -272,7 +273,7 @@ func tsqlAssigned(s string, i int) (assignment, bool) {
 		if !tsqlDeclareBefore(s, w-1) {
 			return assignment{}, false
 		}
-		return tsqlLiteral(s, i, name)
+		return tsqlLiteral(s, i, name, sysname)
 	}
 	if w == n-1 {
 		return assignment{}, false
@@ -291,12 +292,13 @@ func tsqlAssigned(s string, i int) (assignment, bool) {
 	if !tsqlWordIn(s[kw:w], verbs) && !(typed && s[kw:w] == "Declare") {
 		return assignment{}, false
 	}
-	return tsqlLiteral(s, i, name)
+	return tsqlLiteral(s, i, name, sysname)
 }
 
 // tsqlLiteral is the string literal after the "=" at i that the
-// variable name is given (N'…' or '…').
-func tsqlLiteral(s string, i int, name string) (assignment, bool) {
+// variable name is given (N'…' or '…'); sysname: the variable is
+// declared of type sysname, an object's name.
+func tsqlLiteral(s string, i int, name string, sysname bool) (assignment, bool) {
 	k := i + 1
 	for k < len(s) && k-i < 8 && blank(s[k]) {
 		k++
@@ -324,9 +326,10 @@ func tsqlLiteral(s string, i int, name string) (assignment, bool) {
 	if ve <= vs {
 		return assignment{}, false
 	}
-	if v := s[vs:ve]; !tsqlNamedBefore(name) && (wordsName(v, false) || tsqlLastWord(name) == "pass" && ordinaryWord(v)) {
-		// @cred = N'AzureStorageCred', @token = N'access_token': an
-		// object's name; @pass = 'passed': a word
+	if sysname && !tsqlNamedBefore(name) && wordsName(s[vs:ve]) {
+		// DECLARE @cred sysname = N'AzureStorageCred': an object's name.
+		// Under another type, or set, words in CamelCase may be a
+		// passphrase (N'PurpleMonkeyDishwasher'), and they go.
 		return assignment{}, false
 	}
 	kind := passwordName
@@ -480,16 +483,12 @@ func tsqlNamedBefore(name string) bool {
 // or joined by "_" (AccessToken, access_token, KeyVaultSecretName,
 // sql_agent_proxy), as an object's name is: each word a letter then
 // lower-case letters, with a vowel (y counts) unless it is a lower-case
-// word of two or three letters (sql, db); with digits, when digits is
-// set, only after the last word (SiteVersion2). A generated key mixes
+// word of two or three letters (sql, db); no digits. A generated key mixes
 // digits in (Zq7xK9mQ7pZ2wR5t), a password too (Winter2024!); letters of
 // a generated key change case without words' vowels.
-func wordsName(v string, digits bool) bool {
+func wordsName(v string) bool {
 	if len(v) > 64 {
 		return false
-	}
-	if digits {
-		v = strings.TrimRight(v, "0123456789")
 	}
 	words := 0
 	for part := range strings.SplitSeq(v, "_") {
