@@ -124,3 +124,44 @@ func TestEvalOneWorkerReadsEachSampleFromItsBlock(t *testing.T) {
 		}
 	}
 }
+
+// OpenAI messages' arguments are read where they stand in the record's
+// text, and their references share them (dataset's fast path): with one
+// worker (the reader's block) and two (the batch's copy), over lines
+// across the block's ends, each failing sample's report and transcript
+// show its own arguments and references, the same either way.
+func TestOpenAIArgumentsAreEachSamplesOwn(t *testing.T) {
+	var lines []string
+	for i := range 1200 {
+		pad := strings.Repeat("x", (i*7919)%700)
+		lines = append(lines, fmt.Sprintf(`{"id":"s%d","messages":[{"role":"user","content":"request %d %s"},`+
+			`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"n\": %d, \"tag\": \"t%d\"}"}}]},`+
+			`{"role":"tool","tool_call_id":"c1","content":"ok"}],"reference_tool_calls":[{"name":"f","args":{"n":%d,"tag":"t%d"}}]}`, i, i, pad, i, i, i+i%2, i))
+	}
+	path := filepath.Join(t.TempDir(), "openai.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var outs [2]string
+	for k, workers := range []string{"1", "2"} {
+		var out, errOut bytes.Buffer
+		run([]string{"eval", "--workers", workers, "--metrics", "tool_call_accuracy", "--sample-threshold", "tool_call_accuracy=1.1", "--format", "json", path}, nil, &out, &errOut)
+		samples, _, _ := strings.Cut(out.String(), `"summary"`)
+		outs[k] = samples
+		chunks := strings.Split(samples, `{"id":"s`)[1:]
+		if len(chunks) != len(lines) {
+			t.Fatalf("%s workers: %d samples, want %d\n%s", workers, len(chunks), len(lines), errOut.String())
+		}
+		for i, c := range chunks {
+			ref := i + i%2
+			for _, want := range []string{fmt.Sprintf(`"args":"{\"n\":%d,\"tag\":\"t%d\"}"`, i, i), fmt.Sprintf(`f(n: %d, tag: \"t%d\")`, ref, i), fmt.Sprintf(`f(n: %d, tag: \"t%d\")`, i, i)} {
+				if !strings.Contains(c, want) {
+					t.Fatalf("%s workers: sample %d does not show its own %s:\n%.900s", workers, i, want, c)
+				}
+			}
+		}
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("the samples scored with one worker differ from those with two")
+	}
+}
