@@ -13,13 +13,13 @@ import (
 // string writes it, escaped ({\"a\": 1}). Two Sources are the same text
 // only when their objects are the same, escaped or not.
 //
-// It takes the shape arguments mostly have: an object of scalars whose
-// strings hold no escapes, so that the only escapes in the string are the
-// quotes around its keys and strings. ok is false, and nothing read, for
-// anything else (an escape in a key or a string, an object or array within,
-// NaN or Infinity, a key given twice, more than maxEscapedMembers members,
-// space before or after the object, malformed JSON): read the string then
-// with ReadString, and its text as a document of its own.
+// It takes the shape arguments mostly have: an object whose strings hold
+// no escapes, so that the only escapes in the string are the quotes around
+// its keys and strings. ok is false, and nothing read, for anything else
+// (an escape in a key or a string, NaN or Infinity, a key given twice, an
+// object of more than maxEscapedMembers members, nesting deeper than
+// maxEscapedDepth, space before or after the object, malformed JSON): read
+// the string then with ReadString, and its text as a document of its own.
 //
 // Unescaped into memory of its own and parsed from there, each call's
 // arguments were written twice, the second time into memory the cache did
@@ -32,117 +32,109 @@ func (d *Decoder) StringValue() (v Value, ok bool) {
 	return d.p.escapedObject()
 }
 
-// maxEscapedMembers is the most members escapedObject reads; it gathers
-// them in an array on the stack before they go to the arena.
-const maxEscapedMembers = 16
+// maxEscapedMembers is the most members of an object escapedValue reads
+// (it looks for a key given twice among them, each against each), and
+// maxEscapedDepth the deepest it nests: deeper is the general reading's.
+const (
+	maxEscapedMembers = 32
+	maxEscapedDepth   = 32
+)
 
-// escapedObject is StringValue's reading of the string at p.pos, as
-// flatObject reads an object of scalars, with `\"` for '"'.
+// escapedObject is StringValue's reading of the string at p.pos: an
+// object, as escapedValue reads it, that ends the string.
 func (p *parser) escapedObject() (Value, bool) {
-	src := p.src
-	i := p.pos + 1 // after the string's opening quote
-	if i >= len(src) || src[i] != '{' {
-		return Value{}, false
-	}
-	start := i
-	pos, values := p.pos, p.values
-	var members [maxEscapedMembers]Member
-	n := 0
-	fail := func() (Value, bool) {
+	pos, values, mark := p.pos, p.values, len(p.stack)
+	v, i, ok := p.escapedValue(p.pos+1, 1)
+	if !ok || v.kind != ObjectKind || i >= len(p.src) || p.src[i] != '"' {
+		// What the members read so far left on the stack goes; what
+		// they moved into the arena stays there unused, as an error
+		// leaves it.
+		clear(p.stack[mark:])
+		p.stack = p.stack[:mark]
 		p.pos, p.values = pos, values
 		return Value{}, false
-	}
-	i = spacesEnd(src, i+1)
-	if i < len(src) && src[i] == '}' {
-		i++
-	} else {
-		for {
-			// The key, between escaped quotes.
-			key, next, ok := escapedString(src, i)
-			if !ok {
-				return fail()
-			}
-			if i = spacesEnd(src, next); i >= len(src) || src[i] != ':' {
-				return fail()
-			}
-			if i = spacesEnd(src, i+1); i >= len(src) {
-				return fail()
-			}
-			// The value, a scalar, counted as flatObject counts it.
-			if p.values++; p.values > p.maxValues && p.maxValues > 0 {
-				return fail()
-			}
-			var v Value
-			switch c := src[i]; {
-			case c == '\\':
-				s, next, ok := escapedString(src, i)
-				if !ok {
-					return fail()
-				}
-				v, i = Value{kind: StringKind, s: s}, next
-			case c >= '0' && c <= '9' || c == '-':
-				p.pos = i
-				var err error
-				if v, err = p.number(); err != nil {
-					return fail()
-				}
-				i = p.pos
-			case c == 't' || c == 'f' || c == 'n':
-				var ok bool
-				if v, i, ok = literalAt(src, i); !ok {
-					return fail()
-				}
-			default: // an object or array within, NaN, Infinity, or malformed
-				return fail()
-			}
-			for j := range n {
-				if members[j].Key == key {
-					return fail() // a key given twice: Parse keeps the first place and the last value
-				}
-			}
-			if n == len(members) {
-				return fail()
-			}
-			members[n] = Member{key, v}
-			n++
-			if i = spacesEnd(src, i); i >= len(src) {
-				return fail()
-			}
-			if src[i] == '}' {
-				i++
-				break
-			}
-			if src[i] != ',' {
-				return fail()
-			}
-			i = spacesEnd(src, i+1)
-		}
-	}
-	// The string ends with the object.
-	if i >= len(src) || src[i] != '"' {
-		return fail()
-	}
-	v := Value{kind: ObjectKind, s: src[start:i], elems: []Member{}}
-	if n > 0 {
-		v.elems = p.keep(members[:n])
 	}
 	p.pos = i + 1
 	return v, true
 }
 
-// keep is members moved into the arena, as finish moves a container's
-// members from the stack.
-func (p *parser) keep(members []Member) []Member {
-	if cap(p.arena)-len(p.arena) >= len(members) {
-		at := len(p.arena)
-		p.arena = append(p.arena, members...)
-		return p.arena[at:len(p.arena):len(p.arena)]
+// escapedValue reads the value at src[i], in the text of a string, as
+// value reads it with `\"` for '"', and returns the offset after it:
+// objects and arrays as object and array read them (their members pushed,
+// then moved into the arena by finish), strings without escapes, numbers,
+// true, false and null. ok is false for anything else.
+func (p *parser) escapedValue(i, depth int) (v Value, next int, ok bool) {
+	src := p.src
+	if i >= len(src) {
+		return Value{}, i, false
 	}
-	mark := len(p.stack)
-	for _, m := range members {
-		p.push(m)
+	if p.values++; p.values > p.maxValues && p.maxValues > 0 {
+		return Value{}, i, false
 	}
-	return p.finish(mark)
+	switch c := src[i]; {
+	case c == '{' || c == '[':
+		if depth > maxEscapedDepth {
+			return Value{}, i, false
+		}
+		kind, end := ObjectKind, byte('}')
+		if c == '[' {
+			kind, end = ArrayKind, ']'
+		}
+		start, mark := i, len(p.stack)
+		if i = spacesEnd(src, i+1); i < len(src) && src[i] == end {
+			return Value{kind: kind, s: src[start : i+1], elems: []Member{}}, i + 1, true
+		}
+		for {
+			var key string
+			if kind == ObjectKind {
+				if key, i, ok = escapedString(src, i); !ok {
+					return Value{}, i, false
+				}
+				if i = spacesEnd(src, i); i >= len(src) || src[i] != ':' {
+					return Value{}, i, false
+				}
+				i = spacesEnd(src, i+1)
+			}
+			var m Value
+			if m, i, ok = p.escapedValue(i, depth+1); !ok {
+				return Value{}, i, false
+			}
+			if kind == ObjectKind {
+				members := p.stack[mark:]
+				if len(members) == maxEscapedMembers {
+					return Value{}, i, false
+				}
+				for j := range members {
+					if members[j].Key == key {
+						return Value{}, i, false // a key given twice: Parse keeps the first place and the last value
+					}
+				}
+			}
+			p.push(Member{key, m})
+			if i = spacesEnd(src, i); i >= len(src) {
+				return Value{}, i, false
+			}
+			if src[i] == end {
+				i++
+				break
+			}
+			if src[i] != ',' {
+				return Value{}, i, false
+			}
+			i = spacesEnd(src, i+1)
+		}
+		return Value{kind: kind, s: src[start:i], elems: p.finish(mark)}, i, true
+	case c == '\\':
+		s, next, ok := escapedString(src, i)
+		return Value{kind: StringKind, s: s}, next, ok
+	case c >= '0' && c <= '9' || c == '-':
+		p.pos = i
+		v, err := p.number()
+		return v, p.pos, err == nil
+	case c == 't' || c == 'f' || c == 'n':
+		return literalAt(src, i)
+	}
+	return Value{}, i, false // NaN, Infinity, or malformed
 }
 
 // escapedString reads the string that starts at src[i] with `\"` and ends

@@ -112,15 +112,25 @@ func TestStringValueIsParse(t *testing.T) {
 	if took < 400 || took == 5000 {
 		t.Errorf("StringValue took %d of 5,000 texts: the random texts are too one-sided", took)
 	}
-	for _, text := range []string{`{}`, `{"amount": 901.88, "from": "EUR", "to": "GBP"}`, `{"q":"é","n":-1,"ok":true,"x":null}`, `{ "a" : 1 }`} {
+	members := func(n int) string {
+		var ms []string
+		for k := range n {
+			ms = append(ms, fmt.Sprintf(`"k%d":%d`, k, k))
+		}
+		return "{" + strings.Join(ms, ",") + "}"
+	}
+	for _, text := range []string{`{}`, `{"amount": 901.88, "from": "EUR", "to": "GBP"}`, `{"q":"é","n":-1,"ok":true,"x":null}`, `{ "a" : 1 }`,
+		`{"a":[1]}`, `{"items": [{"sku": "A1", "qty": 2}, {"sku": "B7", "qty": 1}], "address": {"city": "Paris", "zip": "75001"}, "tags": []}`,
+		`{"a":{"b":{"c":[[],[1,[2,{}]]]}}}`, members(32), `{"a":[` + strings.Repeat(`1,`, 200) + `1]}`,
+		`{"d":` + strings.Repeat(`[`, 31) + strings.Repeat(`]`, 31) + `}`} {
 		if !checkStringValue(t, text) {
-			t.Errorf("StringValue leaves %s", text)
+			t.Errorf("StringValue leaves %.80s", text)
 		}
 	}
-	for _, text := range []string{`{"a":1,"a":2}`, `{"a":"x\"y"}`, `{"a":[1]}`, `{"a":NaN}`, ` {"a":1}`, `{"a":1} `, `{"a":01}`, `{"a":1,}`, `null`, ``,
-		`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16}`} {
+	for _, text := range []string{`{"a":1,"a":2}`, `{"a":{"b":1,"b":2}}`, `{"a":"x\"y"}`, `{"a":["x\ny"]}`, `{"a":NaN}`, `{"a":[Infinity]}`, ` {"a":1}`, `{"a":1} `, `{"a":01}`, `{"a":1,}`, `{"a":[1,]}`, `[1]`, `null`, ``,
+		members(33), `{"a":{` + members(33)[1:] + `}`, `{"d":` + strings.Repeat(`[`, 32) + strings.Repeat(`]`, 32) + `}`} {
 		if checkStringValue(t, text) {
-			t.Errorf("StringValue takes %s", text)
+			t.Errorf("StringValue takes %.80s", text)
 		}
 	}
 }
@@ -141,8 +151,9 @@ func TestStringValueLeavesWhatIsNotUTF8(t *testing.T) {
 	}
 }
 
-// Many arguments in one document: their members go to the arena, chunk
-// after chunk, and each Value stays as read.
+// Many arguments in one document, some read deep and then refused: their
+// members go to the arena, chunk after chunk, and each Value taken stays
+// as read.
 func TestStringValueKeepsEachValue(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("[")
@@ -150,7 +161,12 @@ func TestStringValueKeepsEachValue(t *testing.T) {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		q, _ := json.Marshal(fmt.Sprintf(`{"i": %d, "s": "v%d", "b": true}`, i, i))
+		text := fmt.Sprintf(`{"i": %d, "s": "v%d", "b": true, "l": [%d, {"n": %d}]}`, i, i, i, i)
+		if i%3 == 2 {
+			// Read deep, then refused at its end: the general reading's.
+			text = fmt.Sprintf(`{"i": %d, "l": [1, {"n": [2, 3]}], "x": NaN}`, i)
+		}
+		q, _ := json.Marshal(text)
 		b.Write(q)
 	}
 	b.WriteString("]")
@@ -158,14 +174,25 @@ func TestStringValueKeepsEachValue(t *testing.T) {
 	d.Recycle(b.String())
 	var got []jsonvalue.Value
 	for more, err := d.NextElem(true); more || err != nil; more, err = d.NextElem(false) {
+		if err != nil {
+			t.Fatalf("element %d: %v", len(got), err)
+		}
 		v, ok := d.StringValue()
-		if err != nil || !ok {
-			t.Fatalf("element %d: %v %v", len(got), ok, err)
+		if ok == (len(got)%3 == 2) {
+			t.Fatalf("element %d: StringValue took it: %v", len(got), ok)
+		}
+		if !ok {
+			if _, err := d.ReadString(); err != nil {
+				t.Fatalf("element %d: %v", len(got), err)
+			}
 		}
 		got = append(got, v)
 	}
 	for i, v := range got {
-		if want := fmt.Sprintf(`{"i":%d,"s":"v%d","b":true}`, i, i); v.String() != want {
+		if i%3 == 2 {
+			continue
+		}
+		if want := fmt.Sprintf(`{"i":%d,"s":"v%d","b":true,"l":[%d,{"n":%d}]}`, i, i, i, i); v.String() != want {
 			t.Fatalf("value %d of %d reads %s, want %s", i, len(got), v.String(), want)
 		}
 	}
