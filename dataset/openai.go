@@ -3,6 +3,7 @@ package dataset
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,12 +67,13 @@ func pairResults(conv agentcheck.Conversation) error {
 		case m.Role == agentcheck.AI && m.ToolCalls != nil:
 			calls = i
 		case m.Role == agentcheck.Tool && m.ToolCallID != "" && calls >= 0:
+			answers := slices.ContainsFunc(conv[calls].ToolCalls, func(tc agentcheck.ToolCall) bool { return tc.ID == m.ToolCallID })
+			if answers {
+				continue
+			}
+			// The calls' IDs, for the error, only when there is one.
 			var ids []string
 			for _, tc := range conv[calls].ToolCalls {
-				if tc.ID == m.ToolCallID {
-					ids = nil
-					break
-				}
 				if tc.ID != "" {
 					ids = append(ids, strconv.Quote(tc.ID))
 				}
