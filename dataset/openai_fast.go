@@ -2,10 +2,13 @@ package dataset
 
 import (
 	"math"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/samplereuse"
 	"github.com/agentcheck/agentcheck/internal/textarena"
+	"github.com/agentcheck/agentcheck/internal/wordscan"
 	"github.com/agentcheck/agentcheck/jsonvalue"
 )
 
@@ -348,6 +351,10 @@ func (f *openAIFast) toolCalls(budget *valueBudget) bool {
 		if err != nil || d.Peek() != '{' {
 			return false
 		}
+		if tc, ok := f.plainCall(); ok {
+			f.calls = append(f.calls, tc)
+			continue
+		}
 		var id, typ, name, args string
 		var seenID, seenType, seenFn, seenName, seenArgs, ok bool
 		var inPlace jsonvalue.Value // the arguments read where they stand
@@ -407,6 +414,58 @@ func (f *openAIFast) toolCalls(budget *valueBudget) bool {
 		f.calls = append(f.calls, tc)
 	}
 	return true
+}
+
+// plainCall reads the call at the reading's offset when it is written as
+// the SDKs write one, {"id":"…","type":"function","function":{"name":"…",
+// "arguments":"…"}}, its strings plain and its arguments what StringValue
+// reads: with the text's own steps, as toolCalls' loop over its members
+// would read it, member by member, through the Decoder (five keys, three
+// strings and two objects a call). ok is false, and nothing read, for
+// any other call.
+func (f *openAIFast) plainCall() (tc agentcheck.ToolCall, ok bool) {
+	const (
+		open   = `{"id":`
+		typeFn = `,"type":"function","function":{"name":`
+		args   = `,"arguments":`
+	)
+	d, text := &f.d, f.text
+	start := d.Offset()
+	i := start
+	if !strings.HasPrefix(text[i:], open) {
+		return tc, false
+	}
+	if tc.ID, i, ok = plainAt(text, i+len(open)); !ok || !strings.HasPrefix(text[i:], typeFn) {
+		return tc, false
+	}
+	if tc.Name, i, ok = plainAt(text, i+len(typeFn)); !ok || tc.Name == "" || !strings.HasPrefix(text[i:], args) {
+		return agentcheck.ToolCall{}, false
+	}
+	d.Seek(i + len(args))
+	if tc.Args, ok = d.StringValue(); !ok || !strings.HasPrefix(text[d.Offset():], "}}") {
+		d.Seek(start)
+		return agentcheck.ToolCall{}, false
+	}
+	d.Seek(d.Offset() + len("}}"))
+	return tc, true
+}
+
+// plainAt reads the string at text[i] when it holds no escape and is
+// valid UTF-8, as the Decoder's ReadString reads it, and returns the
+// offset after it.
+func plainAt(text string, i int) (string, int, bool) {
+	if i >= len(text) || text[i] != '"' {
+		return "", i, false
+	}
+	end, high := wordscan.StringEnd(text, i+1)
+	if end == len(text) || text[end] != '"' {
+		return "", i, false
+	}
+	s := text[i+1 : end]
+	if high && !utf8.ValidString(s) {
+		return "", i, false
+	}
+	return s, end + 1, true
 }
 
 // onceString reads a member's string value, once: a member the fast path
