@@ -249,6 +249,9 @@ func (f *openAIFast) messages(budget *valueBudget) bool {
 // message reads one message; calls reports whether it has a list of
 // tool calls (appended to f.calls), however short.
 func (f *openAIFast) message(budget *valueBudget) (m agentcheck.Message, calls bool, ok bool) {
+	if m, calls, ok := f.plainMessage(budget); ok {
+		return m, calls, true
+	}
 	d := &f.d
 	var seen [6]bool // role, content, tool_call_id, refusal, tool_calls, any other
 	refusal := ""
@@ -341,6 +344,55 @@ func (f *openAIFast) message(budget *valueBudget) (m agentcheck.Message, calls b
 	if m.Content == "" {
 		m.Content = refusal // what the assistant said instead of an answer
 	}
+	return m, calls, true
+}
+
+// plainMessage reads the message at the reading's offset when it is
+// written as the SDKs write one: {"role":"…","content":…} with a plain
+// string or null for content, then nothing, "tool_call_id" (a plain
+// string) or, an assistant's, "tool_calls": as message's loop over its
+// members would read it, with the text's own steps. ok is false, and
+// nothing read, for any other message.
+func (f *openAIFast) plainMessage(budget *valueBudget) (m agentcheck.Message, calls bool, ok bool) {
+	const (
+		open      = `{"role":`
+		content   = `,"content":`
+		callID    = `,"tool_call_id":`
+		toolCalls = `,"tool_calls":[`
+	)
+	d, text := &f.d, f.text
+	start, ncalls := d.Offset(), len(f.calls)
+	if !strings.HasPrefix(text[start:], open) {
+		return m, false, false
+	}
+	r, i, ok := plainAt(text, start+len(open))
+	if m.Role, ok = openAIRole(r); !ok || !strings.HasPrefix(text[i:], content) {
+		return agentcheck.Message{}, false, false
+	}
+	if i += len(content); strings.HasPrefix(text[i:], "null") {
+		i += len("null")
+	} else if m.Content, i, ok = plainAt(text, i); !ok {
+		return agentcheck.Message{}, false, false
+	}
+	switch {
+	case strings.HasPrefix(text[i:], callID):
+		if m.ToolCallID, i, ok = plainAt(text, i+len(callID)); !ok {
+			return agentcheck.Message{}, false, false
+		}
+	case strings.HasPrefix(text[i:], toolCalls) && m.Role == agentcheck.AI:
+		d.Seek(i + len(toolCalls) - len("["))
+		if calls = f.toolCalls(budget); calls {
+			i = d.Offset()
+		}
+	}
+	if !strings.HasPrefix(text[i:], "}") || strings.HasPrefix(text[i:], toolCalls) && !calls {
+		// Another member, or calls not read: message reads it all again.
+		clear(f.calls[ncalls:])
+		f.calls = f.calls[:ncalls]
+		d.Seek(start)
+		return agentcheck.Message{}, false, false
+	}
+	d.Seek(i + 1)
 	return m, calls, true
 }
 
