@@ -159,7 +159,7 @@ func (d *sampleDecoder) fastMessage(text string, i int) (int, bool) {
 			case hasAt(text, i, `"human"`):
 				typ, i = "human", i+7
 			default:
-				typ, i, ok = plainString(text, i)
+				typ, i, ok = wordscan.PlainString(text, i)
 			}
 		case 2:
 			m.Content, i, isText = d.fastContent(text, i)
@@ -249,7 +249,7 @@ func (d *sampleDecoder) fastCall(text string, i, depth int) (int, bool) {
 		bit := uint8(1<<key) >> 1 // key's bit in seen; none for fieldOther
 		switch key {
 		case 1:
-			tc.Name, i, ok = plainString(text, i)
+			tc.Name, i, ok = wordscan.PlainString(text, i)
 		case 2:
 			if ok = i < len(text) && text[i] == '{'; ok && depth == depthMessages+1 {
 				// A reference call's arguments written as some call's
@@ -448,7 +448,7 @@ func (d *sampleDecoder) fastContent(text string, i int) (string, int, bool) {
 		return "", i, false
 	}
 	end, high := wordscan.TextEnd(text, i+1)
-	if s, next, ok := plainEnd(text, i, end, high); ok {
+	if s, next, ok := wordscan.Plain(text, i, end, high); ok {
 		return s, next, true
 	}
 	if d.rawText && end < len(text) && text[end] == '\\' && (!high || utf8.ValidString(text[i+1:end])) {
@@ -483,7 +483,7 @@ const fieldOther = 0
 func fastColon(text string, i, key int) (int, bool) {
 	if key == fieldOther {
 		var ok bool
-		if _, i, ok = plainString(text, i); !ok {
+		if _, i, ok = wordscan.PlainString(text, i); !ok {
 			return i, false
 		}
 	}
@@ -518,35 +518,14 @@ const (
 	keyToolCalls = `"tool_calls"`
 )
 
-// plainString reads the string at text[i] if it has no escape: its text,
-// valid UTF-8, and the offset after it. plainText reads a string that may
-// be long (a message's text) the same way, with wordscan.TextEnd.
-func plainString(text string, i int) (string, int, bool) {
-	if i >= len(text) || text[i] != '"' {
-		return "", i, false
-	}
-	end, high := wordscan.StringEnd(text, i+1)
-	return plainEnd(text, i, end, high)
-}
-
+// plainText reads a string that may be long (a message's text) as
+// wordscan.PlainString reads one, with wordscan.TextEnd.
 func plainText(text string, i int) (string, int, bool) {
 	if i >= len(text) || text[i] != '"' {
 		return "", i, false
 	}
 	end, high := wordscan.TextEnd(text, i+1)
-	return plainEnd(text, i, end, high)
-}
-
-// plainEnd is the string at text[i] whose plain run ends at end.
-func plainEnd(text string, i, end int, high bool) (string, int, bool) {
-	if end == len(text) || text[end] != '"' {
-		return "", end, false
-	}
-	s := text[i+1 : end]
-	if high && !utf8.ValidString(s) {
-		return "", end, false
-	}
-	return s, end + 1, true
+	return wordscan.Plain(text, i, end, high)
 }
 
 // skipSpace is the offset of the first byte at or after i that is not

@@ -3,7 +3,6 @@ package dataset
 import (
 	"math"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentcheck/agentcheck"
 	"github.com/agentcheck/agentcheck/internal/samplereuse"
@@ -365,18 +364,18 @@ func (f *openAIFast) plainMessage(budget *valueBudget) (m agentcheck.Message, ca
 	if !strings.HasPrefix(text[start:], open) {
 		return m, false, false
 	}
-	r, i, ok := plainAt(text, start+len(open))
+	r, i, ok := wordscan.PlainString(text, start+len(open))
 	if m.Role, ok = openAIRole(r); !ok || !strings.HasPrefix(text[i:], content) {
 		return agentcheck.Message{}, false, false
 	}
 	if i += len(content); strings.HasPrefix(text[i:], "null") {
 		i += len("null")
-	} else if m.Content, i, ok = plainAt(text, i); !ok {
+	} else if m.Content, i, ok = wordscan.PlainString(text, i); !ok {
 		return agentcheck.Message{}, false, false
 	}
 	switch {
 	case strings.HasPrefix(text[i:], callID):
-		if m.ToolCallID, i, ok = plainAt(text, i+len(callID)); !ok {
+		if m.ToolCallID, i, ok = wordscan.PlainString(text, i+len(callID)); !ok {
 			return agentcheck.Message{}, false, false
 		}
 	case strings.HasPrefix(text[i:], toolCalls) && m.Role == agentcheck.AI:
@@ -385,7 +384,7 @@ func (f *openAIFast) plainMessage(budget *valueBudget) (m agentcheck.Message, ca
 			i = d.Offset()
 		}
 	}
-	if !strings.HasPrefix(text[i:], "}") || strings.HasPrefix(text[i:], toolCalls) && !calls {
+	if !strings.HasPrefix(text[i:], "}") {
 		// Another member, or calls not read: message reads it all again.
 		clear(f.calls[ncalls:])
 		f.calls = f.calls[:ncalls]
@@ -487,10 +486,10 @@ func (f *openAIFast) plainCall() (tc agentcheck.ToolCall, ok bool) {
 	if !strings.HasPrefix(text[i:], open) {
 		return tc, false
 	}
-	if tc.ID, i, ok = plainAt(text, i+len(open)); !ok || !strings.HasPrefix(text[i:], typeFn) {
-		return tc, false
+	if tc.ID, i, ok = wordscan.PlainString(text, i+len(open)); !ok || !strings.HasPrefix(text[i:], typeFn) {
+		return agentcheck.ToolCall{}, false
 	}
-	if tc.Name, i, ok = plainAt(text, i+len(typeFn)); !ok || tc.Name == "" || !strings.HasPrefix(text[i:], args) {
+	if tc.Name, i, ok = wordscan.PlainString(text, i+len(typeFn)); !ok || tc.Name == "" || !strings.HasPrefix(text[i:], args) {
 		return agentcheck.ToolCall{}, false
 	}
 	d.Seek(i + len(args))
@@ -500,24 +499,6 @@ func (f *openAIFast) plainCall() (tc agentcheck.ToolCall, ok bool) {
 	}
 	d.Seek(d.Offset() + len("}}"))
 	return tc, true
-}
-
-// plainAt reads the string at text[i] when it holds no escape and is
-// valid UTF-8, as the Decoder's ReadString reads it, and returns the
-// offset after it.
-func plainAt(text string, i int) (string, int, bool) {
-	if i >= len(text) || text[i] != '"' {
-		return "", i, false
-	}
-	end, high := wordscan.StringEnd(text, i+1)
-	if end == len(text) || text[end] != '"' {
-		return "", i, false
-	}
-	s := text[i+1 : end]
-	if high && !utf8.ValidString(s) {
-		return "", i, false
-	}
-	return s, end + 1, true
 }
 
 // onceString reads a member's string value, once: a member the fast path

@@ -117,6 +117,30 @@ func StringEnd(s string, i int) (end int, high bool) {
 	return i, High(h) != 0
 }
 
+// PlainString reads the JSON string at s[i] when it holds no escape: its
+// text, valid UTF-8, and the offset after it. ok is false for anything
+// else, which a JSON decoder is to read.
+func PlainString(s string, i int) (text string, next int, ok bool) {
+	if i >= len(s) || s[i] != '"' {
+		return "", i, false
+	}
+	end, high := StringEnd(s, i+1)
+	return Plain(s, i, end, high)
+}
+
+// Plain is PlainString of the string at s[i] whose plain run ends at end,
+// with high as StringEnd or TextEnd reports it.
+func Plain(s string, i, end int, high bool) (text string, next int, ok bool) {
+	if end == len(s) || s[end] != '"' {
+		return "", end, false
+	}
+	text = s[i+1 : end]
+	if high && !utf8.ValidString(text) {
+		return "", end, false
+	}
+	return text, end + 1, true
+}
+
 // TextEnd is StringEnd for a string that may be long (a message's text).
 // Its first 64 bytes are read a word at a time, as StringEnd reads; a
 // longer run is searched for its quote and backslash with

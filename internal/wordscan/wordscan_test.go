@@ -175,3 +175,29 @@ func TestLastIndexIsLastIndexByte(t *testing.T) {
 		}
 	}
 }
+
+// PlainString takes a JSON string without escapes, valid UTF-8, and
+// nothing else: what it takes is the string's text, and the offset past it.
+func TestPlainString(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{`"abc",`, "abc", true},
+		{`"" `, "", true},
+		{`"São Paulo"}`, "São Paulo", true},
+		{`"a\"b"`, "", false},
+		{`"a\nb"`, "", false},
+		{"\"a\x01b\"", "", false},
+		{"\"a\xffb\"", "", false},
+		{`"abc`, "", false},
+		{`abc"`, "", false},
+		{``, "", false},
+	} {
+		got, next, ok := PlainString(tc.in, 0)
+		if ok != tc.ok || got != tc.want || ok && next != len(tc.want)+2 {
+			t.Errorf("PlainString(%q) = %q, %d, %v; want %q, %v", tc.in, got, next, ok, tc.want, tc.ok)
+		}
+	}
+}
