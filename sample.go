@@ -93,10 +93,7 @@ func (sp *sampleParser) parse(text string) (Sample, error) {
 // CPU12).
 func (sp *sampleParser) parseInto(text string, s *Sample) error {
 	d := &sp.d
-	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
-	d.p.Recycle(text)
-	d.reuse = true
-	d.fastErr = nil
+	d.begin(text)
 	if read, err := d.tryFast(text, s); read {
 		return err
 	} else if d.fastErr != nil {
@@ -194,6 +191,16 @@ type sampleDecoder struct {
 }
 
 var sampleDecoderPool = sync.Pool{New: func() any { return new(sampleDecoder) }}
+
+// begin starts reading text into a Sample that may share the scratch
+// slices (parseInto's, refReader's).
+func (d *sampleDecoder) begin(text string) {
+	clear(d.calls) // the last sample's values, not kept alive
+	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
+	d.p.Recycle(text)
+	d.reuse = true
+	d.fastErr = nil
+}
 
 func (d *sampleDecoder) reset() {
 	clear(d.msgs)

@@ -34,12 +34,7 @@ func init() {
 
 // Start begins a record's references: text is the record's.
 func (r *refReader) Start(text string) {
-	d := &r.d
-	clear(d.calls)
-	d.msgs, d.calls, d.spans = d.msgs[:0], d.calls[:0], d.spans[:0]
-	d.p.Recycle(text)
-	d.reuse = true
-	d.fastErr = nil
+	r.d.begin(text)
 	r.text = text
 	r.f = sampleFields{refCalls: [2]int{-1, -1}, seenUI: true}
 }
