@@ -157,6 +157,16 @@ FLOOR=0
 if [ -f "$PARSELIMIT/main.go" ] && (cd "$PARSELIMIT" && GOWORK=off GOFLAGS=-mod=readonly go build -o "$OUT/parselimit" .) 2>"$OUT/parselimit-build.err"; then
 	FLOOR=1
 fi
+# The OpenAI mix's floor with the arguments read too (bench/argsfloor.go),
+# built in a copy of parselimit's module, for its fastjson.
+ARGSFLOOR=0
+if [ "$FLOOR" = 1 ]; then
+	rm -rf "$OUT/argsfloor-mod" && mkdir -p "$OUT/argsfloor-mod"
+	cp "$PARSELIMIT/go.mod" "$PARSELIMIT/go.sum" bench/argsfloor.go "$OUT/argsfloor-mod/"
+	if (cd "$OUT/argsfloor-mod" && GOWORK=off GOFLAGS=-mod=readonly go build -o "$OUT/argsfloor" argsfloor.go) 2>"$OUT/argsfloor-build.err"; then
+		ARGSFLOOR=1
+	fi
+fi
 if [ "$ALL" = 1 ]; then
 	step "agentcheck eval on 100,000 samples (3 runs), alternating with the parse floor"
 	for i in 1 2 3; do
@@ -216,6 +226,9 @@ for mix in $MIXES; do
 	step "CPU: parse floor, its halves at once, eval --workers 1 and eval on $mix-100k.jsonl ($CPU_RUNS runs each, alternating)"
 	for i in $(seq "$CPU_RUNS"); do
 		cputime "cpu-floor-$mix-$i" "$OUT/parselimit" "$OUT/$mix-100k.jsonl"
+		if [ "$mix" = openai ] && [ "$ARGSFLOOR" = 1 ]; then
+			cputime "cpu-argsfloor-$mix-$i" "$OUT/argsfloor" "$OUT/$mix-100k.jsonl"
+		fi
 		cputime "cpu-halves-$mix-$i" bash -c 'halves "$@"' halves "$OUT/parselimit" "$OUT/$mix-half1.jsonl" "$OUT/$mix-half2.jsonl"
 		cputime "cpu-w1-$mix-$i" "$OUT/agentcheck" eval --workers 1 --metrics tool_call_accuracy,tool_call_f1 --format jsonl "$OUT/$mix-100k.jsonl"
 		checkout "cpu-w1-$mix-$i" 100000
@@ -404,6 +417,15 @@ if [ -n "$MIXES" ]; then
 	echo "is what the cores lose running at once (memory bandwidth, shared caches): no design of the CLI gets it back."
 	echo "The CLI writes a score line a sample, to a file in bench-out/ (its CPU ratio) and to /dev/null (output"
 	echo "discarded, as the floor's is): the difference is the kernel's page cache, charged to the CLI."
+	if [ -f "$OUT/cpu-argsfloor-openai-1.cpu" ] && [[ " $MIXES " == *" openai "* ]]; then
+		af=$(cpustat openai argsfloor 2 | median) c1=$(cpustat openai w1 2 | median)
+		echo
+		printf 'On the OpenAI messages the floor leaves each call'"'"'s arguments the string they are written as. Parsed\n'
+		printf 'as JSON too, each a document of its own (bench/argsfloor.go, fastjson), the floor takes %.3f s of CPU\n' "$af"
+		printf '(runs %s), and the CLI --workers 1 **%s×** that.\n' \
+			"$(for i in $(seq "$CPU_RUNS"); do cut -d' ' -f2 "$OUT/cpu-argsfloor-openai-$i.cpu"; done | paste -sd/)" \
+			"$(calc "sprintf(\"%.2f\", $c1 / $af)")"
+	fi
 	echo
 	echo "Runs (seconds, in order):"
 	echo
