@@ -125,23 +125,28 @@ func (p *parser) finish(mark int) []Member {
 		return elems
 	}
 	if cap(p.arena)-len(p.arena) < n {
-		size := p.perChunk
-		if size == 0 {
-			// A member takes 16 bytes of JSON or more; the cap keeps a
-			// large document from reserving much more than it needs.
-			size = min(len(p.src)/16+8, 1024)
-		}
-		size = max(n, size)
-		if p.recycle {
-			size = max(size, 2*cap(p.arena))
-		}
-		p.arena = make([]Member, 0, size)
+		p.arena = p.newChunk(n)
 	}
 	start := len(p.arena)
 	p.arena = append(p.arena, p.stack[mark:]...)
 	clear(p.stack[mark:])
 	p.stack = p.stack[:mark]
 	return p.arena[start:len(p.arena):len(p.arena)]
+}
+
+// newChunk is a new chunk of the arena, for at least n members.
+func (p *parser) newChunk(n int) []Member {
+	size := p.perChunk
+	if size == 0 {
+		// A member takes 16 bytes of JSON or more; the cap keeps a
+		// large document from reserving much more than it needs.
+		size = min(len(p.src)/16+8, 1024)
+	}
+	size = max(n, size)
+	if p.recycle {
+		size = max(size, 2*cap(p.arena))
+	}
+	return make([]Member, 0, size)
 }
 
 // bigContainer is the most members of an object or array that finish
