@@ -346,76 +346,110 @@ const maxOtherArgs = 1900
 
 // spacedAs is the length of the JSON text at the start of rest that is src
 // written with other space between its tokens, or 0 when there is none.
-// Space is passed over only outside strings and next to a bracket, a
-// brace, a comma, a colon or a string's closing quote, where JSON allows
-// it: never within a number or a literal ("1 2" is not "12"). src is a
-// whole object, read, so what matches it ends with its closing brace. It
-// may be written escaped, as a string holds it (jsonvalue's StringValue:
-// {\"a\": 1}, every quote escaped and no other escape), and is then
-// matched as the text it holds.
+// Space is passed over only between tokens, where JSON allows it: never
+// within a string, a number or a literal ("1 2" is not "12"), nor before
+// the text. src is a whole object, read, so what matches it ends with its
+// closing brace. It may be written escaped, as a string holds it
+// (jsonvalue's StringValue: {\"a\": 1}, every quote escaped and no other
+// escape), and is then matched as the text it holds.
+//
+// It compares a token at a time, each string, number or literal whole:
+// byte by byte, with a test of each byte's place in a string and of the
+// space allowed after it, it took 1,900 instructions a reference call on
+// the OpenAI mix, 17% of all (callgrind).
 func spacedAs(src, rest string) int {
 	q := strings.IndexByte(src, '"')
 	escaped := q > 0 && src[q-1] == '\\'
 	i, j := 0, 0
-	inString, gap := false, false // gap: the last byte matched allows space after it
 	for {
+		for i < len(src) && spaceByte[src[i]] {
+			i++
+		}
 		if i == len(src) {
 			return j
 		}
-		if j >= len(rest) {
+		for j > 0 && j < len(rest) && spaceByte[rest[j]] {
+			j++
+		}
+		if j == len(rest) {
 			return 0
 		}
 		c := src[i]
-		if inString {
-			// A run of the string's plain text, byte for byte.
-			for c != '"' && c != '\\' {
-				if rest[j] != c {
+		switch {
+		case c == '\\':
+			// An escaped string: `\"` opens it and the next backslash,
+			// of `\"`, closes it (it holds no other escape).
+			if !escaped || i+1 == len(src) || src[i+1] != '"' || rest[j] != '"' {
+				return 0
+			}
+			end, _ := wordscan.StringEnd(src, i+2)
+			if end+1 >= len(src) || src[end] != '\\' || src[end+1] != '"' {
+				return 0
+			}
+			k := j + 1 + end - (i + 2) // rest's closing quote
+			if k >= len(rest) || rest[k] != '"' || rest[j+1:k] != src[i+2:end] {
+				return 0
+			}
+			i, j = end+2, k+1
+		case c == '"':
+			// A string, escapes and all, matched as written.
+			if escaped {
+				return 0
+			}
+			end := i + 1
+			for {
+				e, _ := wordscan.StringEnd(src, end)
+				if e == len(src) {
 					return 0
 				}
-				if i, j = i+1, j+1; i == len(src) || j == len(rest) {
-					return 0 // src is a whole object: its strings end in it
+				if src[e] == '"' {
+					end = e + 1
+					break
 				}
-				c = src[i]
+				if end = e + 2; src[e] != '\\' || end > len(src) {
+					return 0 // a control character, or the end
+				}
 			}
-		} else if c <= ' ' || rest[j] <= ' ' {
-			si, sj := skipSpace(src, i), skipSpace(rest, j)
-			next := byte(0)
-			if si < len(src) {
-				next = src[si]
-			}
-			if si == i && sj == j || !gap && next != '}' && next != ']' && next != ',' && next != ':' {
-				return 0 // a control character, or space where JSON has none
-			}
-			i, j = si, sj
-			continue
-		}
-		switch {
-		case escaped && c == '\\': // a quote of the text src holds
-			if i+1 >= len(src) || src[i+1] != '"' || rest[j] != '"' {
+			n := end - i
+			if n > len(rest)-j || rest[j:j+n] != src[i:end] {
 				return 0
 			}
-			i, j = i+2, j+1
-			c = '"'
-		case c != rest[j] || escaped && c == '"':
-			return 0
-		case inString && c == '\\': // an escape, matched as written
-			if i+1 >= len(src) || j+1 >= len(rest) || src[i+1] != rest[j+1] {
+			i, j = end, j+n
+		case structuralByte[c]:
+			if rest[j] != c {
 				return 0
 			}
-			i, j = i+2, j+2
-			continue
-		default:
 			i, j = i+1, j+1
-		}
-		switch {
-		case c == '"':
-			inString = !inString
-			gap = !inString
-		case !inString:
-			gap = c == '{' || c == '[' || c == ',' || c == ':' || c == '}' || c == ']'
+		default:
+			// A number or a literal: its bytes up to the next token.
+			end := i + 1
+			for end < len(src) && !tokenEndByte[src[end]] {
+				end++
+			}
+			n := end - i
+			if n > len(rest)-j || rest[j:j+n] != src[i:end] {
+				return 0
+			}
+			i, j = end, j+n
 		}
 	}
 }
+
+// spaceByte marks JSON's space, structuralByte its one-byte tokens, and
+// tokenEndByte the bytes that end a number or a literal (spacedAs).
+var spaceByte, structuralByte, tokenEndByte = func() (space, structural, end [256]bool) {
+	for _, c := range []byte(" \t\n\r") {
+		space[c], end[c] = true, true
+	}
+	for _, c := range []byte("{}[],:") {
+		structural[c], end[c] = true, true
+	}
+	end['"'], end['\\'] = true, true
+	for c := 0; c < ' '; c++ {
+		end[c] = true
+	}
+	return
+}()
 
 // fastText reads the string at text[i]: a plain one here, one with
 // escapes by d.p (readString).
