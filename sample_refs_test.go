@@ -150,6 +150,9 @@ func TestSpacedAs(t *testing.T) {
 		{`{\"a\":12}`, `{"a":1 2}`},
 		{`{\"a\":\"x\"}`, `{"a":"x\""}`},
 		{`{\"a\":\"x\"}`, `{\"a\":\"x\"}`},
+		{`{"a":1}`, ` {"a":1}`}, // the text starts where rest does
+		{`{\"a\":1}`, `	{"a":1}`},
+		{`{"a":"x\"y"}`, `{"a":"x\"y }`},
 	} {
 		if n := spacedAs(c.src, c.rest); n != 0 {
 			t.Errorf("spacedAs(%q, %q) = %d, want none", c.src, c.rest, n)
