@@ -430,8 +430,45 @@ func jsonAssignment(s string, i int) (a assignment, key, ok bool) {
 	if !ok {
 		return a, true, false
 	}
+	if end == start && kind == passwordName {
+		end = escapedMarkPassword(s, start)
+	}
 	start, end = afterScheme(s, start, end)
 	return assignment{name: name, kind: kind, start: start, end: end, form: formJSON}, true, true
+}
+
+// escapedMarkPassword is the end of the JSON string value at s[start:]
+// when it starts with one of quotedMarkPassword's marks ("&", "@", "%",
+// "!") as encoding/json escapes them (\u0026welcome1) and is, decoded, a
+// password by markPassword; else start, as jsonStringAfter reads a value
+// up to its first escape. The value may hold no escape but \u00XX.
+func escapedMarkPassword(s string, start int) int {
+	if !strings.HasPrefix(s[start:], `\u00`) || start+6 > len(s) {
+		return start
+	}
+	switch strings.ToLower(s[start+4 : start+6]) {
+	case "26", "40", "25", "21":
+	default:
+		return start
+	}
+	e := start
+	for e < len(s) && s[e] != '"' && s[e] != '\n' && e-start <= 256 {
+		if s[e] == '\\' {
+			if !strings.HasPrefix(s[e:], `\u00`) || e+6 > len(s) {
+				return start
+			}
+			e += 6
+			continue
+		}
+		e++
+	}
+	if e >= len(s) || s[e] != '"' {
+		return start
+	}
+	if v := jsonUnescaped(s[start:e]); len(v) < 4 || !markPassword(v) {
+		return start
+	}
+	return e
 }
 
 // closedAt: the string value that ends at s[e] ends at its closing quote,

@@ -21,6 +21,8 @@ func mysqlGluedSecrets() []reviewSecret {
 		{"mysql-bang-both", "mysql -u root -p!pass2024! db", "pass2024"},
 		{"mysql-crlf-script", "@echo off\r\nmysqldump -u root -p%hunter2% shop > shop.sql\r\n", "hunter2"},
 		{"mysql-in-docker-exec", "docker exec -it db mysql -uroot -p@pw_2024_prod -e 'select 1'", "pw_2024_prod"},
+		{"mysql-at-capital-extension", "mysql -u root -p@Summer.Fun shop", "Summer.Fun"},
+		{"mysqldump-at-capital-extension", "mysqldump -uroot -p@Pass.Word2 --all-databases", "Pass.Word2"},
 	}
 }
 

@@ -437,9 +437,11 @@ func gluedPassword(v string) bool {
 	rest := v[1:]
 	switch v[0] {
 	case '@':
+		// A file's name ends in an extension of lower-case letters
+		// (@pw.txt, @db.pass); @Summer.Fun is a password.
 		dot := strings.LastIndexByte(rest, '.')
 		file := dot > 0 && dot < len(rest)-1 && len(rest)-dot <= 6 &&
-			!strings.ContainsFunc(rest[dot+1:], func(r rune) bool { return !(r < 128 && asciiLetter(byte(r))) })
+			!strings.ContainsFunc(rest[dot+1:], func(r rune) bool { return r < 'a' || r > 'z' })
 		return !file && !strings.Contains(rest, "/")
 	case '&':
 		return entityLen(v, 0) == 0

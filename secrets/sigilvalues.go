@@ -20,6 +20,9 @@ import (
 // them) or in the element's tags, or URL-encoded in a form (%26, %40,
 // %25, %21), starts with a mark and is a password (markPassword).
 func quotedMarkPassword(s string, a assignment, plain string) bool {
+	if a.form == formJSON && strings.HasPrefix(plain, `\u00`) {
+		plain = jsonUnescaped(plain) // \u0026welcome1, as encoding/json writes &welcome1
+	}
 	if len(plain) < 4 || strings.IndexByte("@&%!", plain[0]) < 0 ||
 		a.kind != passwordName && !(a.form == formLine && fieldKind(a.name) == passwordName) { // a line's name: value is weak, as prose labels so
 		return false

@@ -27,6 +27,10 @@ func sigilSecrets() []reviewSecret {
 		{"form-url-encoded-amp", "user=bob&password=%26welcome1&remember=1", "welcome1"},
 		{"form-url-encoded-at", "grant_type=password&username=bob&password=%40pw_2024_prod", "pw_2024_prod"},
 		{"heredoc-env", "cat > .env <<'EOF'\nAPP_USER=bob\nAPP_PASSWORD='%hunter2%'\nEOF", "hunter2"},
+		// The mark as encoding/json escapes it.
+		{"json-unicode-escaped-amp", `{"password": "\u0026welcome1"}`, "welcome1"},
+		{"json-unicode-escaped-at", `{"db_password":"\u0040pw_2024_prod"}`, "pw_2024_prod"},
+		{"json-unicode-escaped-percents", `{"password": "\u0025hunter2\u0025"}`, "hunter2"},
 	}
 }
 
@@ -55,6 +59,9 @@ func sigilBenign() []reviewText {
 		{"default-names", `password: "&default_pw"` + "\n" + `db_password: "&default"`},
 		{"markdown-mention", `Ask "@security_team" about the "password" field, or "&" for both.`},
 		{"php-reference", "$password = &$this->password;\n$opts = ['password' => &$pw];"},
+		{"json-unicode-escaped-entities", `{"password": "\u0026lt;your password\u0026gt;", "secret": "\u0026amp;"}`},
+		{"json-unicode-escaped-name", `{"password": "\u0026current", "pw": "\u0040new_password"}`},
+		{"json-unicode-escaped-variables", `{"password": "\u0025DB_PASS\u0025", "db_password": "\u0021DB_PASS\u0021", "pw": "\u0026 more"}`},
 	}
 }
 
