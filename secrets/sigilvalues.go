@@ -15,20 +15,29 @@ import (
 // (SQL*Plus's BY &pw_2024, T-SQL's = @pw_2024) is the language's own.
 
 // quotedMarkPassword: the value s[a.start:a.end] (plain, as the scrubber
-// reads it) of a password's name, in an assignment, a JSON field, a
-// line or an XML element, enclosed in quotes (also \"…\" as JSON writes
-// them) or in the element's tags, or URL-encoded in a form (%26, %40,
-// %25, %21), starts with a mark and is a password (markPassword).
+// reads it) of a password's name, in an assignment (also code's
+// password => '…'), a JSON field, a line, an XML element or a name/value
+// pair (<add key="password" value="…"/>, {"name": "DB_PASSWORD", "value":
+// "…"}), enclosed in quotes (also \"…\" as JSON writes them) or in the
+// element's tags, or URL-encoded in a form (%26, %40, %25, %21), starts
+// with a mark and is a password (markPassword). A JSON value's escaped
+// mark (\u0026welcome1) and XML's &amp; are read decoded.
 func quotedMarkPassword(s string, a assignment, plain string) bool {
-	if a.form == formJSON && strings.HasPrefix(plain, `\u00`) {
+	switch {
+	case a.form == formJSON && strings.HasPrefix(plain, `\u00`):
 		plain = jsonUnescaped(plain) // \u0026welcome1, as encoding/json writes &welcome1
+	case a.form == formPair && strings.HasPrefix(plain, "&amp;"):
+		plain = xmlUnescaped(plain) // value="&amp;welcome1", as XML writes &welcome1
 	}
+	// A name a line, an arrow or a pair gives is weak (prose labels so,
+	// and pairs name any setting): a quoted mark-password under a
+	// password's name is one all the same.
 	if len(plain) < 4 || strings.IndexByte("@&%!", plain[0]) < 0 ||
-		a.kind != passwordName && !(a.form == formLine && fieldKind(a.name) == passwordName) { // a line's name: value is weak, as prose labels so
+		a.kind != passwordName && fieldKind(a.name) != passwordName {
 		return false
 	}
 	switch a.form {
-	case formEquals, formJSON, formLine:
+	case formEquals, formJSON, formLine, formPair:
 	default:
 		return false
 	}

@@ -31,6 +31,12 @@ func sigilSecrets() []reviewSecret {
 		{"json-unicode-escaped-amp", `{"password": "\u0026welcome1"}`, "welcome1"},
 		{"json-unicode-escaped-at", `{"db_password":"\u0040pw_2024_prod"}`, "pw_2024_prod"},
 		{"json-unicode-escaped-percents", `{"password": "\u0025hunter2\u0025"}`, "hunter2"},
+		// Code's arrow, and name/value pairs (XML's and JSON's).
+		{"perl-arrow", "my %db = (user => 'app', password => '&welcome1');", "welcome1"},
+		{"php-arrow-quoted-name", `$cfg = ['password' => "@pw_2024_prod"];`, "pw_2024_prod"},
+		{"xml-add-key-amp-escaped", `<add key="password" value="&amp;welcome1" />`, "welcome1"},
+		{"xml-add-key-at", `<add key="DbPassword" value="@pw_2024_prod"/>`, "pw_2024_prod"},
+		{"json-name-value-percent", `{"name": "DB_PASSWORD", "value": "%hunter2%"}`, "hunter2"},
 	}
 }
 
@@ -61,6 +67,9 @@ func sigilBenign() []reviewText {
 		{"php-reference", "$password = &$this->password;\n$opts = ['password' => &$pw];"},
 		{"json-unicode-escaped-entities", `{"password": "\u0026lt;your password\u0026gt;", "secret": "\u0026amp;"}`},
 		{"json-unicode-escaped-name", `{"password": "\u0026current", "pw": "\u0040new_password"}`},
+		{"arrow-and-pair-references", "password => '@new_password'\n" + `<add key="password" value="&amp;" />` + "\n" +
+			`<add key="password" value="&lt;password&gt;" />` + "\n" + `{"name": "DB_PASSWORD", "value": "%DB_PASS%"}` + "\n" +
+			`<add key="Theme" value="@dark_mode2" />`},
 		{"json-unicode-escaped-variables", `{"password": "\u0025DB_PASS\u0025", "db_password": "\u0021DB_PASS\u0021", "pw": "\u0026 more"}`},
 	}
 }
