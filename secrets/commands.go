@@ -24,7 +24,7 @@ var passwordFlags = []struct {
 	spaced   bool // the password is the next word
 	loose    int  // the loose words its usage has before the flag, beyond maxLoose
 }{
-	{[]string{"mysql", "mysqldump", "mysqladmin", "mysqlsh", "mariadb", "mariadb-dump"}, 'p', true, false, 0},
+	{mysqlClients, 'p', true, false, 0},
 	{[]string{"sshpass"}, 'p', true, true, 0},
 	{[]string{"docker login", "podman login", "buildah login", "skopeo login", "nerdctl login"}, 'p', true, true, 0},
 	{[]string{"mongo", "mongosh"}, 'p', false, true, 0},
@@ -34,6 +34,10 @@ var passwordFlags = []struct {
 	// bcp TABLE in|out|queryout FILE -S … -U … -P …
 	{[]string{"bcp"}, 'P', true, true, 2},
 }
+
+// mysqlClients are MySQL's and MariaDB's clients, which read every byte
+// glued to -p, or after --password=, as the password.
+var mysqlClients = []string{"mysql", "mysqldump", "mysqladmin", "mysqlsh", "mariadb", "mariadb-dump"}
 
 // maxLoose is how many loose words (neither flags nor their values) may
 // stand between a command's name and its password flag: a database or a
@@ -124,6 +128,9 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 			continue
 		}
 		if text[1] == '-' {
+			if a, ok := mysqlLongPassword(s, words, i, key); ok {
+				out = append(out, a)
+			}
 			continue
 		}
 		for _, pf := range passwordFlags {
@@ -376,6 +383,34 @@ func looseBefore(s string, words []shellWord, from, to int) int {
 		}
 	}
 	return loose
+}
+
+// mysqlLongPassword reads the password of a MySQL client's
+// --password=…, as it reads the one glued to -p: every byte, so that a
+// mark that elsewhere makes a reference (--password=@pw_2024_prod) is the
+// password's (gluedPassword).
+func mysqlLongPassword(s string, words []shellWord, i int, key string) (assignment, bool) {
+	const flag = "--password="
+	w := words[i]
+	if !strings.HasPrefix(s[w.start:w.end], flag) {
+		return assignment{}, false
+	}
+	if sub, ok := commandOf(s, words, key, mysqlClients); !ok || looseBefore(s, words, 1+sub, i) > maxLoose {
+		return assignment{}, false
+	}
+	k := w.start + len(flag)
+	vs, ve, quoted, ok := quotedAt(s, k)
+	if !quoted {
+		vs, ve, ok = k, w.end, true
+	}
+	closing := 1
+	if quoted && vs >= 2 && s[vs-2:vs] == `\"` {
+		closing = 2 // --password=\"…\" as JSON writes a command
+	}
+	if !ok || ve <= vs || quoted && ve+closing != w.end || strings.HasPrefix(s[vs:ve], "@@") {
+		return assignment{}, false // @@password: a system variable's name, as the general reading has it
+	}
+	return assignment{name: "--password", kind: passwordName, start: vs, end: ve, form: formFlag, glued: true}, true
 }
 
 // flagPassword reads the password given by the flag words[i] (-p…):

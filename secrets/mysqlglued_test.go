@@ -22,6 +22,9 @@ func mysqlGluedSecrets() []reviewSecret {
 		{"mysql-crlf-script", "@echo off\r\nmysqldump -u root -p%hunter2% shop > shop.sql\r\n", "hunter2"},
 		{"mysql-in-docker-exec", "docker exec -it db mysql -uroot -p@pw_2024_prod -e 'select 1'", "pw_2024_prod"},
 		{"mysql-at-capital-extension", "mysql -u root -p@Summer.Fun shop", "Summer.Fun"},
+		{"mysql-long-at", "mysql -u root --password=@pw_2024_prod shop", "pw_2024_prod"},
+		{"mysqldump-long-amp-quoted", "mysqldump -u root --password='&welcome1' shop > shop.sql", "welcome1"},
+		{"mariadb-long-percent", `{"cmd": "mariadb -u app --password=%hunter2% shop"}`, "hunter2"},
 		{"mysqldump-at-capital-extension", "mysqldump -uroot -p@Pass.Word2 --all-databases", "Pass.Word2"},
 	}
 }
@@ -45,6 +48,7 @@ func mysqlGluedBenign() []reviewText {
 		{"mysql-short-marks", "mysql -u root -p@x shop\nmysql -u root -p&& echo done"},
 		{"mysql-delayed-lower", "mysql -u root -p!dbpass! shop"},
 		{"perl-flag", "perl -p -e 's/@pw_2024/x/' file"},
+		{"mysql-long-references", "mysql -u root --password=@pw_2024.txt shop\nmysql -u root --password=%DB_PASS% shop\nmysql --password= -e 'select 1'"},
 	}
 }
 
