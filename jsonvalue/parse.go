@@ -293,9 +293,10 @@ func (p *parser) object(depth int) (Value, error) {
 // from there. For anything else (a key or string with an escape, NaN or
 // Infinity, no room left in the arena's chunk, malformed JSON, which
 // object then reports) it returns false with nothing read. The loop keeps
-// the offset in a register and reads keys, strings and literals itself,
-// number alone a call: through nextKey and value, the arguments of a
-// generated sample took a third more instructions (callgrind).
+// the offset in a register and reads keys and strings itself, a number
+// or a literal alone a call (scalarAt): through nextKey and value, the
+// arguments of a generated sample took a third more instructions
+// (callgrind).
 func (p *parser) flatObject() (Value, string, bool) {
 	// The arena in a local, written back as the loop ends: kept in p, each
 	// member reloaded and stored its header.
@@ -351,16 +352,9 @@ func (p *parser) flatObject() (Value, string, bool) {
 				goto fail
 			}
 			i = end + 1
-		case c >= '0' && c <= '9' || c == '-':
-			p.pos = i
-			var err error
-			if v, err = p.number(); err != nil {
-				goto fail
-			}
-			i = p.pos
-		case c == 't' || c == 'f' || c == 'n':
+		case c >= '0' && c <= '9' || c == '-' || c == 't' || c == 'f' || c == 'n':
 			var ok bool
-			if v, i, ok = literalAt(src, i); !ok {
+			if v, i, ok = p.scalarAt(i); !ok {
 				goto fail
 			}
 		case c == '{' || c == '[':
@@ -426,9 +420,16 @@ fail:
 	return Value{}, "", false
 }
 
-// literalAt reads true, false or null at src[i], as flatObject and
-// escapedObject read them, and returns the offset after it.
-func literalAt(src string, i int) (Value, int, bool) {
+// scalarAt reads the number, true, false or null at p.src[i], as
+// flatObject, escapedFlat and escapedValue read one, and returns the
+// offset after it.
+func (p *parser) scalarAt(i int) (Value, int, bool) {
+	src := p.src
+	if c := src[i]; c != 't' && c != 'f' && c != 'n' {
+		p.pos = i
+		v, err := p.number()
+		return v, p.pos, err == nil
+	}
 	switch {
 	case strings.HasPrefix(src[i:], "true"):
 		return Value{kind: BoolKind, s: "True", f: 1}, i + 4, true
