@@ -35,9 +35,17 @@ var passwordFlags = []struct {
 	{[]string{"bcp"}, 'P', true, true, 2},
 }
 
-// mysqlClients are MySQL's and MariaDB's clients, which read every byte
-// glued to -p, or after --password=, as the password.
-var mysqlClients = []string{"mysql", "mysqldump", "mysqladmin", "mysqlsh", "mariadb", "mariadb-dump"}
+// mysqlClients are MySQL's and MariaDB's client programs, which read
+// every byte glued to -p, or after --password=, as the password (their
+// option files' common client options; MariaDB names each also
+// mariadb-…, and its backup tool mariabackup).
+var mysqlClients = []string{
+	"mysql", "mysqladmin", "mysqlbinlog", "mysqlcheck", "mysqldump", "mysqlimport", "mysqlpump",
+	"mysqlshow", "mysqlslap", "mysqlsh", "mysql_upgrade", "mysql_secure_installation",
+	"mariadb", "mariadb-admin", "mariadb-binlog", "mariadb-check", "mariadb-dump", "mariadb-import",
+	"mariadb-show", "mariadb-slap", "mariadb-upgrade", "mariadb-secure-installation",
+	"mariadb-backup", "mariabackup",
+}
 
 // maxLoose is how many loose words (neither flags nor their values) may
 // stand between a command's name and its password flag: a database or a

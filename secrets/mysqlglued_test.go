@@ -26,6 +26,12 @@ func mysqlGluedSecrets() []reviewSecret {
 		{"mysqldump-long-amp-quoted", "mysqldump -u root --password='&welcome1' shop > shop.sql", "welcome1"},
 		{"mariadb-long-percent", `{"cmd": "mariadb -u app --password=%hunter2% shop"}`, "hunter2"},
 		{"mysqldump-at-capital-extension", "mysqldump -uroot -p@Pass.Word2 --all-databases", "Pass.Word2"},
+		// Every client of the two, not only the best known.
+		{"mysqlimport", "mysqlimport -u root -pHunter2pw --local shop orders.csv", "Hunter2pw"},
+		{"mysqlbinlog-at", "mysqlbinlog -h db -u repl -p@pw_2024_prod --read-from-remote-server binlog.000001", "pw_2024_prod"},
+		{"mysqlcheck-long", "mysqlcheck -u root --password=S3cr3t!x --all-databases", "S3cr3t!x"},
+		{"mariadb-backup", "mariadb-backup --backup --user=root --password=Hunter2pw --target-dir=/bk", "Hunter2pw"},
+		{"mariadb-admin-path", "/usr/bin/mariadb-admin -uroot -p%hunter2% status", "hunter2"},
 	}
 }
 
@@ -48,6 +54,7 @@ func mysqlGluedBenign() []reviewText {
 		{"mysql-short-marks", "mysql -u root -p@x shop\nmysql -u root -p&& echo done"},
 		{"mysql-delayed-lower", "mysql -u root -p!dbpass! shop"},
 		{"perl-flag", "perl -p -e 's/@pw_2024/x/' file"},
+		{"mysql-clients-prompt", "mysqlimport -u root -p --local shop orders.csv\nmysqlbinlog -u repl -p binlog.000001\nmariadb-check -p --all-databases"},
 		{"mysql-long-references", "mysql -u root --password=@pw_2024.txt shop\nmysql -u root --password=%DB_PASS% shop\nmysql --password= -e 'select 1'"},
 	}
 }
