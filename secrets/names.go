@@ -144,7 +144,9 @@ const (
 	// tokenWord: a bare "token", which also names a tokenizer's piece of
 	// text (logprobs' {"token": "Hello"}): its value is a credential only
 	// when it looks generated, letters and digits mixed, 16 characters or
-	// more (a login's {"token": "…"}, a kubeconfig's token: …).
+	// more (a login's {"token": "…"}, a kubeconfig's token: …). So is a
+	// bare "pass", a password's or an evaluation's pass, and a form's
+	// bare "assertion" (paramKind).
 	tokenWord
 	// sessionName: a session's id (session_id, sessionid, sid, session),
 	// which is its bearer's credential when the server made it (a
@@ -351,6 +353,18 @@ func nameKindOf(name string) nameKind {
 		return weakName // a form's anti-forgery token: _csrf, X-XSRF
 	case last == "authorization" || last == "auth" || last == "pwd" || last == "pass" && slices.Contains(passOwners, qual):
 		return weakName // db_pass, SMTP_PASS; first_pass, judge_pass grade
+	case last == "pass" && qual == "":
+		return tokenWord // {"user": …, "pass": …}; {"pass": "judge_v2"} names a grader's pass
+	case last == "assertion" && (qual == "client" || qual == "saml" || qual == "jwt"):
+		// OAuth's signed proof of a client (RFC 7521's client_assertion);
+		// a bare "assertion" is a test's ({"assertion": "equals"}) but
+		// where a form sends it (paramKind)
+		return strongName
+	case last == "verifier" && qual == "code" || last == "code" && qual == "device":
+		// PKCE's code_verifier, the secret its code_challenge hashes;
+		// a device grant's device_code, which the device trades for
+		// its tokens (RFC 8628; the user_code is shown to its user)
+		return strongName
 	case len(words) == 1 && slices.ContainsFunc(compoundSuffixes, func(s string) bool { return strings.HasSuffix(last, s) }):
 		return strongName
 	case len(words) > 1 && slices.ContainsFunc(compoundSuffixes, func(s string) bool { return strings.HasSuffix(n, s) }) &&
@@ -378,6 +392,12 @@ func paramKind(name string) nameKind {
 	if k < sessionName && mayBeSecretName(name) && slices.Contains(weakParams, normalizeName(name)) {
 		return weakName
 	}
+	if k == notSecret && strings.EqualFold(name, "assertion") {
+		// An assertion grant's signed JWT or SAML document (RFC 7521:
+		// grant_type=…jwt-bearer&assertion=eyJ…), long and generated;
+		// ?assertion=equals is a test's
+		return tokenWord
+	}
 	return k
 }
 
@@ -397,7 +417,7 @@ func mayBeSecretName(name string) bool {
 var secretTrigrams = sync.OnceValue(func() *[26 * 26 * 26]bool {
 	var t [26 * 26 * 26]bool
 	for _, f := range []string{"key", "tok", "sec", "pas", "pwd", "aut", "cre", "sig", "cod", "ses", "app", "sid",
-		"coo", "dsn", "jwt", "url", "uri", "sas", "hoo", "ear", "str", "con", "ssw", "mne", "phr", "srf"} {
+		"coo", "dsn", "jwt", "url", "uri", "sas", "hoo", "ear", "str", "con", "ssw", "mne", "phr", "srf", "sse"} {
 		i, _ := trigramIndex(f)
 		t[i] = true
 	}
