@@ -3,6 +3,7 @@ package secrets
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"mime"
 	"net/http"
@@ -184,8 +185,10 @@ func (x *Redactor) replaceSpans(s string, sp []span) (string, bool) {
 }
 
 // variants are a secret's encodings that a server may echo: raw,
-// URL-encoded, and base64 (standard and URL alphabets) at each of the three
-// alignments it can have inside a longer base64 text.
+// URL-encoded (with upper- or lower-case escapes), as a JSON string
+// holds it (encoding/json's escapes, and "\/"), hex, and base64
+// (standard and URL alphabets) at each of the three alignments it can
+// have inside a longer base64 text.
 func variants(v, what string) []known {
 	out := []known{{v, what, v}}
 	add := func(text, enc string) {
@@ -193,8 +196,16 @@ func variants(v, what string) []known {
 			out = append(out, known{text, what + " (" + enc + ")", v})
 		}
 	}
-	add(url.QueryEscape(v), "URL-encoded")
-	add(url.PathEscape(v), "URL-encoded")
+	for _, e := range []string{url.QueryEscape(v), url.PathEscape(v)} {
+		add(e, "URL-encoded")
+		add(lowerEscapes(e), "URL-encoded")
+	}
+	if b, err := json.Marshal(v); err == nil && len(b) >= 2 {
+		add(string(b[1:len(b)-1]), "JSON-escaped")
+		add(strings.ReplaceAll(string(b[1:len(b)-1]), "/", `\/`), "JSON-escaped")
+	}
+	add(hex.EncodeToString([]byte(v)), "hex")
+	add(strings.ToUpper(hex.EncodeToString([]byte(v))), "hex")
 	add(base64.StdEncoding.EncodeToString([]byte(v)), "base64")
 	add(base64.URLEncoding.EncodeToString([]byte(v)), "base64")
 	for shift := range 3 {
@@ -209,6 +220,26 @@ func variants(v, what string) []known {
 		}
 	}
 	return out
+}
+
+// lowerEscapes writes the hex digits of a URL-encoded text's escapes in
+// lower case (%2f for %2F), as some encoders do.
+func lowerEscapes(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			b[i+1], b[i+2] = lowerHex(b[i+1]), lowerHex(b[i+2])
+			i += 2
+		}
+	}
+	return string(b)
+}
+
+func lowerHex(c byte) byte {
+	if 'A' <= c && c <= 'F' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // Request is a request's URL and body as stored and matched: [Redactor.URL]

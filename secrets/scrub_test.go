@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 )
 
 func TestCredentialHeaderNames(t *testing.T) {
@@ -150,6 +152,52 @@ func TestLearnScrubsEchoes(t *testing.T) {
 	loc := learned.Headers(http.Header{"Location": {"/cb?x=" + url.QueryEscape(key)}, "X-Echo": {"sent " + key}})
 	if strings.Contains(fmt.Sprint(loc), fakeKey("", 30)) {
 		t.Errorf("Expected the learned key out of the headers, but they are %v", loc)
+	}
+}
+
+// TestEnvSecretInEveryEncoding: a project's secret is removed, and
+// Check finds it, in each encoding a body or a URL may give it: raw,
+// URL-encoded with upper- or lower-case escapes, as a JSON string holds
+// it, hex, and base64 at each offset.
+func TestEnvSecretInEveryEncoding(t *testing.T) {
+	key := "Kq7/Zr+2" + fakeKey("", 16)
+	env := func(name string) string { return map[string]string{"MY_SERVICE_KEY": key}[name] }
+	rules := Rules{Env: []string{"MY_SERVICE_KEY"}}
+	x, err := rules.Redactor(WithGetenv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b64 := func(prefix string) string { return base64.StdEncoding.EncodeToString([]byte(prefix + key)) }
+	forms := map[string]string{
+		"raw": key, "URL-encoded": url.QueryEscape(key), "lower-case escapes": strings.NewReplacer("%2F", "%2f", "%2B", "%2b").Replace(url.QueryEscape(key)),
+		"JSON slash": strings.ReplaceAll(key, "/", `\/`), "hex": hex.EncodeToString([]byte(key)), "HEX": strings.ToUpper(hex.EncodeToString([]byte(key))),
+		"base64": b64(""), "base64 after one byte": b64("u:"), "base64 after two bytes": b64("us:"),
+	}
+	var its []*cassette.Interaction
+	var names []string
+	for name, f := range forms {
+		text := "note " + f + " end"
+		if got := x.Text(text); strings.Contains(got, f) || !strings.Contains(got, Redacted) {
+			t.Errorf("%s: Expected %q redacted, but got %q", name, text, got)
+		}
+		it := secretInteraction()
+		inResponse("text/plain", text)(it)
+		its = append(its, it)
+		names = append(names, name)
+	}
+	path, _ := writeCassette(t, its...)
+	found, err := Check(path, rules, WithGetenv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]bool{}
+	for _, f := range found {
+		seen[f.Interaction] = true
+	}
+	for i, name := range names {
+		if !seen[i] {
+			t.Errorf("%s: Expected Check to find the secret, but it found nothing", name)
+		}
 	}
 }
 
