@@ -201,6 +201,13 @@ var keyFormats = []keyFormat{
 	{name: "RPC endpoint key", hints: []string{"alchemy.com/v2/", "infura.io/v3/", "quiknode.pro/"},
 		re: lazy(`(?:alchemy\.com/v2|infura\.io/v3|quiknode\.pro)/([A-Za-z0-9_-]{20,})`)},
 	{name: "Discord webhook URL", hints: []string{"/api/webhooks/"}, re: lazy(`discord(?:app)?\.com/api/webhooks/([0-9]{5,}/[A-Za-z0-9_-]{20,})`)},
+	// The same webhooks' paths on any host, where the path alone is
+	// theirs: a test's stand-in server for Slack or Discord gets them
+	// (http://127.0.0.1:8080/services/T…/B…/…). Slack's team and bot ids
+	// and 24-character secret; Discord's 17 to 20 digit id and secret
+	// (plain, as Zapier's: the path before it reads as base64).
+	{name: "Slack webhook path", hints: []string{"/services/T"}, re: lazy(`/services/(T[A-Z0-9]{8,12}/B[A-Z0-9]{8,12}/[A-Za-z0-9]{24})\b`)},
+	{name: "Discord webhook path", hints: []string{"/api/webhooks/"}, plain: true, re: lazy(`/api/webhooks/([0-9]{17,20}/[A-Za-z0-9_-]{60,})`)},
 	{name: "SendGrid API key", hints: []string{"SG."}, re: lazy(`\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`)},
 	{name: "Mapbox secret token", hints: []string{"sk.eyJ"}, re: lazy(`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}`)},
 	{name: "DigitalOcean token", hints: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, re: lazy(`\bdo[opr]_v1_[a-f0-9]{64}\b`)},
