@@ -79,6 +79,8 @@ func leaks() []leak {
 		{"Pinecone API key", k("pcsk_", 60)},
 		{"LangSmith API key", "lsv2_pt_" + fakeHex(32) + "_" + fakeHex(10)},
 		{"Tavily API key", k("tvly-", 32)},
+		{"Together AI API key", k("tgp_v1_", 43)},
+		{"Voyage AI API key", k("pa-", 43)},
 		{"Docker Hub token", k("dckr_pat_", 27)},
 		{"Google OAuth client secret", k("GOCSPX-", 28)},
 		{"Stripe key", k("whsec_", 32)},
@@ -304,6 +306,7 @@ func lookalikes() []leak {
 			"type Entry struct {\n\tLabels map[string]string `protobuf:\"bytes,3,rep,name=labels,proto3\" protobuf_key:\"bytes,1,opt,name=key,proto3\" protobuf_val:\"bytes,2,opt,name=value,proto3\"`\n}\n")},
 		{name: "page metadata", edit: inResponse("text/html", `<meta name="csrf-param" content="authenticity_token"><meta name="description" content="Reset your password with a token"><input type="hidden" name="_csrf" value="enabled"><meta name="csrf-token" content="">`)},
 		{name: "authorization prose", edit: inContent("Authorization: required. Set the Authorization: Bearer header; authorization=approved, Authorization: AWS4-HMAC-SHA256 names the algorithm.")},
+		{name: "slugs after a key's prefix", edit: inContent("https://news.example.com/pa-state-budget-2024-vote-results-and-analysis-of-the-senate and tgp_v1_notes")},
 		{name: "password policy words", edit: func(it *cassette.Interaction) {
 			it.Request.Body = `{"password_min_length":12,"password_required":true,"is_secret":false,"secret_name":"prod-db","api_key_id":"key_123"}`
 		}},

@@ -69,6 +69,18 @@ func prefixed(name string, n int, prefixes ...string) keyFormat {
 	return startsWith(name, `[A-Za-z0-9_-]{`+strconv.Itoa(n)+`,}`, prefixes...)
 }
 
+// withValid is f with valid set.
+func withValid(f keyFormat, valid func(secret string) bool) keyFormat {
+	f.valid = valid
+	return f
+}
+
+// mixedCase: s holds an upper-case and a lower-case ASCII letter.
+func mixedCase(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' }) &&
+		strings.ContainsFunc(s, func(r rune) bool { return 'a' <= r && r <= 'z' })
+}
+
 // startsWith is a key that starts with one of lits, at a word boundary,
 // then matches rest: its regexp is \b(?:lit|lit…)rest, and its hints are
 // lits. Its find looks for the literals (a vectorized search) and runs the
@@ -230,6 +242,10 @@ var keyFormats = []keyFormat{
 	prefixed("Nvidia API key", 30, "nvapi-"),
 	prefixed("Jina API key", 30, "jina_"),
 	prefixed("Tavily API key", 20, "tvly-"),
+	prefixed("Together AI API key", 30, "tgp_v1_"),
+	// Voyage AI's "pa-" and 43 characters of base64url; its mixed case
+	// keeps a URL's slug (pa-state-budget-2024-…) out.
+	withValid(prefixed("Voyage AI API key", 40, "pa-"), mixedCase),
 	prefixed("Firecrawl API key", 30, "fc-"),
 	prefixed("Pinecone API key", 30, "pcsk_"),
 	prefixed("LangSmith API key", 30, "lsv2_pt_", "lsv2_sk_"),
