@@ -418,6 +418,12 @@ func mysqlLongPassword(s string, words []shellWord, i int, key string) (assignme
 	if !ok || ve <= vs || quoted && ve+closing != w.end || strings.HasPrefix(s[vs:ve], "@@") {
 		return assignment{}, false // @@password: a system variable's name, as the general reading has it
 	}
+	if !quoted && s[vs] == '&' || !gluedPassword(s[vs:ve]) || entityCut(s, vs, ve) {
+		// Only a password that starts with a mark is read here; any
+		// other value, as the general reading has it. An unquoted "&"
+		// ends a shell's command before it: mysql never sees it.
+		return assignment{}, false
+	}
 	return assignment{name: "--password", kind: passwordName, start: vs, end: ve, form: formFlag, glued: true}, true
 }
 
@@ -457,7 +463,9 @@ func flagPassword(s string, words []shellWord, i int, flag byte, glued, spaced b
 	if flag == 'u' {
 		return userPassword(s, vs, ve, "-u")
 	}
-	mysql := flag == 'p' && glued && !spaced && k < w.end // mysql -p…, mysqldump -p…
+	// mysql -p…, mysqldump -p…; an unquoted "&" ends the command
+	// before it (mysql -p&& echo done)
+	mysql := flag == 'p' && glued && !spaced && k < w.end && s[k] != '&'
 	return assignment{name: "-" + string(flag), kind: passwordName, start: vs, end: ve, form: formFlag, glued: mysql}, ve > vs
 }
 

@@ -54,6 +54,13 @@ func mysqlGluedBenign() []reviewText {
 		{"mysql-short-marks", "mysql -u root -p@x shop\nmysql -u root -p&& echo done"},
 		{"mysql-delayed-lower", "mysql -u root -p!dbpass! shop"},
 		{"perl-flag", "perl -p -e 's/@pw_2024/x/' file"},
+		// Review 64's: templates, Razor, an HTML entity cut by the shell's
+		// ";", an unquoted "&" (which ends the command), a %VAR%\ path.
+		{"mysql-long-templates", "mysql -u root --password=%(password)s shop\nmysqldump -u root --password=@{password} shop\nmysql --password=%{DB_PASSWORD} x\nmysql --password=@Model.DbPassword x\nmysql --password=%(DbPassword) x"},
+		{"mysql-glued-templates", "mysql -u root -p%(password)s shop\nmysql -u root -p@{password} shop\nmysql -u root -p@Model.DbPassword shop"},
+		{"mysql-html-quoted-variable", "mysql -u root --password=&quot;$MYSQL_PWD&quot; shop\nmysql -u root -p&quot;$MYSQL_PWD&quot; shop\nmysql -u root --password=&amp;&amp; echo ok"},
+		{"mysql-unquoted-amp", "mysql -u root --password=&password shop\nmysql -u root --password=&amp; shop"},
+		{"mysql-long-batch-path", "mysql -u root --password=%APPDATA%\\pw.txt shop"},
 		{"mysql-clients-prompt", "mysqlimport -u root -p --local shop orders.csv\nmysqlbinlog -u repl -p binlog.000001\nmariadb-check -p --all-databases"},
 		{"mysql-long-references", "mysql -u root --password=@pw_2024.txt shop\nmysql -u root --password=%DB_PASS% shop\nmysql --password= -e 'select 1'"},
 	}

@@ -429,14 +429,24 @@ var xmlEntities = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&
 // !DB_PASS!, %pgpass:~0,8%, %env.PW%), one in lower case with no digit
 // (%dbpass%), a batch argument (%1, %~1, %%P), a file's name (@pw.txt,
 // @secrets/db.pass) or HTML's escape (&lt;password&gt;).
+// razorRoots begin the expressions that Razor (ASP.NET's templates)
+// writes after "@": @Model.DbPassword is filled in, not a password.
+var razorRoots = []string{"Model.", "ViewBag.", "ViewData[", "TempData[", "Html.", "Url.", "Configuration[", "Settings."}
+
 func gluedPassword(v string) bool {
 	if len(v) < 4 || len(v) > 256 || strings.IndexByte("@&%!", v[0]) < 0 ||
 		strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == '\\' }) {
 		return false
 	}
 	rest := v[1:]
+	if rest[0] == '{' || v[0] == '%' && rest[0] == '(' {
+		return false // a template's @{password}, %{DB_PASSWORD}, %(password)s
+	}
 	switch v[0] {
 	case '@':
+		if slices.ContainsFunc(razorRoots, func(r string) bool { return strings.HasPrefix(rest, r) }) {
+			return false // Razor's @Model.DbPassword
+		}
 		// A file's name ends in an extension of lower-case letters
 		// (@pw.txt, @db.pass); @Summer.Fun is a password.
 		dot := strings.LastIndexByte(rest, '.')

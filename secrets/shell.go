@@ -111,11 +111,18 @@ func shellScan(s string) ([]assignment, int) {
 func commandValues(s string, as []assignment) []assignment {
 	out := as[:0]
 	for _, a := range as {
-		if a.glued && gluedPassword(s[a.start:a.end]) || commandValue(s[a.start:a.end]) {
+		if a.glued && gluedPassword(s[a.start:a.end]) && !entityCut(s, a.start, a.end) || commandValue(s[a.start:a.end]) {
 			out = append(out, a)
 		}
 	}
 	return out
+}
+
+// entityCut: s[start:end] is an HTML entity whose ";" the shell took
+// for the end of a command (--password=&quot;$MYSQL_PWD&quot; written
+// into HTML), not a password.
+func entityCut(s string, start, end int) bool {
+	return end < len(s) && s[end] == ';' && entityLen(s[start:end+1], 0) == end+1-start
 }
 
 func newShellReader(s string) *shellReader {
