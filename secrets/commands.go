@@ -69,6 +69,9 @@ var judgedCommands = sync.OnceValue(func() map[string]bool {
 		"docker-compose", "kubectl", "oc", "ssh", "acl", "config"} {
 		m[c] = true
 	}
+	for _, c := range toolSecretCommands() {
+		m[c] = true
+	}
 	return m
 })
 
@@ -154,14 +157,20 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 			}
 		}
 	}
+	if !prompt {
+		out = append(out, toolAssignments(s, words, key)...)
+	}
 	whole := c.n == len(c.words)
 	switch lower := strings.ToLower(name); {
 	case c.pipe && c.piped[0] >= 0 && (slices.ContainsFunc(words[1:], func(w shellWord) bool {
 		t := s[w.start:w.end]
 		return t == "--password-stdin" || t == "--stdin" && name == "passwd"
-	}) || name == "chpasswd"):
+	}) || name == "chpasswd" || c.sudo == 2):
 		vs, ve := c.piped[0], c.piped[1]
 		what := "piped to --password-stdin"
+		if c.sudo == 2 {
+			what = "piped to sudo -S"
+		}
 		if name == "chpasswd" { // user:password
 			what = "piped to chpasswd"
 			colon := strings.IndexByte(s[vs:ve], ':')

@@ -7,9 +7,12 @@
 // fields, JSON at any depth, XML, INI and .env text, `name: value` lines
 // (YAML, header blocks), a command's `--name value` flags (the value
 // credential-shaped), the password a command takes (mysql -p…, docker login
-// -p …, a literal piped to --password-stdin or chpasswd, Redis's AUTH where
-// it is Redis's, httpie's items, also of a command that docker exec, kubectl
-// exec, ssh, sudo or bash -c runs; each command read once: see shell.go),
+// -p …, a literal piped to --password-stdin, chpasswd or sudo -S, Redis's
+// AUTH where it is Redis's, httpie's items, the secrets that secret stores,
+// archivers and directory clients take in flags of their own: gh secret set
+// --body, zip -P, openssl's pass:…, ldapsearch -w, sqlplus user/…, htpasswd
+// -b, see commandflags.go; also of a command that docker exec, kubectl exec,
+// ssh, sudo or bash -c runs; each command read once: see shell.go),
 // SQL's password literals inside a statement that sets one (sql.go) and
 // name/value pairs ({"name": "OPENAI_API_KEY", "value": "…"}, as env lists
 // and HAR headers write them), code's quoted assignments ({'api_key': '…'},

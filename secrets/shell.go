@@ -45,6 +45,7 @@ type shellCommand struct {
 	broken bool        // an unclosed quote: no command to judge
 	tick   bool        // a backtick opened it (bash's `…`, Markdown's inline code)
 	wrap   int         // sudo & co. read before the name: 1, 2 after sudo -u
+	sudo   int8        // 1: sudo runs it; 2: sudo -S, which reads its password from what is piped in
 	pipe   bool        // it reads what the command before it wrote ("|")
 	piped  [2]int      // what that command wrote, when a literal: its span, else -1
 }
@@ -147,7 +148,8 @@ func newShellReader(s string) *shellReader {
 // found by its auth) and "setuser" (ACL SETUSER), these two in any case
 // as Redis takes them (foldIndex), and "/P" for SQL Server's tools'
 // password flag written as Windows writes flags (sqlcmd … /P …).
-var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd", "requirepass", "setuser", "/P"}
+var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd", "requirepass", "setuser", "/P",
+	"rabbitmqctl", "vault", "net user", "sqlplus", "expdp", "impdp", "setx", "config set"} // the last, toolSecrets' commands that take their secret as an argument
 
 // foldPivots are the bytes that foldIndex looks for first in
 // shellTriggers' words taken in any case: their rarest letter.
@@ -204,7 +206,7 @@ func shellTrigger(s string, k, from int) int {
 		switch w {
 		case "-":
 			switch {
-			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || after == 'A' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user") || cmdletSecretParam(s[e:])):
+			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || after == 'A' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user") || cmdletSecretParam(s[e:]) || toolFlagTrigger(s[e:])):
 				return i - 1
 			case strings.HasPrefix(s[e:], "stdin"):
 				return i
@@ -225,6 +227,10 @@ func shellTrigger(s string, k, from int) int {
 		case "passwd": // chpasswd, looked for from its rarer p
 			if i >= 2 && s[i-2:i] == "ch" && (i == 2 || !isWordByte(s[i-3])) && (e == len(s) || !isWordByte(after)) {
 				return i - 2
+			}
+		case "rabbitmqctl", "vault", "net user", "sqlplus", "expdp", "impdp", "setx", "config set":
+			if word && (after == ' ' || after == '\t') {
+				return i
 			}
 		case "http", "xh":
 			if after == 's' && e+1 < len(s) {
@@ -667,9 +673,15 @@ func (r *shellReader) add(w shellWord) {
 			if text == "-u" || text == "-g" {
 				c.wrap = 2
 			}
+			if c.sudo > 0 && (text == "--stdin" || text[1] != '-' && strings.IndexByte(text, 'S') > 0) {
+				c.sudo = 2 // sudo -S, -kS
+			}
 			return
 		case slices.Contains([]string{"sudo", "env", "time", "nohup", "exec", "command", "$", "#"}, text):
 			c.wrap = 1
+			if text == "sudo" {
+				c.sudo = 1
+			}
 			return
 		case c.n == 0 && strings.IndexByte(text, '=') > 0 && !strings.HasPrefix(text, "-"):
 			return // VAR=value before the command

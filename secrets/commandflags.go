@@ -1,0 +1,238 @@
+package secrets
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// toolSecret is where a command of its own takes a secret, beyond the
+// password flags that commands share (passwordFlags): a flag's value
+// (the next word, or after "=" for a long flag), glued to a short flag,
+// or an argument.
+type toolSecret struct {
+	commands []string // names; two words for a command and its subcommand (gh secret)
+	flags    []string // the flags whose value is the secret: -w, --body, -storepass
+	glued    bool     // the value may also be glued to a one-letter flag: 7z -pS3cret, gh … -bS3cret
+	prefix   string   // the value is the secret only after this prefix: openssl's pass:…
+	sep      byte     // the value is user<sep>secret: smbclient -U bob%…, lftp -u bob,…
+	arg      int      // the secret is this argument after the command's name(s), flags not counted
+	needs    string   // a word the command must hold as well: aws ssm put-parameter's SecureString
+}
+
+// toolSecrets are the commands that agents run which take a secret of
+// their own: secret stores' values (gh secret set --body, aws
+// secretsmanager --secret-string, az keyvault secret set --value, vault
+// login's token), archives' and keys' passwords (zip -P, 7z -p,
+// openssl -passout pass:, keytool -storepass, ssh-keygen -N), the
+// directory, broker and database clients' (ldapsearch -w, smbclient -U
+// user%…, mosquitto_pub -P, cqlsh -p, beeline -p, influx -password,
+// sqlplus user/…@db) and users' passwords (rabbitmqctl add_user, net
+// user, htpasswd -b).
+var toolSecrets = []toolSecret{
+	{commands: []string{"gh secret"}, flags: []string{"-b", "--body"}, glued: true},
+	{commands: []string{"aws secretsmanager"}, flags: []string{"--secret-string"}},
+	{commands: []string{"aws ssm"}, flags: []string{"--value"}, needs: "SecureString"},
+	{commands: []string{"az keyvault"}, flags: []string{"--value"}},
+	{commands: []string{"az login"}, flags: []string{"-p", "--password"}},
+	{commands: []string{"vault login"}, arg: 1},
+	{commands: []string{"consul acl", "nomad acl"}, flags: []string{"-secret", "--secret"}},
+	{commands: []string{"openssl"}, flags: []string{"-passout", "-passin", "-pass"}, prefix: "pass:"},
+	{commands: []string{"openssl"}, flags: []string{"-k"}},
+	{commands: []string{"zip", "unzip"}, flags: []string{"-P", "--password"}},
+	{commands: []string{"7z", "7za", "7zz", "7zr"}, flags: []string{"-p"}, glued: true},
+	{commands: []string{"keytool"}, flags: []string{"-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass", "-new"}},
+	{commands: []string{"ssh-keygen"}, flags: []string{"-N", "-P"}},
+	{commands: []string{"ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldapcompare", "ldapmodrdn", "ldapexop", "ldappasswd"}, flags: []string{"-w"}},
+	{commands: []string{"ldappasswd"}, flags: []string{"-s", "-a"}},
+	{commands: []string{"smbclient", "rpcclient", "smbcacls", "smbget", "smbmap"}, flags: []string{"-U", "--user"}, sep: '%'},
+	{commands: []string{"lftp"}, flags: []string{"-u"}, sep: ','},
+	{commands: []string{"mosquitto_pub", "mosquitto_sub", "mosquitto_rr"}, flags: []string{"-P", "--pw"}},
+	{commands: []string{"cqlsh", "beeline", "ncftp", "ncftpget", "ncftpput", "ncftpls"}, flags: []string{"-p", "--password"}},
+	{commands: []string{"influx"}, flags: []string{"-password"}},
+	{commands: []string{"rabbitmqctl add_user", "rabbitmqctl change_password"}, arg: 2},
+	{commands: []string{"net user"}, arg: 2},
+	{commands: []string{"sqlplus", "expdp", "impdp", "exp", "imp", "sqlldr", "rman", "dgmgrl"}, arg: 1, sep: '/'},
+}
+
+// toolSecretCommands are the names of toolSecrets' commands, and those
+// toolAssignments reads otherwise.
+func toolSecretCommands() []string {
+	out := []string{"htpasswd", "setx", "npm", "yarn", "pnpm"}
+	for _, t := range toolSecrets {
+		for _, c := range t.commands {
+			first, _, _ := strings.Cut(c, " ")
+			out = append(out, first)
+		}
+	}
+	return out
+}
+
+// toolAssignments are the secrets that the command whose words are words,
+// called key (lower-case), takes by toolSecrets and htpasswd's -b.
+func toolAssignments(s string, words []shellWord, key string) []assignment {
+	var out []assignment
+	for _, t := range toolSecrets {
+		sub, ok := commandOf(s, words, key, t.commands)
+		if !ok || t.needs != "" && !slices.ContainsFunc(words, func(w shellWord) bool { return s[w.in:w.out] == t.needs }) {
+			continue
+		}
+		if t.arg > 0 {
+			if w, ok := argument(s, words, 1+sub, t.arg); ok {
+				if strings.HasPrefix(s[w.in:w.out], "token=") {
+					w.in += len("token=") // vault login token=…
+				} else if strings.IndexByte(s[w.in:w.out], '=') >= 0 {
+					continue // vault login -method=userpass username=bob
+				}
+				out = appendSecret(out, s, t, w.in, w.out, key)
+			}
+			continue
+		}
+		for i := 1 + sub; i < len(words); i++ {
+			w := words[i]
+			text := s[w.start:w.end]
+			for _, f := range t.flags {
+				switch {
+				case text == f && i+1 < len(words) && s[words[i+1].start] != '-':
+					out = appendSecret(out, s, t, words[i+1].in, words[i+1].out, f)
+				case strings.HasPrefix(text, f+"=") && (len(f) > 2 || t.glued):
+					vs, ve := w.start+len(f)+1, w.end
+					if q := s[vs]; (q == '"' || q == '\'') && ve-vs >= 2 && s[ve-1] == q {
+						vs, ve = vs+1, ve-1
+					}
+					out = appendSecret(out, s, t, vs, ve, f)
+				case t.glued && len(f) == 2 && len(text) > 2 && strings.HasPrefix(text, f) && text[2] != '=':
+					vs, ve := w.start+2, w.end
+					if q := s[vs]; (q == '"' || q == '\'') && ve-vs >= 2 && s[ve-1] == q {
+						vs, ve = vs+1, ve-1
+					}
+					out = appendSecret(out, s, t, vs, ve, f)
+				}
+			}
+		}
+	}
+	switch {
+	case key == "htpasswd":
+		out = append(out, htpasswdSecret(s, words)...)
+	case key == "setx":
+		// Windows' setx NAME VALUE, judged by the name as NAME=VALUE is
+		out = append(out, namedArgument(s, words, 1, 1, "")...)
+	case key == "npm" || key == "yarn" || key == "pnpm":
+		if sub, ok := commandOf(s, words, key, []string{key + " config"}); ok {
+			// npm config set //registry.npmjs.org/:_authToken VALUE
+			out = append(out, namedArgument(s, words, 1+sub, 2, ":")...)
+		}
+	}
+	return out
+}
+
+// namedArgument is the secret that the argument after the name-th
+// argument from words[from] on is, when that one names a credential (its
+// part after the last cut, when cut is given).
+func namedArgument(s string, words []shellWord, from, name int, cut string) []assignment {
+	n, ok := argument(s, words, from, name)
+	if !ok {
+		return nil
+	}
+	v, ok := argument(s, words, from, name+1)
+	if !ok {
+		return nil
+	}
+	key := s[n.in:n.out]
+	if cut != "" {
+		key = key[strings.LastIndex(key, cut)+1:]
+	}
+	k := fieldKind(key)
+	if k == notSecret || !secretValueOf(k, s[v.in:v.out]) {
+		return nil
+	}
+	return []assignment{{name: key, kind: k, start: v.in, end: v.out, form: formWord}}
+}
+
+// appendSecret adds the secret of t in s[vs:ve], given by the flag or
+// command name: after t's prefix or separator when it has one.
+func appendSecret(out []assignment, s string, t toolSecret, vs, ve int, name string) []assignment {
+	if t.prefix != "" {
+		if !strings.HasPrefix(s[vs:ve], t.prefix) {
+			return out // openssl's env:VAR, file:path, stdin
+		}
+		vs += len(t.prefix)
+	}
+	if t.sep != 0 {
+		k := strings.IndexByte(s[vs:ve], t.sep)
+		if k < 0 || t.sep == '/' && strings.IndexByte(s[vs:vs+k], '@') >= 0 {
+			return out // sqlplus bob@//db:1521/x asks for the password
+		}
+		vs += k + 1
+		if t.sep == '/' {
+			if at := strings.IndexByte(s[vs:ve], '@'); at >= 0 {
+				ve = vs + at // sqlplus user/…@db
+			}
+		}
+	}
+	if ve <= vs {
+		return out
+	}
+	return append(out, assignment{name: name, kind: passwordName, start: vs, end: ve, form: formFlag})
+}
+
+// argument is the n-th argument of words from words[from] on, flags
+// and the values of flags of one letter not counted.
+func argument(s string, words []shellWord, from, n int) (shellWord, bool) {
+	for i := from; i < len(words); i++ {
+		t := s[words[i].start:words[i].end]
+		if len(t) > 1 && t[0] == '-' || len(t) > 1 && t[0] == '/' && !strings.ContainsRune(t[1:], '/') {
+			continue // -x, --flag, Windows' /add
+		}
+		if n--; n == 0 {
+			return words[i], true
+		}
+	}
+	return shellWord{}, false
+}
+
+// htpasswdSecret is the password htpasswd takes as its last argument
+// with -b (htpasswd -b FILE USER PASSWORD, htpasswd -nb USER PASSWORD).
+func htpasswdSecret(s string, words []shellWord) []assignment {
+	batch := false
+	var args []shellWord
+	for _, w := range words[1:] {
+		t := s[w.start:w.end]
+		if len(t) > 1 && t[0] == '-' && t[1] != '-' {
+			batch = batch || strings.IndexByte(t, 'b') > 0
+			continue
+		}
+		args = append(args, w)
+	}
+	if !batch || len(args) < 2 {
+		return nil
+	}
+	w := args[len(args)-1]
+	return []assignment{{name: "htpasswd -b", kind: passwordName, start: w.in, end: w.out, form: formWord}}
+}
+
+// toolFlagTrigger: rest, what follows a "-" after a blank, may begin one
+// of toolSecrets' flags (the shell reader reads a command only where a
+// trigger says it may hold a secret).
+func toolFlagTrigger(rest string) bool {
+	for _, f := range toolFlags() {
+		if strings.HasPrefix(rest, f) && (len(rest) == len(f) || !isWordByte(rest[len(f)]) || len(f) == 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// toolFlags are toolSecrets' flags without their first "-", and
+// htpasswd's -b and -nb.
+var toolFlags = sync.OnceValue(func() []string {
+	out := []string{"b", "nb", "S"} // htpasswd -b, -nb; sudo -S
+	for _, t := range toolSecrets {
+		for _, f := range t.flags {
+			if f := f[1:]; !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+})

@@ -1,0 +1,51 @@
+package secrets
+
+import (
+	"strings"
+	"testing"
+)
+
+// toolCommands are commands that take a secret of their own, each with
+// <K> where it goes.
+var toolCommands = []string{
+	"gh secret set API_KEY --body <K>", "gh secret set API_KEY -b <K>", "gh secret set API_KEY --body=<K>", "gh secret set API_KEY -b<K>",
+	"aws secretsmanager create-secret --name db --secret-string <K>", "aws ssm put-parameter --name /db/pw --value <K> --type SecureString",
+	"az keyvault secret set --vault-name v --name db --value <K>", "az login -u bob@x.com -p <K>",
+	"vault login <K>", "vault login token=<K>", "consul acl token create -secret <K>", "nomad acl token create -secret=<K>",
+	"openssl pkcs12 -export -in c.pem -out c.p12 -passout pass:<K>", "openssl rsa -in k.pem -passin pass:<K>", "openssl enc -aes-256-cbc -in f -out f.enc -k <K>",
+	"zip -P <K> secret.zip f.txt", "unzip -P <K> secret.zip", "7z a -p<K> archive.7z dir",
+	"keytool -genkey -keystore k.jks -storepass <K>", "keytool -genkey -keystore k.jks -keypass <K>", "ssh-keygen -p -P old -N <K> -f k",
+	"ldapsearch -x -D cn=admin -w <K> -b dc=x", "ldappasswd -x -D cn=admin -w x -s <K> uid=bob", "smbclient //srv/share -U bob%<K>", "lftp -u bob,<K> ftp.x",
+	"mosquitto_pub -h b -u bob -P <K> -t t -m m", "cqlsh -u cassandra -p <K>", "beeline -u jdbc:hive2://h -n bob -p <K>", "ncftp -u bob -p <K> ftp.x", "influx -username admin -password <K>",
+	"rabbitmqctl add_user bob <K>", "rabbitmqctl change_password bob <K>", "net user bob <K> /add",
+	"sqlplus bob/<K>@db", "sqlplus -S bob/<K>@//db:1521/x", "expdp bob/<K> directory=d dumpfile=x.dmp",
+	"htpasswd -b .htpasswd bob <K>", "htpasswd -nb bob <K>", "setx OPENAI_API_KEY <K>", "npm config set //registry.npmjs.org/:_authToken <K>",
+	"echo <K> | sudo -S apt update",
+}
+
+func TestToolSecretsRemoved(t *testing.T) {
+	var cases []reviewSecret
+	for _, v := range []string{"Zk42q8R2mL4xV7nP1tK9wS3", "Summer2024!"} {
+		for _, c := range toolCommands {
+			cases = append(cases, reviewSecret{name: strings.Fields(c)[0] + "/" + v, text: strings.ReplaceAll(c, "<K>", v), secret: v})
+		}
+	}
+	checkGoes(t, cases)
+}
+
+// TestToolSecretsBenignStay: the same commands with no secret: a prompt,
+// a variable, a file or the environment instead, other subcommands and
+// flags.
+func TestToolSecretsBenignStay(t *testing.T) {
+	checkStays(t, []reviewText{
+		{"vault", "vault login -method=userpass username=bob\nvault login -method=github"},
+		{"sqlplus", "sqlplus /nolog\nsqlplus / as sysdba\nsqlplus bob@//db:1521/x\nsqlplus -s /nolog @script.sql\nexpdp system directory=d"},
+		{"variables", "gh secret set NAME -b\"$VAL\"\ngh secret set NAME --body \"$(cat f)\"\nldapsearch -w $LDAP_PW -x\ncqlsh -u cassandra -p $CQL_PW\nzip -P \"$ZIP_PW\" out.zip f\necho $PW | sudo -S apt update"},
+		{"openssl-sources", "openssl enc -d -aes-256-cbc -pass env:PASS -in f\nopenssl pkcs12 -passin file:pw.txt -in x.p12"},
+		{"other-flags", "smbclient -L //srv -U bob\nssh-keygen -t ed25519 -N '' -f key\n7z x archive.7z -o/tmp/out\nzip -r out.zip dir -x '*.git*'\nunzip -o f.zip -d out\nkeytool -list -keystore k.jks\nmosquitto_sub -h b -t t -p 1883"},
+		{"not-secure", "aws ssm put-parameter --name /x --value v1.2.3-beta --type String"},
+		{"users", "net user bob /domain\nnet user\nrabbitmqctl add_user bob\nrabbitmqctl list_users\nhtpasswd -c .htpasswd bob"},
+		{"names", "setx PATH \"%PATH%;C:\\bin\"\nsetx OPENAI_API_KEY \"%OPENAI_API_KEY%\"\nnpm config set registry https://registry.npmjs.org/\nnpm config set //registry.npmjs.org/:_authToken ${NPM_TOKEN}"},
+		{"sudo-tee", "echo hello | sudo tee /etc/motd"},
+	})
+}
