@@ -173,7 +173,10 @@ func appendSecret(out []assignment, s string, t toolSecret, vs, ve int, name str
 	if ve <= vs {
 		return out
 	}
-	return append(out, assignment{name: name, kind: passwordName, start: vs, end: ve, form: formFlag})
+	// The value is the secret whole, its mark too (zip -P @pw_2024_prod):
+	// judged as a password glued to mysql's -p is.
+	glued := strings.IndexByte("@&%!", s[vs]) >= 0
+	return append(out, assignment{name: name, kind: passwordName, start: vs, end: ve, form: formFlag, glued: glued})
 }
 
 // argument is the n-th argument of words from words[from] on, flags

@@ -106,7 +106,7 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 		inner.n = c.n - k
 		return commandAssignments(s, &inner)
 	}
-	words := c.words
+	words := flagWords(s, c.words)
 	prompt := redisPrompt(s[words[0].start:words[0].end])
 	cmdlet := powerShellCmdlet(c.name(s))
 	if !c.pipe && !judgedCommands()[strings.ToLower(c.name(s))] && !prompt && !cmdlet {
@@ -299,6 +299,9 @@ func innerCommand(s string, words []shellWord) int {
 		if word(1) == "compose" && name != "docker-compose" {
 			i = 2
 		}
+		if i < len(words) && word(i) == "run" {
+			return runCommand(s, words, i+1) // docker run [flags] image command
+		}
 		if i >= len(words) || word(i) != "exec" {
 			return 0
 		}
@@ -329,6 +332,51 @@ func innerCommand(s string, words []shellWord) int {
 		}
 	}
 	return 0
+}
+
+// runFlagValues are docker run's (and podman's) flags that take a value
+// as the next word; its other flags take none.
+var runFlagValues = []string{"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "-v", "--volume",
+	"-p", "--publish", "--name", "--network", "--net", "-l", "--label", "--mount", "--entrypoint", "--platform",
+	"-m", "--memory", "--cpus", "-h", "--hostname", "--add-host", "--dns", "--cap-add", "--cap-drop", "--device",
+	"--restart", "--log-driver", "--log-opt", "--pull", "--ulimit", "--shm-size", "--tmpfs", "--group-add",
+	"--security-opt", "--ipc", "--pid", "--runtime", "--gpus", "--expose", "--link", "--volumes-from", "--cidfile"}
+
+// runCommand is where the command that docker run starts in its
+// container begins in words: after the flags from words[from] on and
+// the image; 0 when there is none.
+func runCommand(s string, words []shellWord, from int) int {
+	for i := from; i < len(words); i++ {
+		t := s[words[i].start:words[i].end]
+		switch {
+		case !strings.HasPrefix(t, "-"):
+			if i+1 < len(words) {
+				return i + 1 // the image, then its command
+			}
+			return 0
+		case !strings.Contains(t, "=") && slices.Contains(runFlagValues, t):
+			i++
+		}
+	}
+	return 0
+}
+
+// flagWords are words with each flag written in quotes whole ("-p…",
+// '--password=…') read as its text inside them, as the shell passes it.
+func flagWords(s string, words []shellWord) []shellWord {
+	var out []shellWord
+	for i, w := range words {
+		if w.quoted && w.in == w.start+1 && w.out == w.end-1 && w.out-w.in >= 2 && s[w.in] == '-' {
+			if out == nil {
+				out = slices.Clone(words)
+			}
+			out[i].start, out[i].end, out[i].quoted = w.in, w.out, false
+		}
+	}
+	if out == nil {
+		return words
+	}
+	return out
 }
 
 // runnerWords is how many of words run the command after them, as the
@@ -475,6 +523,9 @@ func flagPassword(s string, words []shellWord, i int, flag byte, glued, spaced b
 	// mysql -p…, mysqldump -p…; an unquoted "&" ends the command
 	// before it (mysql -p&& echo done)
 	mysql := flag == 'p' && glued && !spaced && k < w.end && s[k] != '&'
+	// a word of its own after the flag is the password whole, its
+	// mark too (sshpass -p @pw_2024_prod): judged as a glued one
+	mysql = mysql || k == w.end && ve > vs && strings.IndexByte("@&%!", s[vs]) >= 0
 	return assignment{name: "-" + string(flag), kind: passwordName, start: vs, end: ve, form: formFlag, glued: mysql}, ve > vs
 }
 

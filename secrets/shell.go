@@ -78,8 +78,9 @@ func shellScan(s string) ([]assignment, int) {
 		next[i] = shellTrigger(s, i, 0)
 		any = any || next[i] >= 0
 	}
+	argv := argvAssignments(s)
 	if !any {
-		return nil, 0
+		return commandValues(s, argv), 0
 	}
 	r := newShellReader(s)
 	seg := newSegments(s)
@@ -103,7 +104,7 @@ func shellScan(s string) ([]assignment, int) {
 		r.readThrough(t)
 	}
 	r.end(false)
-	return commandValues(s, r.found), r.steps + seg.steps
+	return commandValues(s, append(r.found, argv...)), r.steps + seg.steps
 }
 
 // commandValues keeps the assignments whose values look like passwords
@@ -683,6 +684,11 @@ func (r *shellReader) add(w shellWord) {
 				c.sudo = 1
 			}
 			return
+		case c.n == 0 && c.wrap == 0 && commandFraming(text):
+			return // RUN …, 0 3 * * * …, - run: …, C:\> …
+		case c.n == 0 && c.wrap == 0 && systemdExec(text) > 0:
+			w.start += systemdExec(text) // ExecStart=/usr/bin/mysqldump …: the command
+			w.in = max(w.in, w.start)
 		case c.n == 0 && strings.IndexByte(text, '=') > 0 && !strings.HasPrefix(text, "-"):
 			return // VAR=value before the command
 		}
@@ -693,13 +699,49 @@ func (r *shellReader) add(w shellWord) {
 	}
 }
 
+// commandFraming: text, a word before any of a command's, frames the
+// command rather than being it: a Dockerfile's RUN, a cron schedule's
+// fields, a list's marker, a prompt (>, PS>, C:\>), a notebook's %sh,
+// a YAML key that holds a command (run:, script:, entrypoint:).
+func commandFraming(text string) bool {
+	switch text {
+	case "RUN", "CMD", "ENTRYPOINT", ">", "PS>", "-", "*", "+", "%sh", "%%sh", "%bash", "%%bash", "%%script",
+		"@reboot", "@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly":
+		return true
+	}
+	if key, ok := strings.CutSuffix(text, ":"); ok {
+		return slices.Contains([]string{"run", "script", "command", "cmd", "entrypoint", "exec", "shell",
+			"before_script", "after_script", "pre", "post", "start", "test", "build", "deploy"}, strings.ToLower(key))
+	}
+	if len(text) >= 3 && len(text) <= 64 && text[len(text)-1] == '>' && text[1] == ':' && text[2] == '\\' {
+		return true // C:\>, C:\Users\bob>
+	}
+	// A cron schedule's field: 0, */5, 1-5, 0,30.
+	return text[0] != '-' && !strings.ContainsFunc(text, func(r rune) bool { return !strings.ContainsRune("0123456789*/,-", r) })
+}
+
+// systemdExec is where the command starts in text, a systemd unit's
+// ExecStart=/usr/bin/… (after the "=" and the prefixes -, @, +, !, :),
+// or 0 when text is no such setting.
+func systemdExec(text string) int {
+	key, v, ok := strings.Cut(text, "=")
+	if !ok || !strings.HasPrefix(key, "Exec") || v == "" {
+		return 0
+	}
+	k := len(key) + 1
+	for k < len(text) && strings.IndexByte("-@+!:", text[k]) >= 0 {
+		k++
+	}
+	return k
+}
+
 // name is a command's name: its first word's last path element, a
 // Windows path's too (C:\Tools\sqlcmd.exe), without ".exe".
 func (c *shellCommand) name(s string) string {
 	if len(c.words) == 0 {
 		return ""
 	}
-	n := path.Base(c.words[0].text(s))
+	n := path.Base(strings.TrimPrefix(c.words[0].text(s), "!")) // a notebook's !mysql …
 	if b := strings.LastIndexByte(n, '\\'); b >= 0 && b+1 < len(n) {
 		n = n[b+1:]
 	}
