@@ -118,6 +118,9 @@ func cookieObject(m map[string]any) bool {
 // value was found next to it.
 func pairAssignment(s string, i int, k string) (a assignment, key, ok bool) {
 	start, end, found := jsonStringAfter(s, i)
+	if found && end == start && pairValueKey(k) {
+		end = escapedMarkPassword(s, start) // "value": "\u0026welcome1", "name": …
+	}
 	if !found || !closedAt(s, end) {
 		return a, false, false
 	}
@@ -153,6 +156,9 @@ func nextString(s string, end int) (key string, start, stop int, ok bool) {
 		return "", 0, 0, false
 	}
 	start, stop, ok = jsonStringAfter(s, colon)
+	if ok && stop == start {
+		stop = escapedMarkPassword(s, start) // "value": "\u0026welcome1"
+	}
 	return key, start, stop, ok && closedAt(s, stop)
 }
 

@@ -24,10 +24,13 @@ import (
 // mark (\u0026welcome1) and XML's &amp; are read decoded.
 func quotedMarkPassword(s string, a assignment, plain string) bool {
 	switch {
-	case a.form == formJSON && strings.HasPrefix(plain, `\u00`):
-		plain = jsonUnescaped(plain) // \u0026welcome1, as encoding/json writes &welcome1
-	case a.form == formPair && strings.HasPrefix(plain, "&amp;"):
-		plain = xmlUnescaped(plain) // value="&amp;welcome1", as XML writes &welcome1
+	case strings.HasPrefix(plain, `\u00`) && (a.form == formJSON || a.form == formPair || a.start > 0 && s[a.start-1] == '"'):
+		// \u0026welcome1, as encoding/json writes &welcome1, in a
+		// field, a name/value pair or a double-quoted string (YAML's,
+		// code's)
+		plain = jsonUnescaped(plain)
+	case strings.HasPrefix(plain, "&amp;") && (a.form == formPair || a.form == formEquals && a.start > 0 && s[a.start-1] == '>'):
+		plain = xmlUnescaped(plain) // value="&amp;welcome1", <password>&amp;welcome1</password>, as XML writes &welcome1
 	}
 	// A name a line, an arrow or a pair gives is weak (prose labels so,
 	// and pairs name any setting): a quoted mark-password under a

@@ -37,6 +37,14 @@ func sigilSecrets() []reviewSecret {
 		{"xml-add-key-amp-escaped", `<add key="password" value="&amp;welcome1" />`, "welcome1"},
 		{"xml-add-key-at", `<add key="DbPassword" value="@pw_2024_prod"/>`, "pw_2024_prod"},
 		{"json-name-value-percent", `{"name": "DB_PASSWORD", "value": "%hunter2%"}`, "hunter2"},
+		// Review 64's: a pair's value, an element's and a double-quoted
+		// string's as encoding/json and XML escape the mark.
+		{"json-name-value-escaped", `{"env":[{"name":"MYSQL_ROOT_PASSWORD","value":"\u0026welcome1"}]}`, "welcome1"},
+		{"json-value-name-escaped", `{"value":"\u0026welcome1","name":"DB_PASSWORD"}`, "welcome1"},
+		{"json-key-value-escaped", `{"key":"password","value":"\u0026letmein;"}`, "letmein"},
+		{"xml-element-amp-escaped", "<password>&amp;welcome1</password>", "welcome1"},
+		{"yaml-double-quoted-escaped", `password: "\u0026welcome1"`, "welcome1"},
+		{"code-double-quoted-escaped", `const password = "\u0026welcome1";`, "welcome1"},
 	}
 }
 
@@ -46,6 +54,7 @@ func sigilSecrets() []reviewSecret {
 func sigilBenign() []reviewText {
 	return []reviewText{
 		{"json-entities", `{"password": "&amp;", "secret": "&nbsp;", "token": "&hellip;"}`},
+		{"escaped-entities", `{"name":"DB_PASSWORD","value":"\u0026amp;"}` + "\n<password>&amp;</password>\n<title>&amp;welcome1</title>\n" + `password: "\u0026lt;password\u0026gt;"` + "\n" + `{"name":"greeting","value":"\u0026welcome1"}`},
 		{"xml-entities", "<password>&lt;password&gt;</password>\n<password>&db_password;</password>"},
 		{"batch-variables", `{"password": "%DB_PASS%", "db_password": "%pgpass:~0,8%"}` + "\nset PASSWORD=%DB_PASS%"},
 		{"sqlplus-unquoted", "ALTER USER app IDENTIFIED BY &pw_2024;\nCONNECT app/&pw_2024@db"},
