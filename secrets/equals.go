@@ -178,6 +178,9 @@ func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 		// cmd's %DB_PASSWORD:~0,8%, a mask's (not set): read whole, no value
 		return assignment{start: start, end: k + n, unquoted: true}, false
 	}
+	if k < len(s) && s[k] == '&' && (kind == passwordName || ownedPwd(name)) && after != '?' && after != '&' && k == i+1 {
+		k++ // a settings line's password=&welcome1 (bareSetting judges it); a query's &next=1 stays another's
+	}
 	for k < len(s) && !valueStops[s[k]] {
 		k++
 	}

@@ -36,7 +36,7 @@ func quotedMarkPassword(s string, a assignment, plain string) bool {
 	// and pairs name any setting): a quoted mark-password under a
 	// password's name is one all the same.
 	if len(plain) < 4 || strings.IndexByte("@&%!", plain[0]) < 0 ||
-		a.kind != passwordName && fieldKind(a.name) != passwordName {
+		a.kind != passwordName && fieldKind(a.name) != passwordName && !ownedPwd(a.name) {
 		return false
 	}
 	switch a.form {
@@ -46,10 +46,47 @@ func quotedMarkPassword(s string, a assignment, plain string) bool {
 	}
 	v := s[a.start:a.end]
 	encoded := a.form == formEquals && v != plain && len(v) > 3 && v[0] == '%'
-	if !encoded && !enclosedValue(s, a.start, a.end) {
+	if !encoded && !enclosedValue(s, a.start, a.end) && !quotedSetting(s, a) && !bareSetting(s, a, plain) {
 		return false
 	}
 	return markPassword(plain)
+}
+
+// ownedPwd: name is a password's "pwd" with what it is one of
+// (MYSQL_PWD, db_pwd); a bare pwd also names a working directory.
+func ownedPwd(name string) bool {
+	w := nameWords(name)
+	return len(w) > 1 && w[len(w)-1] == "pwd"
+}
+
+// quotedSetting: a's NAME=value is a quoted string whole, as an
+// environment list writes it ("MYSQL_ROOT_PASSWORD=&welcome1" in docker
+// inspect's Env).
+func quotedSetting(s string, a assignment) bool {
+	n := a.start - 1 - len(a.name)
+	return a.form == formEquals && n >= 1 && s[a.start-1] == '=' && s[n:a.start-1] == a.name &&
+		(s[n-1] == '"' || s[n-1] == '\'') && a.end < len(s) && s[a.end] == s[n-1]
+}
+
+// bareSetting: plain, unquoted after a password's "=" with no blank
+// round it, is a settings file's value, whole: an INI's or .env's
+// password=&welcome1, a compose list's MYSQL_ROOT_PASSWORD=&welcome1,
+// a properties file's spring.datasource.password=@pw_2024_prod. An "&"
+// there begins no reference and T-SQL writes no dotted name; a query
+// string's password=&next=1 is an empty value before another's.
+func bareSetting(s string, a assignment, plain string) bool {
+	n := a.start - 1 - len(a.name)
+	if a.form != formEquals || n < 0 || s[a.start-1] != '=' || s[n:a.start-1] != a.name || strings.ContainsAny(plain, "=&?") && plain[0] != '&' ||
+		strings.Count(plain, "&") > 1 || strings.ContainsRune(plain, '=') || n > 0 && (s[n-1] == '&' || s[n-1] == '?') {
+		return false
+	}
+	switch plain[0] {
+	case '&':
+		return entityLen(plain, 0) == 0
+	case '@':
+		return strings.Contains(a.name, ".")
+	}
+	return false
 }
 
 // enclosedValue: s[start:end] stands between quotes of one kind ('…',

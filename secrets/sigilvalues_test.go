@@ -45,6 +45,15 @@ func sigilSecrets() []reviewSecret {
 		{"xml-element-amp-escaped", "<password>&amp;welcome1</password>", "welcome1"},
 		{"yaml-double-quoted-escaped", `password: "\u0026welcome1"`, "welcome1"},
 		{"code-double-quoted-escaped", `const password = "\u0026welcome1";`, "welcome1"},
+		// Review 64's: settings files' unquoted values (an "&" begins no
+		// reference there, T-SQL writes no dotted name), a quoted
+		// NAME=value whole, and an owned pwd.
+		{"ini-bare-amp", "[client]\nuser=root\npassword=&welcome1", "welcome1"},
+		{"properties-bare-at", "spring.datasource.password=@pw_2024_prod", "pw_2024_prod"},
+		{"compose-list-amp", "environment:\n  - MYSQL_ROOT_PASSWORD=&welcome1", "welcome1"},
+		{"env-array-amp", `[{"Config":{"Env":["MYSQL_ROOT_PASSWORD=&welcome1"]}}]`, "welcome1"},
+		{"batch-set-quoted-amp", `set "DB_PASSWORD=&welcome1"`, "welcome1"},
+		{"mysql-pwd-quoted-amp", "MYSQL_PWD='&welcome1' mysql -u root shop", "welcome1"},
 	}
 }
 
@@ -54,6 +63,7 @@ func sigilSecrets() []reviewSecret {
 func sigilBenign() []reviewText {
 	return []reviewText{
 		{"json-entities", `{"password": "&amp;", "secret": "&nbsp;", "token": "&hellip;"}`},
+		{"bare-settings-references", "https://x/login?user=bob&password=&next=1\npassword=&amp;\npassword=&lt;password&gt;\npassword: &pw_anchor1\npwd='&welcome1'\nDB_PASSWORD=&\npassword=&db_password\nPASSWORD=@pw_2024\nALTER LOGIN app WITH PASSWORD=@pw_2024;"},
 		{"escaped-entities", `{"name":"DB_PASSWORD","value":"\u0026amp;"}` + "\n<password>&amp;</password>\n<title>&amp;welcome1</title>\n" + `password: "\u0026lt;password\u0026gt;"` + "\n" + `{"name":"greeting","value":"\u0026welcome1"}`},
 		{"xml-entities", "<password>&lt;password&gt;</password>\n<password>&db_password;</password>"},
 		{"batch-variables", `{"password": "%DB_PASS%", "db_password": "%pgpass:~0,8%"}` + "\nset PASSWORD=%DB_PASS%"},
