@@ -393,6 +393,9 @@ func flagAssignment(s string, i int) (assignment, bool) {
 	}
 	name := s[i+2 : j]
 	kind := min(fieldKind(name), weakName)
+	if name == "pass" || name == "pw" {
+		kind = weakName // a command's --pass, --pw: its password when it looks like one
+	}
 	if name == "" || j >= len(s) || !blank(s[j]) || kind == notSecret {
 		return assignment{}, false
 	}

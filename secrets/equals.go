@@ -157,6 +157,9 @@ func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 		// MYSQL_PWD=… mysql, ssh db 'REDIS_AUTH=… redis-cli').
 		kind = notSecret
 	}
+	if name == "--pass" || name == "--pw" {
+		kind = weakName // a command's --pass=…, --pw=…: its password when it looks like one
+	}
 	if kind == notSecret {
 		return assignment{}, false
 	}

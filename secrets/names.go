@@ -284,8 +284,16 @@ var fieldKinds = struct {
 // nameKindOf is fieldKind, for a name that passes mayBeSecretName.
 func nameKindOf(name string) nameKind {
 	words := nameWords(name)
+	// A numbered name is its family's: Django's password1 and
+	// password2, api_key2, token_2.
+	for len(words) > 1 && strings.Trim(words[len(words)-1], "0123456789") == "" {
+		words = words[:len(words)-1]
+	}
 	if len(words) == 0 {
 		return notSecret
+	}
+	if t := strings.TrimRight(words[len(words)-1], "0123456789"); len(t) >= 2 && t != words[len(words)-1] {
+		words = append(words[:len(words)-1:len(words)-1], t)
 	}
 	if len(words) > 1 && slices.Contains(askWords, words[0]) {
 		return notSecret
@@ -295,8 +303,10 @@ func nameKindOf(name string) nameKind {
 	if len(words) > 1 {
 		qual = words[len(words)-2]
 	}
-	n := normalizeName(name)
+	n := strings.TrimRight(normalizeName(name), "0123456789")
 	switch {
+	case slices.Contains(passwordWords, qual) && slices.Contains([]string{"confirmation", "confirm", "again", "repeat", "retype"}, last):
+		return passwordName // password_confirmation holds the password again
 	case slices.Contains(passwordWords, last) || slices.ContainsFunc(passwordWords, func(p string) bool { return len(words) == 1 && strings.HasSuffix(last, p) }):
 		return passwordName
 	case slices.Contains(strongNames, n):
