@@ -128,6 +128,9 @@ func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 	}
 	j := nameStart(s, e)
 	name := s[j:e]
+	if b, inner := bracketName(s, e); name == "" && inner != "" {
+		j, name = nameStart(s, b), inner // a form's user[password]=…, as Rails logs it
+	}
 	if name == "" || e < i && !lineStart(s, j) && !jsonStringStart(s, j) && s[j-1] != ' ' && s[j-1] != '\t' {
 		// Spaces around "=" only in INI and .env lines.
 		return assignment{}, false
@@ -641,4 +644,23 @@ func codeExpression(v string) bool {
 	// (Winter(2024), hunter[2]).
 	inner := v[i+1 : len(v)-1]
 	return inner == "" || inner[0] == '\'' || inner[0] == '"' || inner[0] == '_' || inner[0]|0x20 >= 'a' && inner[0]|0x20 <= 'z'
+}
+
+// bracketName reads the name in brackets that ends at s[e] after an
+// owner's name (user[password], data[api_key]): the "[" before it and the
+// name, or "" for none.
+func bracketName(s string, e int) (int, string) {
+	if e < 4 || s[e-1] != ']' {
+		return 0, ""
+	}
+	b := strings.LastIndexByte(s[max(0, e-66):e-1], '[')
+	if b < 0 {
+		return 0, ""
+	}
+	b += max(0, e-66)
+	inner := s[b+1 : e-1]
+	if inner == "" || b == 0 || !nameByte(s[b-1]) || strings.ContainsFunc(inner, func(r rune) bool { return r > 0x7f || !nameByte(byte(r)) }) {
+		return 0, ""
+	}
+	return b, inner
 }

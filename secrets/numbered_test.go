@@ -17,6 +17,9 @@ func TestNumberedAndRepeatedNamesRemoved(t *testing.T) {
 		{"json-secret2", `{"secret2": "Zk42q8R2mL4xV7nP1tK9wS3"}`, "Zk42q8R2mL4xV7nP1tK9wS3"},
 		{"json-password-confirmation", `{"password": "S3cr3tPass99", "password_confirmation": "S3cr3tPass99"}`, "S3cr3tPass99"},
 		{"flag-pass", "tool --pass=S3cr3tPass99\ntool --pass S3cr3tPass97\ntool --pw S3cr3tPass96", "S3cr3tPass99|S3cr3tPass97|S3cr3tPass96"},
+		// A form's bracketed names, as Rails logs its parameters.
+		{"bracket-password", "Parameters: user[password]=S3cr3tPass99&commit=Sign+up", "S3cr3tPass99"},
+		{"bracket-api-key", "data[api_key]=Zk42q8R2mL4xV7nP1tK9wS3", "Zk42q8R2mL4xV7nP1tK9wS3"},
 	})
 }
 
@@ -27,6 +30,7 @@ func TestNumberedNamesBenignStay(t *testing.T) {
 		{"passes", `{"pass1": "first", "pass2": "second", "judge_pass2": "strict"}`},
 		{"settings", `{"password_confirmation_required": true, "confirmation": "yes", "password2_enabled": false}`},
 		{"keys", `{"key1": "value1", "sort_key2": "created_at", "page_token_2": "CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA0"}`},
+		{"brackets", "arr[key]=value\nitems[0]=first\nuser[password_confirmation_required]=true\nopts[page_token]=next"},
 		{"ffmpeg", "ffmpeg -i in.mp4 -pass 1 -f null /dev/null && ffmpeg -i in.mp4 -pass 2 out.mp4"},
 	})
 }
