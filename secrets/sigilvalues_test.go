@@ -54,6 +54,10 @@ func sigilSecrets() []reviewSecret {
 		{"env-array-amp", `[{"Config":{"Env":["MYSQL_ROOT_PASSWORD=&welcome1"]}}]`, "welcome1"},
 		{"batch-set-quoted-amp", `set "DB_PASSWORD=&welcome1"`, "welcome1"},
 		{"mysql-pwd-quoted-amp", "MYSQL_PWD='&welcome1' mysql -u root shop", "welcome1"},
+		// A password whose "!" no name, entity or variable holds, as
+		// encoding/json escapes its mark.
+		{"json-escaped-amp-punctuation", `{"password": "\u0026Welcome1!"}`, "Welcome1!"},
+		{"json-escaped-at-punctuation", `{"db_password": "\u0040Pw_2024!"}`, "Pw_2024!"},
 	}
 }
 
