@@ -97,12 +97,18 @@ func toolAssignments(s string, words []shellWord, key string) []assignment {
 					out = appendSecret(out, s, t, words[i+1].in, words[i+1].out, f)
 				case strings.HasPrefix(text, f+"=") && (len(f) > 2 || t.glued):
 					vs, ve := w.start+len(f)+1, w.end
+					if ve <= vs {
+						continue // --body= with nothing after it
+					}
 					if q := s[vs]; (q == '"' || q == '\'') && ve-vs >= 2 && s[ve-1] == q {
 						vs, ve = vs+1, ve-1
 					}
 					out = appendSecret(out, s, t, vs, ve, f)
 				case t.glued && len(f) == 2 && len(text) > 2 && strings.HasPrefix(text, f) && text[2] != '=':
 					vs, ve := w.start+2, w.end
+					if ve <= vs {
+						continue // --body= with nothing after it
+					}
 					if q := s[vs]; (q == '"' || q == '\'') && ve-vs >= 2 && s[ve-1] == q {
 						vs, ve = vs+1, ve-1
 					}

@@ -158,6 +158,10 @@ func FuzzCommandRules(f *testing.F) {
 		"CREATE USER u IDENTIFIED\n    -> BY $p$Zq7xZ8mR3pY9wB7t$p$;", "EXEC sp_addlogin @loginame = N'a', @passwd = N'Zq7xZ8mR3pY9wB7t'",
 		"$pw = ConvertTo-SecureString 'Zq7xZ8mR3pY9wB7t' -AsPlainText", "Invoke-Sqlcmd -Password:Zq7xZ8mR3pY9wB7t",
 		`Acl SetUser u on >Zq7xZ8mR3pY9wB7t`, `CONFIG SET "requirepass" "Zq7xZ8mR3pY9wB7t"`, "bcp t out f -S db -P Zq7xZ8mR3pY9wB7t",
+		// Review 65's panics: a tool's flag with "=" and nothing after it,
+		// a lone "-" after sudo.
+		"gh secret set A --body=", "7z a -p=", "ExecStart=nomad acl token create -secret=", "sudo - -u", "ls -p x; sudo -",
+		`CMD ["zip", "-P", "Zq7xZ8mR3pY9wB7t"]`, `("`, "smbclient -U a%", "sqlplus a/", "vault login token=",
 	} {
 		f.Add(s)
 	}

@@ -674,7 +674,7 @@ func (r *shellReader) add(w shellWord) {
 			if text == "-u" || text == "-g" {
 				c.wrap = 2
 			}
-			if c.sudo > 0 && (text == "--stdin" || text[1] != '-' && strings.IndexByte(text, 'S') > 0) {
+			if c.sudo > 0 && (text == "--stdin" || len(text) > 1 && text[1] != '-' && strings.IndexByte(text, 'S') > 0) {
 				c.sudo = 2 // sudo -S, -kS
 			}
 			return
