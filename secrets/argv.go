@@ -28,7 +28,7 @@ func argvAssignments(s string) []assignment {
 		if !judgedCommands()[name] {
 			continue
 		}
-		c := shellCommand{words: words, n: len(words), piped: [2]int{-1, -1}}
+		c := shellCommand{words: words, n: len(words), piped: [2]int{-1, -1}, argv: true}
 		out = append(out, commandAssignments(s, &c)...)
 		at = words[len(words)-1].end
 	}

@@ -52,7 +52,7 @@ var toolSecrets = []toolSecret{
 	{commands: []string{"influx"}, flags: []string{"-password"}},
 	{commands: []string{"rabbitmqctl add_user", "rabbitmqctl change_password"}, arg: 2},
 	{commands: []string{"net user"}, arg: 2},
-	{commands: []string{"sqlplus", "expdp", "impdp", "exp", "imp", "sqlldr", "rman", "dgmgrl"}, arg: 1, sep: '/'},
+	{commands: []string{"sqlplus", "expdp", "impdp", "sqlldr"}, arg: 1, sep: '/'},
 }
 
 // toolSecretCommands are the names of toolSecrets' commands, and those
@@ -70,18 +70,26 @@ func toolSecretCommands() []string {
 
 // toolAssignments are the secrets that the command whose words are words,
 // called key (lower-case), takes by toolSecrets and htpasswd's -b.
-func toolAssignments(s string, words []shellWord, key string) []assignment {
+func toolAssignments(s string, words []shellWord, key string, argv bool) []assignment {
 	var out []assignment
 	for _, t := range toolSecrets {
 		sub, ok := commandOf(s, words, key, t.commands)
-		if !ok || t.needs != "" && !slices.ContainsFunc(words, func(w shellWord) bool { return s[w.in:w.out] == t.needs }) {
+		if !ok || t.needs != "" && !slices.ContainsFunc(words, func(w shellWord) bool {
+			return strings.TrimPrefix(s[w.in:w.out], "--type=") == t.needs
+		}) {
 			continue
 		}
 		if t.arg > 0 {
+			if argv {
+				continue // a list of words that names a command first need be none: ["exp", "runs/exp42"]
+			}
 			if w, ok := argument(s, words, 1+sub, t.arg); ok {
-				if strings.HasPrefix(s[w.in:w.out], "token=") {
+				switch v := strings.ToLower(s[w.in:w.out]); {
+				case strings.HasPrefix(v, "token=") && t.sep == 0:
 					w.in += len("token=") // vault login token=…
-				} else if strings.IndexByte(s[w.in:w.out], '=') >= 0 {
+				case strings.HasPrefix(v, "userid=") && t.sep == '/':
+					w.in += len("userid=") // sqlldr userid=scott/…
+				case strings.IndexByte(v, '=') >= 0:
 					continue // vault login -method=userpass username=bob
 				}
 				out = appendSecret(out, s, t, w.in, w.out, key)
@@ -118,6 +126,7 @@ func toolAssignments(s string, words []shellWord, key string) []assignment {
 		}
 	}
 	switch {
+	case argv:
 	case key == "htpasswd":
 		out = append(out, htpasswdSecret(s, words)...)
 	case key == "setx":
@@ -166,14 +175,19 @@ func appendSecret(out []assignment, s string, t toolSecret, vs, ve int, name str
 	}
 	if t.sep != 0 {
 		k := strings.IndexByte(s[vs:ve], t.sep)
-		if k < 0 || t.sep == '/' && strings.IndexByte(s[vs:vs+k], '@') >= 0 {
-			return out // sqlplus bob@//db:1521/x asks for the password
+		if k <= 0 || t.sep == '/' && strings.IndexByte(s[vs:vs+k], '@') >= 0 {
+			return out // sqlplus bob@//db:1521/x asks for the password; smbclient -U %USERNAME%
 		}
 		vs += k + 1
 		if t.sep == '/' {
 			if at := strings.IndexByte(s[vs:ve], '@'); at >= 0 {
 				ve = vs + at // sqlplus user/…@db
 			}
+		}
+		if strings.IndexByte(s[vs:ve], t.sep) >= 0 || t.sep == '/' && vs < ve && s[vs] == '&' {
+			// -U DOMAIN\%USERNAME%, user%%PW%%: cmd's variables;
+			// sqlplus scott/&pw: SQL*Plus's substitution variable
+			return out
 		}
 	}
 	if ve <= vs {

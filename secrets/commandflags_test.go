@@ -49,3 +49,19 @@ func TestToolSecretsBenignStay(t *testing.T) {
 		{"sudo-tee", "echo hello | sudo tee /etc/motd"},
 	})
 }
+
+// TestReview65BenignStay: what review 65 found this session's readers
+// redacted that they should not: lists of data that name a tool first,
+// cmd's and systemd's variables and specifiers after a password flag,
+// SQL*Plus's substitution variables, model names under a grader's pass,
+// assertion types, slugs after a key's prefix or in a webhook's path.
+func TestReview65BenignStay(t *testing.T) {
+	checkStays(t, []reviewText{
+		{"data-lists", `ops = ["exp", "runs/exp42_lr3e4"]` + "\n" + `x = ("imp", "pkg/Module_v2x")` + "\n" + `np.array(["imp", "models/resnet50_v2"])` + "\n" + `args: ['rman', 'backup/full_2024']` + "\n" + `menu = ["setx", "API_KEY", "Show_Value_2024"]`},
+		{"batch-variables", "smbclient -U %USERNAME% //srv/share\nsmbclient -U DOMAIN\\%USERNAME% //s/x\nsmbclient -U user%%PASSWORD%% //s/x\nnet user bob %RANDOM%%RANDOM% /add\nzip -P %APPDATA%\\pw a f\nzip -P %TEMP%/x a f"},
+		{"sqlplus-substitution", "sqlplus \"&&user/&&pass\"\nsqlplus scott/&pw@db"},
+		{"systemd-specifiers", "ExecStart=/usr/bin/sshpass -p %d/pw ssh h\nExecStart=/usr/bin/redis-cli -a %d/redis ping\nExecStart=/usr/bin/mysql -p%d/x\nExecStart=/usr/bin/docker login -u bob -p %d/token reg\nExecStart=/usr/bin/ldapsearch -w %d/ldap\nExecStart=/usr/bin/keytool -storepass %d/ks -list"},
+		{"grader-pass", `{"pass": "gpt-4o-2024-08-06"}` + "\npass: claude-3-haiku-20240307\n" + `{"results": [{"pass": "run-20240811-abc123"}]}`},
+		{"slugs", "branch: pa-Fix-Login-Redirect-When-Session-Expires-2024\nhttps://example.atlassian.net/browse/pa-ImplementSSOLoginForEnterpriseCustomers2024\n/api/webhooks/123456789012345678/events-for-guild-and-channel-subscriptions-list-paged-v2-2024"},
+	})
+}

@@ -158,7 +158,7 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 		}
 	}
 	if !prompt {
-		out = append(out, toolAssignments(s, words, key)...)
+		out = append(out, toolAssignments(s, words, key, c.argv)...)
 	}
 	whole := c.n == len(c.words)
 	switch lower := strings.ToLower(name); {

@@ -144,9 +144,7 @@ const (
 	// tokenWord: a bare "token", which also names a tokenizer's piece of
 	// text (logprobs' {"token": "Hello"}): its value is a credential only
 	// when it looks generated, letters and digits mixed, 16 characters or
-	// more (a login's {"token": "…"}, a kubeconfig's token: …). So is a
-	// bare "pass", a password's or an evaluation's pass, and a form's
-	// bare "assertion" (paramKind).
+	// more (a login's {"token": "…"}, a kubeconfig's token: …).
 	tokenWord
 	// sessionName: a session's id (session_id, sessionid, sid, session),
 	// which is its bearer's credential when the server made it (a
@@ -363,8 +361,6 @@ func nameKindOf(name string) nameKind {
 		return weakName // a form's anti-forgery token: _csrf, X-XSRF
 	case last == "authorization" || last == "auth" || last == "pwd" || last == "pass" && slices.Contains(passOwners, qual):
 		return weakName // db_pass, SMTP_PASS; first_pass, judge_pass grade
-	case last == "pass" && qual == "":
-		return tokenWord // {"user": …, "pass": …}; {"pass": "judge_v2"} names a grader's pass
 	case last == "assertion" && (qual == "client" || qual == "saml" || qual == "jwt"):
 		// OAuth's signed proof of a client (RFC 7521's client_assertion);
 		// a bare "assertion" is a test's ({"assertion": "equals"}) but
@@ -401,12 +397,6 @@ func paramKind(name string) nameKind {
 	k := fieldKind(name)
 	if k < sessionName && mayBeSecretName(name) && slices.Contains(weakParams, normalizeName(name)) {
 		return weakName
-	}
-	if k == notSecret && strings.EqualFold(name, "assertion") {
-		// An assertion grant's signed JWT or SAML document (RFC 7521:
-		// grant_type=…jwt-bearer&assertion=eyJ…), long and generated;
-		// ?assertion=equals is a test's
-		return tokenWord
 	}
 	return k
 }

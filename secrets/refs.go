@@ -429,6 +429,27 @@ var xmlEntities = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&
 // !DB_PASS!, %pgpass:~0,8%, %env.PW%), one in lower case with no digit
 // (%dbpass%), a batch argument (%1, %~1, %%P), a file's name (@pw.txt,
 // @secrets/db.pass) or HTML's escape (&lt;password&gt;).
+// batchVariables: v is one or more of cmd's variables, each whole
+// (%RANDOM%%RANDOM%, !A!!B!).
+func batchVariables(v string) bool {
+	m := v[0]
+	for v != "" {
+		if v[0] != m {
+			return false
+		}
+		e := strings.IndexByte(v[1:], m)
+		if e <= 0 {
+			return false
+		}
+		name := v[1 : e+1]
+		if strings.ContainsFunc(name, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') }) {
+			return false
+		}
+		v = v[e+2:]
+	}
+	return true
+}
+
 // razorRoots begin the expressions that Razor (ASP.NET's templates)
 // writes after "@": @Model.DbPassword is filled in, not a password.
 var razorRoots = []string{"Model.", "ViewBag.", "ViewData[", "TempData[", "Html.", "Url.", "Configuration[", "Settings."}
@@ -439,8 +460,11 @@ func gluedPassword(v string) bool {
 		return false
 	}
 	rest := v[1:]
-	if rest[0] == '{' || v[0] == '%' && rest[0] == '(' {
-		return false // a template's @{password}, %{DB_PASSWORD}, %(password)s
+	if rest[0] == '{' || v[0] == '%' && rest[0] == '(' || v[0] == '&' && rest[0] == '&' {
+		return false // a template's @{password}, %{DB_PASSWORD}, %(password)s; SQL*Plus's &&pass
+	}
+	if (v[0] == '%' || v[0] == '!') && (strings.IndexByte(rest, '/') >= 0 || batchVariables(v)) {
+		return false // systemd's %d/pw, cmd's %TEMP%/x, %RANDOM%%RANDOM%
 	}
 	switch v[0] {
 	case '@':

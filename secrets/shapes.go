@@ -75,10 +75,29 @@ func withValid(f keyFormat, valid func(secret string) bool) keyFormat {
 	return f
 }
 
-// mixedCase: s holds an upper-case and a lower-case ASCII letter.
-func mixedCase(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' }) &&
-		strings.ContainsFunc(s, func(r rune) bool { return 'a' <= r && r <= 'z' })
+// generated: s reads as base64url drawn at random rather than words:
+// upper- and lower-case letters and two digits or more, no run of eight
+// lower-case letters (ProdDatabaseCluster, events-for-guild) and at most
+// three "-" (Fix-Login-Redirect-When-…). About one random 43-character
+// key in forty fails it and is kept (one 68-character Discord token in
+// twenty, found under discord.com all the same).
+func generated(s string) bool {
+	upper, digits, run, longest := 0, 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z':
+			run++
+			longest = max(longest, run)
+			continue
+		case 'A' <= c && c <= 'Z':
+			upper++
+		case '0' <= c && c <= '9':
+			digits++
+		}
+		run = 0
+	}
+	return upper > 0 && digits >= 2 && longest < 8 && longest > 0 && strings.Count(s, "-") <= 3
 }
 
 // startsWith is a key that starts with one of lits, at a word boundary,
@@ -219,7 +238,13 @@ var keyFormats = []keyFormat{
 	// and 24-character secret; Discord's 17 to 20 digit id and secret
 	// (plain, as Zapier's: the path before it reads as base64).
 	{name: "Slack webhook path", hints: []string{"/services/T"}, re: lazy(`/services/(T[A-Z0-9]{8,12}/B[A-Z0-9]{8,12}/[A-Za-z0-9]{24})\b`)},
-	{name: "Discord webhook path", hints: []string{"/api/webhooks/"}, plain: true, re: lazy(`/api/webhooks/([0-9]{17,20}/[A-Za-z0-9_-]{60,})`)},
+	{name: "Discord webhook path", hints: []string{"/api/webhooks/"}, plain: true, valid: generated,
+		re: lazy(`/api/webhooks/([0-9]{17,20}/[A-Za-z0-9_-]{60,})`)},
+	// A SAML assertion or response in base64 (<saml:… is PHNhbWw6…,
+	// <samlp:… PHNhbWxwO…), as an
+	// assertion grant (RFC 7522) or a browser's POST sends it: its
+	// bearer's credential.
+	{name: "SAML assertion in base64", hints: []string{"PHNhbWw", "PHNhbWx"}, plain: true, re: lazy(`PHNhbW[wx][A-Za-z0-9+/%]{40,}={0,2}`)},
 	{name: "SendGrid API key", hints: []string{"SG."}, re: lazy(`\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`)},
 	{name: "Mapbox secret token", hints: []string{"sk.eyJ"}, re: lazy(`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}`)},
 	{name: "DigitalOcean token", hints: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, re: lazy(`\bdo[opr]_v1_[a-f0-9]{64}\b`)},
@@ -243,9 +268,10 @@ var keyFormats = []keyFormat{
 	prefixed("Jina API key", 30, "jina_"),
 	prefixed("Tavily API key", 20, "tvly-"),
 	prefixed("Together AI API key", 30, "tgp_v1_"),
-	// Voyage AI's "pa-" and 43 characters of base64url; its mixed case
-	// keeps a URL's slug (pa-state-budget-2024-…) out.
-	withValid(prefixed("Voyage AI API key", 40, "pa-"), mixedCase),
+	// Voyage AI's "pa-" and 43 characters of base64url, generated: a
+	// URL's slug (pa-state-budget-2024-…), a branch's or an issue's
+	// Title-Case words stay.
+	withValid(startsWith("Voyage AI API key", `[A-Za-z0-9_-]{43}\b`, "pa-"), generated),
 	prefixed("Firecrawl API key", 30, "fc-"),
 	prefixed("Pinecone API key", 30, "pcsk_"),
 	prefixed("LangSmith API key", 30, "lsv2_pt_", "lsv2_sk_"),

@@ -46,6 +46,7 @@ type shellCommand struct {
 	tick   bool        // a backtick opened it (bash's `…`, Markdown's inline code)
 	wrap   int         // sudo & co. read before the name: 1, 2 after sudo -u
 	sudo   int8        // 1: sudo runs it; 2: sudo -S, which reads its password from what is piped in
+	argv   bool        // a list of strings, not a command line (argv.go)
 	pipe   bool        // it reads what the command before it wrote ("|")
 	piped  [2]int      // what that command wrote, when a literal: its span, else -1
 }
@@ -113,11 +114,24 @@ func shellScan(s string) ([]assignment, int) {
 func commandValues(s string, as []assignment) []assignment {
 	out := as[:0]
 	for _, a := range as {
-		if a.glued && gluedPassword(s[a.start:a.end]) && !entityCut(s, a.start, a.end) || commandValue(s[a.start:a.end]) {
+		v := s[a.start:a.end]
+		switch {
+		case a.glued && gluedPassword(v) && !entityCut(s, a.start, a.end):
+			out = append(out, a)
+		case a.glued && v != "" && strings.IndexByte("@&%!", v[0]) >= 0 && !percentEscape(v):
+			// A value that starts with a mark is judged by it alone: a
+			// password (-p@pw_2024_prod) or a reference (%APPDATA%\pw.txt)
+		case commandValue(v):
 			out = append(out, a)
 		}
 	}
 	return out
+}
+
+// percentEscape: v starts with a URL's escape (-p%40pw_2024_prod), no
+// mark.
+func percentEscape(v string) bool {
+	return len(v) >= 3 && v[0] == '%' && hexDigit(v[1]) && hexDigit(v[2])
 }
 
 // entityCut: s[start:end] is an HTML entity whose ";" the shell took
