@@ -35,22 +35,27 @@ var toolSecrets = []toolSecret{
 	{commands: []string{"aws ssm"}, flags: []string{"--value"}, needs: "SecureString"},
 	{commands: []string{"az keyvault"}, flags: []string{"--value"}},
 	{commands: []string{"az login"}, flags: []string{"-p", "--password"}},
+	{commands: []string{"influx"}, flags: []string{"-t", "--token"}},
 	{commands: []string{"vault login"}, arg: 1},
 	{commands: []string{"consul acl", "nomad acl"}, flags: []string{"-secret", "--secret"}},
-	{commands: []string{"openssl"}, flags: []string{"-passout", "-passin", "-pass"}, prefix: "pass:"},
+	{commands: []string{"openssl"}, flags: []string{"-passout", "-passin", "-pass", "-password"}, prefix: "pass:"},
 	{commands: []string{"openssl"}, flags: []string{"-k"}},
 	{commands: []string{"zip", "unzip"}, flags: []string{"-P", "--password"}},
 	{commands: []string{"7z", "7za", "7zz", "7zr"}, flags: []string{"-p"}, glued: true},
-	{commands: []string{"keytool"}, flags: []string{"-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass", "-new"}},
-	{commands: []string{"ssh-keygen"}, flags: []string{"-N", "-P"}},
-	{commands: []string{"ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldapcompare", "ldapmodrdn", "ldapexop", "ldappasswd"}, flags: []string{"-w"}},
-	{commands: []string{"ldappasswd"}, flags: []string{"-s", "-a"}},
-	{commands: []string{"smbclient", "rpcclient", "smbcacls", "smbget", "smbmap"}, flags: []string{"-U", "--user"}, sep: '%'},
+	{commands: []string{"keytool", "jarsigner"}, flags: []string{"-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass", "-new"}},
+	// getopt's and popt's tools take a short flag's value glued too
+	// (ldapsearch -wS3cret, smbclient -Ubob%S3cret).
+	{commands: []string{"ssh-keygen"}, flags: []string{"-N", "-P"}, glued: true},
+	{commands: []string{"ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldapcompare", "ldapmodrdn", "ldapexop", "ldappasswd"}, flags: []string{"-w"}, glued: true},
+	{commands: []string{"ldappasswd"}, flags: []string{"-s", "-a"}, glued: true},
+	{commands: []string{"smbclient", "rpcclient", "smbcacls", "smbget"}, flags: []string{"-U", "--user"}, sep: '%', glued: true},
+	{commands: []string{"smbmap"}, flags: []string{"-p", "--password"}},
 	{commands: []string{"lftp"}, flags: []string{"-u"}, sep: ','},
 	{commands: []string{"mosquitto_pub", "mosquitto_sub", "mosquitto_rr"}, flags: []string{"-P", "--pw"}},
-	{commands: []string{"cqlsh", "beeline", "ncftp", "ncftpget", "ncftpput", "ncftpls"}, flags: []string{"-p", "--password"}},
+	{commands: []string{"cqlsh"}, flags: []string{"-p", "--password"}, glued: true},
+	{commands: []string{"beeline", "ncftp", "ncftpget", "ncftpput", "ncftpls"}, flags: []string{"-p", "--password"}},
 	{commands: []string{"influx"}, flags: []string{"-password"}},
-	{commands: []string{"rabbitmqctl add_user", "rabbitmqctl change_password"}, arg: 2},
+	{commands: []string{"rabbitmqctl add_user", "rabbitmqctl change_password", "rabbitmqctl authenticate_user"}, arg: 2},
 	{commands: []string{"net user"}, arg: 2},
 	{commands: []string{"sqlplus", "expdp", "impdp", "sqlldr"}, arg: 1, sep: '/'},
 }
@@ -249,7 +254,7 @@ func toolFlagTrigger(rest string) bool {
 // toolFlags are toolSecrets' flags without their first "-", and
 // htpasswd's -b and -nb.
 var toolFlags = sync.OnceValue(func() []string {
-	out := []string{"b", "nb", "S"} // htpasswd -b, -nb; sudo -S
+	out := []string{"b", "n", "B", "c", "S"} // htpasswd's -b, -nb, -Bb, -cb; sudo -S
 	for _, t := range toolSecrets {
 		for _, f := range t.flags {
 			if f := f[1:]; !slices.Contains(out, f) {

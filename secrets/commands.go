@@ -180,7 +180,7 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 			vs += colon + 1
 		}
 		out = append(out, assignment{name: what, kind: passwordName, start: vs, end: ve, form: formWord})
-	case hereString(s, words) >= 0 && slices.ContainsFunc(words[1:], func(w shellWord) bool { return s[w.start:w.end] == "--password-stdin" }):
+	case hereString(s, words) >= 0 && (c.sudo == 2 || slices.ContainsFunc(words[1:], func(w shellWord) bool { return s[w.start:w.end] == "--password-stdin" })):
 		out = appendWord(out, s, words[hereString(s, words)], "<<< to --password-stdin")
 	case prompt && (lower == "auth") && (len(words) == 2 || len(words) == 3) && whole:
 		out = appendWord(out, s, words[len(words)-1], "AUTH")
@@ -299,6 +299,9 @@ func innerCommand(s string, words []shellWord) int {
 		if word(1) == "compose" && name != "docker-compose" {
 			i = 2
 		}
+		if i+1 < len(words) && word(i) == "container" && word(i+1) == "run" {
+			i++ // docker container run
+		}
 		if i < len(words) && word(i) == "run" {
 			return runCommand(s, words, i+1) // docker run [flags] image command
 		}
@@ -340,7 +343,12 @@ var runFlagValues = []string{"-e", "--env", "-u", "--user", "-w", "--workdir", "
 	"-p", "--publish", "--name", "--network", "--net", "-l", "--label", "--mount", "--entrypoint", "--platform",
 	"-m", "--memory", "--cpus", "-h", "--hostname", "--add-host", "--dns", "--cap-add", "--cap-drop", "--device",
 	"--restart", "--log-driver", "--log-opt", "--pull", "--ulimit", "--shm-size", "--tmpfs", "--group-add",
-	"--security-opt", "--ipc", "--pid", "--runtime", "--gpus", "--expose", "--link", "--volumes-from", "--cidfile"}
+	"--security-opt", "--ipc", "--pid", "--runtime", "--gpus", "--expose", "--link", "--volumes-from", "--cidfile",
+	"--stop-timeout", "--stop-signal", "--ip", "--ip6", "--mac-address", "--memory-swap", "--memory-reservation",
+	"-c", "--cpu-shares", "--cpuset-cpus", "--cpuset-mems", "--pids-limit", "--storage-opt", "--sysctl", "--userns",
+	"--uts", "--volume-driver", "--network-alias", "--label-file", "-a", "--attach", "--cgroup-parent", "--dns-search",
+	"--dns-option", "--domainname", "--health-cmd", "--health-interval", "--health-retries", "--health-timeout",
+	"--health-start-period", "--isolation", "--oom-score-adj", "--blkio-weight", "--device-cgroup-rule"}
 
 // runCommand is where the command that docker run starts in its
 // container begins in words: after the flags from words[from] on and
@@ -415,7 +423,7 @@ func commandOf(s string, words []shellWord, name string, commands []string) (sub
 		if !two {
 			return 0, true
 		}
-		if len(words) > 1 && s[words[1].start:words[1].end] == second {
+		if len(words) > 1 && strings.EqualFold(s[words[1].start:words[1].end], second) { // net user, NET USER
 			return 1, true
 		}
 	}

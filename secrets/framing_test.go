@@ -42,3 +42,29 @@ func TestFramedCommandsBenignStay(t *testing.T) {
 		{"cron", "*/15 * * * * /usr/local/bin/backup.sh -p /data\n0 0 * * 0 docker system prune -af"},
 	})
 }
+
+// TestReview65LeaksRemoved: what review 65 found the new readers missed:
+// Windows' capitals and .bat names, htpasswd's flag clusters, a flag
+// quoted whole, userid=, glued short flags of getopt's tools, more tools'
+// flags, prompts, numbered lists, wrappers, shell keywords, docker run's
+// other flags, and lists that name the command outside or after sudo.
+func TestReview65LeaksRemoved(t *testing.T) {
+	commands := []string{
+		"NET USER bob <K> /ADD", "SQLPLUS scott/<K>", "sqlplus.exe scott/<K>", "SETX DB_PASSWORD <K>", "RABBITMQCTL add_user admin <K>", "rabbitmqctl.bat add_user admin <K>",
+		"htpasswd -nbB bob <K>", "htpasswd -Bb f bob <K>", "7z a \"-p<K>\" a.7z d", "sqlldr userid=scott/<K> control=x.ctl", "expdp userid=system/<K> schemas=x",
+		"ldapsearch -w<K>", "ssh-keygen -N<K> -f k", "smbclient -Ubob%<K> //s/x", "cqlsh -u c -p<K> h",
+		"openssl pkcs12 -export -password pass:<K>", "jarsigner -storepass <K> app.jar alias", "smbmap -u bob -p <K> -H h", "influx config create -t <K>",
+		"rabbitmqctl authenticate_user admin <K>", "aws ssm put-parameter --type=SecureString --value <K>",
+		"bob@host:~$ mysql -u root -p<K> db", "PS C:\\Users\\bob> mysql -u root -p<K> db", "1. mysql -u root -p<K> db", "1) mysql -u root -p<K> db",
+		"timeout 10 mysql -u root -p<K> db", "xargs mysql -u root -p<K> db", "nice -n 10 mysql -u root -p<K> db", "doas mysql -u root -p<K> db",
+		"if true; then mysql -u root -p<K> db; fi", "{ mysql -u root -p<K> db; }", "!!mysql -u root -p<K> db",
+		"docker run --rm --stop-timeout 5 img mysql -p<K>", "docker run --rm --ip 10.0.0.2 img zip -P <K> a f", "docker container run --rm img zip -P <K> a f",
+		"exec.Command(`zip`, `-P`, `<K>`)", "spawn('zip', ['-P', '<K>', 'a'])", "execFile(\"zip\", [\"-P\", \"<K>\"])", "(\"zip\", \"-P\", '<K>')",
+		"['sudo', 'mysql', '-p<K>']", "['sudo', '-E', 'mysql', '-p<K>']", "['docker', 'run', 'img', 'mysql', '-p<K>']",
+	}
+	var cases []reviewSecret
+	for i, c := range commands {
+		cases = append(cases, reviewSecret{name: strings.Fields(c)[0] + "/" + string(rune('a'+i%26)), text: strings.ReplaceAll(c, "<K>", "S3cr3tPass99"), secret: "S3cr3tPass99"})
+	}
+	checkGoes(t, cases)
+}

@@ -164,7 +164,8 @@ func newShellReader(s string) *shellReader {
 // as Redis takes them (foldIndex), and "/P" for SQL Server's tools'
 // password flag written as Windows writes flags (sqlcmd … /P …).
 var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd", "requirepass", "setuser", "/P",
-	"rabbitmqctl", "vault", "net user", "sqlplus", "expdp", "impdp", "setx", "config set"} // the last, toolSecrets' commands that take their secret as an argument
+	"rabbitmqctl", "vault", "net user", "sqlplus", "expdp", "impdp", "setx", "config set", // toolSecrets' commands that take their secret as an argument,
+	"RABBITMQCTL", "NET USER", "SQLPLUS", "SETX", "sqlldr"} // in Windows' capitals too
 
 // foldPivots are the bytes that foldIndex looks for first in
 // shellTriggers' words taken in any case: their rarest letter.
@@ -221,7 +222,7 @@ func shellTrigger(s string, k, from int) int {
 		switch w {
 		case "-":
 			switch {
-			case i > 0 && blank(s[i-1]) && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || after == 'A' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user") || cmdletSecretParam(s[e:]) || toolFlagTrigger(s[e:])):
+			case i > 0 && (blank(s[i-1]) || s[i-1] == '"' || s[i-1] == '\'') && (after == 'p' || after == 'a' || after == 'u' || after == 'P' || after == 'A' || strings.HasPrefix(s[e:], "-pass") || strings.HasPrefix(s[e:], "-user") || cmdletSecretParam(s[e:]) || toolFlagTrigger(s[e:])):
 				return i - 1
 			case strings.HasPrefix(s[e:], "stdin"):
 				return i
@@ -243,8 +244,8 @@ func shellTrigger(s string, k, from int) int {
 			if i >= 2 && s[i-2:i] == "ch" && (i == 2 || !isWordByte(s[i-3])) && (e == len(s) || !isWordByte(after)) {
 				return i - 2
 			}
-		case "rabbitmqctl", "vault", "net user", "sqlplus", "expdp", "impdp", "setx", "config set":
-			if word && (after == ' ' || after == '\t') {
+		case "rabbitmqctl", "vault", "net user", "sqlplus", "expdp", "impdp", "setx", "config set", "RABBITMQCTL", "NET USER", "SQLPLUS", "SETX", "sqlldr":
+			if word && (after == ' ' || after == '\t' || after == '.') { // sqlplus.exe, rabbitmqctl.bat
 				return i
 			}
 		case "http", "xh":
@@ -685,14 +686,17 @@ func (r *shellReader) add(w shellWord) {
 			c.wrap = 1 // sudo -u's user
 			return
 		case c.wrap > 0 && strings.HasPrefix(text, "-"):
-			if text == "-u" || text == "-g" {
-				c.wrap = 2
+			if slices.Contains([]string{"-u", "-g", "-n", "-s", "-k", "-o", "-I", "--signal", "--kill-after"}, text) {
+				c.wrap = 2 // sudo -u bob, nice -n 10, timeout -s KILL, strace -o f, xargs -I {}
 			}
 			if c.sudo > 0 && (text == "--stdin" || len(text) > 1 && text[1] != '-' && strings.IndexByte(text, 'S') > 0) {
 				c.sudo = 2 // sudo -S, -kS
 			}
 			return
-		case slices.Contains([]string{"sudo", "env", "time", "nohup", "exec", "command", "$", "#"}, text):
+		case c.wrap > 0 && duration(text):
+			return // timeout 10 …, timeout 5m …
+		case slices.Contains([]string{"sudo", "env", "time", "nohup", "exec", "command", "$", "#",
+			"timeout", "nice", "ionice", "doas", "xargs", "watch", "strace", "stdbuf", "wsl", "then", "do", "else", "{", "(", "!!", "%system"}, text):
 			c.wrap = 1
 			if text == "sudo" {
 				c.sudo = 1
@@ -723,15 +727,34 @@ func commandFraming(text string) bool {
 		"@reboot", "@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly":
 		return true
 	}
+	if t, ok := strings.CutSuffix(text, "."); ok && t != "" && strings.Trim(t, "0123456789") == "" {
+		return true // a numbered list's 1.
+	}
+	if t, ok := strings.CutSuffix(text, ")"); ok && t != "" && strings.Trim(t, "0123456789") == "" {
+		return true // 1)
+	}
+	if (strings.HasSuffix(text, "$") || strings.HasSuffix(text, "#")) && strings.ContainsAny(text, "@:") {
+		return true // a prompt: bob@host:~$, root@db:/#
+	}
+	if text == "PS" {
+		return true // PowerShell's PS C:\Users\bob>
+	}
 	if key, ok := strings.CutSuffix(text, ":"); ok {
 		return slices.Contains([]string{"run", "script", "command", "cmd", "entrypoint", "exec", "shell",
 			"before_script", "after_script", "pre", "post", "start", "test", "build", "deploy"}, strings.ToLower(key))
 	}
-	if len(text) >= 3 && len(text) <= 64 && text[len(text)-1] == '>' && text[1] == ':' && text[2] == '\\' {
-		return true // C:\>, C:\Users\bob>
+	if len(text) >= 2 && len(text) <= 64 && text[len(text)-1] == '>' && (text[0] == '/' || text[0] == '~' || len(text) >= 3 && text[1] == ':' && text[2] == '\\') {
+		return true // C:\>, C:\Users\bob>, PS /home/me>'s path
 	}
 	// A cron schedule's field: 0, */5, 1-5, 0,30.
 	return text[0] != '-' && !strings.ContainsFunc(text, func(r rune) bool { return !strings.ContainsRune("0123456789*/,-", r) })
+}
+
+// duration: text is a duration as timeout and watch take one: 10, 5m,
+// 1.5s.
+func duration(text string) bool {
+	t := strings.TrimRight(text, "smhd")
+	return t != "" && len(text)-len(t) <= 1 && strings.Trim(t, "0123456789.") == ""
 }
 
 // systemdExec is where the command starts in text, a systemd unit's
@@ -755,12 +778,12 @@ func (c *shellCommand) name(s string) string {
 	if len(c.words) == 0 {
 		return ""
 	}
-	n := path.Base(strings.TrimPrefix(c.words[0].text(s), "!")) // a notebook's !mysql …
+	n := path.Base(strings.TrimLeft(c.words[0].text(s), "!")) // a notebook's !mysql …, !!mysql …
 	if b := strings.LastIndexByte(n, '\\'); b >= 0 && b+1 < len(n) {
 		n = n[b+1:]
 	}
-	if len(n) > 4 && strings.EqualFold(n[len(n)-4:], ".exe") {
-		n = n[:len(n)-4]
+	if len(n) > 4 && (strings.EqualFold(n[len(n)-4:], ".exe") || strings.EqualFold(n[len(n)-4:], ".bat") || strings.EqualFold(n[len(n)-4:], ".cmd")) {
+		n = n[:len(n)-4] // rabbitmqctl.bat, az.cmd
 	}
 	return n
 }
