@@ -264,3 +264,53 @@ var toolFlags = sync.OnceValue(func() []string {
 	}
 	return out
 })
+
+// runFlagValues are docker run's (and podman's) flags that take a value
+// as the next word; its other flags take none.
+var runFlagValues = []string{"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "-v", "--volume",
+	"-p", "--publish", "--name", "--network", "--net", "-l", "--label", "--mount", "--entrypoint", "--platform",
+	"-m", "--memory", "--cpus", "-h", "--hostname", "--add-host", "--dns", "--cap-add", "--cap-drop", "--device",
+	"--restart", "--log-driver", "--log-opt", "--pull", "--ulimit", "--shm-size", "--tmpfs", "--group-add",
+	"--security-opt", "--ipc", "--pid", "--runtime", "--gpus", "--expose", "--link", "--volumes-from", "--cidfile",
+	"--stop-timeout", "--stop-signal", "--ip", "--ip6", "--mac-address", "--memory-swap", "--memory-reservation",
+	"-c", "--cpu-shares", "--cpuset-cpus", "--cpuset-mems", "--pids-limit", "--storage-opt", "--sysctl", "--userns",
+	"--uts", "--volume-driver", "--network-alias", "--label-file", "-a", "--attach", "--cgroup-parent", "--dns-search",
+	"--dns-option", "--domainname", "--health-cmd", "--health-interval", "--health-retries", "--health-timeout",
+	"--health-start-period", "--isolation", "--oom-score-adj", "--blkio-weight", "--device-cgroup-rule"}
+
+// runCommand is where the command that docker run starts in its
+// container begins in words: after the flags from words[from] on and
+// the image; 0 when there is none.
+func runCommand(s string, words []shellWord, from int) int {
+	for i := from; i < len(words); i++ {
+		t := s[words[i].start:words[i].end]
+		switch {
+		case !strings.HasPrefix(t, "-"):
+			if i+1 < len(words) {
+				return i + 1 // the image, then its command
+			}
+			return 0
+		case !strings.Contains(t, "=") && slices.Contains(runFlagValues, t):
+			i++
+		}
+	}
+	return 0
+}
+
+// flagWords are words with each flag written in quotes whole ("-p…",
+// '--password=…') read as its text inside them, as the shell passes it.
+func flagWords(s string, words []shellWord) []shellWord {
+	var out []shellWord
+	for i, w := range words {
+		if w.quoted && w.in == w.start+1 && w.out == w.end-1 && w.out-w.in >= 2 && s[w.in] == '-' {
+			if out == nil {
+				out = slices.Clone(words)
+			}
+			out[i].start, out[i].end, out[i].quoted = w.in, w.out, false
+		}
+	}
+	if out == nil {
+		return words
+	}
+	return out
+}
