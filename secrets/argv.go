@@ -55,11 +55,30 @@ func argvAssignments(s string) []assignment {
 		if !judgedCommands()[name] {
 			continue
 		}
-		c := shellCommand{words: words, n: len(words), piped: [2]int{-1, -1}, argv: true}
+		c := shellCommand{words: words, n: len(words), piped: [2]int{-1, -1}, argv: true, execForm: execForm(s, i)}
 		out = append(out, commandAssignments(s, &c)...)
 		at = words[len(words)-1].end + 1
 	}
 	return out
+}
+
+// execForms end the text before a list that a process is started with:
+// Dockerfile's exec forms and process APIs (Python's, Go's, Node's,
+// Java's, Rust's). Only there does a tool's argument (rabbitmqctl
+// add_user bob …) count; a list of data may name a tool first.
+var execForms = []string{"CMD", "ENTRYPOINT", "RUN", "subprocess.run(", "subprocess.Popen(", "subprocess.call(",
+	"subprocess.check_call(", "subprocess.check_output(", "Popen(", "check_output(", "check_call(", "os.execv(",
+	"os.execvp(", "exec.Command", "exec.CommandContext", "execFile(", "execFileSync(", "spawn(", "spawnSync(",
+	"ProcessBuilder(", "Command::new", "command:", "entrypoint:"}
+
+// execForm: the list that opens at s[open] is one a process is started
+// with (execForms).
+func execForm(s string, open int) bool {
+	before := strings.TrimRight(s[max(0, open-32):open], " \t")
+	return slices.ContainsFunc(execForms, func(f string) bool {
+		// subprocess.run([ before its "[", exec.Command before its "("
+		return strings.HasSuffix(before, f) || strings.HasSuffix(before, strings.TrimSuffix(f, "("))
+	})
 }
 
 // argvQuotes are the quotes of a list's strings: Go's raw strings too.

@@ -11,13 +11,14 @@ import (
 // (the next word, or after "=" for a long flag), glued to a short flag,
 // or an argument.
 type toolSecret struct {
-	commands []string // names; two words for a command and its subcommand (gh secret)
-	flags    []string // the flags whose value is the secret: -w, --body, -storepass
-	glued    bool     // the value may also be glued to a one-letter flag: 7z -pS3cret, gh … -bS3cret
-	prefix   string   // the value is the secret only after this prefix: openssl's pass:…
-	sep      byte     // the value is user<sep>secret: smbclient -U bob%…, lftp -u bob,…
-	arg      int      // the secret is this argument after the command's name(s), flags not counted
-	needs    string   // a word the command must hold as well: aws ssm put-parameter's SecureString
+	commands  []string // names; two words for a command and its subcommand (gh secret)
+	flags     []string // the flags whose value is the secret: -w, --body, -storepass
+	glued     bool     // the value may also be glued to a one-letter flag: 7z -pS3cret, gh … -bS3cret
+	onlyGlued bool     // the value is glued or absent: 7z -p alone asks for the password
+	prefix    string   // the value is the secret only after this prefix: openssl's pass:…
+	sep       byte     // the value is user<sep>secret: smbclient -U bob%…, lftp -u bob,…
+	arg       int      // the secret is this argument after the command's name(s), flags not counted
+	needs     string   // a word the command must hold as well: aws ssm put-parameter's SecureString
 }
 
 // toolSecrets are the commands that agents run which take a secret of
@@ -41,7 +42,7 @@ var toolSecrets = []toolSecret{
 	{commands: []string{"openssl"}, flags: []string{"-passout", "-passin", "-pass", "-password"}, prefix: "pass:"},
 	{commands: []string{"openssl"}, flags: []string{"-k"}},
 	{commands: []string{"zip", "unzip"}, flags: []string{"-P", "--password"}},
-	{commands: []string{"7z", "7za", "7zz", "7zr"}, flags: []string{"-p"}, glued: true},
+	{commands: []string{"7z", "7za", "7zz", "7zr"}, flags: []string{"-p"}, glued: true, onlyGlued: true},
 	{commands: []string{"keytool", "jarsigner"}, flags: []string{"-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass", "-new"}},
 	// getopt's and popt's tools take a short flag's value glued too
 	// (ldapsearch -wS3cret, smbclient -Ubob%S3cret).
@@ -75,7 +76,7 @@ func toolSecretCommands() []string {
 
 // toolAssignments are the secrets that the command whose words are words,
 // called key (lower-case), takes by toolSecrets and htpasswd's -b.
-func toolAssignments(s string, words []shellWord, key string, argv bool) []assignment {
+func toolAssignments(s string, words []shellWord, key string, argv, execForm bool) []assignment {
 	var out []assignment
 	for _, t := range toolSecrets {
 		sub, ok := commandOf(s, words, key, t.commands)
@@ -85,10 +86,10 @@ func toolAssignments(s string, words []shellWord, key string, argv bool) []assig
 			continue
 		}
 		if t.arg > 0 {
-			if argv {
+			if argv && !execForm {
 				continue // a list of words that names a command first need be none: ["exp", "runs/exp42"]
 			}
-			if w, ok := argument(s, words, 1+sub, t.arg); ok {
+			if w, ok := argument(s, words, 1+sub, t.arg); ok && wholeWord(w) {
 				switch v := strings.ToLower(s[w.in:w.out]); {
 				case strings.HasPrefix(v, "token=") && t.sep == 0:
 					w.in += len("token=") // vault login token=…
@@ -106,7 +107,7 @@ func toolAssignments(s string, words []shellWord, key string, argv bool) []assig
 			text := s[w.start:w.end]
 			for _, f := range t.flags {
 				switch {
-				case text == f && i+1 < len(words) && s[words[i+1].start] != '-':
+				case text == f && i+1 < len(words) && s[words[i+1].start] != '-' && !t.onlyGlued && wholeWord(words[i+1]):
 					out = appendSecret(out, s, t, words[i+1].in, words[i+1].out, f)
 				case strings.HasPrefix(text, f+"=") && (len(f) > 2 || t.glued):
 					vs, ve := w.start+len(f)+1, w.end
@@ -131,7 +132,7 @@ func toolAssignments(s string, words []shellWord, key string, argv bool) []assig
 		}
 	}
 	switch {
-	case argv:
+	case argv && !execForm:
 	case key == "htpasswd":
 		out = append(out, htpasswdSecret(s, words)...)
 	case key == "setx":
@@ -163,7 +164,7 @@ func namedArgument(s string, words []shellWord, from, name int, cut string) []as
 		key = key[strings.LastIndex(key, cut)+1:]
 	}
 	k := fieldKind(key)
-	if k == notSecret || !secretValueOf(k, s[v.in:v.out]) {
+	if k == notSecret || !wholeWord(v) || !toolValue(s[v.in:v.out]) || !secretValueOf(k, s[v.in:v.out]) {
 		return nil
 	}
 	return []assignment{{name: key, kind: k, start: v.in, end: v.out, form: formWord}}
@@ -195,13 +196,28 @@ func appendSecret(out []assignment, s string, t toolSecret, vs, ve int, name str
 			return out
 		}
 	}
-	if ve <= vs {
+	if ve <= vs || !toolValue(s[vs:ve]) {
 		return out
 	}
 	// The value is the secret whole, its mark too (zip -P @pw_2024_prod):
 	// judged as a password glued to mysql's -p is.
 	glued := strings.IndexByte("@&%!", s[vs]) >= 0
 	return append(out, assignment{name: name, kind: passwordName, start: vs, end: ve, form: formFlag, glued: glued})
+}
+
+// wholeWord: w is unquoted, or quoted whole: not a word partly quoted
+// (os.environ['PW']), which is code, not a literal.
+func wholeWord(w shellWord) bool {
+	return !w.quoted || w.in == w.start+1 && w.out == w.end-1 || w.in == w.start && w.out == w.end
+}
+
+// toolValue: v, given to a tool's secret flag or argument, can be a
+// literal secret: not a path in the home directory (~/.pgpass), a glob
+// or a default's mark (*default), code (os.environ['PW'], f(x)) or a
+// path through cmd's variables (%APPDATA%\pw.txt).
+func toolValue(v string) bool {
+	return !strings.HasPrefix(v, "~/") && v[0] != '*' && !strings.ContainsAny(v, "[]()") &&
+		!(strings.Contains(v, "%") && strings.ContainsAny(v, `\/`))
 }
 
 // argument is the n-th argument of words from words[from] on, flags

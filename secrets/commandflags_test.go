@@ -65,3 +65,28 @@ func TestReview65BenignStay(t *testing.T) {
 		{"slugs", "branch: pa-Fix-Login-Redirect-When-Session-Expires-2024\nhttps://example.atlassian.net/browse/pa-ImplementSSOLoginForEnterpriseCustomers2024\n/api/webhooks/123456789012345678/events-for-guild-and-channel-subscriptions-list-paged-v2-2024"},
 	})
 }
+
+// TestReview66BenignStay: what review 66 found redacted that holds no
+// secret: 7z's -p alone (it asks), a form's empty password before its
+// next field, a form's labels and errors under numbered names, code that
+// reads a credential, and a tool's flag given a path, a glob or code.
+func TestReview66BenignStay(t *testing.T) {
+	checkStays(t, []reviewText{
+		{"7z-prompt", "7z a -p archive.7z dist\n7z x -p archive.7z -oout\n" + `["7z", "a", "-p", "archive.7z", "dist"]`},
+		{"empty-password-fields", "password=&remember_me=1\npassword=&next=1\npassword1=&password2=&commit=Sign+up\nuser[password]=&user[remember_me]=1\ndb_password=&db_host=localhost\nDEFINE password=&1"},
+		{"labels-and-errors", `{"password2": ["This field is required."]}` + "\n" + `{"errors": {"password_confirmation": ["doesn't match Password"]}}` + "\n" + `password2 = "Confirm password"` + "\nlabel_password1=Enter a password\npassword_confirmation=Passwords do not match"},
+		{"code-references", "password1=form.password1.data\npassword_confirmation = params[:password_confirmation]\npassword=settings.DB_PASSWORD"},
+		{"tool-values", "ldapsearch -x -w ~/.pgpass -D cn=admin\nkeytool -list -storepass *default\nsetx DB_PASSWORD %APPDATA%\\pw.txt\nvault login os.environ['PW']"},
+	})
+}
+
+// TestReview66SecretsRemoved: nested bracketed names, tools' arguments in
+// exec forms, numbered token names in a form.
+func TestReview66SecretsRemoved(t *testing.T) {
+	checkGoes(t, []reviewSecret{
+		{"nested-brackets", "items[0][password]=Zq7xZ8mR3pY9wB7t\norder[user][password]=Zq7xZ8mR3pY9wB7u", "Zq7xZ8mR3pY9wB7t|Zq7xZ8mR3pY9wB7u"},
+		{"exec-form-argument", `CMD ["rabbitmqctl", "add_user", "bob", "Zq7xZ8mR3pY9wB7t"]` + "\n" + `subprocess.run(["vault", "login", "Zq7xZ8mR3pY9wB7u"])`, "Zq7xZ8mR3pY9wB7t|Zq7xZ8mR3pY9wB7u"},
+		{"numbered-token-form", "a=1&token_2=Summer2024!&token2=Summer2024?", "Summer2024!|Summer2024?"},
+		{"numbered-password", "password1=S3cr3tPass99", "S3cr3tPass99"},
+	})
+}

@@ -158,7 +158,7 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 		}
 	}
 	if !prompt {
-		out = append(out, toolAssignments(s, words, key, c.argv)...)
+		out = append(out, toolAssignments(s, words, key, c.argv, c.execForm)...)
 	}
 	whole := c.n == len(c.words)
 	switch lower := strings.ToLower(name); {

@@ -129,7 +129,7 @@ func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 	j := nameStart(s, e)
 	name := s[j:e]
 	if b, inner := bracketName(s, e); name == "" && inner != "" {
-		j, name = nameStart(s, b), inner // a form's user[password]=…, as Rails logs it
+		j, name = bracketStart(s, b), inner // a form's user[password]=…, items[0][password]=…, as Rails logs it
 	}
 	if name == "" || e < i && !lineStart(s, j) && !jsonStringStart(s, j) && s[j-1] != ' ' && s[j-1] != '\t' {
 		// Spaces around "=" only in INI and .env lines.
@@ -184,11 +184,17 @@ func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 		// cmd's %DB_PASSWORD:~0,8%, a mask's (not set): read whole, no value
 		return assignment{start: start, end: k + n, unquoted: true}, false
 	}
-	if k < len(s) && s[k] == '&' && (kind == passwordName || ownedPwd(name)) && after != '?' && after != '&' && k == i+1 {
-		k++ // a settings line's password=&welcome1 (bareSetting judges it); a query's &next=1 stays another's
+	amp := k < len(s) && s[k] == '&' && (kind == passwordName || ownedPwd(name)) && after != '?' && after != '&' && k == i+1
+	if amp {
+		k++ // a settings line's password=&welcome1 (bareSetting judges it)
 	}
 	for k < len(s) && !valueStops[s[k]] {
 		k++
+	}
+	if amp && (k < len(s) && s[k] == '&' || strings.IndexByte(s[start:k], '=') >= 0 || !markPassword(s[start:k])) {
+		// a form's empty password before its next field (password=&next=1,
+		// password=&remember_me=1), SQL*Plus's &1: no value
+		return assignment{}, false
 	}
 	if kind == passwordName && k < len(s) && blank(s[k]) && (lineStart(s, j) || jsonStringStart(s, j) || indentedLine(s, j)) {
 		if pe := passphraseEnd(s, start); pe > 0 {
@@ -196,7 +202,7 @@ func equalsAssignment(s string, i int, memo *nameMemo) (assignment, bool) {
 			return assignment{name: name, kind: kind, start: start, end: pe, unquoted: true}, true
 		}
 	}
-	if codeExpression(s[start:k]) || prose && !proseSessionValue(s[start:k]) || e < i && wordy(s[start:k]) && wordAfter(s, k) ||
+	if codeExpression(s[start:k]) || credentialReference(s[start:k]) || prose && !proseSessionValue(s[start:k]) || e < i && wordy(s[start:k]) && wordAfter(s, k) ||
 		tsqlVariable(s, j, s[start:k]) ||
 		e == i && indentedLine(s, j) && codeName(s[start:k]) && strings.ContainsAny(s[start:k], ".(") && !(start == i+1 && settingValue(name, s[start:k])) ||
 		e < i && !lineStart(s, j) && (jsonStringStart(s, j) || indentedLine(s, j)) && codeName(s[start:k]) {
@@ -659,8 +665,56 @@ func bracketName(s string, e int) (int, string) {
 	}
 	b += max(0, e-66)
 	inner := s[b+1 : e-1]
-	if inner == "" || b == 0 || !nameByte(s[b-1]) || strings.ContainsFunc(inner, func(r rune) bool { return r > 0x7f || !nameByte(byte(r)) }) {
+	if inner == "" || b == 0 || !nameByte(s[b-1]) && s[b-1] != ']' || strings.ContainsFunc(inner, func(r rune) bool { return r > 0x7f || !nameByte(byte(r)) }) {
 		return 0, ""
 	}
 	return b, inner
 }
+
+// bracketStart is where the owner of the bracketed name at s[b] starts:
+// before its other brackets (order[user][password]).
+func bracketStart(s string, b int) int {
+	for b > 0 && s[b-1] == ']' {
+		o := strings.LastIndexByte(s[max(0, b-66):b-1], '[')
+		if o < 0 {
+			break
+		}
+		b = max(0, b-66) + o
+	}
+	return nameStart(s, b)
+}
+
+// credentialReference: v, unquoted, is code that reads a credential
+// rather than one: a path from one of codeRoots, or one indexed, one of
+// whose names names a credential (form.password1.data,
+// params[:password_confirmation], settings.DB_PASSWORD). A bare name is
+// none (password123 is a weak password), nor a dotted passphrase
+// (super.secret.key, this.is.my.secret.key).
+func credentialReference(v string) bool {
+	path, index := v, ""
+	if i := strings.IndexByte(v, '['); i > 0 && strings.HasSuffix(v, "]") {
+		path, index = v[:i], strings.Trim(v[i+1:len(v)-1], ":'\"")
+	}
+	root, _, dotted := strings.Cut(path, ".")
+	if !slices.Contains(codeRoots, root) || index == "" && !dotted {
+		return false
+	}
+	names := strings.Split(path, ".")
+	if index != "" {
+		names = append(names, index)
+	}
+	secret := false
+	for _, n := range names {
+		if n == "" || !(n[0] == '_' || n[0]|0x20 >= 'a' && n[0]|0x20 <= 'z') || strings.ContainsFunc(n, func(r rune) bool {
+			return !(r == '_' || r >= '0' && r <= '9' || r|0x20 >= 'a' && r|0x20 <= 'z')
+		}) {
+			return false
+		}
+		secret = secret || fieldKind(n) != notSecret
+	}
+	return secret
+}
+
+// codeRoots are the objects code reads settings and inputs from.
+var codeRoots = []string{"form", "params", "request", "req", "settings", "config", "cfg", "conf", "os", "process",
+	"self", "args", "opts", "options", "env", "app", "ctx", "data", "body", "input", "props", "values", "secrets"}

@@ -290,8 +290,10 @@ func nameKindOf(name string) nameKind {
 	if len(words) == 0 {
 		return notSecret
 	}
+	numbered := len(words) < len(nameWords(name))
 	if t := strings.TrimRight(words[len(words)-1], "0123456789"); len(t) >= 2 && t != words[len(words)-1] {
 		words = append(words[:len(words)-1:len(words)-1], t)
+		numbered = true
 	}
 	if len(words) > 1 && slices.Contains(askWords, words[0]) {
 		return notSecret
@@ -304,8 +306,14 @@ func nameKindOf(name string) nameKind {
 	n := strings.TrimRight(normalizeName(name), "0123456789")
 	switch {
 	case slices.Contains(passwordWords, qual) && slices.Contains([]string{"confirmation", "confirm", "again", "repeat", "retype"}, last):
-		return passwordName // password_confirmation holds the password again
+		// password_confirmation holds the password again: judged as a
+		// key is, since a form's labels and errors name it too ("doesn't
+		// match Password")
+		return strongName
 	case slices.Contains(passwordWords, last) || slices.ContainsFunc(passwordWords, func(p string) bool { return len(words) == 1 && strings.HasSuffix(last, p) }):
+		if numbered {
+			return strongName // Django's password1 and password2, also its labels and errors
+		}
 		return passwordName
 	case slices.Contains(strongNames, n):
 		return strongName
@@ -395,8 +403,8 @@ var weakParams = []string{
 // id), whatever its name.
 func paramKind(name string) nameKind {
 	k := fieldKind(name)
-	if k < sessionName && mayBeSecretName(name) && slices.Contains(weakParams, normalizeName(name)) {
-		return weakName
+	if k < sessionName && mayBeSecretName(name) && slices.Contains(weakParams, strings.TrimRight(normalizeName(name), "0123456789")) {
+		return weakName // token, token_2, token2
 	}
 	return k
 }

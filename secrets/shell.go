@@ -40,15 +40,16 @@ const maxShellWords = 32
 
 // shellCommand is a command being read.
 type shellCommand struct {
-	words  []shellWord // its name first
-	n      int         // its words, kept or not
-	broken bool        // an unclosed quote: no command to judge
-	tick   bool        // a backtick opened it (bash's `…`, Markdown's inline code)
-	wrap   int         // sudo & co. read before the name: 1, 2 after sudo -u
-	sudo   int8        // 1: sudo runs it; 2: sudo -S, which reads its password from what is piped in
-	argv   bool        // a list of strings, not a command line (argv.go)
-	pipe   bool        // it reads what the command before it wrote ("|")
-	piped  [2]int      // what that command wrote, when a literal: its span, else -1
+	words    []shellWord // its name first
+	n        int         // its words, kept or not
+	broken   bool        // an unclosed quote: no command to judge
+	tick     bool        // a backtick opened it (bash's `…`, Markdown's inline code)
+	wrap     int         // sudo & co. read before the name: 1, 2 after sudo -u
+	sudo     int8        // 1: sudo runs it; 2: sudo -S, which reads its password from what is piped in
+	argv     bool        // a list of strings, not a command line (argv.go)
+	execForm bool        // … that a process API or an exec form is given (CMD […], subprocess.run([…]))
+	pipe     bool        // it reads what the command before it wrote ("|")
+	piped    [2]int      // what that command wrote, when a literal: its span, else -1
 }
 
 // shellReader reads a text's commands forward, once: pos never goes back.

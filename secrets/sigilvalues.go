@@ -123,9 +123,9 @@ func markPassword(v string) bool {
 		if name, ok := strings.CutSuffix(rest, ";"); ok && v[0] == '&' {
 			return lowerName(name) && !htmlLowerEntities()[name] && !credentialName(name)
 		}
-		if strings.ContainsAny(rest, "!#^*+=?~") && strings.ContainsFunc(rest, func(r rune) bool { return isDigit(r) || r >= 'A' && r <= 'Z' }) &&
-			!strings.ContainsAny(rest, " {}()[]<>/\\:;,'\"`$%") {
-			return true // &Welcome1!, @Pw_2024!: no name, entity or variable holds "!"
+		if strings.ContainsAny(rest, "!#^*+?~") && strings.ContainsFunc(rest, func(r rune) bool { return isDigit(r) || r >= 'A' && r <= 'Z' }) &&
+			!strings.ContainsAny(rest, " {}()[]<>/\\:;,'\"`$%=&") {
+			return true // &Welcome1!, @Pw_2024!: no name, entity or variable holds "!" (nor a form's next field, &remember_me=1)
 		}
 		if !lowerName(rest) || placeholderName(rest) {
 			return false
