@@ -74,7 +74,9 @@ var execForms = []string{"CMD", "ENTRYPOINT", "RUN", "subprocess.run(", "subproc
 // execForm: the list that opens at s[open] is one a process is started
 // with (execForms).
 func execForm(s string, open int) bool {
-	before := strings.TrimRight(s[max(0, open-32):open], " \t")
+	before := strings.TrimRight(s[max(0, open-32):open], " \t\r\n")
+	before = strings.TrimSuffix(before, "args=") // subprocess.run(args=[…])
+	before = strings.TrimRight(before, " \t\r\n")
 	return slices.ContainsFunc(execForms, func(f string) bool {
 		// subprocess.run([ before its "[", exec.Command before its "("
 		return strings.HasSuffix(before, f) || strings.HasSuffix(before, strings.TrimSuffix(f, "("))

@@ -164,7 +164,7 @@ func namedArgument(s string, words []shellWord, from, name int, cut string) []as
 		key = key[strings.LastIndex(key, cut)+1:]
 	}
 	k := fieldKind(key)
-	if k == notSecret || !wholeWord(v) || !toolValue(s[v.in:v.out]) || !secretValueOf(k, s[v.in:v.out]) {
+	if k == notSecret || v.out <= v.in || !wholeWord(v) || !quotedValue(s, v.in, v.out) && !toolValue(s[v.in:v.out]) || !secretValueOf(k, s[v.in:v.out]) {
 		return nil
 	}
 	return []assignment{{name: key, kind: k, start: v.in, end: v.out, form: formWord}}
@@ -196,7 +196,7 @@ func appendSecret(out []assignment, s string, t toolSecret, vs, ve int, name str
 			return out
 		}
 	}
-	if ve <= vs || !toolValue(s[vs:ve]) {
+	if ve <= vs || !quotedValue(s, vs, ve) && !toolValue(s[vs:ve]) {
 		return out
 	}
 	// The value is the secret whole, its mark too (zip -P @pw_2024_prod):
@@ -216,8 +216,14 @@ func wholeWord(w shellWord) bool {
 // or a default's mark (*default), code (os.environ['PW'], f(x)) or a
 // path through cmd's variables (%APPDATA%\pw.txt).
 func toolValue(v string) bool {
-	return !strings.HasPrefix(v, "~/") && v[0] != '*' && !strings.ContainsAny(v, "[]()") &&
+	return v != "" && !strings.HasPrefix(v, "~/") && v[0] != '*' && !strings.ContainsAny(v, "[]()") &&
 		!(strings.Contains(v, "%") && strings.ContainsAny(v, `\/`))
+}
+
+// quotedValue: s[vs:ve] stands between quotes of one kind, a literal
+// whatever it holds ('My(Secret)1', "*Star1Pw").
+func quotedValue(s string, vs, ve int) bool {
+	return vs > 0 && ve < len(s) && ve > vs && (s[vs-1] == '\'' || s[vs-1] == '"') && s[ve] == s[vs-1]
 }
 
 // argument is the n-th argument of words from words[from] on, flags
@@ -252,6 +258,9 @@ func htpasswdSecret(s string, words []shellWord) []assignment {
 		return nil
 	}
 	w := args[len(args)-1]
+	if w.out <= w.in || !wholeWord(w) || !quotedValue(s, w.in, w.out) && !toolValue(s[w.in:w.out]) {
+		return nil // htpasswd -nbB admin os.environ['PW'], ~/.pw, *default
+	}
 	return []assignment{{name: "htpasswd -b", kind: passwordName, start: w.in, end: w.out, form: formWord}}
 }
 

@@ -90,3 +90,19 @@ func TestReview66SecretsRemoved(t *testing.T) {
 		{"numbered-password", "password1=S3cr3tPass99", "S3cr3tPass99"},
 	})
 }
+
+// TestReview67: an htpasswd password given as a path, a glob or code
+// stays, as Django's form code under numbered names does (it was cut at
+// its quote); a value quoted whole is a literal whatever it holds; a
+// list that starts a process over several lines, and a log's [INFO].
+func TestReview67(t *testing.T) {
+	checkStays(t, []reviewText{
+		{"htpasswd-references", "htpasswd -nbB admin *default\nhtpasswd -nbB admin ~/.pgpass\nhtpasswd -nbB admin %APPDATA%\\pw.txt\nhtpasswd -nbB admin os.environ['PW']"},
+		{"django-form-code", `password1 = forms.CharField(label=_("Password"), widget=forms.PasswordInput)` + "\n" + `password2 = forms.CharField(label=_("Password confirmation"))`},
+	})
+	checkGoes(t, []reviewSecret{
+		{"quoted-whole", "zip -P 'My(Secret)1' a.zip f\nkeytool -list -storepass '*Star1Pw'\nhtpasswd -nbB admin 'S3cr(et)99'", "My(Secret)1|*Star1Pw|S3cr(et)99"},
+		{"exec-form-lines", "subprocess.run(\n    [\"vault\", \"login\", \"hvs.CAESIJx9abcdefghij\"],\n    check=True)", "hvs.CAESIJx9abcdefghij"},
+		{"log-tag", "[INFO] sshpass -p S3cretPw9 ssh h\n[2/6] zip -P S3cretPw8 a f", "S3cretPw9|S3cretPw8"},
+	})
+}

@@ -629,6 +629,9 @@ func codeExpression(v string) bool {
 	if len(v) == i+1 {
 		return true // cut at its bracket by a quote: os.environ["KEY"]
 	}
+	if last := v[len(v)-1]; (last == '(' || last == '[') && variableName(v[:i]) {
+		return true // cut by a quote in its arguments: forms.CharField(label=_("Password"))
+	}
 	closing := closingBracket(v[i]) // v[i] is "(" or "["
 	if v[len(v)-1] != closing {
 		// Cut at a blank or a comma inside the brackets: code when the
@@ -717,4 +720,4 @@ func credentialReference(v string) bool {
 
 // codeRoots are the objects code reads settings and inputs from.
 var codeRoots = []string{"form", "params", "request", "req", "settings", "config", "cfg", "conf", "os", "process",
-	"self", "args", "opts", "options", "env", "app", "ctx", "data", "body", "input", "props", "values", "secrets"}
+	"self", "args", "opts", "options", "env", "app", "ctx", "data", "body", "input", "props", "values"}

@@ -162,6 +162,9 @@ func FuzzCommandRules(f *testing.F) {
 		// a lone "-" after sudo.
 		"gh secret set A --body=", "7z a -p=", "ExecStart=nomad acl token create -secret=", "sudo - -u", "ls -p x; sudo -",
 		`CMD ["zip", "-P", "Zq7xZ8mR3pY9wB7t"]`, `("`, "smbclient -U a%", "sqlplus a/", "vault login token=",
+		// Review 67's: an empty quoted argument to a tool judged by its
+		// name.
+		`setx DB_PASSWORD ""`, `npm config set //registry.npmjs.org/:_authToken ''`, `RUN ["setx", "DB_PASSWORD", ""]`,
 	} {
 		f.Add(s)
 	}

@@ -740,6 +740,9 @@ func commandFraming(text string) bool {
 	if text == "PS" {
 		return true // PowerShell's PS C:\Users\bob>
 	}
+	if len(text) >= 3 && len(text) <= 16 && text[0] == '[' && text[len(text)-1] == ']' {
+		return true // a log's [INFO], a step's [2/6]
+	}
 	if key, ok := strings.CutSuffix(text, ":"); ok {
 		return slices.Contains([]string{"run", "script", "command", "cmd", "entrypoint", "exec", "shell",
 			"before_script", "after_script", "pre", "post", "start", "test", "build", "deploy"}, strings.ToLower(key))
