@@ -109,23 +109,11 @@ func toolAssignments(s string, words []shellWord, key string, argv, execForm boo
 				switch {
 				case text == f && i+1 < len(words) && s[words[i+1].start] != '-' && !t.onlyGlued && wholeWord(words[i+1]):
 					out = appendSecret(out, s, t, words[i+1].in, words[i+1].out, f)
-				case strings.HasPrefix(text, f+"=") && (len(f) > 2 || t.glued):
-					vs, ve := w.start+len(f)+1, w.end
-					if ve <= vs {
-						continue // --body= with nothing after it
-					}
-					if q := s[vs]; (q == '"' || q == '\'') && ve-vs >= 2 && s[ve-1] == q {
-						vs, ve = vs+1, ve-1
-					}
+				case strings.HasPrefix(text, f+"=") && (len(f) > 2 || t.glued) && len(text) > len(f)+1:
+					vs, ve := unquoted(s, w.start+len(f)+1, w.end) // --body=…; --body= alone has none
 					out = appendSecret(out, s, t, vs, ve, f)
 				case t.glued && len(f) == 2 && len(text) > 2 && strings.HasPrefix(text, f) && text[2] != '=':
-					vs, ve := w.start+2, w.end
-					if ve <= vs {
-						continue // --body= with nothing after it
-					}
-					if q := s[vs]; (q == '"' || q == '\'') && ve-vs >= 2 && s[ve-1] == q {
-						vs, ve = vs+1, ve-1
-					}
+					vs, ve := unquoted(s, w.start+2, w.end) // -p…
 					out = appendSecret(out, s, t, vs, ve, f)
 				}
 			}
@@ -168,6 +156,15 @@ func namedArgument(s string, words []shellWord, from, name int, cut string) []as
 		return nil
 	}
 	return []assignment{{name: key, kind: k, start: v.in, end: v.out, form: formWord}}
+}
+
+// unquoted is s[vs:ve], not empty, without the quotes round it when it
+// is quoted whole: -p'…', --body="…".
+func unquoted(s string, vs, ve int) (int, int) {
+	if q := s[vs]; (q == '"' || q == '\'') && ve-vs >= 2 && s[ve-1] == q {
+		return vs + 1, ve - 1
+	}
+	return vs, ve
 }
 
 // appendSecret adds the secret of t in s[vs:ve], given by the flag or

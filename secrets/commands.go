@@ -180,7 +180,9 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 			vs += colon + 1
 		}
 		out = append(out, assignment{name: what, kind: passwordName, start: vs, end: ve, form: formWord})
-	case hereString(s, words) >= 0 && (c.sudo == 2 || slices.ContainsFunc(words[1:], func(w shellWord) bool { return s[w.start:w.end] == "--password-stdin" })):
+	case hereString(s, words) >= 0 && c.sudo == 2:
+		out = appendWord(out, s, words[hereString(s, words)], "<<< to sudo -S")
+	case hereString(s, words) >= 0 && slices.ContainsFunc(words[1:], func(w shellWord) bool { return s[w.start:w.end] == "--password-stdin" }):
 		out = appendWord(out, s, words[hereString(s, words)], "<<< to --password-stdin")
 	case prompt && (lower == "auth") && (len(words) == 2 || len(words) == 3) && whole:
 		out = appendWord(out, s, words[len(words)-1], "AUTH")
@@ -478,13 +480,13 @@ func flagPassword(s string, words []shellWord, i int, flag byte, glued, spaced b
 	if flag == 'u' {
 		return userPassword(s, vs, ve, "-u")
 	}
-	// mysql -p…, mysqldump -p…; an unquoted "&" ends the command
-	// before it (mysql -p&& echo done)
-	mysql := flag == 'p' && glued && !spaced && k < w.end && s[k] != '&'
-	// a word of its own after the flag is the password whole, its
-	// mark too (sshpass -p @pw_2024_prod): judged as a glued one
-	mysql = mysql || k == w.end && ve > vs && strings.IndexByte("@&%!", s[vs]) >= 0
-	return assignment{name: "-" + string(flag), kind: passwordName, start: vs, end: ve, form: formFlag, glued: mysql}, ve > vs
+	// Every byte is the password, a mark too (gluedPassword judges it):
+	// glued to mysql's -p (mysql -p@pw_2024_prod; an unquoted "&" ends
+	// the command before it, mysql -p&& echo done), or a word of its own
+	// after the flag (sshpass -p @pw_2024_prod).
+	whole := flag == 'p' && glued && !spaced && k < w.end && s[k] != '&' ||
+		k == w.end && ve > vs && strings.IndexByte("@&%!", s[vs]) >= 0
+	return assignment{name: "-" + string(flag), kind: passwordName, start: vs, end: ve, form: formFlag, glued: whole}, ve > vs
 }
 
 // userPassword reads the password of user:password in s[vs:ve], given by
