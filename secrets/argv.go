@@ -1,12 +1,12 @@
 package secrets
 
 import (
-	"path"
 	"slices"
 	"strings"
 )
 
-// argvCommands are the commands that s writes as lists of their words,
+// argvAssignments are the secrets of the commands that s writes as lists
+// of their words,
 // as exec forms and process APIs take them (CMD ["mysql", "-uroot",
 // "-p…"], subprocess.run(["sshpass", "-p", "…", "ssh", "db"]),
 // exec.Command("mysqldump", "-p…", "shop")), whose first word names a
@@ -38,24 +38,14 @@ func argvAssignments(s string) []assignment {
 		}
 		at = i + 1
 		words := argvWords(s, at)
-		for runner := false; len(words) > 2; words = words[1:] {
-			// ["sudo", "-E", "mysql", …]: the command sudo runs
-			t := s[words[0].in:words[0].out]
-			if slices.Contains([]string{"sudo", "doas", "env", "nohup", "time", "exec", "command"}, t) {
-				runner = true
-			} else if !runner || !strings.HasPrefix(t, "-") {
-				break
-			}
-		}
+		words = words[runnerWords(s, words):] // ["sudo", "-E", "mysql", …]: the command sudo runs
 		if len(words) < 2 {
 			continue
 		}
-		name := path.Base(strings.ReplaceAll(s[words[0].in:words[0].out], `\`, "/"))
-		name = strings.TrimSuffix(strings.ToLower(name), ".exe")
-		if !judgedCommands()[name] {
+		c := shellCommand{words: words, n: len(words), piped: [2]int{-1, -1}, argv: true, execForm: execForm(s, i)}
+		if !judgedCommands()[strings.ToLower(c.name(s))] {
 			continue
 		}
-		c := shellCommand{words: words, n: len(words), piped: [2]int{-1, -1}, argv: true, execForm: execForm(s, i)}
 		out = append(out, commandAssignments(s, &c)...)
 		at = words[len(words)-1].end + 1
 	}
@@ -86,8 +76,9 @@ func execForm(s string, open int) bool {
 // argvQuotes are the quotes of a list's strings: Go's raw strings too.
 const argvQuotes = "\"'`"
 
-// argvWords reads the strings of a list from s[at] on: quoted alike with
-// " or ', separated by commas and blanks, none holding a line break; at
+// argvWords reads the strings of a list from s[at] on, each quoted with
+// one of argvQuotes and holding no line break, separated by commas and
+// blanks; after the first, a nested list's (spawn('zip', ['-P', …])); at
 // most maxShellWords of them.
 func argvWords(s string, at int) []shellWord {
 	var words []shellWord

@@ -662,11 +662,10 @@ func bracketName(s string, e int) (int, string) {
 	if e < 4 || s[e-1] != ']' {
 		return 0, ""
 	}
-	b := strings.LastIndexByte(s[max(0, e-66):e-1], '[')
+	b := openBracket(s, e)
 	if b < 0 {
 		return 0, ""
 	}
-	b += max(0, e-66)
 	inner := s[b+1 : e-1]
 	if inner == "" || b == 0 || !nameByte(s[b-1]) && s[b-1] != ']' || strings.ContainsFunc(inner, func(r rune) bool { return r > 0x7f || !nameByte(byte(r)) }) {
 		return 0, ""
@@ -678,44 +677,42 @@ func bracketName(s string, e int) (int, string) {
 // before its other brackets (order[user][password]).
 func bracketStart(s string, b int) int {
 	for b > 0 && s[b-1] == ']' {
-		o := strings.LastIndexByte(s[max(0, b-66):b-1], '[')
+		o := openBracket(s, b)
 		if o < 0 {
 			break
 		}
-		b = max(0, b-66) + o
+		b = o
 	}
 	return nameStart(s, b)
 }
 
+// openBracket is where the "[" is of the brackets that end at s[e-1],
+// a name's at most 64 bytes before: -1 for none.
+func openBracket(s string, e int) int {
+	lo := max(0, e-66)
+	if b := strings.LastIndexByte(s[lo:e-1], '['); b >= 0 {
+		return lo + b
+	}
+	return -1
+}
+
 // credentialReference: v, unquoted, is code that reads a credential
-// rather than one: a path from one of codeRoots, or one indexed, one of
-// whose names names a credential (form.password1.data,
-// params[:password_confirmation], settings.DB_PASSWORD). A bare name is
-// none (password123 is a weak password), nor a dotted passphrase
-// (super.secret.key, this.is.my.secret.key).
+// rather than one: a name codeName reads as code, from one of codeRoots,
+// dotted or indexed, one of whose names names a credential
+// (form.password1.data, params[:password_confirmation],
+// settings.DB_PASSWORD). codeName alone reads too much as code on a line
+// of its own: a bare name is none (password123 is a weak password), nor
+// a dotted passphrase (super.secret.key, this.is.my.secret.key).
 func credentialReference(v string) bool {
 	path, index := v, ""
 	if i := strings.IndexByte(v, '['); i > 0 && strings.HasSuffix(v, "]") {
 		path, index = v[:i], strings.Trim(v[i+1:len(v)-1], ":'\"")
 	}
 	root, _, dotted := strings.Cut(path, ".")
-	if !slices.Contains(codeRoots, root) || index == "" && !dotted {
+	if !slices.Contains(codeRoots, root) || index == "" && !dotted || !codeName(path) || index != "" && !identifierPart(index) {
 		return false
 	}
-	names := strings.Split(path, ".")
-	if index != "" {
-		names = append(names, index)
-	}
-	secret := false
-	for _, n := range names {
-		if n == "" || !(n[0] == '_' || n[0]|0x20 >= 'a' && n[0]|0x20 <= 'z') || strings.ContainsFunc(n, func(r rune) bool {
-			return !(r == '_' || r >= '0' && r <= '9' || r|0x20 >= 'a' && r|0x20 <= 'z')
-		}) {
-			return false
-		}
-		secret = secret || fieldKind(n) != notSecret
-	}
-	return secret
+	return slices.ContainsFunc(append(strings.Split(path, "."), index), func(n string) bool { return n != "" && fieldKind(n) != notSecret })
 }
 
 // codeRoots are the objects code reads settings and inputs from.

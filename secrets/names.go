@@ -284,13 +284,14 @@ func nameKindOf(name string) nameKind {
 	words := nameWords(name)
 	// A numbered name is its family's: Django's password1 and
 	// password2, api_key2, token_2.
+	all := len(words)
 	for len(words) > 1 && strings.Trim(words[len(words)-1], "0123456789") == "" {
 		words = words[:len(words)-1]
 	}
 	if len(words) == 0 {
 		return notSecret
 	}
-	numbered := len(words) < len(nameWords(name))
+	numbered := len(words) < all
 	if t := strings.TrimRight(words[len(words)-1], "0123456789"); len(t) >= 2 && t != words[len(words)-1] {
 		words = append(words[:len(words)-1:len(words)-1], t)
 		numbered = true
@@ -371,8 +372,8 @@ func nameKindOf(name string) nameKind {
 		return weakName // db_pass, SMTP_PASS; first_pass, judge_pass grade
 	case last == "assertion" && (qual == "client" || qual == "saml" || qual == "jwt"):
 		// OAuth's signed proof of a client (RFC 7521's client_assertion);
-		// a bare "assertion" is a test's ({"assertion": "equals"}) but
-		// where a form sends it (paramKind)
+		// a bare "assertion" is a test's ({"assertion": "equals"}), and
+		// an assertion grant's SAML is found by its shape
 		return strongName
 	case last == "verifier" && qual == "code" || last == "code" && qual == "device":
 		// PKCE's code_verifier, the secret its code_challenge hashes;

@@ -165,8 +165,12 @@ func newShellReader(s string) *shellReader {
 // as Redis takes them (foldIndex), and "/P" for SQL Server's tools'
 // password flag written as Windows writes flags (sqlcmd … /P …).
 var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd", "requirepass", "setuser", "/P",
-	"rabbitmqctl", "vault", "net user", "sqlplus", "expdp", "impdp", "setx", "config set", // toolSecrets' commands that take their secret as an argument,
+	"rabbitmqctl", "vault", "net user", "sqlplus", "expdp", "impdp", "setx", "config set", // from toolTriggers on: toolSecrets' commands that take their secret as an argument,
 	"RABBITMQCTL", "NET USER", "SQLPLUS", "SETX", "sqlldr"} // in Windows' capitals too
+
+// toolTriggers is where shellTriggers' names of commands that take their
+// secret as an argument begin.
+const toolTriggers = 9
 
 // foldPivots are the bytes that foldIndex looks for first in
 // shellTriggers' words taken in any case: their rarest letter.
@@ -245,8 +249,8 @@ func shellTrigger(s string, k, from int) int {
 			if i >= 2 && s[i-2:i] == "ch" && (i == 2 || !isWordByte(s[i-3])) && (e == len(s) || !isWordByte(after)) {
 				return i - 2
 			}
-		case "rabbitmqctl", "vault", "net user", "sqlplus", "expdp", "impdp", "setx", "config set", "RABBITMQCTL", "NET USER", "SQLPLUS", "SETX", "sqlldr":
-			if word && (after == ' ' || after == '\t' || after == '.') { // sqlplus.exe, rabbitmqctl.bat
+		default:
+			if k >= toolTriggers && word && (after == ' ' || after == '\t' || after == '.') { // sqlplus.exe, rabbitmqctl.bat
 				return i
 			}
 		case "http", "xh":
@@ -751,7 +755,7 @@ func commandFraming(text string) bool {
 		return true // C:\>, C:\Users\bob>, PS /home/me>'s path
 	}
 	// A cron schedule's field: 0, */5, 1-5, 0,30.
-	return text[0] != '-' && !strings.ContainsFunc(text, func(r rune) bool { return !strings.ContainsRune("0123456789*/,-", r) })
+	return text != "" && text[0] != '-' && !strings.ContainsFunc(text, func(r rune) bool { return !strings.ContainsRune("0123456789*/,-", r) })
 }
 
 // duration: text is a duration as timeout and watch take one: 10, 5m,
