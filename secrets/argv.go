@@ -38,6 +38,12 @@ func argvAssignments(s string) []assignment {
 		}
 		at = i + 1
 		words := argvWords(s, at)
+		if words == nil && s[i] == '(' && strings.HasSuffix(s[:i], "CommandContext") {
+			// exec.CommandContext(ctx, "mysql", …): the words after the context
+			if c := strings.IndexByte(s[at:min(len(s), at+64)], ','); c >= 0 && !strings.ContainsAny(s[at:at+c], "()\n\"'`") {
+				words = argvWords(s, at+c+1)
+			}
+		}
 		words = words[runnerWords(s, words):] // ["sudo", "-E", "mysql", …]: the command sudo runs
 		if len(words) < 2 {
 			continue
@@ -103,6 +109,12 @@ func argvWords(s string, at int) []shellWord {
 		// it: the rules read ["docker", "run", …] as docker run ….
 		words = append(words, shellWord{start: k + 1, end: end, in: k + 1, out: end, quoted: true})
 		k = skipSpace(s, end+1)
+		if next := chainedArg(s, k); next > k {
+			// Command::new("mysql").arg("-uroot").args(["-p…"]): a
+			// builder's calls that add arguments, each a string or a list
+			k = next
+			continue
+		}
 		if k >= len(s) || s[k] != ',' {
 			break
 		}
@@ -115,6 +127,29 @@ func argvWords(s string, at int) []shellWord {
 		}
 	}
 	return words
+}
+
+// chainedArg is where the next string starts when s[k:] closes a call
+// and calls a builder's method that adds arguments (Rust's
+// Command::new(…).arg(…).args([…]), args(&[…])), else k.
+func chainedArg(s string, k int) int {
+	if k >= len(s) || s[k] != ')' && s[k] != ']' {
+		return k
+	}
+	j := k + 1
+	if s[k] == ']' && j < len(s) && s[j] == ')' {
+		j++ // .args([…]) closed
+	}
+	j = skipSpace(s, j)
+	for _, m := range []string{".arg(", ".args(&[", ".args([", ".args(vec![", ".args(&"} {
+		if strings.HasPrefix(s[j:], m) {
+			n := skipSpace(s, j+len(m))
+			if n < len(s) && strings.IndexByte(argvQuotes, s[n]) >= 0 {
+				return n
+			}
+		}
+	}
+	return k
 }
 
 // skipSpace passes over blanks and line breaks from s[k] on: a list's

@@ -217,6 +217,13 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		if blank(s[j-1]) && (hasFold(name, "sid") || hasFold(name, "sess")) && fieldKind(name) == sessionName {
 			return midLineSession(s, name, i)
 		}
+		if blank(s[j-1]) {
+			// "… send x-api-key: 9fK2… with each call": a credential's
+			// own name and one word that looks generated.
+			if kind := fieldKind(name); kind == strongName || kind == passwordName {
+				return midLineKey(s, name, kind, i)
+			}
+		}
 		return assignment{}, false
 	}
 	kind := fieldKind(name)
@@ -250,6 +257,22 @@ func hasFold(name, w string) bool {
 		}
 	}
 	return false
+}
+
+// midLineKey reads a credential labelled by its own name in a sentence
+// ("… send x-api-key: 9fK2… with each call", "the admin password:
+// Zq7xZ8mR3pY9wB7t"): the one word after the ":" at i, without the
+// punctuation that ends a sentence, when it looks generated (16
+// characters or more, letters and digits mixed, credential-shaped, no
+// code: a call, a path from one of codeRoots). A sentence labels other
+// things so ("the password: see the vault", "api_key: cfg.apiKey"),
+// which stay.
+func midLineKey(s, name string, kind nameKind, i int) (assignment, bool) {
+	a, _ := midLineSession(s, name, i)
+	v := s[a.start:a.end]
+	a.kind = kind
+	root, _, dotted := strings.Cut(v, ".")
+	return a, len(v) >= 16 && random(v) && credentialShaped(v) && !codeValue(v) && !(dotted && slices.Contains(codeRoots, root))
 }
 
 // midLineSession reads a session's id labelled in a sentence ("… its

@@ -113,7 +113,11 @@ func attributePair(s string, i int) (assignment, bool) {
 		case strings.EqualFold(attr, "type") && strings.EqualFold(v, "password"):
 			return assignment{name: "password", kind: passwordName, start: vs, end: ve, form: formPair}, true
 		case kind == notSecret && (strings.EqualFold(attr, "name") || strings.EqualFold(attr, "key") || strings.EqualFold(attr, "id")):
-			if k, secret := pairName(v); secret {
+			n := v
+			if b, inner := bracketName(v, len(v)); b > 0 {
+				n = inner // name="user[password]", a form's bracketed name
+			}
+			if k, secret := pairName(n); secret {
 				name, kind = v, k
 			}
 		}

@@ -75,6 +75,57 @@ var judgedCommands = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// leadIn is where a command the rules judge starts in words, whose first
+// is none, when what comes before it only leads in to it: up to four of
+// a sentence's words ("Step 2:", "Then run", "First,": letters or digits,
+// a "," or ":" after the last), or a runner's words up to its "--"
+// (wsl -d Ubuntu --, runuser -u bob --, npx --); 0 when there is none.
+func leadIn(s string, words []shellWord) int {
+	judged := judgedCommands()
+	if len(words) < 2 || judged[strings.ToLower(path.Base(words[0].text(s)))] {
+		return 0
+	}
+	for k := 1; k < len(words) && k <= maxLeadWords; k++ {
+		if w := words[k].text(s); w == "--" {
+			if k+1 < len(words) && judged[strings.ToLower(words[k+1].text(s))] {
+				return k + 1
+			}
+			return 0
+		}
+	}
+	for k := 1; k < len(words) && k <= 4; k++ {
+		if !leadWord(words[k-1].text(s)) {
+			return 0
+		}
+		if judged[strings.ToLower(words[k].text(s))] {
+			return k
+		}
+	}
+	return 0
+}
+
+// maxLeadWords bounds the words a runner takes before its "--".
+const maxLeadWords = 6
+
+// leadWord: w is one of a sentence's words before a command, letters or
+// digits and a "," or ":" after them (Step, 2:, Then, run, First,), or a
+// log line's time (2024-05-01T10:00:00Z, 10:00:00.123).
+func leadWord(w string) bool {
+	if len(w) >= 5 && len(w) <= 32 && w[0] >= '0' && w[0] <= '9' && strings.Trim(w, "0123456789-:.TZ+") == "" {
+		return true
+	}
+	w = strings.TrimRight(w, ",:")
+	if w == "" || len(w) > 16 {
+		return false
+	}
+	for _, r := range w {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
 // redisCLIs are Redis's command-line clients.
 var redisCLIs = []string{"redis-cli", "valkey-cli", "keydb-cli"}
 
@@ -101,6 +152,18 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 	}
 	if k := powerShellPrompt(s, c.words); k > 0 && k < len(c.words) {
 		// PS C:\> Set-Secret …: the command after PowerShell's prompt
+		inner := *c
+		inner.words = c.words[k:]
+		inner.n = c.n - k
+		return commandAssignments(s, &inner)
+	}
+	if c.sudo == 2 && len(c.words) >= 2 && c.words[0].text(s) == "<<<" {
+		// sudo -S <<< '…' apt update: the here-string before the command
+		return appendWord(nil, s, c.words[1], "<<< to sudo -S")
+	}
+	if k := leadIn(s, c.words); k > 0 && k < len(c.words) {
+		// Step 2: mysql …, Then run mysql …, wsl -d Ubuntu -- mysql …:
+		// the command after a sentence's first words or a runner's "--"
 		inner := *c
 		inner.words = c.words[k:]
 		inner.n = c.n - k

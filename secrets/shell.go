@@ -166,7 +166,7 @@ func newShellReader(s string) *shellReader {
 // password flag written as Windows writes flags (sqlcmd … /P …).
 var shellTriggers = [...]string{"-", "AUTH", "uth", "http", "xh", "passwd", "requirepass", "setuser", "/P",
 	"rabbitmqctl", "vault", "net user", "sqlplus", "expdp", "impdp", "setx", "config set", // from toolTriggers on: toolSecrets' commands that take their secret as an argument,
-	"RABBITMQCTL", "NET USER", "SQLPLUS", "SETX", "sqlldr"} // in Windows' capitals too
+	"RABBITMQCTL", "NET USER", "SQLPLUS", "SETX", "sqlldr", "net.exe", "NET.EXE"} // in Windows' capitals too, net.exe user
 
 // toolTriggers is where shellTriggers' names of commands that take their
 // secret as an argument begin.
