@@ -37,18 +37,19 @@ func argvAssignments(s string) []assignment {
 			break
 		}
 		at = i + 1
-		words := argvWords(s, at)
+		ef := execForm(s, i)
+		words := argvWords(s, at, ef)
 		if words == nil && s[i] == '(' && strings.HasSuffix(s[:i], "CommandContext") {
 			// exec.CommandContext(ctx, "mysql", …): the words after the context
-			if c := strings.IndexByte(s[at:min(len(s), at+64)], ','); c >= 0 && !strings.ContainsAny(s[at:at+c], "()\n\"'`") {
-				words = argvWords(s, at+c+1)
+			if c := firstArgumentEnd(s, at); c > at {
+				words = argvWords(s, c+1, ef)
 			}
 		}
 		words = words[runnerWords(s, words):] // ["sudo", "-E", "mysql", …]: the command sudo runs
 		if len(words) < 2 {
 			continue
 		}
-		c := shellCommand{words: words, n: len(words), piped: [2]int{-1, -1}, argv: true, execForm: execForm(s, i)}
+		c := shellCommand{words: words, n: len(words), piped: [2]int{-1, -1}, argv: true, execForm: ef}
 		if !judgedCommands()[strings.ToLower(c.name(s))] {
 			continue
 		}
@@ -84,9 +85,10 @@ const argvQuotes = "\"'`"
 
 // argvWords reads the strings of a list from s[at] on, each quoted with
 // one of argvQuotes and holding no line break, separated by commas and
-// blanks; after the first, a nested list's (spawn('zip', ['-P', …])); at
+// blanks; after the first, a nested list's (spawn('zip', ['-P', …])), and
+// in an exec form a builder's (Command::new(…).arg(…), chainedArg); at
 // most maxShellWords of them.
-func argvWords(s string, at int) []shellWord {
+func argvWords(s string, at int, execForm bool) []shellWord {
 	var words []shellWord
 	k := skipSpace(s, at)
 	if k >= len(s) || strings.IndexByte(argvQuotes, s[k]) < 0 {
@@ -109,7 +111,7 @@ func argvWords(s string, at int) []shellWord {
 		// it: the rules read ["docker", "run", …] as docker run ….
 		words = append(words, shellWord{start: k + 1, end: end, in: k + 1, out: end, quoted: true})
 		k = skipSpace(s, end+1)
-		if next := chainedArg(s, k); next > k {
+		if next := chainedArg(s, k); execForm && next > k {
 			// Command::new("mysql").arg("-uroot").args(["-p…"]): a
 			// builder's calls that add arguments, each a string or a list
 			k = next
@@ -130,8 +132,9 @@ func argvWords(s string, at int) []shellWord {
 }
 
 // chainedArg is where the next string starts when s[k:] closes a call
-// and calls a builder's method that adds arguments (Rust's
-// Command::new(…).arg(…).args([…]), args(&[…])), else k.
+// and goes on calling a builder's methods up to one that adds arguments
+// (Rust's Command::new(…).arg(…).args([…]), args(&[…]), with
+// .current_dir(…), .env(…) or .stdin(…) between), else k.
 func chainedArg(s string, k int) int {
 	if k >= len(s) || s[k] != ')' && s[k] != ']' {
 		return k
@@ -140,16 +143,82 @@ func chainedArg(s string, k int) int {
 	if s[k] == ']' && j < len(s) && s[j] == ')' {
 		j++ // .args([…]) closed
 	}
-	j = skipSpace(s, j)
-	for _, m := range []string{".arg(", ".args(&[", ".args([", ".args(vec![", ".args(&"} {
-		if strings.HasPrefix(s[j:], m) {
-			n := skipSpace(s, j+len(m))
-			if n < len(s) && strings.IndexByte(argvQuotes, s[n]) >= 0 {
-				return n
+	for calls := 0; calls < 8; calls++ {
+		j = skipSpace(s, j)
+		if j >= len(s) || s[j] != '.' {
+			return k
+		}
+		for _, m := range []string{".arg(", ".args(&[", ".args([", ".args(vec![", ".args(&vec![", ".args(&"} {
+			if strings.HasPrefix(s[j:], m) {
+				if n := skipSpace(s, j+len(m)); n < len(s) && strings.IndexByte(argvQuotes, s[n]) >= 0 {
+					return n
+				}
+				return k
 			}
 		}
+		// Another method (.current_dir("/tmp"), .env("A", "b")): past
+		// its name and its parentheses.
+		m := j + 1
+		for m < len(s) && nameByte(s[m]) {
+			m++
+		}
+		if m == j+1 || m >= len(s) || s[m] != '(' {
+			return k
+		}
+		if j = closingParen(s, m); j < 0 {
+			return k
+		}
+		j++
 	}
 	return k
+}
+
+// closingParen is the index of the ")" that closes the "(" at s[open],
+// within a line's length and past quoted strings; -1 when none.
+func closingParen(s string, open int) int {
+	depth := 0
+	for k := open; k < len(s) && k < open+256; k++ {
+		switch s[k] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return k
+			}
+		case '"', '\'':
+			q := strings.IndexByte(s[k+1:], s[k])
+			if q < 0 {
+				return -1
+			}
+			k += q + 1
+		case '\n':
+			return -1
+		}
+	}
+	return -1
+}
+
+// firstArgumentEnd is the index of the "," that ends a call's first
+// argument, which starts at s[at]: code, not a string (ctx,
+// context.Background(), r.Context()), possibly on a line of its own; 0
+// when there is none within 80 bytes.
+func firstArgumentEnd(s string, at int) int {
+	depth := 0
+	for k := at; k < len(s) && k < at+80; k++ {
+		switch c := s[k]; {
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			if depth--; depth < 0 {
+				return 0
+			}
+		case c == ',' && depth == 0:
+			return k
+		case strings.IndexByte(argvQuotes, c) >= 0:
+			return 0
+		}
+	}
+	return 0
 }
 
 // skipSpace passes over blanks and line breaks from s[k] on: a list's

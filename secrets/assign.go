@@ -246,6 +246,12 @@ func lineAssignment(s string, i int) (assignment, bool) {
 	if ok && kind == passwordName && passphraseEnd(s, start) == end {
 		return assignment{name: name, kind: kind, start: start, end: end, form: formLine}, true // db_password: correct horse battery staple
 	}
+	if ok && (kind == strongName || kind == passwordName) && strings.ContainsAny(s[start:end], " \t") {
+		// "x-api-key: 9fK2… with each call": a key, then words about it
+		if a, key := midLineKey(s, name, kind, i); key {
+			return a, true
+		}
+	}
 	return assignment{name: name, kind: min(kind, weakName), start: start, end: end, form: formLine}, ok
 }
 
@@ -262,17 +268,48 @@ func hasFold(name, w string) bool {
 // midLineKey reads a credential labelled by its own name in a sentence
 // ("… send x-api-key: 9fK2… with each call", "the admin password:
 // Zq7xZ8mR3pY9wB7t"): the one word after the ":" at i, without the
-// punctuation that ends a sentence, when it looks generated (16
-// characters or more, letters and digits mixed, credential-shaped, no
-// code: a call, a path from one of codeRoots). A sentence labels other
-// things so ("the password: see the vault", "api_key: cfg.apiKey"),
+// punctuation that ends a sentence, when it is a generated key
+// (generatedKey). A sentence labels other things so, and code annotates
+// a parameter's type so ("the password: see the vault", "private_key:
+// Ed25519PrivateKey", "api_key: cfg.apiKey", "model: gpt-4o-2024-08-06"),
 // which stay.
 func midLineKey(s, name string, kind nameKind, i int) (assignment, bool) {
 	a, _ := midLineSession(s, name, i)
-	v := s[a.start:a.end]
 	a.kind = kind
-	root, _, dotted := strings.Cut(v, ".")
-	return a, len(v) >= 16 && random(v) && credentialShaped(v) && !codeValue(v) && !(dotted && slices.Contains(codeRoots, root))
+	return a, generatedKey(s[a.start:a.end])
+}
+
+// generatedKey: v, one word, is a key a machine generated rather than
+// a name, a path, a version, a type or words: 16 characters or more,
+// letters and digits interleaved (at least three runs of each, as in
+// Zq7xZ8mR3pY9wB7t; a model's id, a date, a type such as
+// Ed25519PrivateKey or a description such as min_length_16_chars has
+// fewer), none of the marks of a path, a URL, a file, code or markup
+// (. : / ~ [ < ( { $ @ & at its start or within), credential-shaped.
+func generatedKey(v string) bool {
+	if len(v) < 16 || strings.ContainsAny(v, ".:~[]<>(){}$@&\"'`") || v[0] == '/' || !credentialShaped(v) {
+		return false
+	}
+	digits, letters := 0, 0
+	var last byte // 'd', 'l' or 0
+	for k := 0; k < len(v); k++ {
+		c := v[k]
+		switch {
+		case c >= '0' && c <= '9':
+			if last != 'd' {
+				digits++
+			}
+			last = 'd'
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			if last != 'l' {
+				letters++
+			}
+			last = 'l'
+		default:
+			last = 0
+		}
+	}
+	return digits >= 3 && letters >= 3
 }
 
 // midLineSession reads a session's id labelled in a sentence ("… its

@@ -113,11 +113,7 @@ func attributePair(s string, i int) (assignment, bool) {
 		case strings.EqualFold(attr, "type") && strings.EqualFold(v, "password"):
 			return assignment{name: "password", kind: passwordName, start: vs, end: ve, form: formPair}, true
 		case kind == notSecret && (strings.EqualFold(attr, "name") || strings.EqualFold(attr, "key") || strings.EqualFold(attr, "id")):
-			n := v
-			if b, inner := bracketName(v, len(v)); b > 0 {
-				n = inner // name="user[password]", a form's bracketed name
-			}
-			if k, secret := pairName(n); secret {
+			if k, secret := pairName(attributeName(v)); secret {
 				name, kind = v, k
 			}
 		}
@@ -126,6 +122,26 @@ func attributePair(s string, i int) (assignment, bool) {
 		return assignment{}, false
 	}
 	return assignment{name: name, kind: kind, start: vs, end: ve, form: formPair}, true
+}
+
+// attributeName is the name a form's field gives its value: n, or for a
+// bracketed name its last one when that names a credential alone
+// (user[password], settings[api_key]), else the last two joined as a
+// flat name would be (page[token] is page_token, account[pass]
+// account_pass).
+func attributeName(n string) string {
+	b, inner := bracketName(n, len(n))
+	if b <= 0 {
+		return n
+	}
+	if k, _ := pairName(inner); k >= strongName {
+		return inner
+	}
+	owner := n[:b]
+	if ob, o := bracketName(owner, len(owner)); ob > 0 {
+		owner = o
+	}
+	return owner + "_" + inner
 }
 
 // tagSpace separates a tag's attributes.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // This file judges the commands that shell.go reads: the password a
@@ -75,51 +77,72 @@ var judgedCommands = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// leadIn is where a command the rules judge starts in words, whose first
-// is none, when what comes before it only leads in to it: up to four of
-// a sentence's words ("Step 2:", "Then run", "First,": letters or digits,
-// a "," or ":" after the last), or a runner's words up to its "--"
-// (wsl -d Ubuntu --, runuser -u bob --, npx --); 0 when there is none.
+// leadIn is where a command the rules judge starts in words when what
+// comes before it only leads in to it: a runner's words up to its "--"
+// (wsl -d Ubuntu --, runuser -u bob --, kubectl -n prod exec db --; twice
+// maxLeadWords at most), or,
+// when the first word is no command the rules judge, a sentence's first
+// words or a log line's time and level (leadWord: "Step 2:", "Then run",
+// "First,", "2024-05-01 10:00:00,123 [INFO]"), up to maxLeadWords of
+// them, then sudo & co. (runnerWords); 0 when there is none.
 func leadIn(s string, words []shellWord) int {
 	judged := judgedCommands()
-	if len(words) < 2 || judged[strings.ToLower(path.Base(words[0].text(s)))] {
+	if len(words) < 2 {
+		return 0
+	}
+	for k := 0; k < len(words) && k <= 2*maxLeadWords; k++ {
+		if words[k].text(s) == "--" {
+			if k+1 < len(words) && judged[commandName(s, words[k+1:])] {
+				return k + 1
+			}
+			break
+		}
+	}
+	if judged[commandName(s, words)] {
 		return 0
 	}
 	for k := 1; k < len(words) && k <= maxLeadWords; k++ {
-		if w := words[k].text(s); w == "--" {
-			if k+1 < len(words) && judged[strings.ToLower(words[k+1].text(s))] {
-				return k + 1
-			}
-			return 0
-		}
-	}
-	for k := 1; k < len(words) && k <= 4; k++ {
 		if !leadWord(words[k-1].text(s)) {
 			return 0
 		}
-		if judged[strings.ToLower(words[k].text(s))] {
-			return k
+		r := k + runnerWords(s, words[k:])
+		if r < len(words) && judged[commandName(s, words[r:])] {
+			return r
 		}
 	}
 	return 0
 }
 
-// maxLeadWords bounds the words a runner takes before its "--".
+// commandName is the lower-case name of the command that words start:
+// its first word's last path element, without .exe (shellCommand.name).
+func commandName(s string, words []shellWord) string {
+	c := shellCommand{words: words}
+	return strings.ToLower(c.name(s))
+}
+
+// maxLeadWords bounds the words before a command that leadIn passes.
 const maxLeadWords = 6
 
-// leadWord: w is one of a sentence's words before a command, letters or
-// digits and a "," or ":" after them (Step, 2:, Then, run, First,), or a
-// log line's time (2024-05-01T10:00:00Z, 10:00:00.123).
+// leadWord: w is one of the words that lead in to a command: a
+// sentence's (letters, digits, ' # . ( in any script, and , : ; . ! ? )
+// after them: Step, 2:, 2.1:, i), Don't, Then, First,, Étape), a mark
+// (-, —, →, •, >>>), or a log line's date, time or level, bracketed or
+// not (2024-05-01T10:00:00Z, 10:00:00,123, [INFO], [42]).
 func leadWord(w string) bool {
-	if len(w) >= 5 && len(w) <= 32 && w[0] >= '0' && w[0] <= '9' && strings.Trim(w, "0123456789-:.TZ+") == "" {
+	if t := strings.Trim(w, "[]"); len(t) >= 5 && len(t) <= 40 && t[0] >= '0' && t[0] <= '9' && strings.Trim(t, "0123456789-:.,TZ+") == "" {
 		return true
 	}
-	w = strings.TrimRight(w, ",:")
-	if w == "" || len(w) > 16 {
+	switch w {
+	case "-", "–", "—", "→", "•", "*", ">>>", "+", "++", "#", ":":
+		return true
+	}
+	w = strings.TrimRight(w, ",:;.!?)")
+	w = strings.TrimPrefix(strings.TrimSuffix(w, "]"), "[")
+	if w == "" || utf8.RuneCountInString(w) > 16 {
 		return false
 	}
 	for _, r := range w {
-		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("'’#.(", r)) {
 			return false
 		}
 	}
@@ -157,9 +180,12 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 		inner.n = c.n - k
 		return commandAssignments(s, &inner)
 	}
-	if c.sudo == 2 && len(c.words) >= 2 && c.words[0].text(s) == "<<<" {
-		// sudo -S <<< '…' apt update: the here-string before the command
-		return appendWord(nil, s, c.words[1], "<<< to sudo -S")
+	if c.sudo == 2 && !judgedCommands()[commandName(s, c.words)] {
+		// sudo -S <<< '…' apt update, sudo -S apt update <<<'…': what
+		// sudo reads its password from, whatever the command it runs
+		if out := sudoHereString(s, c.words); out != nil {
+			return out
+		}
 	}
 	if k := leadIn(s, c.words); k > 0 && k < len(c.words) {
 		// Step 2: mysql …, Then run mysql …, wsl -d Ubuntu -- mysql …:
@@ -336,6 +362,25 @@ func digits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// sudoHereString is the password sudo -S reads from a here-string
+// among words, the command's: the word after "<<<", or glued to it
+// (<<<'…'); none when there is none.
+func sudoHereString(s string, words []shellWord) []assignment {
+	for i, w := range words {
+		switch t := s[w.start:w.end]; {
+		case t == "<<<" && i+1 < len(words):
+			return appendWord(nil, s, words[i+1], "<<< to sudo -S")
+		case len(t) > 3 && strings.HasPrefix(t, "<<<"):
+			v := shellWord{start: w.start + 3, end: w.end, in: w.start + 3, out: w.end}
+			if q := s[v.start]; (q == '\'' || q == '"') && v.end-v.start >= 2 && s[v.end-1] == q {
+				v.in, v.out = v.start+1, v.end-1
+			}
+			return appendWord(nil, s, v, "<<< to sudo -S")
+		}
+	}
+	return nil
 }
 
 // hereString is the index of the word after "<<<" in words, -1 when none:

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -16,6 +17,22 @@ var leadInCommands = []string{
 	"sudo -S <<< '<K>' apt update", "net.exe user bob <K> /add", "NET.EXE user bob <K> /add",
 	`exec.CommandContext(ctx, "sshpass", "-p", "<K>", "ssh", "h")`, `Command::new("mysql").arg("-uroot").arg("-p<K>")`,
 	`Command::new("sshpass").args(&["-p", "<K>", "ssh", "h"])`, `Command::new("mysql").args(["-uroot", "-p<K>"]).status()`,
+	// what review 68 found the first reading missed
+	"Step 2 - mysql -uroot -p<K> shop", "Then run the following command: mysql -uroot -p<K> shop", "You can also just run mysql -uroot -p<K> shop",
+	"Step 2) mysql -uroot -p<K> shop", "To connect to it, run: mysql -uroot -p<K> shop", "Step #2: mysql -uroot -p<K> shop", "Step 2.1: mysql -uroot -p<K> shop",
+	"a. sshpass -p <K> ssh h", "i) sshpass -p <K> ssh h", "Then → sshpass -p <K> ssh h", "• sshpass -p <K> ssh h", "Étape 2 : sshpass -p <K> ssh h",
+	"步骤2: sshpass -p <K> ssh h", "OK. Then run mysql -uroot -p<K> shop", "Done! Now run mysql -uroot -p<K> shop", "Sure — run mysql -uroot -p<K> shop", ">>> sshpass -p <K> ssh h",
+	"Step 2: sudo -u mysql mysql -p<K>", "Then run sudo -u mysql mysql -p<K>", "Step 2: sudo -E mysql -uroot -p<K>", "2024-05-01T10:00:00Z sudo -u bob sshpass -p <K> ssh h",
+	"[2024-05-01 10:00:00] mysql -uroot -p<K> shop", "2024-05-01 10:00:00,123 mysql -uroot -p<K> shop", "10:00:00 [INFO] mysql -uroot -p<K> shop",
+	"Wed May  1 10:00:00 UTC 2024 mysql -uroot -p<K> shop", "2024-05-01 10:00:00.123 UTC [42] LOG: mysql -uroot -p<K> shop",
+	"2024-05-01T10:00:00.123456789+05:30 sshpass -p <K> ssh h", "++ mysql -uroot -p<K> shop",
+	"kubectl --context prod -n db exec -it mysql-0 -- mysql -uroot -p<K> shop", "kubectl -n prod exec -it mysql-0 -- mysql -uroot -p<K> shop",
+	"podman exec -it db -- mysql -uroot -p<K>", "oc rsh db -- mysql -uroot -p<K>", "runuser -u bob -- /usr/bin/mysql -uroot -p<K>", "wsl -d Ubuntu -- /usr/bin/mysql -uroot -p<K>",
+	"sudo -S <<<'<K>' apt update", "sudo -S <<<<K> apt update", "sudo -S apt update <<< '<K>'", "sudo -S -p '' <<< '<K>' apt update",
+	"Net.exe user bob <K> /add", "net.EXE user bob <K> /add", "Net User bob <K> /add",
+	`exec.CommandContext(context.Background(), "sshpass", "-p", "<K>", "ssh", "h")`, `exec.CommandContext(r.Context(), "sshpass", "-p", "<K>", "ssh", "h")`,
+	"exec.CommandContext(\n\tctx,\n\t\"sshpass\", \"-p\", \"<K>\", \"ssh\", \"h\")", `Command::new("mysql").args(&vec!["-uroot", "-p<K>"])`,
+	`Command::new("mysql").arg("-uroot").current_dir("/tmp").arg("-p<K>")`, `Command::new("mysql").env("A", "b").arg("-p<K>")`, `Command::new("mysql").stdin(Stdio::null()).arg("-p<K>")`,
 }
 
 func TestLeadInCommandSecretsRemoved(t *testing.T) {
@@ -36,6 +53,11 @@ func TestLabelledKeysRemoved(t *testing.T) {
 		{name: "client_secret", text: "(its client_secret: <K>)"},
 		{name: "input", text: `<input name="user[password]" value="<K>">`},
 		{name: "input-key", text: `<input name="settings[api_key]" value="<K>" />`},
+		{name: "input-pass", text: `<input name="account[pass]" value="<K>">`},
+		{name: "x-api-key-first", text: "x-api-key: <K> with each call"},
+		{name: "api-key-first", text: "Api-Key: <K> was rejected"},
+		{name: "password-first", text: "password: <K> (the admin's)"},
+		{name: "password-dash", text: "Password: <K> - keep it safe"},
 	})
 }
 
@@ -50,5 +72,51 @@ func TestLeadInsBenignStay(t *testing.T) {
 		{"code", `exec.CommandContext(ctx, "mysql", "-u", user, "-p"+pw)` + "\n" + `Command::new("docker").args(["run", "-p", "8080:80", "nginx"])` + "\n" + `Command::new("ls").arg("-la")`},
 		{"labels", "the api_key: YOUR_API_KEY_1234567890\nset api_key: os.environ['KEY'] first\nthe password: see the vault\nthe api_key: cfg.apiKey2024abcdefgh\ninvalid api_key: must be 32 characters\nthe password: correct horse battery staple"},
 		{"inputs", `<input name="user[password]" value="">` + "\n" + `<input name="user[name]" value="bob2024abcdefghij">` + "\n" + `<input name="user[password]" value="{{ form.password }}">`},
+		// what review 68 found the first reading redacted: a parameter's
+		// type, a model's id, a file, a path from code, a URL, a
+		// description, a key's id, a token of pagination, a call that
+		// is no process's
+		{"types", "def sign(message: bytes, private_key: Ed25519PrivateKey) -> bytes:\nfn sign(&self, msg: &[u8], secret_key: &secp256k1::SecretKey) -> Signature {\n" +
+			"func sign(data: Data, privateKey: Curve25519.Signing.PrivateKey) throws -> Data {\n    def __init__(self, signing_key: ed25519.Ed25519PrivateKey, kid: str):"},
+		{"ids", "The model api_key: gpt-4o-2024-08-06 answers\nRotated the api_key: key_2024_05_01_rotated is now the active one.\nSet the signing_key: kms-key-2024-prod in terraform.\n" +
+			"See refresh_token: rfc6749-section-6 for details.\nThe authcode: auth-code-flow-v2 grant is described in RFC 6749.\nNote the password: Password123456789 is an example only."},
+		{"files", "Set private_key: ~/.ssh/id_ed25519 in the inventory.\nThe deploy job reads private_key: /etc/ssl/private/server2.key at start.\n" +
+			"2024-05-01 10:00:00 INFO loaded client_secret: client_secret_123456789-abc.apps.googleusercontent.com.json\nUpload the license_key: license-2024-05.txt to the server."},
+		{"references", "const client = new OpenAI({ apiKey: this.config.openaiKey2 });\ncredentials: { secretAccessKey: c.env.R2_SECRET_ACCESS_KEY } });\nOur github_token: secrets.GITHUB_TOKEN2 is scoped to the repo."},
+		{"urls", "Make sure DATABASE_URL: postgres://app@db:5432/shop2 points at the replica.\nConfigure the webhook_url: https://example.com/hooks/github2 in the repo settings.\nand the dsn: sqlite:///data/app2.db is local."},
+		{"descriptions", "Error: invalid api_key: must_be_32_chars_long\nThe field api_key: at_least_16_characters, alphanumeric.\nHint for password: min_length_16_chars and one digit.\nValidation failed for password: password_too_short_8"},
+		{"pagination", `<input name="page[token]" value="abc123def456ghi789">` + "\n" + `<input type="hidden" name="next[token]" value="CAUQAA2024abcdef">` + "\n" + `<input name="cursor[token]" value="hello123world456xyz">`},
+		{"calls", `i18n.t("mysql").arg("-pZq7abc123def")` + "\n" + `QString("mysql").arg("-pZq7abc123def")`},
 	})
+}
+
+// TestFoldIndexFindsFirstInAnyCase: foldIndex, two searches a case, finds
+// where a word first stands in any case, as a plain reading of every
+// position does, on random texts of the words' letters.
+func TestFoldIndexFindsFirstInAnyCase(t *testing.T) {
+	rng := rand.New(rand.NewPCG(68, 1))
+	for w, p := range foldPivots {
+		alphabet := w + strings.ToUpper(w) + " x"
+		for n := 0; n < 2000; n++ {
+			b := make([]byte, rng.IntN(40))
+			for i := range b {
+				b[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			if rng.IntN(3) == 0 && len(b) >= len(w) {
+				at := rng.IntN(len(b) - len(w) + 1)
+				copy(b[at:], w)
+			}
+			s := string(b)
+			want := -1
+			for i := 0; i+len(w) <= len(s); i++ {
+				if strings.EqualFold(s[i:i+len(w)], w) {
+					want = i
+					break
+				}
+			}
+			if got := foldIndex(s, w, p); got != want {
+				t.Fatalf("foldIndex(%q, %q) = %d, want %d", s, w, got, want)
+			}
+		}
+	}
 }

@@ -12,7 +12,10 @@
 // archivers and directory clients take in flags of their own: gh secret set
 // --body, zip -P, openssl's pass:…, ldapsearch -w, sqlplus user/…, htpasswd
 // -b, see commandflags.go; also of a command that docker exec, kubectl exec,
-// ssh, sudo or bash -c runs; each command read once: see shell.go),
+// ssh, sudo, bash -c or a runner's "--" runs, or that a prompt, a
+// Dockerfile's RUN, a list's marker, a log line's time or a sentence's
+// first words lead in to, or that a process API lists; each command read
+// once: see shell.go),
 // SQL's password literals inside a statement that sets one (sql.go) and
 // name/value pairs ({"name": "OPENAI_API_KEY", "value": "…"}, as env lists
 // and HAR headers write them), code's quoted assignments ({'api_key': '…'},
