@@ -246,8 +246,10 @@ func lineAssignment(s string, i int) (assignment, bool) {
 	if ok && kind == passwordName && passphraseEnd(s, start) == end {
 		return assignment{name: name, kind: kind, start: start, end: end, form: formLine}, true // db_password: correct horse battery staple
 	}
-	if ok && (kind == strongName || kind == passwordName) && strings.ContainsAny(s[start:end], " \t") {
+	if ok && (kind == strongName || kind == passwordName) && strings.ContainsAny(s[start:end], " \t") && !credentialShaped(s[start:end]) {
 		// "x-api-key: 9fK2… with each call": a key, then words about it
+		// (a value that goes whole, "password: 9fK2… Tr0ub4dor&3", goes
+		// whole)
 		if a, key := midLineKey(s, name, kind, i); key {
 			return a, true
 		}
@@ -280,18 +282,30 @@ func midLineKey(s, name string, kind nameKind, i int) (assignment, bool) {
 }
 
 // generatedKey: v, one word, is a key a machine generated rather than
-// a name, a path, a version, a type or words: 16 characters or more,
-// letters and digits interleaved (at least three runs of each, as in
-// Zq7xZ8mR3pY9wB7t; a model's id, a date, a type such as
-// Ed25519PrivateKey or a description such as min_length_16_chars has
-// fewer), none of the marks of a path, a URL, a file, code or markup
-// (. : / ~ [ < ( { $ @ & at its start or within), credential-shaped.
+// an id, a name, a path, a version, a type or words: 16 characters or
+// more; upper- and lower-case letters and digits, interleaved (at least
+// three runs of digits and three of letters, as in Zq7xZ8mR3pY9wB7t); not
+// a typed id (req_…, order_…, ch_…, web-7d9f…: a lower-case prefix and
+// a separator; keys with a typed prefix are known by their formats) nor
+// a name that holds a credential's word (apiKeyV2ForUser3, password2024);
+// none of the marks of a path, a URL, a file, code or markup (. : ~ [ <
+// ( { $ @ & at its start or within, = but at the end), credential-shaped.
+// Hexadecimal digests, UUIDs, ULIDs and base32, which ids are written in
+// as often as keys, have one case only.
 func generatedKey(v string) bool {
-	if len(v) < 16 || strings.ContainsAny(v, ".:~[]<>(){}$@&\"'`") || v[0] == '/' || !credentialShaped(v) {
+	if len(v) < 16 || strings.ContainsAny(v, ".:~[]<>(){}$@&\"'`") || v[0] == '/' || strings.Contains(strings.TrimRight(v, "="), "=") ||
+		!credentialShaped(v) || typedPrefix(v) {
 		return false
+	}
+	lower := strings.ToLower(v)
+	for _, w := range []string{"key", "secret", "token", "pass", "pwd"} {
+		if strings.Contains(lower, w) {
+			return false
+		}
 	}
 	digits, letters := 0, 0
 	var last byte // 'd', 'l' or 0
+	upper, low := false, false
 	for k := 0; k < len(v); k++ {
 		c := v[k]
 		switch {
@@ -305,11 +319,22 @@ func generatedKey(v string) bool {
 				letters++
 			}
 			last = 'l'
+			upper, low = upper || c <= 'Z', low || c >= 'a'
 		default:
 			last = 0
 		}
 	}
-	return digits >= 3 && letters >= 3
+	return digits >= 3 && letters >= 3 && upper && low
+}
+
+// typedPrefix: v starts with a type's lower-case name and a separator,
+// as typed ids do (req_8f3a…, ch_3OqR…, web-7d9f8b6c5-x2k4p).
+func typedPrefix(v string) bool {
+	k := 0
+	for k < len(v) && k <= 12 && v[k] >= 'a' && v[k] <= 'z' {
+		k++
+	}
+	return k >= 2 && k <= 12 && k < len(v) && (v[k] == '_' || v[k] == '-')
 }
 
 // midLineSession reads a session's id labelled in a sentence ("… its

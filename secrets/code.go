@@ -113,7 +113,8 @@ func attributePair(s string, i int) (assignment, bool) {
 		case strings.EqualFold(attr, "type") && strings.EqualFold(v, "password"):
 			return assignment{name: "password", kind: passwordName, start: vs, end: ve, form: formPair}, true
 		case kind == notSecret && (strings.EqualFold(attr, "name") || strings.EqualFold(attr, "key") || strings.EqualFold(attr, "id")):
-			if k, secret := pairName(attributeName(v)); secret {
+			n, joined := attributeName(v)
+			if k, secret := pairName(n); secret && (!joined || generatedKey(s[vs:ve])) {
 				name, kind = v, k
 			}
 		}
@@ -127,21 +128,24 @@ func attributePair(s string, i int) (assignment, bool) {
 // attributeName is the name a form's field gives its value: n, or for a
 // bracketed name its last one when that names a credential alone
 // (user[password], settings[api_key]), else the last two joined as a
-// flat name would be (page[token] is page_token, account[pass]
-// account_pass).
-func attributeName(n string) string {
+// flat name would be (account[pass] is account_pass, page[token]
+// page_token), joined saying so: a joined name's value must be a
+// generated key, as the last name is a generic word there (meta[key] holds
+// a custom field's name, game[secret] a word). A last name of several
+// words is judged alone (user[has_password] names no credential).
+func attributeName(n string) (name string, joined bool) {
 	b, inner := bracketName(n, len(n))
 	if b <= 0 {
-		return n
+		return n, false
 	}
-	if k, _ := pairName(inner); k >= strongName {
-		return inner
+	if k, _ := pairName(inner); k >= strongName || len(nameWords(inner)) > 1 {
+		return inner, false
 	}
 	owner := n[:b]
 	if ob, o := bracketName(owner, len(owner)); ob > 0 {
 		owner = o
 	}
-	return owner + "_" + inner
+	return owner + "_" + inner, true
 }
 
 // tagSpace separates a tag's attributes.

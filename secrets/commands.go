@@ -92,8 +92,9 @@ func leadIn(s string, words []shellWord) int {
 	}
 	for k := 0; k < len(words) && k <= 2*maxLeadWords; k++ {
 		if words[k].text(s) == "--" {
-			if k+1 < len(words) && judged[commandName(s, words[k+1:])] {
-				return k + 1
+			r := k + 1 + runnerWords(s, words[k+1:]) // -- sudo mysql …
+			if r < len(words) && judged[commandName(s, words[r:])] {
+				return r
 			}
 			break
 		}

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,7 @@ var leadInCommands = []string{
 	"podman exec -it db -- mysql -uroot -p<K>", "oc rsh db -- mysql -uroot -p<K>", "runuser -u bob -- /usr/bin/mysql -uroot -p<K>", "wsl -d Ubuntu -- /usr/bin/mysql -uroot -p<K>",
 	"sudo -S <<<'<K>' apt update", "sudo -S <<<<K> apt update", "sudo -S apt update <<< '<K>'", "sudo -S -p '' <<< '<K>' apt update",
 	"Net.exe user bob <K> /add", "net.EXE user bob <K> /add", "Net User bob <K> /add",
+	"wsl -d Ubuntu -- sudo mysql -uroot -p<K>", "npx -- env A=b mysql -uroot -p<K>", "podman exec db -- sudo -u mysql mysql -p<K>",
 	`exec.CommandContext(context.Background(), "sshpass", "-p", "<K>", "ssh", "h")`, `exec.CommandContext(r.Context(), "sshpass", "-p", "<K>", "ssh", "h")`,
 	"exec.CommandContext(\n\tctx,\n\t\"sshpass\", \"-p\", \"<K>\", \"ssh\", \"h\")", `Command::new("mysql").args(&vec!["-uroot", "-p<K>"])`,
 	`Command::new("mysql").arg("-uroot").current_dir("/tmp").arg("-p<K>")`, `Command::new("mysql").env("A", "b").arg("-p<K>")`, `Command::new("mysql").stdin(Stdio::null()).arg("-p<K>")`,
@@ -38,7 +40,7 @@ var leadInCommands = []string{
 func TestLeadInCommandSecretsRemoved(t *testing.T) {
 	var cases []reviewSecret
 	for i, c := range leadInCommands {
-		cases = append(cases, reviewSecret{name: strings.Fields(c)[0] + "/" + string(rune('a'+i)), text: c})
+		cases = append(cases, reviewSecret{name: strings.Fields(c)[0] + "/" + strconv.Itoa(i), text: c})
 	}
 	checkGoes(t, cases)
 }
@@ -58,6 +60,9 @@ func TestLabelledKeysRemoved(t *testing.T) {
 		{name: "api-key-first", text: "Api-Key: <K> was rejected"},
 		{name: "password-first", text: "password: <K> (the admin's)"},
 		{name: "password-dash", text: "Password: <K> - keep it safe"},
+		// a value of two words at a line's start goes whole, as it did
+		{name: "two-words", text: "password: <K> 9fK2aB3xK9mQ7pZ2", secret: "9fK2aB3xK9mQ7pZ2"},
+		{name: "two-keys", text: "access_key: AKIA2E0A8F3B244C9986 wJa1rXUtnFEM2K7MDENGbPxRfiCY3zKq9LmPr", secret: "wJa1rXUtnFEM2K7MDENGbPxRfiCY3zKq9LmPr"},
 	})
 }
 
@@ -87,6 +92,20 @@ func TestLeadInsBenignStay(t *testing.T) {
 		{"descriptions", "Error: invalid api_key: must_be_32_chars_long\nThe field api_key: at_least_16_characters, alphanumeric.\nHint for password: min_length_16_chars and one digit.\nValidation failed for password: password_too_short_8"},
 		{"pagination", `<input name="page[token]" value="abc123def456ghi789">` + "\n" + `<input type="hidden" name="next[token]" value="CAUQAA2024abcdef">` + "\n" + `<input name="cursor[token]" value="hello123world456xyz">`},
 		{"calls", `i18n.t("mysql").arg("-pZq7abc123def")` + "\n" + `QString("mysql").arg("-pZq7abc123def")`},
+		// what review 69 found the second reading redacted: ids of every
+		// kind after a credential's name in logs and prose, and a form's
+		// custom fields under a generic last name
+		{"log-ids", "2024-05-01T10:00:00Z INFO keys: created api_key: key_01HXZ3K8Q9M2N4P5R6S7T8 for project proj_8f3a2b1c\n" +
+			"... revoked api_key: 7c9e6679-7425-40de-944b-e07fc1f90ae7 (owner bob)\n... [kms] master_key: mrk-1234abcd12ab34cd56ef1234567890ab enabled in us-east-1\n" +
+			"INFO Using ssh_key: deploy-key-prod-2024-05-v2 from the agent\nLoaded private_key: id_ed25519_2024_05_01_laptop3 (fingerprint SHA256:abc)\n" +
+			"The deploy_key: gh-deploy-7d9f8b6c5-x2k4p has read-only access.\nkubectl get secret -n prod -> secret_key: s3-backup-7d9f8b6c5-x2k4p"},
+		{"prose-ids", "The commit that rotated the password: 3f2a9c1d4e5b6a7c8d9e0f1a2b3c4d5e6f7a8b9c is on main.\nYour license_key: trial-2024-05-01-30d-u42 expires on 2024-05-31.\n" +
+			"| prod | api_key: key_8f3a2b1c9d4e5f6a | rotated |\nOrder #4471 paid; access_token: tok_1PQx2Y3z4A5b6C7d (card token) saved\n" +
+			"ERROR Invalid api_key: req_8f3a2b1c9d4e5f6a7b8c9d0e (request id shown instead of key)\nThe pod for the api_key: web-7d9f8b6c5-x2k4p rotation job crashed.\n" +
+			"the api_key: 01HXZ3K8Q9M2N4P5R6S7T8V9W0 and the secret_key: MFRGGZDFMZTWQ2LKNNWG23TPOBYXE43U and the password: 5YJSA1E26HF123456 here\n" +
+			"the api_key: ch_3OqR2cL5vK8mN1pQ0aB4 and the api_key: apiKeyV2ForUser3Id4 and the password: password2024v1x3 here"},
+		{"custom-fields", `<input name="meta[1234][key]" value="_thumbnail_id">` + "\n" + `<input name="settings[key]" value="feature_flag_v2_2024">` + "\n" +
+			`<input name="event[secret]" value="surprise-party-2024">` + "\n" + `<input name="user[has_password]" value="yes2024abc">` + "\n" + `<input name="order[token]" value="R123456789">`},
 	})
 }
 
