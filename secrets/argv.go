@@ -50,7 +50,7 @@ func argvAssignments(s string) []assignment {
 			continue
 		}
 		c := shellCommand{words: words, n: len(words), piped: [2]int{-1, -1}, argv: true, execForm: ef}
-		if !judgedCommands()[strings.ToLower(c.name(s))] {
+		if !judgedCommands()[commandName(s, c.words)] {
 			continue
 		}
 		out = append(out, commandAssignments(s, &c)...)

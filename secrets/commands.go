@@ -199,7 +199,7 @@ func commandAssignments(s string, c *shellCommand) []assignment {
 	words := flagWords(s, c.words)
 	prompt := redisPrompt(s[words[0].start:words[0].end])
 	cmdlet := powerShellCmdlet(c.name(s))
-	if !c.pipe && !judgedCommands()[strings.ToLower(c.name(s))] && !prompt && !cmdlet {
+	if !c.pipe && !judgedCommands()[commandName(s, c.words)] && !prompt && !cmdlet {
 		return nil
 	}
 	if cmdlet {
