@@ -125,25 +125,27 @@ func commandName(s string, words []shellWord) string {
 const maxLeadWords = 6
 
 // leadWord: w is one of the words that lead in to a command: a
-// sentence's (letters, digits, ' # . ( in any script, and , : ; . ! ? )
-// after them: Step, 2:, 2.1:, i), Don't, Then, First,, Étape), a mark
-// (-, —, →, •, >>>), or a log line's date, time or level, bracketed or
+// sentence's (letters, digits, ' # . ( / in any script, and , : ; . ! ? )
+// after them: Step, 2:, 2.1:, 2/3:, i), Don't, Then, First,, Étape;
+// Markdown's emphasis round them: **Step 2:**), a mark (-, —, →, •, >>>,
+// a task list's [ ]), or a log line's date, time or level, bracketed or
 // not (2024-05-01T10:00:00Z, 10:00:00,123, [INFO], [42]).
 func leadWord(w string) bool {
 	if t := strings.Trim(w, "[]"); len(t) >= 5 && len(t) <= 40 && t[0] >= '0' && t[0] <= '9' && strings.Trim(t, "0123456789-:.,TZ+") == "" {
 		return true
 	}
 	switch w {
-	case "-", "–", "—", "→", "•", "*", ">>>", "+", "++", "#", ":":
+	case "-", "–", "—", "→", "•", "*", ">>>", "+", "++", "#", ":", "[", "]", "[x]", "[X]", "[ ]":
 		return true
 	}
-	w = strings.TrimRight(w, ",:;.!?)")
+	w = strings.Trim(w, "*_") // Markdown's **Step 2:**, _Then run_
+	w = strings.TrimRight(w, ",:;.!?)*_")
 	w = strings.TrimPrefix(strings.TrimSuffix(w, "]"), "[")
 	if w == "" || utf8.RuneCountInString(w) > 16 {
 		return false
 	}
 	for _, r := range w {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("'’#.(", r)) {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("'’#.(/", r)) {
 			return false
 		}
 	}

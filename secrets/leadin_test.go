@@ -31,6 +31,8 @@ var leadInCommands = []string{
 	"podman exec -it db -- mysql -uroot -p<K>", "oc rsh db -- mysql -uroot -p<K>", "runuser -u bob -- /usr/bin/mysql -uroot -p<K>", "wsl -d Ubuntu -- /usr/bin/mysql -uroot -p<K>",
 	"sudo -S <<<'<K>' apt update", "sudo -S <<<<K> apt update", "sudo -S apt update <<< '<K>'", "sudo -S -p '' <<< '<K>' apt update",
 	"Net.exe user bob <K> /add", "net.EXE user bob <K> /add", "Net User bob <K> /add",
+	"- [ ] Run mysql -uroot -p<K> shop", "**Step 2:** mysql -uroot -p<K> shop", "**Step 2**: mysql -uroot -p<K> shop", "_Then run_ mysql -uroot -p<K> shop",
+	"On Linux/macOS: mysql -uroot -p<K> shop", "Step 2/3: mysql -uroot -p<K> shop", "Step [2/6]: mysql -uroot -p<K> shop",
 	"wsl -d Ubuntu -- sudo mysql -uroot -p<K>", "npx -- env A=b mysql -uroot -p<K>", "podman exec db -- sudo -u mysql mysql -p<K>",
 	`exec.CommandContext(context.Background(), "sshpass", "-p", "<K>", "ssh", "h")`, `exec.CommandContext(r.Context(), "sshpass", "-p", "<K>", "ssh", "h")`,
 	"exec.CommandContext(\n\tctx,\n\t\"sshpass\", \"-p\", \"<K>\", \"ssh\", \"h\")", `Command::new("mysql").args(&vec!["-uroot", "-p<K>"])`,
@@ -72,6 +74,7 @@ func TestLabelledKeysRemoved(t *testing.T) {
 func TestLeadInsBenignStay(t *testing.T) {
 	checkStays(t, []reviewText{
 		{"sentences", "Step 2: mysql -u root -p shop\nThen run sshpass -p is insecure\nFirst, docker run -p 8080:80 nginx\nNote: mysql -h db -u root -p"},
+		{"markdown", "**Step 2:** mysql -u root -p shop\n- [ ] Run docker run -p 8080:80 nginx\n_Then run_ zip -P the archive\nOn Linux/macOS: mysql -u root -p"},
 		{"logs", "2024-05-01T10:00:00Z docker run -p 8080:80 nginx\n10:00:00 mysql -u root -p\n2024-05-01 started the server"},
 		{"runners", "wsl -d Ubuntu -- ls -la\nnpm test -- -p 3000\ngit log -- src/\nkubectl exec db -- mysql -u root -p"},
 		{"code", `exec.CommandContext(ctx, "mysql", "-u", user, "-p"+pw)` + "\n" + `Command::new("docker").args(["run", "-p", "8080:80", "nginx"])` + "\n" + `Command::new("ls").arg("-la")`},
