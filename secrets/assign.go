@@ -69,6 +69,9 @@ func assignments(s string) (out []assignment, keyed bool) {
 		default:
 			a, ok = lineAssignment(s, i)
 			if !ok {
+				a, ok = markdownLabel(s, i)
+			}
+			if !ok {
 				a, ok = yamlPair(s, i)
 			}
 			if !ok {
@@ -95,6 +98,9 @@ func assignments(s string) (out []assignment, keyed bool) {
 		if a, ok := flagAssignment(s, i); ok {
 			out = append(out, a)
 		}
+	}
+	if strings.IndexByte(s, '|') >= 0 {
+		out = append(out, tableRows(s)...)
 	}
 	out = append(out, shellAssignments(s)...)
 	out = append(out, respAuth(s)...)

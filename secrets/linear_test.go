@@ -165,6 +165,9 @@ func FuzzCommandRules(f *testing.F) {
 		// Review 67's: an empty quoted argument to a tool judged by its
 		// name.
 		`setx DB_PASSWORD ""`, `npm config set //registry.npmjs.org/:_authToken ''`, `RUN ["setx", "DB_PASSWORD", ""]`,
+		// A Markdown label whose ":" ends the text (a panic before the
+		// commit that added it was tested on documents), and its kin.
+		"**Password**:", "`api_key`:", "__Password:__", "**Password:**", "| Password |", "| Password | x", "- **API key:** `", ":*", ":`", "*:",
 	} {
 		f.Add(s)
 	}
