@@ -225,9 +225,11 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		}
 		if blank(s[j-1]) {
 			// "… send x-api-key: 9fK2… with each call": a credential's
-			// own name and one word that looks generated.
-			if kind := fieldKind(name); kind == strongName || kind == passwordName {
-				return midLineKey(s, name, kind, i)
+			// name, strong or weak (token, key, secret), and one word
+			// that is a generated key; the name may be a phrase ("the
+			// API key: …", "Your password is: …").
+			if n, kind := labelPhrase(s, j, name); kind == tokenWord || kind >= weakName {
+				return midLineKey(s, n, max(kind, strongName), i)
 			}
 		}
 		return assignment{}, false
@@ -271,6 +273,48 @@ func hasFold(name, w string) bool {
 		}
 	}
 	return false
+}
+
+// labelPhrase is the name a sentence gives the label that ends at the
+// word name, which starts at s[j], and its kind: the word's own when it
+// is a credential's strong name, else that of the phrase of up to two
+// words before it joined to it when that is (API key is API_key, Client
+// Secret Client_Secret), else the word's; past a verb that ends the
+// phrase (Your password is: …, The API key was: …).
+func labelPhrase(s string, j int, name string) (string, nameKind) {
+	if k := fieldKind(name); k >= strongName {
+		return name, k
+	}
+	var words []string // the words before name, nearest first
+	for p := j; len(words) < 3; {
+		e := p - 1 // the blank before the word
+		if e <= 0 || !blank(s[e]) {
+			break
+		}
+		b := e
+		for b > 0 && asciiLetter(s[b-1]) {
+			b--
+		}
+		if b == e {
+			break
+		}
+		words = append(words, s[b:e])
+		p = b
+	}
+	switch strings.ToLower(name) {
+	case "is", "was", "are":
+		if len(words) == 0 {
+			return name, notSecret
+		}
+		name, words = words[0], words[1:]
+	}
+	for n, k := 0, name; n < len(words) && n < 2; n++ {
+		k = words[n] + "_" + k
+		if kind := fieldKind(k); kind == strongName || kind == passwordName {
+			return k, kind
+		}
+	}
+	return name, fieldKind(name)
 }
 
 // midLineKey reads a credential labelled by its own name in a sentence
