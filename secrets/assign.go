@@ -223,11 +223,12 @@ func lineAssignment(s string, i int) (assignment, bool) {
 		if blank(s[j-1]) && (hasFold(name, "sid") || hasFold(name, "sess")) && fieldKind(name) == sessionName {
 			return midLineSession(s, name, i)
 		}
-		if blank(s[j-1]) {
+		if blank(s[j-1]) || strings.IndexByte("([{|,", s[j-1]) >= 0 {
 			// "… send x-api-key: 9fK2… with each call": a credential's
 			// name, strong or weak (token, key, secret), and one word
 			// that is a generated key; the name may be a phrase ("the
-			// API key: …", "Your password is: …").
+			// API key: …", "Your password is: …") or open a bracket
+			// ("(password: …)").
 			if n, kind := labelPhrase(s, j, name); kind == tokenWord || kind >= weakName {
 				return midLineKey(s, n, max(kind, strongName), i)
 			}

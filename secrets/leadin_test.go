@@ -71,6 +71,10 @@ func TestLabelledKeysRemoved(t *testing.T) {
 		{name: "access-token-words", text: "the access token: <K>"},
 		{name: "was", text: "your api key was: <K> (keep it)"},
 		{name: "weak", text: "use token: <K> here"},
+		{name: "paren", text: "(password: <K>)"},
+		{name: "bracket", text: "[api_key: <K>]"},
+		{name: "bar", text: "|api_key: <K>|"},
+		{name: "comma", text: "user: bob,password: <K>"},
 		// a value of two words at a line's start goes whole, as it did
 		{name: "two-words", text: "password: <K> 9fK2aB3xK9mQ7pZ2", secret: "9fK2aB3xK9mQ7pZ2"},
 		{name: "two-keys", text: "access_key: AKIA2E0A8F3B244C9986 wJa1rXUtnFEM2K7MDENGbPxRfiCY3zKq9LmPr", secret: "wJa1rXUtnFEM2K7MDENGbPxRfiCY3zKq9LmPr"},
@@ -117,7 +121,8 @@ func TestLeadInsBenignStay(t *testing.T) {
 			"the api_key: 01HXZ3K8Q9M2N4P5R6S7T8V9W0 and the secret_key: MFRGGZDFMZTWQ2LKNNWG23TPOBYXE43U and the password: 5YJSA1E26HF123456 here\n" +
 			"the api_key: ch_3OqR2cL5vK8mN1pQ0aB4 and the api_key: apiKeyV2ForUser3Id4 and the password: password2024v1x3 here"},
 		{"phrases", "the key is: Enter\nthe API key is: in the dashboard\nthe token is: 512\nThe API key is: 123e4567-e89b-12d3-a456-426614174000\n" +
-			"the secret is: Ed25519PrivateKey2x9\nthe token: gpt-4o-2024-08-06\nthe key: HTTP401Unauthorized\nThe session key: web-7d9f8b6c5-x2k4p"},
+			"the secret is: Ed25519PrivateKey2x9\nthe token: gpt-4o-2024-08-06\nthe key: HTTP401Unauthorized\nThe session key: web-7d9f8b6c5-x2k4p\n" +
+			"login(user: name, password: pw)\nfunc sign(data: Data, key: Curve25519.Signing.PrivateKey)\n(token: 4096, key: Enter)"},
 		{"custom-fields", `<input name="meta[1234][key]" value="_thumbnail_id">` + "\n" + `<input name="settings[key]" value="feature_flag_v2_2024">` + "\n" +
 			`<input name="event[secret]" value="surprise-party-2024">` + "\n" + `<input name="user[has_password]" value="yes2024abc">` + "\n" + `<input name="order[token]" value="R123456789">`},
 	})
