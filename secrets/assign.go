@@ -390,15 +390,15 @@ func typedPrefix(v string) bool {
 
 // midLineSession reads a session's id labelled in a sentence ("… its
 // sessionid: 8f3a… expired"): the one word after the ":" at i, without
-// the punctuation that ends a sentence; its value must look generated
-// (sessionValue).
+// the punctuation that ends a sentence or closes a bracket; its value
+// must look generated (sessionValue).
 func midLineSession(s, name string, i int) (assignment, bool) {
 	start := skipBlanks(s, i+1)
 	end := start
 	for end < len(s) && !tagSpace(s[end]) && strings.IndexByte("\"'<>\\", s[end]) < 0 {
 		end++
 	}
-	for end > start && strings.IndexByte(".,;:)!?", s[end-1]) >= 0 {
+	for end > start && strings.IndexByte(".,;:)]}|!?", s[end-1]) >= 0 {
 		end--
 	}
 	return assignment{name: name, kind: sessionName, start: start, end: end, form: formLine}, end > start && proseSessionValue(s[start:end])
