@@ -107,13 +107,8 @@ func labelStart(s string, k int) bool {
 		p--
 	} else if p >= 2 && s[p-1] == '.' && asciiLetter(s[p-2]) && (p == 2 || !asciiLetter(s[p-3])) {
 		p -= 2 // a.
-	} else {
-		for p > 0 && (s[p-1] == '.' || s[p-1] == ')') && p >= 2 && s[p-2] >= '0' && s[p-2] <= '9' {
-			p--
-			for p > 0 && s[p-1] >= '0' && s[p-1] <= '9' {
-				p--
-			}
-			break
+	} else if p >= 2 && (s[p-1] == '.' || s[p-1] == ')') && s[p-2] >= '0' && s[p-2] <= '9' {
+		for p--; p > 0 && s[p-1] >= '0' && s[p-1] <= '9'; p-- { // 1. 12)
 		}
 	}
 	if p == k {
