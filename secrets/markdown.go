@@ -48,11 +48,7 @@ func markdownLabel(s string, i int) (assignment, bool) {
 		return assignment{}, false
 	}
 	label := s[b:e]
-	name := labelName.Replace(label)
-	if strings.Count(label, " ") > 3 {
-		return assignment{}, false
-	}
-	kind := fieldKind(name)
+	kind := labelKind(label)
 	if kind == notSecret {
 		return assignment{}, false
 	}
@@ -67,7 +63,20 @@ func markdownLabel(s string, i int) (assignment, bool) {
 	return assignment{name: label, kind: min(kind, weakName), start: start, end: end, form: formLine}, ok
 }
 
-// labelName reads a label's words as one name: API key is API_key.
+// labelKind is how strongly a label, a Markdown label's or a table's
+// first cell, names a credential: its words read as one name (API key is
+// API_key); notSecret for more than four words or 40 bytes, or bytes no
+// name has.
+func labelKind(label string) nameKind {
+	if label == "" || len(label) > 40 || strings.Count(label, " ") > 3 || strings.ContainsFunc(label, func(r rune) bool {
+		return !(r == ' ' || r < 0x80 && nameByte(byte(r)))
+	}) {
+		return notSecret
+	}
+	return fieldKind(labelName.Replace(label))
+}
+
+// labelName reads a label's words as one name.
 var labelName = strings.NewReplacer(" ", "_", "-", "_")
 
 // markRun counts Markdown's emphasis or code marks (* _ `), all one, from
@@ -172,12 +181,7 @@ func tableRows(s string) []assignment {
 			continue
 		}
 		label := strings.Trim(strings.TrimSpace(cell), "*_`")
-		if label == "" || len(label) > 40 || strings.Count(label, " ") > 3 || strings.ContainsFunc(label, func(r rune) bool {
-			return !(r == ' ' || r < 0x80 && nameByte(byte(r)))
-		}) {
-			continue
-		}
-		kind := fieldKind(labelName.Replace(label))
+		kind := labelKind(label)
 		if kind == notSecret {
 			continue
 		}
@@ -208,8 +212,9 @@ func tableRows(s string) []assignment {
 
 // schemaTable: the table whose row starts at s[i] describes fields rather
 // than giving their values: the header's second cell is Type, Default,
-// Required, Format, Description, Example, In or Notes (| Parameter | Type
-// | Description |), as an API's reference writes one.
+// Required, Format, Description, Example, In, Notes, Kind, Schema, Data
+// type or Default value (| Parameter | Type | Description |), as an API's
+// reference writes one.
 func schemaTable(s string, i int) bool {
 	// The header is the first of the table's lines: each line before this
 	// one that starts with "|", lines ended by a line break or, in a JSON
